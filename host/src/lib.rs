@@ -11,6 +11,8 @@
 
 #![deny(missing_docs)]
 
+mod diag;
 mod id;
 
+pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
