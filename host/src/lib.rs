@@ -3,16 +3,64 @@
 //! The runtime of the Tessera modding platform: it owns the game world and the event bus,
 //! and runs rules that come from mods.
 //!
-//! Data flows one way: **files → mods → registry generation → world**.
+//! Data flows one way: **files → mods → registry generation → world**. The world never
+//! reads files; content is compiled into an immutable [`Generation`] against a
+//! [`Registry`] of kinds; a [`Game`] runs a [`World`] under one generation.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use tessera_host::{ContentSource, Event, Game, Generation, Id, Registry, ScriptedController, SourceText, Sym};
+//!
+//! let content = r#"
+//! [class.wolf]
+//! properties = { attack = 2, max_health = 3 }
+//! tags = ["beast"]
+//!
+//! [[class.wolf.trigger]]
+//! when = "core:event/turn_started"
+//! do = [{ type = "add", key = "attack", amount = 1 }]
+//! "#;
+//! let src = ContentSource { mod_id: "demo".into(), source: SourceText::new("demo.toml", content) };
+//! let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).unwrap();
+//! let mut game = Game::new(Arc::new(gen), 7, Box::new(ScriptedController::default()));
+//! let wolf = game.spawn(Id::parse("demo:class/wolf").unwrap(), None, "board").unwrap();
+//! game.emit(Event::new(Id::parse("core:event/turn_started").unwrap())).unwrap();
+//! assert_eq!(game.world().get_int(wolf, Sym::new("attack")), 3);
+//! ```
 //!
 //! ## Core concepts
 //!
 //! - [`Id`] — `namespace:category/name`, interned; [`Sym`] — any interned key.
+//! - [`World`] — objects with base properties, tags, zones, owners, parents; effective
+//!   values are computed from modifiers, never undone; cloning is a cheap snapshot.
+//! - [`Registry`] — one table per kind (action, condition, selector, event, node,
+//!   loader); every provider implements the same trait per kind.
+//! - [`Generation`] — content compiled against a registry: classes, triggers (indexed by
+//!   event), auras, settle rules.
+//! - [`Game`] — commands run as transactions; events dispatch breadth-first.
+//! - [`Diagnostic`] — every problem with a code, a file:line and a fix.
 
 #![deny(missing_docs)]
 
+mod bus;
 mod diag;
+mod game;
 mod id;
+pub mod registry;
+pub mod rules;
+pub mod scenario;
+mod state;
 
+pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};
 pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};
+pub use game::{Choice, Controller, Game, Outcome, RandomController, ScriptedController};
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
+pub use registry::Registry;
+pub use rules::compile::ContentSource;
+pub use rules::{Generation, RuleError};
+pub use state::{
+    AppliedMod, HealthRule, Layer, MaxHealthDrop, ObjId, Object, StateError, Value, World,
+};
+
+/// Re-exports of the controller answer type.
+pub use game::controller_answer::Answer;

@@ -207,7 +207,17 @@ impl Diagnostic {
             Some(m) => format!("{} (mod `{m}`)", self.message),
             None => self.message.clone(),
         };
-        let origin = self.location.as_ref().map(Location::to_string).unwrap_or_default();
+        let origin = self
+            .location
+            .as_ref()
+            .map(Location::to_string)
+            .unwrap_or_default();
+        // With a snippet, annotate-snippets appends line:col itself: give it the bare path.
+        let snippet_origin = self
+            .location
+            .as_ref()
+            .map(|l| l.path.display().to_string())
+            .unwrap_or_default();
         let renderer = if color {
             Renderer::styled()
         } else {
@@ -221,9 +231,11 @@ impl Diagnostic {
                     message = message.snippet(
                         Snippet::source(text)
                             .line_start(1)
-                            .origin(&origin)
+                            .origin(&snippet_origin)
                             .fold(true)
-                            .annotation(level.span(span).label(self.label.as_deref().unwrap_or(""))),
+                            .annotation(
+                                level.span(span).label(self.label.as_deref().unwrap_or("")),
+                            ),
                     );
                 }
                 _ => {
@@ -345,13 +357,19 @@ mod tests {
 
     #[test]
     fn renders_source_line_with_code_and_help() {
-        let src = SourceText::new("mods/a/content/cards.toml", "[class.wolf]\nattack = \"x\"\n");
+        let src = SourceText::new(
+            "mods/a/content/cards.toml",
+            "[class.wolf]\nattack = \"x\"\n",
+        );
         let d = Diagnostic::error("E-CONTENT-TYPE", "expected a number")
             .at(Location::span(&src, 22..25))
             .with_label("this is text")
             .with_help("write `attack = 2`");
         let out = d.render(false);
-        assert!(out.contains("error[E-CONTENT-TYPE]: expected a number"), "{out}");
+        assert!(
+            out.contains("error[E-CONTENT-TYPE]: expected a number"),
+            "{out}"
+        );
         assert!(out.contains("mods/a/content/cards.toml:2:10"), "{out}");
         assert!(out.contains("attack = \"x\""), "{out}");
         assert!(out.contains("help: write `attack = 2`"), "{out}");

@@ -1,0 +1,322 @@
+//! A running game: a world bound to a registry generation and a controller, driven by
+//! commands.
+//!
+//! Owns commands and transactions (every command runs against a snapshot and is rolled
+//! back whole on any error), event dispatch (breadth-first, in the documented order:
+//! trigger priority, then definition load order, then object id), settle rules, aura
+//! recompute timing, the scheduler's tick, and the [`Controller`] trait that answers
+//! choices. It reads no files.
+
+mod controller;
+
+/// The scripted-answer type, re-exported at the crate root.
+pub mod controller_answer {
+    pub use super::controller::Answer;
+}
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+pub use controller::{Choice, Controller, RandomController, ScriptedController};
+
+use crate::bus::{Binding, Event, EventQueue};
+use crate::id::{Id, Sym};
+use crate::registry::{Action, Selector};
+use crate::rules::compile::{PlayerFilter, Trigger};
+use crate::rules::core::{acting_player, instantiate};
+use crate::rules::{aura, ActCx, Cx, Generation, RuleError, Scope};
+use crate::state::{ObjId, World};
+
+/// What a successful command did.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// Every event handled, in order.
+    pub events: Vec<Event>,
+}
+
+/// A world, the generation of rules it runs, and who answers its choices.
+pub struct Game {
+    world: World,
+    gen: Arc<Generation>,
+    controller: RefCell<Box<dyn Controller>>,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("generation", &self.gen.number)
+            .field("objects", &self.world.len())
+            .finish()
+    }
+}
+
+impl Game {
+    /// A new game with an empty world seeded with `seed`.
+    pub fn new(gen: Arc<Generation>, seed: u64, controller: Box<dyn Controller>) -> Game {
+        let mut world = World::new(seed);
+        world.set_health_rule(gen.world.health.clone());
+        Game {
+            world,
+            gen,
+            controller: RefCell::new(controller),
+        }
+    }
+
+    /// The world (read-only: change it through commands).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The rules generation in force.
+    pub fn generation(&self) -> &Arc<Generation> {
+        &self.gen
+    }
+
+    /// Replaces the controller.
+    pub fn set_controller(&mut self, controller: Box<dyn Controller>) {
+        self.controller = RefCell::new(controller);
+    }
+
+    /// The controller (to inspect a scripted one after a run).
+    pub fn controller(&self) -> std::cell::Ref<'_, Box<dyn Controller>> {
+        self.controller.borrow()
+    }
+
+    /// Setup: creates an object of a class without raising events (auras update).
+    pub fn spawn(
+        &mut self,
+        class: Id,
+        owner: Option<ObjId>,
+        zone: &str,
+    ) -> Result<ObjId, RuleError> {
+        let mut created = None;
+        self.command("spawn", |ax| {
+            created = Some(instantiate(ax.world, ax.gen, class, owner, Sym::new(zone))?);
+            Ok(())
+        })?;
+        created.ok_or_else(|| RuleError::Failed("spawn created nothing".into()))
+    }
+
+    /// Setup: changes the world directly (no events; auras update). Rolled back on error.
+    pub fn setup(
+        &mut self,
+        f: impl FnOnce(&mut World) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
+        self.command("setup", |ax| f(ax.world)).map(|_| ())
+    }
+
+    /// Command: raises an event and handles everything it causes.
+    pub fn emit(&mut self, event: Event) -> Result<Outcome, RuleError> {
+        let name = event.id;
+        self.command(name.as_str(), |ax| {
+            ax.raise(event);
+            Ok(())
+        })
+    }
+
+    /// Command: runs actions on targets, with `this` as the holder.
+    pub fn run_actions(
+        &mut self,
+        actions: &[Box<dyn Action>],
+        this: Option<ObjId>,
+        targets: &[ObjId],
+    ) -> Result<Outcome, RuleError> {
+        self.command("actions", |ax| {
+            ax.scope.this = this;
+            for a in actions {
+                a.run(ax, targets)?;
+                aura::recompute(ax.world, ax.gen)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Command: advances the scheduler `n` ticks. Each tick raises `core:event/tick`, then
+    /// delivers the delayed events that fall due, in the order they were scheduled.
+    pub fn tick(&mut self, n: u32) -> Result<Outcome, RuleError> {
+        let tick_event =
+            Id::parse("core:event/tick").map_err(|e| RuleError::Failed(e.to_string()))?;
+        let mut outcome = Outcome::default();
+        for _ in 0..n {
+            let o = self.command("tick", |ax| {
+                ax.world.tick += 1;
+                let now = ax.world.tick;
+                let now_i = i64::try_from(now).unwrap_or(i64::MAX);
+                ax.raise(Event::new(tick_event).amount(now_i));
+                while let Some((due, seq)) = ax.world.scheduled.get_min().map(|(k, _)| *k) {
+                    if due > now {
+                        break;
+                    }
+                    if let Some(e) = ax.world.scheduled.remove(&(due, seq)) {
+                        ax.raise(e);
+                    }
+                }
+                Ok(())
+            })?;
+            outcome.events.extend(o.events);
+        }
+        Ok(outcome)
+    }
+
+    /// Runs `f` as one transaction, then handles every event it raised. On any error
+    /// the world is exactly as it was before.
+    fn command(
+        &mut self,
+        name: &str,
+        f: impl FnOnce(&mut ActCx<'_>) -> Result<(), RuleError>,
+    ) -> Result<Outcome, RuleError> {
+        let _span = tracing::debug_span!("command", name).entered();
+        let snapshot = self.world.clone();
+        let mut queue = EventQueue::default();
+        let result = {
+            let mut ax = ActCx {
+                world: &mut self.world,
+                gen: &self.gen,
+                scope: Scope::default(),
+                queue: &mut queue,
+                controller: &self.controller,
+            };
+            f(&mut ax)
+                .and_then(|()| aura::recompute(ax.world, ax.gen))
+                .and_then(|()| settle(&mut ax))
+        };
+        match result {
+            Ok(()) => Ok(Outcome {
+                events: queue.log.into_iter().map(|q| q.event).collect(),
+            }),
+            Err(e) => {
+                tracing::debug!(error = %e, "command failed; world rolled back");
+                self.world = snapshot;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Handles queued events until none are left: triggers, `until` expiry, aura recompute
+/// and settle rules after each.
+fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
+    let limit = ax.gen.world.cascade_limit;
+    while let Some(next) = ax.queue.next(limit) {
+        let (_, event) = next?;
+        let event = Arc::new(event);
+        let _span = tracing::debug_span!("event", id = %event.id).entered();
+        tracing::trace!(%event, "dispatch");
+        let gen = ax.gen;
+        for entry in gen.index.listeners(event.id) {
+            let trigger = &gen.triggers[entry.trigger as usize];
+            match entry.binding {
+                Binding::Global => run_trigger(ax, trigger, None, &event)?,
+                Binding::Class(class) => {
+                    let holders: smallvec::SmallVec<[ObjId; 16]> =
+                        ax.world.objects_of_class(class).collect();
+                    for h in holders {
+                        if ax.world.exists(h) {
+                            run_trigger(ax, trigger, Some(h), &event)?;
+                        }
+                    }
+                }
+            }
+        }
+        // Given auras that last `until` this event end now.
+        let ended = ax.world.remove_auras(|a| {
+            gen.auras
+                .get(&a.def)
+                .is_some_and(|d| d.until == Some(event.id))
+        });
+        if ended > 0 {
+            tracing::trace!(ended, "auras ended");
+        }
+        aura::recompute(ax.world, gen)?;
+        for check in &gen.checks {
+            let scope = Scope::for_event(None, &event);
+            let mut targets = Vec::new();
+            {
+                let cx = Cx {
+                    world: ax.world,
+                    gen,
+                    scope: &scope,
+                    controller: Some(ax.controller),
+                };
+                check
+                    .select
+                    .select(&cx, &mut targets)
+                    .map_err(|e| e.context(&check.origin))?;
+            }
+            if targets.is_empty() {
+                continue;
+            }
+            let _span = tracing::trace_span!("rule", def = %check.origin.def, mod_id = %check.origin.mod_id).entered();
+            ax.scope = scope;
+            for a in &check.actions {
+                a.run(ax, &targets)?;
+            }
+            aura::recompute(ax.world, gen)?;
+        }
+    }
+    Ok(())
+}
+
+fn run_trigger(
+    ax: &mut ActCx<'_>,
+    t: &Trigger,
+    holder: Option<ObjId>,
+    event: &Arc<Event>,
+) -> Result<(), RuleError> {
+    if let Some(h) = holder {
+        if !t.zones.is_empty() && !ax.world.object(h).is_ok_and(|o| t.zones.contains(&o.zone)) {
+            return Ok(());
+        }
+    }
+    let scope = Scope::for_event(holder, event);
+    let gen = ax.gen;
+    let targets = {
+        let cx = Cx {
+            world: ax.world,
+            gen,
+            scope: &scope,
+            controller: Some(ax.controller),
+        };
+        if t.player != PlayerFilter::Any {
+            let me = acting_player(&cx);
+            let matches = match (me, event.player) {
+                (Some(me), Some(p)) => (me == p) == (t.player == PlayerFilter::Friendly),
+                _ => false,
+            };
+            if !matches {
+                return Ok(());
+            }
+        }
+        if let Some(c) = &t.condition {
+            let Some(subject) = event.source.or(event.target).or(holder) else {
+                return Ok(());
+            };
+            let cscope = scope.with_target(subject);
+            if !c
+                .test(&cx.with_scope(&cscope), subject)
+                .map_err(|e| e.context(&t.origin))?
+            {
+                return Ok(());
+            }
+        }
+        let mut targets = Vec::new();
+        match &t.select {
+            Some(s) => s
+                .select(&cx, &mut targets)
+                .map_err(|e| e.context(&t.origin))?,
+            None => targets.extend(match t.binding {
+                Binding::Class(_) => holder,
+                Binding::Global => event.target,
+            }),
+        }
+        targets
+    };
+    let _span =
+        tracing::debug_span!("trigger", def = %t.origin.def, mod_id = %t.origin.mod_id).entered();
+    ax.scope = scope;
+    for a in &t.actions {
+        a.run(ax, &targets)?;
+        aura::recompute(ax.world, gen)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,504 @@
+//! The registry: one table per kind (action, condition, selector, event type, node type,
+//! content loader), each entry keyed by [`Id`] and knowing its provider and parameter
+//! schema.
+//!
+//! Owns the traits every provider implements — built-in Rust code now, wasm plugins and
+//! native extensions later — so the engine calls all providers the same way and cannot
+//! tell them apart. It does not own content (that is `rules`) or the world.
+
+use std::fmt;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use crate::id::{Id, Sym};
+use crate::rules::{ActCx, ContentError, Cx, Params, Pipeline, RuleError};
+use crate::state::ObjId;
+
+/// Who implements a registry entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Provider {
+    /// Native Rust code compiled into the host.
+    BuiltIn,
+    /// A WebAssembly plugin of a mod.
+    Plugin {
+        /// The mod.
+        mod_id: String,
+        /// The plugin file.
+        file: String,
+    },
+    /// A trusted native extension of a mod.
+    Native {
+        /// The mod.
+        mod_id: String,
+        /// The library file.
+        file: String,
+    },
+}
+
+impl fmt::Display for Provider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Provider::BuiltIn => f.write_str("built-in"),
+            Provider::Plugin { mod_id, file } => write!(f, "wasm plugin {file} of mod `{mod_id}`"),
+            Provider::Native { mod_id, file } => {
+                write!(f, "native extension {file} of mod `{mod_id}`")
+            }
+        }
+    }
+}
+
+/// The type of a parameter, checked at load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamType {
+    /// An expression (number, dice, reference, arithmetic).
+    Expr,
+    /// Text.
+    Text,
+    /// A bool.
+    Bool,
+    /// A name (zone, tag, property key).
+    Name,
+    /// An id of the given category (`class`, `event`, `aura`).
+    Id(&'static str),
+    /// An object reference (`self.owner`).
+    Object,
+    /// A selector.
+    Selector,
+    /// A condition (or a list of conditions, all of which must hold).
+    Condition,
+    /// A list of actions.
+    Actions,
+    /// An aura: a name or an inline aura table.
+    Aura,
+    /// A table of property values.
+    Table,
+    /// A list of names.
+    Names,
+}
+
+impl ParamType {
+    /// How the type is described in messages and schemas.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ParamType::Expr => "a number or expression (e.g. `2`, `1d6`, `self.attack + 1`)",
+            ParamType::Text => "text",
+            ParamType::Bool => "`true` or `false`",
+            ParamType::Name => "a name (lowercase)",
+            ParamType::Id(_) => "an id (`namespace:category/name`, or short `category/name`)",
+            ParamType::Object => "an object reference (e.g. `self`, `source.owner`)",
+            ParamType::Selector => "a selector table (e.g. `{ type = \"core:selector/self\" }`)",
+            ParamType::Condition => "a condition table, or a list of them",
+            ParamType::Actions => "a list of action tables",
+            ParamType::Aura => "an aura name or an inline aura table",
+            ParamType::Table => "a table of property values",
+            ParamType::Names => "a list of names",
+        }
+    }
+}
+
+/// One parameter of a registry entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// The key in content.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: ParamType,
+    /// Whether it must be given.
+    pub required: bool,
+    /// What it means.
+    pub doc: &'static str,
+}
+
+impl ParamSpec {
+    /// A required parameter.
+    pub const fn required(name: &'static str, ty: ParamType, doc: &'static str) -> ParamSpec {
+        ParamSpec {
+            name,
+            ty,
+            required: true,
+            doc,
+        }
+    }
+
+    /// An optional parameter.
+    pub const fn optional(name: &'static str, ty: ParamType, doc: &'static str) -> ParamSpec {
+        ParamSpec {
+            name,
+            ty,
+            required: false,
+            doc,
+        }
+    }
+}
+
+/// What an aura's selector, conditions and values read, so it is recomputed only when
+/// one of those changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Deps {
+    /// Property keys read.
+    pub keys: smallvec::SmallVec<[Sym; 4]>,
+    /// Reads zones, tags, owners or the set of objects.
+    pub structural: bool,
+    /// Reads something untracked (a plugin): recompute on any change.
+    pub everything: bool,
+}
+
+impl Deps {
+    /// Records a property key.
+    pub fn key(&mut self, k: Sym) {
+        if !self.keys.contains(&k) {
+            self.keys.push(k);
+        }
+    }
+}
+
+/// A prepared action: parameters checked and compiled once, run many times.
+pub trait Action: Send + Sync + fmt::Debug {
+    /// Runs on the targets. Every write goes through `ax.world` inside the command's
+    /// transaction; an error rolls the whole command back.
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError>;
+}
+
+/// A prepared condition: a predicate over (context, object).
+pub trait Condition: Send + Sync + fmt::Debug {
+    /// Whether `obj` passes. In expressions, `target` is `obj`.
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError>;
+    /// What it reads (default: everything — always recompute).
+    fn deps(&self, d: &mut Deps) {
+        d.everything = true;
+    }
+}
+
+/// A prepared selector: produces an ordered set of objects.
+pub trait Selector: Send + Sync + fmt::Debug {
+    /// Appends the selected objects to `out`, in a deterministic order.
+    fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError>;
+    /// How many objects it would select (override to avoid building the list).
+    fn count(&self, cx: &Cx<'_>) -> Result<usize, RuleError> {
+        let mut v = Vec::new();
+        self.select(cx, &mut v)?;
+        Ok(v.len())
+    }
+    /// What it reads (default: everything).
+    fn deps(&self, d: &mut Deps) {
+        d.everything = true;
+    }
+}
+
+/// A prepared pipeline node (a step of an ability's `math` list).
+pub trait Node: Send + Sync + fmt::Debug {
+    /// Runs the step over the shared pipeline context.
+    fn run(&self, ax: &mut ActCx<'_>, pipeline: &mut Pipeline) -> Result<(), RuleError>;
+}
+
+/// An action kind: turns parameters into a prepared [`Action`].
+pub trait ActionKind: Send + Sync {
+    /// Checks and compiles parameters (called once per use site, at load).
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError>;
+}
+
+/// A condition kind.
+pub trait ConditionKind: Send + Sync {
+    /// Checks and compiles parameters.
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError>;
+}
+
+/// A selector kind.
+pub trait SelectorKind: Send + Sync {
+    /// Checks and compiles parameters.
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Selector>, ContentError>;
+}
+
+/// A node kind.
+pub trait NodeKind: Send + Sync {
+    /// Checks and compiles parameters.
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Node>, ContentError>;
+}
+
+/// A content loader: turns a file's text into the content tree (TOML, JSON, or a
+/// foreign format a mod adds).
+pub trait LoaderKind: Send + Sync {
+    /// File extensions it reads (without the dot).
+    fn extensions(&self) -> &[&str];
+    /// Parses the text into the neutral content tree. Errors carry a byte span.
+    fn parse(
+        &self,
+        text: &str,
+    ) -> Result<serde_json::Value, (String, Option<std::ops::Range<usize>>)>;
+    /// Finds the byte span of a path (`class.wolf.trigger[0].do[1]`) in the text, for
+    /// diagnostics.
+    fn locate(&self, text: &str, path: &[crate::rules::PathSeg]) -> Option<std::ops::Range<usize>>;
+}
+
+/// A declared event type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventType {
+    /// What it means.
+    pub doc: String,
+}
+
+/// One registry entry.
+pub struct Entry<K: ?Sized> {
+    /// The id.
+    pub id: Id,
+    /// Who implements it.
+    pub provider: Provider,
+    /// Its parameters.
+    pub params: Vec<ParamSpec>,
+    /// What it does.
+    pub doc: String,
+    /// The implementation.
+    pub imp: Arc<K>,
+}
+
+impl<K: ?Sized> fmt::Debug for Entry<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.id, self.provider)
+    }
+}
+
+/// A registration was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// The id is already registered in this table.
+    #[error("`{id}` is already registered (by {existing}); ids are unique per kind")]
+    Duplicate {
+        /// The id.
+        id: Id,
+        /// Who registered it first.
+        existing: String,
+    },
+    /// The id's category does not match the table.
+    #[error("`{id}` is registered as a {kind} but its category is `{}`; name it `{}:{kind}/{}`", id.category(), id.namespace(), id.name())]
+    WrongCategory {
+        /// The id.
+        id: Id,
+        /// The table's kind.
+        kind: &'static str,
+    },
+}
+
+/// One kind's table.
+pub struct Table<K: ?Sized> {
+    kind: &'static str,
+    entries: IndexMap<Id, Entry<K>>,
+}
+
+impl<K: ?Sized> Table<K> {
+    fn new(kind: &'static str) -> Table<K> {
+        Table {
+            kind,
+            entries: IndexMap::new(),
+        }
+    }
+
+    /// Adds an entry; duplicates and ids of another category are refused.
+    pub fn register(&mut self, entry: Entry<K>) -> Result<(), RegistryError> {
+        if entry.id.category() != self.kind {
+            return Err(RegistryError::WrongCategory {
+                id: entry.id,
+                kind: self.kind,
+            });
+        }
+        if let Some(e) = self.entries.get(&entry.id) {
+            return Err(RegistryError::Duplicate {
+                id: entry.id,
+                existing: e.provider.to_string(),
+            });
+        }
+        self.entries.insert(entry.id, entry);
+        Ok(())
+    }
+
+    /// The entry for an id.
+    pub fn get(&self, id: Id) -> Option<&Entry<K>> {
+        self.entries.get(&id)
+    }
+
+    /// Every entry, in registration order.
+    pub fn iter(&self) -> impl Iterator<Item = &Entry<K>> + '_ {
+        self.entries.values()
+    }
+
+    /// Every id, as text (for did-you-mean).
+    pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.entries.keys().map(|i| i.as_str())
+    }
+
+    /// The kind this table holds (`action`, `condition`, ...).
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it is empty.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// All kind tables of one registry generation.
+pub struct Registry {
+    /// Actions.
+    pub actions: Table<dyn ActionKind>,
+    /// Conditions.
+    pub conditions: Table<dyn ConditionKind>,
+    /// Selectors.
+    pub selectors: Table<dyn SelectorKind>,
+    /// Event types.
+    pub events: Table<EventType>,
+    /// Pipeline node types.
+    pub nodes: Table<dyn NodeKind>,
+    /// Content loaders.
+    pub loaders: Table<dyn LoaderKind>,
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Registry {{ actions: {}, conditions: {}, selectors: {}, events: {}, nodes: {}, loaders: {} }}",
+            self.actions.len(),
+            self.conditions.len(),
+            self.selectors.len(),
+            self.events.len(),
+            self.nodes.len(),
+            self.loaders.len()
+        )
+    }
+}
+
+impl Registry {
+    /// An empty registry (no kinds at all).
+    pub fn empty() -> Registry {
+        Registry {
+            actions: Table::new("action"),
+            conditions: Table::new("condition"),
+            selectors: Table::new("selector"),
+            events: Table::new("event"),
+            nodes: Table::new("node"),
+            loaders: Table::new("loader"),
+        }
+    }
+
+    /// A registry with the built-in `core` vocabulary.
+    pub fn with_core() -> Registry {
+        let mut r = Registry::empty();
+        crate::rules::core::register(&mut r);
+        r
+    }
+
+    /// Registers a built-in event type.
+    pub fn register_event(
+        &mut self,
+        id: Id,
+        doc: &str,
+        provider: Provider,
+    ) -> Result<(), RegistryError> {
+        self.events.register(Entry {
+            id,
+            provider,
+            params: Vec::new(),
+            doc: doc.to_owned(),
+            imp: Arc::new(EventType {
+                doc: doc.to_owned(),
+            }),
+        })
+    }
+
+    /// The loader for a file extension.
+    pub fn loader_for(&self, ext: &str) -> Option<&Entry<dyn LoaderKind>> {
+        self.loaders
+            .iter()
+            .find(|l| l.imp.extensions().contains(&ext))
+    }
+}
+
+/// Builds a built-in entry.
+pub fn builtin<K: ?Sized>(id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<K>) -> Entry<K> {
+    Entry {
+        id: Id::parse(id).unwrap_or_else(|e| panic!("built-in id `{id}` is invalid: {e}")),
+        provider: Provider::BuiltIn,
+        params,
+        doc: doc.to_owned(),
+        imp,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_registry_has_every_kind_and_no_duplicates() {
+        let r = Registry::with_core();
+        for (name, n) in [
+            ("action", r.actions.len()),
+            ("condition", r.conditions.len()),
+            ("selector", r.selectors.len()),
+            ("event", r.events.len()),
+            ("loader", r.loaders.len()),
+        ] {
+            assert!(n > 0, "no {name} entries");
+        }
+        for id in [
+            "core:action/damage",
+            "core:action/heal",
+            "core:action/destroy",
+            "core:action/create",
+            "core:action/move",
+            "core:action/set",
+            "core:action/add",
+            "core:action/tag",
+            "core:action/untag",
+            "core:action/give_aura",
+            "core:action/remove_aura",
+            "core:action/emit",
+        ] {
+            assert!(
+                r.actions.get(Id::parse(id).unwrap()).is_some(),
+                "{id} missing"
+            );
+        }
+        for id in [
+            "has_tag",
+            "compare",
+            "is_self",
+            "is_source",
+            "owned_by",
+            "in_zone",
+            "of_class",
+        ] {
+            let id = Id::parse(&format!("core:condition/{id}")).unwrap();
+            assert!(r.conditions.get(id).is_some(), "{id} missing");
+        }
+        for id in ["self", "source", "target", "owner", "objects", "players"] {
+            let id = Id::parse(&format!("core:selector/{id}")).unwrap();
+            assert!(r.selectors.get(id).is_some(), "{id} missing");
+        }
+    }
+
+    #[test]
+    fn duplicates_and_wrong_categories_are_refused() {
+        let mut r = Registry::with_core();
+        let dup = r.register_event(
+            Id::parse("core:event/damaged").unwrap(),
+            "again",
+            Provider::BuiltIn,
+        );
+        assert!(matches!(dup, Err(RegistryError::Duplicate { .. })));
+        let wrong = r.register_event(
+            Id::parse("core:action/boom").unwrap(),
+            "x",
+            Provider::BuiltIn,
+        );
+        let msg = wrong.unwrap_err().to_string();
+        assert!(msg.contains("core:event/boom"), "{msg}");
+    }
+}

@@ -1,0 +1,273 @@
+//! Aura recompute: which modifiers are in effect, derived from the active auras.
+//!
+//! Runs after every action and every event. Only auras whose dependencies changed are
+//! re-evaluated (a damage change does not re-run an aura that selects by tag); their
+//! old modifiers are replaced by new ones on exactly the objects affected. Because the
+//! modifiers are derived, an aura whose source left play simply produces nothing, and
+//! every value it touched is back to what the remaining modifiers say.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::compile::AuraDef;
+use super::{Cx, Generation, RuleError, Scope};
+use crate::state::{AppliedMod, AuraKey, MaxHealthDrop, ObjId, World};
+
+/// How many rounds auras get to settle (an aura reading a value another aura changes
+/// needs a second round); beyond this they are reported as oscillating.
+const MAX_ROUNDS: usize = 8;
+
+struct Active {
+    key: AuraKey,
+    def: Arc<AuraDef>,
+    holder: ObjId,
+    source: Option<ObjId>,
+    timestamp: u64,
+}
+
+/// Recomputes the auras whose inputs changed since the last call.
+pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
+    for _ in 0..MAX_ROUNDS {
+        if !world.dirty.any() {
+            return Ok(());
+        }
+        let dirty = std::mem::take(&mut world.dirty);
+        let active = active_auras(world, gen);
+        let mut changes: Vec<(AuraKey, Option<Arc<Vec<(ObjId, AppliedMod)>>>)> = Vec::new();
+        for a in &active {
+            let deps = &a.def.deps;
+            let stale = !world.aura_results.contains_key(&a.key)
+                || deps.everything
+                || (dirty.structural && deps.structural)
+                || deps.keys.iter().any(|k| dirty.keys.contains(k));
+            if !stale {
+                continue;
+            }
+            let mods = Arc::new(evaluate(world, gen, a)?);
+            if world
+                .aura_results
+                .get(&a.key)
+                .map(|old| **old != *mods)
+                .unwrap_or(true)
+            {
+                changes.push((a.key, Some(mods)));
+            }
+        }
+        let live: BTreeSet<AuraKey> = active.iter().map(|a| a.key).collect();
+        for key in world.aura_results.keys() {
+            if !live.contains(key) {
+                changes.push((*key, None));
+            }
+        }
+        if changes.is_empty() {
+            continue;
+        }
+        apply_changes(world, changes);
+    }
+    if world.dirty.any() {
+        tracing::warn!("auras did not settle after {MAX_ROUNDS} rounds; two auras may be changing each other's inputs");
+        world.dirty = Default::default();
+    }
+    Ok(())
+}
+
+fn zone_ok(world: &World, def: &AuraDef, holder: ObjId) -> bool {
+    world
+        .object(holder)
+        .is_ok_and(|o| def.zones.is_empty() || def.zones.contains(&o.zone))
+}
+
+fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
+    let mut out = Vec::new();
+    for class in &gen.aura_classes {
+        let Some(def) = gen.classes.get(class) else {
+            continue;
+        };
+        for holder in world.objects_of_class(*class) {
+            let Ok(o) = world.object(holder) else {
+                continue;
+            };
+            for (i, aura) in def.auras.iter().enumerate() {
+                if zone_ok(world, aura, holder) {
+                    out.push(Active {
+                        key: AuraKey::Class {
+                            holder,
+                            index: u16::try_from(i).unwrap_or(u16::MAX),
+                        },
+                        def: aura.clone(),
+                        holder,
+                        source: Some(holder),
+                        timestamp: o.timestamp,
+                    });
+                }
+            }
+        }
+    }
+    for (n, inst) in world.aura_instances() {
+        let Some(def) = gen.auras.get(&inst.def) else {
+            tracing::warn!(aura = %inst.def, "aura instance refers to an aura this generation does not define; it has no effect");
+            continue;
+        };
+        if zone_ok(world, def, inst.holder) {
+            out.push(Active {
+                key: AuraKey::Instance(n),
+                def: def.clone(),
+                holder: inst.holder,
+                source: inst.source,
+                timestamp: inst.timestamp,
+            });
+        }
+    }
+    out
+}
+
+fn evaluate(
+    world: &World,
+    gen: &Generation,
+    a: &Active,
+) -> Result<Vec<(ObjId, AppliedMod)>, RuleError> {
+    let scope = Scope {
+        this: Some(a.holder),
+        source: a.source,
+        target: Some(a.holder),
+        ..Scope::default()
+    };
+    let cx = Cx {
+        world,
+        gen,
+        scope: &scope,
+        controller: None,
+    };
+    let ctx = |e: RuleError| e.context(&a.def.origin);
+    if let Some(w) = &a.def.while_ {
+        if !w.test(&cx, a.holder).map_err(ctx)? {
+            return Ok(Vec::new());
+        }
+    }
+    let mut targets = Vec::new();
+    match &a.def.select {
+        Some(s) => {
+            use crate::registry::Selector;
+            s.select(&cx, &mut targets).map_err(ctx)?;
+        }
+        None => targets.push(a.holder),
+    }
+    let mut out = Vec::with_capacity(targets.len() * a.def.modifiers.len());
+    for t in targets {
+        let tscope = scope.with_target(t);
+        let tcx = cx.with_scope(&tscope);
+        for m in &a.def.modifiers {
+            let value = m.value.eval(&tcx).map_err(ctx)?;
+            let max = match &m.max {
+                Some(x) => x.eval(&tcx).map_err(ctx)?,
+                None => f64::INFINITY,
+            };
+            out.push((
+                t,
+                AppliedMod {
+                    key: m.key,
+                    layer: m.layer,
+                    value,
+                    max,
+                    timestamp: a.timestamp,
+                    aura: a.key,
+                },
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn apply_changes(
+    world: &mut World,
+    changes: Vec<(AuraKey, Option<Arc<Vec<(ObjId, AppliedMod)>>>)>,
+) {
+    let mut affected: BTreeSet<ObjId> = BTreeSet::new();
+    let changed_keys: BTreeSet<AuraKey> = changes.iter().map(|(k, _)| *k).collect();
+    for (key, new) in &changes {
+        if let Some(old) = world.aura_results.get(key) {
+            affected.extend(old.iter().map(|(o, _)| *o));
+        }
+        if let Some(new) = new {
+            affected.extend(new.iter().map(|(o, _)| *o));
+        }
+    }
+    let rule = world.health_rule().clone();
+    let old_max: Vec<(ObjId, Option<f64>)> = affected
+        .iter()
+        .map(|&o| (o, world.get_number(o, rule.max_key)))
+        .collect();
+    let mut touched_keys = BTreeSet::new();
+    for &obj in &affected {
+        let mut list: Vec<AppliedMod> = world
+            .applied
+            .get(&obj)
+            .map(|l| {
+                l.iter()
+                    .filter(|m| !changed_keys.contains(&m.aura))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (_, new) in &changes {
+            if let Some(new) = new {
+                list.extend(
+                    new.iter()
+                        .filter(|(o, _)| *o == obj)
+                        .map(|(_, m)| m.clone()),
+                );
+            }
+        }
+        for (_, new) in &changes {
+            for (o, m) in new.iter().flat_map(|n| n.iter()) {
+                if *o == obj {
+                    touched_keys.insert(m.key);
+                }
+            }
+        }
+        if let Some(old) = world.applied.get(&obj) {
+            for m in old.iter().filter(|m| changed_keys.contains(&m.aura)) {
+                touched_keys.insert(m.key);
+            }
+        }
+        if list.is_empty() {
+            world.applied.remove(&obj);
+        } else {
+            list.sort_by_key(|m| (m.layer, m.timestamp, m.aura));
+            world.applied.insert(obj, Arc::new(list));
+        }
+    }
+    for (key, new) in changes {
+        match new {
+            Some(n) => {
+                world.aura_results.insert(key, n);
+            }
+            None => {
+                world.aura_results.remove(&key);
+            }
+        }
+    }
+    // The health rule: a falling maximum may take damage with it (clamp).
+    if rule.on_drop == MaxHealthDrop::Clamp {
+        for (obj, before) in old_max {
+            let (Some(before), Some(after)) = (before, world.get_number(obj, rule.max_key)) else {
+                continue;
+            };
+            if after < before {
+                let damage = world.get_int(obj, rule.damage_key);
+                let kept = rule.damage_after_max_change(
+                    damage,
+                    before.floor() as i64,
+                    after.floor() as i64,
+                );
+                if kept != damage {
+                    let _ = world.set(obj, rule.damage_key, crate::state::Value::Int(kept));
+                }
+            }
+        }
+    }
+    // Values other auras may read have changed: they get another round.
+    for k in touched_keys {
+        world.dirty.keys.insert(k);
+    }
+}

@@ -1,0 +1,181 @@
+//! The content schema: what a content file (TOML or JSON, same shape) may contain.
+//!
+//! These are plain serde types; meaning is given by `compile`. Parameter tables of
+//! actions, conditions and selectors stay as JSON values here, because their shape is
+//! defined by the registry entry they name, not by this file.
+
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+use crate::state::MaxHealthDrop;
+
+/// One content file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentFile {
+    /// World rules (health rule, cascade limit). At most one mod should set each.
+    #[serde(default)]
+    pub world: Option<WorldSpec>,
+    /// Object classes by name (`[class.wolf]`).
+    #[serde(default)]
+    pub class: IndexMap<String, ClassSpec>,
+    /// Standalone triggers, bound to no object (`[trigger.draw_on_turn]`).
+    #[serde(default)]
+    pub trigger: IndexMap<String, TriggerSpec>,
+    /// Named auras, given with `give_aura` (`[aura.frenzy]`).
+    #[serde(default)]
+    pub aura: IndexMap<String, AuraSpec>,
+    /// Rules checked after every event settles (`[rule.deaths]`).
+    #[serde(default)]
+    pub rule: IndexMap<String, RuleSpec>,
+    /// Named constants and expressions (`[alias] big = 10`).
+    #[serde(default)]
+    pub alias: IndexMap<String, Json>,
+    /// Reusable fragments with parameters (`[ref.hit] params = ["n"] action = {...}`).
+    #[serde(default, rename = "ref")]
+    pub refs: IndexMap<String, RefSpec>,
+    /// Event types this mod declares (`[event.spell_cast]`).
+    #[serde(default)]
+    pub event: IndexMap<String, EventSpec>,
+}
+
+/// `[world]`: rules of the whole game.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorldSpec {
+    /// What a falling maximum health does to damage: `keep` (default) or `clamp`.
+    pub on_max_health_drop: Option<MaxHealthDrop>,
+    /// How many events one command may raise before it is stopped as a loop (default 1000).
+    pub cascade_limit: Option<usize>,
+}
+
+/// `[class.NAME]`: a definition objects are created from.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassSpec {
+    /// Display-name translation key.
+    pub name: Option<String>,
+    /// Description translation key.
+    pub description: Option<String>,
+    /// Base property values.
+    #[serde(default)]
+    pub properties: IndexMap<String, Json>,
+    /// Tags every object of the class starts with.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Triggers of the class; each runs with `self` = the object.
+    #[serde(default)]
+    pub trigger: Vec<TriggerSpec>,
+    /// Auras of the class; active while the object is in one of the aura's zones.
+    #[serde(default)]
+    pub aura: Vec<AuraSpec>,
+}
+
+/// A trigger: when an event happens (and a condition holds), select objects and act.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerSpec {
+    /// The event, or `{ event, player, condition }`.
+    pub when: WhenSpec,
+    /// Which objects the actions apply to (default: `self` for class triggers, the
+    /// event's target for standalone triggers).
+    pub select: Option<Json>,
+    /// The actions.
+    #[serde(rename = "do")]
+    pub actions: Json,
+    /// Higher runs first (default 0).
+    #[serde(default)]
+    pub priority: i32,
+    /// Zones the holder must be in for the trigger to listen (default: any).
+    #[serde(default)]
+    pub zones: Vec<String>,
+}
+
+/// `when` of a trigger.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum WhenSpec {
+    /// Just the event id.
+    Event(String),
+    /// Event id with filters.
+    Full {
+        /// The event id.
+        event: String,
+        /// `friendly`, `enemy` or `any` (default): the event's player relative to the
+        /// holder's owner.
+        #[serde(default)]
+        player: Option<String>,
+        /// A condition on the event's source (tested as `target`).
+        #[serde(default)]
+        condition: Option<Json>,
+    },
+}
+
+/// An aura: selected objects get modifiers while it is active.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuraSpec {
+    /// Which objects are affected (default: the holder).
+    pub select: Option<Json>,
+    /// The modifiers.
+    #[serde(default)]
+    pub modifiers: Vec<ModifierSpec>,
+    /// A condition on the holder; the aura is off while it is false.
+    #[serde(rename = "while")]
+    pub while_: Option<Json>,
+    /// An event that ends the aura (given auras are removed when it happens).
+    pub until: Option<String>,
+    /// Zones the holder must be in (default for class auras: `board`; given auras: any).
+    pub zones: Option<Vec<String>>,
+}
+
+/// One modifier of an aura.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModifierSpec {
+    /// The property.
+    pub key: String,
+    /// `set`, `add`, `multiply` or `clamp`.
+    pub op: String,
+    /// The operand (an expression; for `clamp` use `min`/`max`).
+    pub value: Option<Json>,
+    /// For `clamp`: the minimum.
+    pub min: Option<Json>,
+    /// For `clamp`: the maximum.
+    pub max: Option<Json>,
+}
+
+/// A rule checked after every event settles: select objects and act on them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    /// Which objects it applies to.
+    pub select: Json,
+    /// What it does to them.
+    #[serde(rename = "do")]
+    pub actions: Json,
+}
+
+/// A reusable fragment: exactly one of `action`, `condition`, `selector`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RefSpec {
+    /// Parameter names; `$name` in the body is replaced by the argument.
+    #[serde(default)]
+    pub params: Vec<String>,
+    /// An action list body.
+    pub action: Option<Json>,
+    /// A condition body.
+    pub condition: Option<Json>,
+    /// A selector body.
+    pub selector: Option<Json>,
+}
+
+/// A declared event type.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventSpec {
+    /// What it means.
+    pub description: Option<String>,
+}

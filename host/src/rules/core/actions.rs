@@ -1,0 +1,476 @@
+//! `core` actions: `damage`, `heal`, `destroy`, `create`, `move`, `set`, `add`, `tag`,
+//! `untag`, `give_aura`, `remove_aura`, `emit`.
+
+use std::sync::Arc;
+
+use super::instantiate;
+use crate::bus::Event;
+use crate::id::{Id, Sym};
+use crate::registry::{builtin, Action, ActionKind, ParamSpec, ParamType as T, Registry};
+use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::{ActCx, ContentError, Params, RuleError};
+use crate::state::{ObjId, Value};
+
+fn ev(name: &str) -> Id {
+    Id::parse(&format!("core:event/{name}")).unwrap_or_else(|e| panic!("core event id: {e}"))
+}
+
+/// Evaluates an expression with `target` = the object being acted on.
+fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {
+    let scope = ax.scope.with_target(target);
+    e.eval_int(&ax.cx().with_scope(&scope))
+}
+
+fn owner_of(ax: &ActCx<'_>, obj: ObjId) -> Option<ObjId> {
+    ax.world.object(obj).ok().and_then(|o| o.owner)
+}
+
+#[derive(Debug)]
+struct Damage(Expr);
+impl Action for Damage {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        let key = ax.world.health_rule().damage_key;
+        for &t in targets {
+            let amount = eval_for(ax, &self.0, t)?;
+            if amount <= 0 || !ax.world.exists(t) {
+                continue;
+            }
+            ax.world.add(t, key, amount)?;
+            let e = Event::new(ev("damaged"))
+                .target(t)
+                .amount(amount)
+                .player(owner_of(ax, t));
+            let e = match ax.scope.this {
+                Some(s) => e.source(s),
+                None => e,
+            };
+            ax.raise(e);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct Heal(Expr);
+impl Action for Heal {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        let key = ax.world.health_rule().damage_key;
+        for &t in targets {
+            let amount = eval_for(ax, &self.0, t)?;
+            let damage = ax.world.get_int(t, key);
+            let healed = amount.min(damage).max(0);
+            if healed == 0 {
+                continue;
+            }
+            ax.world.set(t, key, Value::Int(damage - healed))?;
+            let e = Event::new(ev("healed"))
+                .target(t)
+                .amount(healed)
+                .player(owner_of(ax, t));
+            let e = match ax.scope.this {
+                Some(s) => e.source(s),
+                None => e,
+            };
+            ax.raise(e);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct Destroy(Sym);
+impl Action for Destroy {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            let Ok(o) = ax.world.object(t) else { continue };
+            if o.zone == self.0 {
+                continue; // already destroyed: destroying twice raises nothing
+            }
+            let from = ax.world.move_to(t, self.0)?;
+            let e = Event::new(ev("destroyed"))
+                .target(t)
+                .player(owner_of(ax, t))
+                .with("from", Value::Text(from.as_str().into()));
+            let e = match ax.scope.this {
+                Some(s) => e.source(s),
+                None => e,
+            };
+            ax.raise(e);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct Create {
+    class: Id,
+    zone: Sym,
+    owner: Option<ObjRef>,
+    count: Expr,
+    limit: Option<Expr>,
+    props: Vec<(Sym, Value)>,
+}
+impl Action for Create {
+    fn run(&self, ax: &mut ActCx<'_>, _targets: &[ObjId]) -> Result<(), RuleError> {
+        let cx = ax.cx();
+        let owner = match &self.owner {
+            Some(r) => Some(r.resolve(&cx)?),
+            None => ax.scope.this.and_then(|s| {
+                if ax.world.has_tag(s, Sym::new("player")) {
+                    Some(s)
+                } else {
+                    owner_of(ax, s)
+                }
+            }),
+        };
+        let count = self.count.eval_int(&cx)?.clamp(0, 1000);
+        let limit = match &self.limit {
+            Some(l) => Some(l.eval_int(&cx)?),
+            None => None,
+        };
+        for _ in 0..count {
+            if let Some(limit) = limit {
+                let present = ax
+                    .world
+                    .objects()
+                    .filter(|(_, o)| o.zone == self.zone && o.owner == owner)
+                    .count();
+                if i64::try_from(present).unwrap_or(i64::MAX) >= limit {
+                    tracing::debug!(class = %self.class, zone = %self.zone, limit, "zone is full; nothing created");
+                    break;
+                }
+            }
+            let id = instantiate(ax.world, ax.gen, self.class, owner, self.zone)?;
+            for (k, v) in &self.props {
+                ax.world.set(id, *k, v.clone())?;
+            }
+            let e = Event::new(ev("created")).target(id).player(owner);
+            let e = match ax.scope.this {
+                Some(s) => e.source(s),
+                None => e,
+            };
+            ax.raise(e);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct Move(Sym);
+impl Action for Move {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            let from = ax.world.move_to(t, self.0)?;
+            let e = Event::new(ev("moved"))
+                .target(t)
+                .player(owner_of(ax, t))
+                .with("from", Value::Text(from.as_str().into()))
+                .with("to", Value::Text(self.0.as_str().into()));
+            ax.raise(e);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct SetProp {
+    key: Sym,
+    value: Expr,
+}
+impl Action for SetProp {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            let v = eval_for(ax, &self.value, t)?;
+            let old = ax.world.set(t, self.key, Value::Int(v))?;
+            changed(ax, t, self.key, old, v);
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct AddProp {
+    key: Sym,
+    amount: Expr,
+}
+impl Action for AddProp {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            let a = eval_for(ax, &self.amount, t)?;
+            let old = ax.world.base(t, self.key).cloned();
+            let new = ax.world.add(t, self.key, a)?;
+            changed(ax, t, self.key, old, new);
+        }
+        Ok(())
+    }
+}
+
+fn changed(ax: &mut ActCx<'_>, t: ObjId, key: Sym, old: Option<Value>, new: i64) {
+    let e = Event::new(ev("property_changed"))
+        .target(t)
+        .with("key", Value::Text(key.as_str().into()))
+        .with("old", old.unwrap_or(Value::Int(0)))
+        .with("new", Value::Int(new))
+        .amount(new);
+    ax.raise_if_listened(e);
+}
+
+#[derive(Debug)]
+struct Tag {
+    tags: Vec<Sym>,
+    add: bool,
+}
+impl Action for Tag {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            for &tag in &self.tags {
+                if self.add {
+                    ax.world.tag(t, tag)?;
+                } else {
+                    ax.world.untag(t, tag)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct GiveAura(Id);
+impl Action for GiveAura {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            ax.world.give_aura(self.0, t, ax.scope.this)?;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct RemoveAura(Id);
+impl Action for RemoveAura {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        ax.world
+            .remove_auras(|a| a.def == self.0 && targets.contains(&a.holder));
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct Emit {
+    event: Id,
+    source: Option<ObjRef>,
+    amount: Expr,
+    delay: Option<Expr>,
+    fields: Vec<(Sym, Value)>,
+}
+impl Action for Emit {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        let once = [None];
+        let each: Vec<Option<ObjId>> = if targets.is_empty() {
+            once.to_vec()
+        } else {
+            targets.iter().copied().map(Some).collect()
+        };
+        for t in each {
+            let scope = match t {
+                Some(t) => ax.scope.with_target(t),
+                None => ax.scope.clone(),
+            };
+            let cx = ax.cx();
+            let cx = cx.with_scope(&scope);
+            let mut e = Event::new(self.event);
+            e.source = match &self.source {
+                Some(r) => Some(r.resolve(&cx)?),
+                None => ax.scope.this,
+            };
+            e.target = t;
+            e.player = t.and_then(|t| owner_of(ax, t)).or(ax.scope.player);
+            e.amount = self.amount.eval_int(&cx)?;
+            e.extra = self.fields.clone();
+            let delay = match &self.delay {
+                Some(d) => Some(d.eval_int(&cx)?),
+                None => None,
+            };
+            match delay {
+                Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e),
+                _ => ax.raise(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Kind<F>(F);
+impl<F> ActionKind for Kind<F>
+where
+    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> + Send + Sync,
+{
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> {
+        (self.0)(p)
+    }
+}
+
+fn kind<F>(f: F) -> Arc<dyn ActionKind>
+where
+    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> + Send + Sync + 'static,
+{
+    Arc::new(Kind(f))
+}
+
+/// Registers the core actions.
+pub(super) fn register(r: &mut Registry) {
+    let mut reg = |id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<dyn ActionKind>| {
+        r.actions
+            .register(builtin(id, doc, params, imp))
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    reg(
+        "core:action/damage",
+        "adds to each target's `damage` and raises `core:event/damaged`",
+        vec![ParamSpec::required(
+            "amount",
+            T::Expr,
+            "how much (the target is `target`)",
+        )],
+        kind(|p| Ok(Box::new(Damage(p.expr("amount")?)))),
+    );
+    reg(
+        "core:action/heal",
+        "removes damage (never below 0) and raises `core:event/healed` with the amount healed",
+        vec![ParamSpec::required("amount", T::Expr, "how much")],
+        kind(|p| Ok(Box::new(Heal(p.expr("amount")?)))),
+    );
+    reg(
+        "core:action/destroy",
+        "moves each target to the graveyard zone and raises `core:event/destroyed`",
+        vec![ParamSpec::optional(
+            "zone",
+            T::Name,
+            "where destroyed objects go (default `graveyard`)",
+        )],
+        kind(|p| {
+            Ok(Box::new(Destroy(
+                p.opt_name("zone")?.unwrap_or_else(|| Sym::new("graveyard")),
+            )))
+        }),
+    );
+    reg(
+        "core:action/create",
+        "creates objects of a class and raises `core:event/created` for each",
+        vec![
+            ParamSpec::required("class", T::Id("class"), "the class to create"),
+            ParamSpec::optional("zone", T::Name, "where (default `board`)"),
+            ParamSpec::optional("owner", T::Object, "who owns it (default: the holder's owner)"),
+            ParamSpec::optional("count", T::Expr, "how many (default 1)"),
+            ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
+            ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
+        ],
+        kind(|p| {
+            Ok(Box::new(Create {
+                class: p.id("class", "class")?,
+                zone: p.opt_name("zone")?.unwrap_or_else(|| Sym::new("board")),
+                owner: p.object("owner")?,
+                count: p.expr_or("count", 1.0)?,
+                limit: p.opt_expr("limit")?,
+                props: p.table("properties")?,
+            }))
+        }),
+    );
+    reg(
+        "core:action/move",
+        "moves each target to a zone and raises `core:event/moved`",
+        vec![ParamSpec::required("zone", T::Name, "the zone")],
+        kind(|p| Ok(Box::new(Move(p.name("zone")?)))),
+    );
+    reg(
+        "core:action/set",
+        "sets a base property of each target",
+        vec![
+            ParamSpec::required("key", T::Name, "the property"),
+            ParamSpec::required("value", T::Expr, "the new value"),
+        ],
+        kind(|p| {
+            Ok(Box::new(SetProp {
+                key: p.name("key")?,
+                value: p.expr("value")?,
+            }))
+        }),
+    );
+    reg(
+        "core:action/add",
+        "adds to a base property of each target (negative to subtract)",
+        vec![
+            ParamSpec::required("key", T::Name, "the property"),
+            ParamSpec::required("amount", T::Expr, "how much"),
+        ],
+        kind(|p| {
+            Ok(Box::new(AddProp {
+                key: p.name("key")?,
+                amount: p.expr("amount")?,
+            }))
+        }),
+    );
+    reg(
+        "core:action/tag",
+        "adds a tag (or tags) to each target",
+        vec![ParamSpec::required("tag", T::Names, "the tag or tags")],
+        kind(|p| {
+            Ok(Box::new(Tag {
+                tags: p.names("tag")?,
+                add: true,
+            }))
+        }),
+    );
+    reg(
+        "core:action/untag",
+        "removes a tag (or tags) from each target",
+        vec![ParamSpec::required("tag", T::Names, "the tag or tags")],
+        kind(|p| {
+            Ok(Box::new(Tag {
+                tags: p.names("tag")?,
+                add: false,
+            }))
+        }),
+    );
+    reg(
+        "core:action/give_aura",
+        "gives each target an aura (it becomes the aura's holder)",
+        vec![ParamSpec::required(
+            "aura",
+            T::Aura,
+            "an aura name or an inline aura table",
+        )],
+        kind(|p| Ok(Box::new(GiveAura(p.aura("aura")?)))),
+    );
+    reg(
+        "core:action/remove_aura",
+        "removes an aura given to each target",
+        vec![ParamSpec::required("aura", T::Aura, "the aura name")],
+        kind(|p| Ok(Box::new(RemoveAura(p.aura("aura")?)))),
+    );
+    reg(
+        "core:action/emit",
+        "raises an event (once per target, or once if there are none), now or after `delay` ticks",
+        vec![
+            ParamSpec::required("event", T::Id("event"), "the event id"),
+            ParamSpec::optional(
+                "source",
+                T::Object,
+                "the event's source (default: the holder)",
+            ),
+            ParamSpec::optional("amount", T::Expr, "the event's amount (default 0)"),
+            ParamSpec::optional("delay", T::Expr, "ticks to wait (default 0: now)"),
+            ParamSpec::optional("fields", T::Table, "extra fields"),
+        ],
+        kind(|p| {
+            Ok(Box::new(Emit {
+                event: p.id("event", "event")?,
+                source: p.object("source")?,
+                amount: p.expr_or("amount", 0.0)?,
+                delay: p.opt_expr("delay")?,
+                fields: p.table("fields")?,
+            }))
+        }),
+    );
+}

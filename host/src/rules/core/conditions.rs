@@ -1,0 +1,239 @@
+//! `core` conditions: `has_tag`, `compare`, `is_self`, `is_source`, `owned_by`,
+//! `in_zone`, `of_class`.
+
+use std::sync::Arc;
+
+use super::{owner_relation, Relation};
+use crate::id::{Id, Sym};
+use crate::registry::{
+    builtin, Condition, ConditionKind, Deps, ParamSpec, ParamType as T, Registry,
+};
+use crate::rules::expr::Expr;
+use crate::rules::{ContentError, Cx, Params, RuleError};
+use crate::state::ObjId;
+
+#[derive(Debug)]
+struct HasTag(Vec<Sym>);
+impl Condition for HasTag {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        Ok(self.0.iter().all(|t| cx.world.has_tag(obj, *t)))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural = true;
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Cmp {
+    Lt,
+    Le,
+    Eq,
+    Ne,
+    Ge,
+    Gt,
+}
+
+#[derive(Debug)]
+struct Compare {
+    left: Expr,
+    op: Cmp,
+    right: Expr,
+}
+impl Condition for Compare {
+    fn test(&self, cx: &Cx<'_>, _obj: ObjId) -> Result<bool, RuleError> {
+        let (l, r) = (self.left.eval(cx)?, self.right.eval(cx)?);
+        Ok(match self.op {
+            Cmp::Lt => l < r,
+            Cmp::Le => l <= r,
+            Cmp::Eq => l == r,
+            Cmp::Ne => l != r,
+            Cmp::Ge => l >= r,
+            Cmp::Gt => l > r,
+        })
+    }
+    fn deps(&self, d: &mut Deps) {
+        self.left.deps(d);
+        self.right.deps(d);
+    }
+}
+
+#[derive(Debug)]
+struct IsSelf;
+impl Condition for IsSelf {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        Ok(cx.scope.this == Some(obj))
+    }
+    fn deps(&self, _d: &mut Deps) {}
+}
+
+#[derive(Debug)]
+struct IsSource;
+impl Condition for IsSource {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        Ok(cx.scope.source == Some(obj))
+    }
+    fn deps(&self, _d: &mut Deps) {}
+}
+
+#[derive(Debug)]
+struct OwnedBy(Relation);
+impl Condition for OwnedBy {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let owner = cx.world.object(obj).ok().and_then(|o| o.owner);
+        Ok(owner_relation(cx, owner, obj, self.0))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural = true;
+    }
+}
+
+#[derive(Debug)]
+struct InZone(Vec<Sym>);
+impl Condition for InZone {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        Ok(cx.world.object(obj).is_ok_and(|o| self.0.contains(&o.zone)))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural = true;
+    }
+}
+
+#[derive(Debug)]
+struct OfClass(Vec<Id>);
+impl Condition for OfClass {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        Ok(cx
+            .world
+            .object(obj)
+            .is_ok_and(|o| self.0.contains(&o.class)))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural = true;
+    }
+}
+
+/// A condition kind built from a closure over its parameters.
+struct Kind<F>(F);
+impl<F> ConditionKind for Kind<F>
+where
+    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> + Send + Sync,
+{
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> {
+        (self.0)(p)
+    }
+}
+
+fn kind<F>(f: F) -> Arc<dyn ConditionKind>
+where
+    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> + Send + Sync + 'static,
+{
+    Arc::new(Kind(f))
+}
+
+/// Registers the core conditions.
+pub(super) fn register(r: &mut Registry) {
+    let mut reg = |id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<dyn ConditionKind>| {
+        r.conditions
+            .register(builtin(id, doc, params, imp))
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    reg(
+        "core:condition/has_tag",
+        "the object has the tag (or all of the tags)",
+        vec![ParamSpec::required(
+            "tag",
+            T::Names,
+            "the tag, or a list of tags",
+        )],
+        kind(|p| Ok(Box::new(HasTag(p.names("tag")?)))),
+    );
+    reg(
+        "core:condition/compare",
+        "compares two expressions; the object under test is `target`",
+        vec![
+            ParamSpec::required("left", T::Expr, "left side"),
+            ParamSpec::required("op", T::Text, "one of < <= == != >= >"),
+            ParamSpec::required("right", T::Expr, "right side"),
+        ],
+        kind(|p| {
+            let op = match p.opt_text("op")?.as_deref() {
+                Some("<") => Cmp::Lt,
+                Some("<=") => Cmp::Le,
+                Some("==" | "=") => Cmp::Eq,
+                Some("!=") => Cmp::Ne,
+                Some(">=") => Cmp::Ge,
+                Some(">") => Cmp::Gt,
+                other => {
+                    return Err(p
+                        .error(
+                            "op",
+                            format!("`{}` is not a comparison", other.unwrap_or("")),
+                        )
+                        .help("use one of `<`, `<=`, `==`, `!=`, `>=`, `>`"))
+                }
+            };
+            Ok(Box::new(Compare {
+                left: p.expr("left")?,
+                op,
+                right: p.expr("right")?,
+            }))
+        }),
+    );
+    reg(
+        "core:condition/is_self",
+        "the object is the holder (`self`)",
+        vec![],
+        kind(|_| Ok(Box::new(IsSelf))),
+    );
+    reg(
+        "core:condition/is_source",
+        "the object is the event's source",
+        vec![],
+        kind(|_| Ok(Box::new(IsSource))),
+    );
+    reg(
+        "core:condition/owned_by",
+        "the object's owner is friendly/enemy/any relative to the holder's owner",
+        vec![ParamSpec::required(
+            "owner",
+            T::Name,
+            "`friendly`, `enemy` or `any`",
+        )],
+        kind(|p| {
+            let s = p.name("owner")?;
+            let rel = Relation::parse(s.as_str()).ok_or_else(|| {
+                p.error("owner", format!("`{s}` is not a relation"))
+                    .help("use `friendly`, `enemy` or `any`")
+            })?;
+            Ok(Box::new(OwnedBy(rel)))
+        }),
+    );
+    reg(
+        "core:condition/in_zone",
+        "the object is in the zone (or one of the zones)",
+        vec![ParamSpec::required(
+            "zone",
+            T::Names,
+            "a zone or a list of zones",
+        )],
+        kind(|p| Ok(Box::new(InZone(p.names("zone")?)))),
+    );
+    reg(
+        "core:condition/of_class",
+        "the object is of the class (or one of the classes)",
+        vec![ParamSpec::required(
+            "class",
+            T::Names,
+            "a class id or a list of them",
+        )],
+        kind(|p| {
+            let names = p.names("class")?;
+            let mut ids = Vec::new();
+            for n in names {
+                let path = p.path_of("class");
+                ids.push(p.compiler.reference(n.as_str(), "class", &path)?);
+            }
+            Ok(Box::new(OfClass(ids)))
+        }),
+    );
+}

@@ -1,0 +1,98 @@
+//! The built-in `core` vocabulary: actions, conditions, selectors, events and the TOML
+//! and JSON content loaders, all registered as ordinary registry entries.
+
+mod actions;
+mod conditions;
+mod loaders;
+mod selectors;
+
+use crate::id::{Id, Sym};
+use crate::registry::{Provider, Registry};
+use crate::rules::{Cx, Generation, RuleError};
+use crate::state::{ObjId, World};
+
+/// Registers every `core` entry.
+pub fn register(r: &mut Registry) {
+    actions::register(r);
+    conditions::register(r);
+    selectors::register(r);
+    loaders::register(r);
+    for (id, doc) in crate::bus::core_events::ALL {
+        let id = Id::parse(id).unwrap_or_else(|e| panic!("core event id: {e}"));
+        r.register_event(id, doc, Provider::BuiltIn)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// `friendly` / `enemy` / `any`, relative to the holder's owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relation {
+    /// Owned by the holder's owner (or is that player).
+    Friendly,
+    /// Owned by another player (or is another player).
+    Enemy,
+    /// Anything.
+    Any,
+}
+
+impl Relation {
+    /// Parses `friendly`, `enemy`, `any`.
+    pub fn parse(s: &str) -> Option<Relation> {
+        Some(match s {
+            "friendly" => Relation::Friendly,
+            "enemy" => Relation::Enemy,
+            "any" | "all" | "both" => Relation::Any,
+            _ => return None,
+        })
+    }
+}
+
+/// The player the holder acts for: the holder itself if it is a player, else its owner;
+/// without a holder, the event's player.
+pub fn acting_player(cx: &Cx<'_>) -> Option<ObjId> {
+    match cx.scope.this {
+        Some(t) if cx.world.has_tag(t, Sym::new("player")) => Some(t),
+        Some(t) => cx.world.object(t).ok().and_then(|o| o.owner),
+        None => cx.scope.player,
+    }
+}
+
+/// Whether an object (with `owner`) stands in `rel` to the acting player.
+pub(crate) fn owner_relation(cx: &Cx<'_>, owner: Option<ObjId>, obj: ObjId, rel: Relation) -> bool {
+    if rel == Relation::Any {
+        return true;
+    }
+    let me = acting_player(cx);
+    let side = if cx.world.has_tag(obj, Sym::new("player")) {
+        Some(obj)
+    } else {
+        owner
+    };
+    match (rel, me, side) {
+        (Relation::Friendly, Some(me), Some(side)) => me == side,
+        (Relation::Enemy, Some(me), Some(side)) => me != side,
+        _ => false,
+    }
+}
+
+/// Creates an object of a class: base properties and tags from the definition. Raises
+/// nothing (the `create` action raises `created`; scenario setup raises nothing).
+pub fn instantiate(
+    world: &mut World,
+    gen: &Generation,
+    class: Id,
+    owner: Option<ObjId>,
+    zone: Sym,
+) -> Result<ObjId, RuleError> {
+    let def = gen.class(class).ok_or_else(|| {
+        RuleError::Failed(format!("class `{class}` is not defined in this generation"))
+    })?;
+    let id = world.create(class, owner, zone);
+    for (k, v) in &def.props {
+        world.set(id, *k, v.clone())?;
+    }
+    for t in &def.tags {
+        world.tag(id, *t)?;
+    }
+    Ok(id)
+}

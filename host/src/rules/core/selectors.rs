@@ -1,0 +1,226 @@
+//! `core` selectors: `self`, `source`, `target`, `owner`, `objects`, `players`.
+
+use std::sync::Arc;
+
+use super::{owner_relation, Relation};
+use crate::id::{Id, Sym};
+use crate::registry::{builtin, Deps, ParamSpec, ParamType as T, Registry, Selector, SelectorKind};
+use crate::rules::expr::{Base, ObjRef};
+use crate::rules::{ContentError, Cx, Params, RuleError};
+use crate::state::ObjId;
+
+/// Selects one object named by a reference (`self`, `source`, `target`, `self.owner`).
+#[derive(Debug)]
+struct RefSelector(ObjRef);
+
+impl Selector for RefSelector {
+    fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
+        // An absent object selects nothing (a trigger without a target is not an error).
+        if let Ok(o) = self.0.resolve(cx) {
+            if cx.world.exists(o) {
+                out.push(o);
+            }
+        }
+        Ok(())
+    }
+    fn count(&self, cx: &Cx<'_>) -> Result<usize, RuleError> {
+        Ok(usize::from(
+            self.0.resolve(cx).is_ok_and(|o| cx.world.exists(o)),
+        ))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural = true;
+    }
+}
+
+struct RefKind(Base);
+
+impl SelectorKind for RefKind {
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Selector>, ContentError> {
+        let mut r = ObjRef {
+            base: self.0,
+            hops: smallvec::SmallVec::new(),
+        };
+        if self.0 == Base::This && p.entry().name() == "owner" {
+            let of = p.object("of")?.unwrap_or(r.clone());
+            r = ObjRef {
+                base: of.base,
+                hops: of.hops,
+            };
+            r.hops.push(Sym::new("owner"));
+        }
+        Ok(Box::new(RefSelector(r)))
+    }
+}
+
+/// Every object matching class, tags, zone and owner relation, in id order.
+#[derive(Debug)]
+struct Objects {
+    class: Option<Id>,
+    tags: Vec<Sym>,
+    zones: Vec<Sym>,
+    owner: Relation,
+    exclude_self: bool,
+}
+
+impl Objects {
+    fn matches(&self, cx: &Cx<'_>, id: ObjId) -> bool {
+        let Ok(o) = cx.world.object(id) else {
+            return false;
+        };
+        (self.zones.is_empty() || self.zones.contains(&o.zone))
+            && self.tags.iter().all(|t| o.tags.contains(t))
+            && !(self.exclude_self && cx.scope.this == Some(id))
+            && owner_relation(cx, o.owner, id, self.owner)
+    }
+}
+
+impl Selector for Objects {
+    fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
+        match self.class {
+            Some(c) => out.extend(
+                cx.world
+                    .objects_of_class(c)
+                    .filter(|&id| self.matches(cx, id)),
+            ),
+            None => out.extend(
+                cx.world
+                    .objects()
+                    .map(|(id, _)| id)
+                    .filter(|&id| self.matches(cx, id)),
+            ),
+        }
+        Ok(())
+    }
+    fn count(&self, cx: &Cx<'_>) -> Result<usize, RuleError> {
+        Ok(match self.class {
+            Some(c) => cx
+                .world
+                .objects_of_class(c)
+                .filter(|&id| self.matches(cx, id))
+                .count(),
+            None => cx
+                .world
+                .objects()
+                .filter(|(id, _)| self.matches(cx, *id))
+                .count(),
+        })
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural = true;
+    }
+}
+
+struct ObjectsKind {
+    players_only: bool,
+}
+
+impl SelectorKind for ObjectsKind {
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Selector>, ContentError> {
+        let mut tags = p.names("tag")?;
+        tags.extend(p.names("tags")?);
+        if self.players_only {
+            tags.push(Sym::new("player"));
+        }
+        let rel_key = if self.players_only { "which" } else { "owner" };
+        let owner = match p.opt_name(rel_key)? {
+            None => Relation::Any,
+            Some(s) => Relation::parse(s.as_str()).ok_or_else(|| {
+                p.error(rel_key, format!("`{s}` is not a relation"))
+                    .help("use `friendly`, `enemy` or `any`")
+            })?,
+        };
+        Ok(Box::new(Objects {
+            class: p.opt_id("class", "class")?,
+            tags,
+            zones: p.names("zone")?,
+            owner,
+            exclude_self: p.bool_or("exclude_self", false)?,
+        }))
+    }
+}
+
+/// Registers the core selectors.
+pub(super) fn register(r: &mut Registry) {
+    let reg = |r: &mut Registry,
+               id: &str,
+               doc: &str,
+               params: Vec<ParamSpec>,
+               imp: Arc<dyn SelectorKind>| {
+        r.selectors
+            .register(builtin(id, doc, params, imp))
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    reg(
+        r,
+        "core:selector/self",
+        "the object holding the trigger or aura",
+        vec![],
+        Arc::new(RefKind(Base::This)),
+    );
+    reg(
+        r,
+        "core:selector/source",
+        "the event's source",
+        vec![],
+        Arc::new(RefKind(Base::Source)),
+    );
+    reg(
+        r,
+        "core:selector/target",
+        "the event's target",
+        vec![],
+        Arc::new(RefKind(Base::Target)),
+    );
+    reg(
+        r,
+        "core:selector/owner",
+        "the owner of an object (default: of `self`)",
+        vec![ParamSpec::optional(
+            "of",
+            T::Object,
+            "whose owner (e.g. `target`)",
+        )],
+        Arc::new(RefKind(Base::This)),
+    );
+    let object_params = |rel: &'static str, rel_doc: &'static str| {
+        vec![
+            ParamSpec::optional("class", T::Id("class"), "only objects of this class"),
+            ParamSpec::optional(
+                "tag",
+                T::Names,
+                "only objects with this tag (or all of these tags)",
+            ),
+            ParamSpec::optional("tags", T::Names, "only objects with all of these tags"),
+            ParamSpec::optional(
+                "zone",
+                T::Names,
+                "only objects in this zone (or one of these)",
+            ),
+            ParamSpec::optional(rel, T::Name, rel_doc),
+            ParamSpec::optional("exclude_self", T::Bool, "leave out the holder"),
+        ]
+    };
+    reg(
+        r,
+        "core:selector/objects",
+        "objects by class, tag, zone and owner, in id order",
+        object_params(
+            "owner",
+            "`friendly`, `enemy` or `any`, relative to the holder's owner",
+        ),
+        Arc::new(ObjectsKind {
+            players_only: false,
+        }),
+    );
+    reg(
+        r,
+        "core:selector/players",
+        "player objects (tagged `player`)",
+        object_params(
+            "which",
+            "`friendly`, `enemy` or `any`, relative to the holder's owner",
+        ),
+        Arc::new(ObjectsKind { players_only: true }),
+    );
+}

@@ -1,0 +1,540 @@
+//! The expression language used by every numeric field in content.
+//!
+//! Grammar (parsed once at load, evaluated without allocation):
+//!
+//! ```text
+//! expr    := term (('+' | '-') term)*
+//! term    := unary (('*' | '/') unary)*
+//! unary   := '-' unary | atom
+//! atom    := number | dice | ref | alias | '(' expr ')'
+//!          | ('min' | 'max') '(' expr ',' expr ')' | 'count' '(' selector-alias ')'
+//! dice    := N 'd' S                       (3d8: three rolls of 1..=8 from the world RNG)
+//! ref     := base ('.' field)+             (self.attack, source.owner.mana, event.amount)
+//! base    := self | source | target | player | event
+//! ```
+//!
+//! Numbers are `f64`; integral uses round down. Dividing by zero is a runtime error
+//! (the command rolls back), never a panic or an infinity. A property that is absent
+//! reads as 0; an object that is absent (no `target` here) is an error.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::id::Sym;
+use crate::registry::{Deps, Selector};
+use crate::rules::{Cx, RuleError};
+use crate::state::ObjId;
+
+/// Where a reference starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Base {
+    /// The object holding the trigger or aura.
+    This,
+    /// The event's source.
+    Source,
+    /// The event's target, or the object under test in a condition.
+    Target,
+    /// The event's player.
+    Player,
+}
+
+impl Base {
+    fn parse(s: &str) -> Option<Base> {
+        Some(match s {
+            "self" => Base::This,
+            "source" => Base::Source,
+            "target" => Base::Target,
+            "player" => Base::Player,
+            _ => return None,
+        })
+    }
+}
+
+/// A path to an object: a base then hops through `owner`, `parent` or object-valued
+/// properties (`source.owner`, `self.parent.parent`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjRef {
+    /// Where it starts.
+    pub base: Base,
+    /// Hops.
+    pub hops: smallvec::SmallVec<[Sym; 2]>,
+}
+
+impl ObjRef {
+    /// Parses `self`, `source.owner`, ... (no trailing property).
+    pub fn parse(s: &str) -> Result<ObjRef, String> {
+        let mut parts = s.trim().split('.');
+        let head = parts.next().unwrap_or("");
+        let base = Base::parse(head).ok_or_else(|| {
+            format!("`{head}` is not an object; start with `self`, `source`, `target` or `player`")
+        })?;
+        let mut hops = smallvec::SmallVec::new();
+        for p in parts {
+            check_ident(p)?;
+            hops.push(Sym::new(p));
+        }
+        Ok(ObjRef { base, hops })
+    }
+
+    /// Resolves the reference in a scope.
+    pub fn resolve(&self, cx: &Cx<'_>) -> Result<ObjId, RuleError> {
+        let start = match self.base {
+            Base::This => cx.scope.this,
+            Base::Source => cx.scope.source,
+            Base::Target => cx.scope.target,
+            Base::Player => cx.scope.player,
+        };
+        let mut cur = start.ok_or_else(|| RuleError::NoObject(self.to_string()))?;
+        for hop in &self.hops {
+            cur = hop_from(cx, cur, *hop).ok_or_else(|| RuleError::NoObject(self.to_string()))?;
+        }
+        Ok(cur)
+    }
+}
+
+fn hop_from(cx: &Cx<'_>, obj: ObjId, hop: Sym) -> Option<ObjId> {
+    let o = cx.world.object(obj).ok()?;
+    match hop.as_str() {
+        "owner" => o.owner,
+        "parent" => o.parent,
+        _ => o.props.get(&hop)?.as_obj(),
+    }
+}
+
+impl fmt::Display for ObjRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = match self.base {
+            Base::This => "self",
+            Base::Source => "source",
+            Base::Target => "target",
+            Base::Player => "player",
+        };
+        f.write_str(b)?;
+        for h in &self.hops {
+            write!(f, ".{h}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A binary operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `min(a, b)`
+    Min,
+    /// `max(a, b)`
+    Max,
+}
+
+/// A parsed expression.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    /// A literal.
+    Num(f64),
+    /// `NdS`: the sum of N rolls of 1..=S.
+    Dice {
+        /// Number of dice.
+        count: u32,
+        /// Sides per die.
+        sides: u32,
+    },
+    /// A property of an object (`self.attack`, `target.max_health`).
+    Prop {
+        /// The object.
+        obj: ObjRef,
+        /// The property.
+        key: Sym,
+    },
+    /// A numeric field of the current event (`event.amount`, `event.<extra>`).
+    EventField(Sym),
+    /// `-e`
+    Neg(Box<Expr>),
+    /// `a op b`
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    /// `count(selector)`: how many objects a selector picks.
+    Count(Arc<dyn Selector>),
+}
+
+impl Expr {
+    /// A literal expression.
+    pub fn lit(v: f64) -> Expr {
+        Expr::Num(v)
+    }
+
+    /// Evaluates in a scope. No allocation.
+    pub fn eval(&self, cx: &Cx<'_>) -> Result<f64, RuleError> {
+        Ok(match self {
+            Expr::Num(n) => *n,
+            Expr::Dice { count, sides } => {
+                let mut sum = 0i64;
+                for _ in 0..*count {
+                    sum += cx.world.random_range(1, i64::from(*sides));
+                }
+                sum as f64
+            }
+            Expr::Prop { obj, key } => {
+                let o = obj.resolve(cx)?;
+                cx.world.get_number(o, *key).unwrap_or(0.0)
+            }
+            Expr::EventField(key) => {
+                let ev = cx.scope.event.as_deref().ok_or_else(|| {
+                    RuleError::NoObject(format!("event.{key} (there is no event here)"))
+                })?;
+                match key.as_str() {
+                    "amount" => ev.amount as f64,
+                    _ => ev.field(*key).and_then(|v| v.as_f64()).unwrap_or(0.0),
+                }
+            }
+            Expr::Neg(e) => -e.eval(cx)?,
+            Expr::Bin(op, a, b) => {
+                let (x, y) = (a.eval(cx)?, b.eval(cx)?);
+                match op {
+                    BinOp::Add => x + y,
+                    BinOp::Sub => x - y,
+                    BinOp::Mul => x * y,
+                    BinOp::Div if y == 0.0 => {
+                        return Err(RuleError::DivideByZero(self.to_string()))
+                    }
+                    BinOp::Div => x / y,
+                    BinOp::Min => x.min(y),
+                    BinOp::Max => x.max(y),
+                }
+            }
+            Expr::Count(sel) => sel.count(cx)? as f64,
+        })
+    }
+
+    /// Evaluates and rounds down to an integer.
+    pub fn eval_int(&self, cx: &Cx<'_>) -> Result<i64, RuleError> {
+        Ok(self.eval(cx)?.floor() as i64)
+    }
+
+    /// What the expression reads (for aura recompute).
+    pub fn deps(&self, d: &mut Deps) {
+        match self {
+            Expr::Num(_) | Expr::Dice { .. } | Expr::EventField(_) => {}
+            Expr::Prop { obj, key } => {
+                d.key(*key);
+                if !obj.hops.is_empty() {
+                    d.structural = true;
+                }
+            }
+            Expr::Neg(e) => e.deps(d),
+            Expr::Bin(_, a, b) => {
+                a.deps(d);
+                b.deps(d);
+            }
+            Expr::Count(s) => s.deps(d),
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Num(n) => write!(f, "{n}"),
+            Expr::Dice { count, sides } => write!(f, "{count}d{sides}"),
+            Expr::Prop { obj, key } => write!(f, "{obj}.{key}"),
+            Expr::EventField(k) => write!(f, "event.{k}"),
+            Expr::Neg(e) => write!(f, "-({e})"),
+            Expr::Bin(BinOp::Min, a, b) => write!(f, "min({a}, {b})"),
+            Expr::Bin(BinOp::Max, a, b) => write!(f, "max({a}, {b})"),
+            Expr::Bin(op, a, b) => {
+                let o = match op {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    BinOp::Mul => "*",
+                    _ => "/",
+                };
+                write!(f, "({a} {o} {b})")
+            }
+            Expr::Count(_) => write!(f, "count(..)"),
+        }
+    }
+}
+
+fn check_ident(p: &str) -> Result<(), String> {
+    if p.is_empty()
+        || !p
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    {
+        return Err(format!(
+            "`{p}` is not a property name (use lowercase letters, digits and `_`)"
+        ));
+    }
+    Ok(())
+}
+
+/// Resolves names that are not built in: aliases (named constants or expressions) and
+/// named selectors for `count(...)`.
+pub trait Names {
+    /// The expression an alias stands for, if `name` is one.
+    fn alias(&mut self, name: &str) -> Result<Option<Expr>, String>;
+    /// The selector `name` stands for, for `count(name)`.
+    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String>;
+}
+
+/// Parses an expression. Errors are messages with the column (1-based) in the text.
+pub fn parse(text: &str, names: &mut dyn Names) -> Result<Expr, String> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        text,
+        pos: 0,
+        names,
+    };
+    let e = p.expr()?;
+    p.ws();
+    if p.pos < p.s.len() {
+        return Err(p.err(&format!("unexpected `{}`", &text[p.pos..])));
+    }
+    Ok(e)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    names: &'a mut dyn Names,
+}
+
+impl Parser<'_> {
+    fn err(&self, msg: &str) -> String {
+        format!(
+            "{msg} at column {} of expression `{}`",
+            self.pos + 1,
+            self.text
+        )
+    }
+    fn ws(&mut self) {
+        while self.pos < self.s.len() && self.s[self.pos].is_ascii_whitespace() {
+            self.pos += 1;
+        }
+    }
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.s.get(self.pos).copied()
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expr(&mut self) -> Result<Expr, String> {
+        let mut lhs = self.term()?;
+        loop {
+            let op = match self.peek() {
+                Some(b'+') => BinOp::Add,
+                Some(b'-') => BinOp::Sub,
+                _ => return Ok(lhs),
+            };
+            self.pos += 1;
+            let rhs = self.term()?;
+            lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
+        }
+    }
+    fn term(&mut self) -> Result<Expr, String> {
+        let mut lhs = self.unary()?;
+        loop {
+            let op = match self.peek() {
+                Some(b'*') => BinOp::Mul,
+                Some(b'/') => BinOp::Div,
+                _ => return Ok(lhs),
+            };
+            self.pos += 1;
+            let rhs = self.unary()?;
+            lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
+        }
+    }
+    fn unary(&mut self) -> Result<Expr, String> {
+        if self.eat(b'-') {
+            return Ok(match self.unary()? {
+                Expr::Num(n) => Expr::Num(-n),
+                e => Expr::Neg(Box::new(e)),
+            });
+        }
+        self.atom()
+    }
+    fn word(&mut self) -> &str {
+        let start = self.pos;
+        while self.pos < self.s.len()
+            && (self.s[self.pos].is_ascii_alphanumeric() || matches!(self.s[self.pos], b'_' | b'.'))
+        {
+            self.pos += 1;
+        }
+        &self.text[start..self.pos]
+    }
+    fn atom(&mut self) -> Result<Expr, String> {
+        match self.peek() {
+            None => Err(self.err("expected a number, dice or reference but the expression ended")),
+            Some(b'(') => {
+                self.pos += 1;
+                let e = self.expr()?;
+                if !self.eat(b')') {
+                    return Err(self.err("expected `)`"));
+                }
+                Ok(e)
+            }
+            Some(c) if c.is_ascii_digit() => self.number_or_dice(),
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' || c == b'$' => {
+                let start = self.pos;
+                let w = self.word().to_owned();
+                if w.is_empty() {
+                    return Err(self.err("unexpected character"));
+                }
+                match w.as_str() {
+                    "min" | "max" => {
+                        let op = if w == "min" { BinOp::Min } else { BinOp::Max };
+                        if !self.eat(b'(') {
+                            return Err(self.err(&format!("expected `(` after `{w}`")));
+                        }
+                        let a = self.expr()?;
+                        if !self.eat(b',') {
+                            return Err(
+                                self.err(&format!("`{w}` takes two arguments separated by `,`"))
+                            );
+                        }
+                        let b = self.expr()?;
+                        if !self.eat(b')') {
+                            return Err(self.err("expected `)`"));
+                        }
+                        Ok(Expr::Bin(op, Box::new(a), Box::new(b)))
+                    }
+                    "count" => {
+                        if !self.eat(b'(') {
+                            return Err(self.err("expected `(` after `count`"));
+                        }
+                        self.ws();
+                        let name = self.word().to_owned();
+                        if !self.eat(b')') {
+                            return Err(self.err("`count` takes the name of a selector ref, e.g. `count(friendly_minions)`"));
+                        }
+                        let sel = self.names.selector(&name).map_err(|m| self.err(&m))?;
+                        Ok(Expr::Count(sel))
+                    }
+                    _ if w.contains('.') => {
+                        let (head, rest) = w.split_once('.').unwrap_or((&w, ""));
+                        if head == "event" {
+                            check_ident(rest).map_err(|m| self.err(&m))?;
+                            return Ok(Expr::EventField(Sym::new(rest)));
+                        }
+                        let (path, key) = w.rsplit_once('.').unwrap_or((&w, ""));
+                        let obj = ObjRef::parse(path).map_err(|m| {
+                            self.pos = start;
+                            self.err(&m)
+                        })?;
+                        check_ident(key).map_err(|m| self.err(&m))?;
+                        Ok(Expr::Prop {
+                            obj,
+                            key: Sym::new(key),
+                        })
+                    }
+                    _ => match self.names.alias(&w).map_err(|m| self.err(&m))? {
+                        Some(e) => Ok(e),
+                        None => {
+                            self.pos = start;
+                            Err(self.err(&format!(
+                                "unknown name `{w}`; write a property as `self.{w}` or `target.{w}`, or define an alias `{w}` in `[alias]`"
+                            )))
+                        }
+                    },
+                }
+            }
+            Some(c) => Err(self.err(&format!("unexpected `{}`", c as char))),
+        }
+    }
+    fn number_or_dice(&mut self) -> Result<Expr, String> {
+        let start = self.pos;
+        while self.pos < self.s.len()
+            && (self.s[self.pos].is_ascii_digit() || self.s[self.pos] == b'.')
+        {
+            self.pos += 1;
+        }
+        let num = &self.text[start..self.pos];
+        if self.s.get(self.pos) == Some(&b'd')
+            && self.s.get(self.pos + 1).is_some_and(u8::is_ascii_digit)
+        {
+            self.pos += 1;
+            let sstart = self.pos;
+            while self.pos < self.s.len() && self.s[self.pos].is_ascii_digit() {
+                self.pos += 1;
+            }
+            let count: u32 = num
+                .parse()
+                .map_err(|_| self.err("dice count must be a whole number"))?;
+            let sides: u32 = self.text[sstart..self.pos]
+                .parse()
+                .map_err(|_| self.err("dice sides must be a whole number"))?;
+            if count == 0 || sides == 0 || count > 1000 {
+                return Err(self.err("dice need 1 to 1000 dice of at least 1 side (e.g. `3d8`)"));
+            }
+            return Ok(Expr::Dice { count, sides });
+        }
+        num.parse::<f64>()
+            .map(Expr::Num)
+            .map_err(|_| self.err(&format!("`{num}` is not a number")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct NoNames;
+    impl Names for NoNames {
+        fn alias(&mut self, name: &str) -> Result<Option<Expr>, String> {
+            Ok((name == "big").then_some(Expr::Num(10.0)))
+        }
+        fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String> {
+            Err(format!("no selector `{name}`"))
+        }
+    }
+
+    fn p(s: &str) -> Result<Expr, String> {
+        parse(s, &mut NoNames)
+    }
+
+    #[test]
+    fn parses_precedence_and_functions() {
+        assert_eq!(p("1 + 2 * 3").unwrap().to_string(), "(1 + (2 * 3))");
+        assert_eq!(p("(1 + 2) * 3").unwrap().to_string(), "((1 + 2) * 3)");
+        assert_eq!(
+            p("max(1, big) - -2").unwrap().to_string(),
+            "(max(1, 10) - -2)"
+        );
+        assert_eq!(p("3d8-2").unwrap().to_string(), "(3d8 - 2)");
+        assert_eq!(
+            p("source.owner.mana").unwrap().to_string(),
+            "source.owner.mana"
+        );
+        assert_eq!(
+            p("event.amount * 2").unwrap().to_string(),
+            "(event.amount * 2)"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_column() {
+        let e = p("1 + * 2").unwrap_err();
+        assert!(e.contains("column 5"), "{e}");
+        let e = p("attack + 1").unwrap_err();
+        assert!(e.contains("self.attack"), "{e}");
+        let e = p("me.attack").unwrap_err();
+        assert!(e.contains("`me` is not an object"), "{e}");
+        assert!(p("0d6").is_err());
+        assert!(p("min(1 2)").unwrap_err().contains("two arguments"));
+        assert!(p("(1 + 2").unwrap_err().contains("expected `)`"));
+        assert!(p("").is_err());
+    }
+}

@@ -1,0 +1,244 @@
+//! The content model (definitions), the expression language and the effect engine.
+//!
+//! Owns how content becomes runnable rules: the content schema (`content`), compiling it
+//! against the registry into a [`Generation`] (`compile`), the expression language
+//! (`expr`), selectors with filters and pickers (`select`), aura recompute (`aura`) and
+//! the built-in `core` vocabulary (`core`). It reads no files itself: text comes in
+//! from loaders, and the world is only touched through contexts handed in by `game`.
+
+pub mod aura;
+pub mod compile;
+pub mod content;
+pub mod core;
+pub mod expr;
+mod params;
+pub mod select;
+
+use std::cell::RefCell;
+use std::fmt;
+use std::sync::Arc;
+
+pub use compile::{Generation, Origin, Trigger, WorldConfig};
+pub use params::{Params, PathSeg};
+
+use crate::bus::{CascadeError, Event, EventQueue};
+use crate::game::Controller;
+use crate::id::Sym;
+use crate::state::{ObjId, StateError, World};
+
+/// Who is who while a rule runs.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// The object holding the trigger or aura (`self`).
+    pub this: Option<ObjId>,
+    /// The event's source (`source`).
+    pub source: Option<ObjId>,
+    /// The event's target, or the object under test in a condition (`target`).
+    pub target: Option<ObjId>,
+    /// The event's player (`player`).
+    pub player: Option<ObjId>,
+    /// The event being handled.
+    pub event: Option<Arc<Event>>,
+}
+
+impl Scope {
+    /// The scope of a trigger on `this` handling `event`.
+    pub fn for_event(this: Option<ObjId>, event: &Arc<Event>) -> Scope {
+        Scope {
+            this,
+            source: event.source,
+            target: event.target,
+            player: event.player,
+            event: Some(event.clone()),
+        }
+    }
+
+    /// The same scope with `target` replaced (conditions test their object as `target`).
+    pub fn with_target(&self, target: ObjId) -> Scope {
+        Scope {
+            target: Some(target),
+            ..self.clone()
+        }
+    }
+}
+
+/// Read-only evaluation context: conditions, selectors, expressions.
+#[derive(Clone, Copy)]
+pub struct Cx<'a> {
+    /// The world.
+    pub world: &'a World,
+    /// The rules generation.
+    pub gen: &'a Generation,
+    /// Who is who.
+    pub scope: &'a Scope,
+    /// Who answers choices (absent while recomputing auras: `chosen` is refused there).
+    pub controller: Option<&'a RefCell<Box<dyn Controller>>>,
+}
+
+impl<'a> Cx<'a> {
+    /// The same context with another scope.
+    pub fn with_scope<'b>(&self, scope: &'b Scope) -> Cx<'b>
+    where
+        'a: 'b,
+    {
+        Cx {
+            world: self.world,
+            gen: self.gen,
+            scope,
+            controller: self.controller,
+        }
+    }
+}
+
+/// Mutable context for actions: the world inside the command's transaction, the event
+/// queue, and the controller.
+pub struct ActCx<'a> {
+    /// The world (every write is part of the current transaction).
+    pub world: &'a mut World,
+    /// The rules generation.
+    pub gen: &'a Generation,
+    /// Who is who.
+    pub scope: Scope,
+    /// Where raised events go.
+    pub queue: &'a mut EventQueue,
+    /// Who answers choices.
+    pub controller: &'a RefCell<Box<dyn Controller>>,
+}
+
+impl ActCx<'_> {
+    /// A read-only view of this context.
+    pub fn cx(&self) -> Cx<'_> {
+        Cx {
+            world: self.world,
+            gen: self.gen,
+            scope: &self.scope,
+            controller: Some(self.controller),
+        }
+    }
+
+    /// Raises an event (queued after those already waiting).
+    pub fn raise(&mut self, event: Event) {
+        self.queue.raise(event);
+    }
+
+    /// Raises an event only if some trigger listens to it (for high-volume events such
+    /// as `property_changed`).
+    pub fn raise_if_listened(&mut self, event: Event) {
+        if !self.gen.index.listeners(event.id).is_empty() {
+            self.queue.raise(event);
+        }
+    }
+}
+
+/// The shared context of an ability pipeline: values computed by earlier nodes, and
+/// the targets being affected.
+#[derive(Debug, Clone, Default)]
+pub struct Pipeline {
+    /// Named numbers produced so far, in order.
+    pub values: Vec<(Sym, f64)>,
+    /// The objects the pipeline affects.
+    pub targets: Vec<ObjId>,
+}
+
+impl Pipeline {
+    /// A value produced by an earlier node.
+    pub fn value(&self, key: Sym) -> Option<f64> {
+        self.values
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// A rule failed while running. The command rolls back; nothing is half-applied.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RuleError {
+    /// An expression divided by zero.
+    #[error("division by zero in `{0}`")]
+    DivideByZero(String),
+    /// A reference named no object in this scope.
+    #[error("`{0}` names no object here")]
+    NoObject(String),
+    /// A world operation failed.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// An event cascade ran away.
+    #[error(transparent)]
+    Cascade(#[from] CascadeError),
+    /// A choice could not be made.
+    #[error("choice failed: {0}")]
+    Choice(String),
+    /// An action refused to run.
+    #[error("{0}")]
+    Failed(String),
+    /// Context: which definition was running, and where it is written.
+    #[error("{what}: {source}")]
+    In {
+        /// The definition and its file:line.
+        what: String,
+        /// The underlying error.
+        source: Box<RuleError>,
+    },
+}
+
+impl RuleError {
+    /// Wraps the error with what was running.
+    pub fn context(self, what: impl fmt::Display) -> RuleError {
+        RuleError::In {
+            what: what.to_string(),
+            source: Box::new(self),
+        }
+    }
+
+    /// The innermost error.
+    pub fn root(&self) -> &RuleError {
+        match self {
+            RuleError::In { source, .. } => source.root(),
+            other => other,
+        }
+    }
+}
+
+/// A content problem found while compiling: where (a path into the file) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContentError {
+    /// Path to the offending value.
+    pub path: Vec<PathSeg>,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub help: Vec<String>,
+    /// Stable code.
+    pub code: &'static str,
+}
+
+impl ContentError {
+    /// A new error at a path.
+    pub fn new(code: &'static str, path: Vec<PathSeg>, message: impl Into<String>) -> ContentError {
+        ContentError {
+            path,
+            message: message.into(),
+            help: Vec::new(),
+            code,
+        }
+    }
+
+    /// Adds a `help:` line.
+    pub fn help(mut self, h: impl Into<String>) -> ContentError {
+        self.help.push(h.into());
+        self
+    }
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} (at `{}`)",
+            self.message,
+            params::path_string(&self.path)
+        )
+    }
+}

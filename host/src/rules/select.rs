@@ -1,0 +1,235 @@
+//! Selectors as content writes them: inclusive sources, then exclusive filters, then a
+//! picker; and the `all`/`any`/`not` condition combinators.
+
+use super::expr::Expr;
+use super::{Cx, RuleError};
+use crate::registry::{Condition, Deps, Selector};
+use crate::state::ObjId;
+
+/// How a selection is narrowed to its final objects.
+#[derive(Debug)]
+pub enum Pick {
+    /// Every candidate.
+    All,
+    /// `n` distinct candidates at random, from the world's seeded RNG.
+    Random(Expr),
+    /// The first `n` candidates (in selection order).
+    First(Expr),
+    /// `n` candidates chosen by the controller of the holder's owner.
+    Chosen {
+        /// How many to choose.
+        count: Expr,
+        /// What the choice is for (shown to players, matched by scripted answers).
+        prompt: String,
+    },
+}
+
+/// A compiled selector: the union of its sources (in order, without duplicates), filtered
+/// by every condition, then picked.
+#[derive(Debug)]
+pub struct Select {
+    /// Inclusive sources.
+    pub sources: Vec<Box<dyn Selector>>,
+    /// Exclusive filters: a candidate stays only if all hold (tested as `target`).
+    pub filters: Vec<Box<dyn Condition>>,
+    /// The picker.
+    pub pick: Pick,
+}
+
+impl Select {
+    /// The candidates after sources and filters, before picking.
+    pub fn candidates(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
+        let start = out.len();
+        for s in &self.sources {
+            let before = out.len();
+            s.select(cx, out)?;
+            // Drop duplicates already selected by an earlier source (order preserved).
+            let mut i = before;
+            while i < out.len() {
+                if out[start..before.min(i)].contains(&out[i]) || out[before..i].contains(&out[i]) {
+                    out.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
+        if !self.filters.is_empty() {
+            let mut keep = start;
+            for i in start..out.len() {
+                let obj = out[i];
+                let scope = cx.scope.with_target(obj);
+                let fcx = cx.with_scope(&scope);
+                let mut ok = true;
+                for f in &self.filters {
+                    if !f.test(&fcx, obj)? {
+                        ok = false;
+                        break;
+                    }
+                }
+                if ok {
+                    out[keep] = obj;
+                    keep += 1;
+                }
+            }
+            out.truncate(keep);
+        }
+        Ok(())
+    }
+
+    /// Applies the picker to `out[start..]`.
+    fn pick(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>, start: usize) -> Result<(), RuleError> {
+        match &self.pick {
+            Pick::All => {}
+            Pick::First(n) => {
+                let n = usize::try_from(n.eval_int(cx)?.max(0)).unwrap_or(0);
+                out.truncate(start + n.min(out.len() - start));
+            }
+            Pick::Random(n) => {
+                let n = usize::try_from(n.eval_int(cx)?.max(0)).unwrap_or(0);
+                let pool = &mut out[start..];
+                let n = n.min(pool.len());
+                // Partial Fisher-Yates from the world RNG: deterministic per seed.
+                for i in 0..n {
+                    let hi = i64::try_from(pool.len() - 1).unwrap_or(0);
+                    let j =
+                        usize::try_from(cx.world.random_range(i64::try_from(i).unwrap_or(0), hi))
+                            .unwrap_or(i);
+                    pool.swap(i, j);
+                }
+                out.truncate(start + n);
+            }
+            Pick::Chosen { count, prompt } => {
+                let n = usize::try_from(count.eval_int(cx)?.max(0)).unwrap_or(0);
+                let options: Vec<ObjId> = out[start..].to_vec();
+                if options.is_empty() || n == 0 {
+                    out.truncate(start);
+                    return Ok(());
+                }
+                let controller = cx.controller.ok_or_else(|| {
+                    RuleError::Choice(format!("`{prompt}`: a chosen pick cannot be used here (auras and counts cannot ask players)"))
+                })?;
+                let chooser = cx
+                    .scope
+                    .this
+                    .and_then(|t| cx.world.object(t).ok().and_then(|o| o.owner))
+                    .or(cx.scope.player);
+                let request = crate::game::Choice {
+                    chooser,
+                    prompt: prompt.clone(),
+                    options: options.clone(),
+                    min: n.min(options.len()),
+                    max: n.min(options.len()),
+                };
+                let picked = controller
+                    .try_borrow_mut()
+                    .map_err(|_| {
+                        RuleError::Choice(
+                            "the controller is busy (a choice inside a choice)".into(),
+                        )
+                    })?
+                    .choose(cx.world, &request)
+                    .map_err(RuleError::Choice)?;
+                if picked.len() < request.min || picked.len() > request.max {
+                    return Err(RuleError::Choice(format!(
+                        "`{prompt}` needs {} choice(s), the controller gave {}",
+                        request.min,
+                        picked.len()
+                    )));
+                }
+                out.truncate(start);
+                for i in picked {
+                    let o = *options.get(i).ok_or_else(|| {
+                        RuleError::Choice(format!("`{prompt}`: option {i} does not exist"))
+                    })?;
+                    if out[start..].contains(&o) {
+                        return Err(RuleError::Choice(format!(
+                            "`{prompt}`: option {i} chosen twice"
+                        )));
+                    }
+                    out.push(o);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Selector for Select {
+    fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
+        let start = out.len();
+        self.candidates(cx, out)?;
+        self.pick(cx, out, start)
+    }
+
+    fn count(&self, cx: &Cx<'_>) -> Result<usize, RuleError> {
+        if matches!(self.pick, Pick::All) && self.filters.is_empty() && self.sources.len() == 1 {
+            return self.sources[0].count(cx);
+        }
+        let mut v = Vec::new();
+        self.candidates(cx, &mut v)?;
+        match &self.pick {
+            Pick::All | Pick::Chosen { .. } => Ok(v.len()),
+            Pick::Random(n) | Pick::First(n) => Ok(usize::try_from(n.eval_int(cx)?.max(0))
+                .unwrap_or(0)
+                .min(v.len())),
+        }
+    }
+
+    fn deps(&self, d: &mut Deps) {
+        for s in &self.sources {
+            s.deps(d);
+        }
+        for f in &self.filters {
+            f.deps(d);
+        }
+    }
+}
+
+/// `all = [...]`: every condition holds (an empty list holds).
+#[derive(Debug)]
+pub struct All(pub Vec<Box<dyn Condition>>);
+
+impl Condition for All {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        for c in &self.0 {
+            if !c.test(cx, obj)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+    fn deps(&self, d: &mut Deps) {
+        self.0.iter().for_each(|c| c.deps(d));
+    }
+}
+
+/// `any = [...]`: at least one condition holds.
+#[derive(Debug)]
+pub struct Any(pub Vec<Box<dyn Condition>>);
+
+impl Condition for Any {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        for c in &self.0 {
+            if c.test(cx, obj)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+    fn deps(&self, d: &mut Deps) {
+        self.0.iter().for_each(|c| c.deps(d));
+    }
+}
+
+/// `not = {...}`: the condition does not hold.
+#[derive(Debug)]
+pub struct Not(pub Box<dyn Condition>);
+
+impl Condition for Not {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        Ok(!self.0.test(cx, obj)?)
+    }
+    fn deps(&self, d: &mut Deps) {
+        self.0.deps(d);
+    }
+}

@@ -1,0 +1,650 @@
+//! The world: objects, properties, tags, modifiers, aura instances, the RNG, the
+//! scheduler's pending events, snapshots and checksums.
+//!
+//! Owns every piece of game state and nothing else: it never reads files, never knows
+//! about mods, and never runs rules. All collections are persistent (`imbl`), so cloning a
+//! [`World`] is a cheap snapshot: a command is rolled back by putting the snapshot back.
+
+mod modifier;
+mod value;
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use imbl::{OrdMap, OrdSet, Vector};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
+pub use value::{ObjId, Value};
+
+use crate::bus::Event;
+use crate::id::{Id, Sym};
+
+/// One game thing: card, minion, player, planet, ability instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Object {
+    /// The definition it was created from.
+    pub class: Id,
+    /// The controlling player object, if any.
+    pub owner: Option<ObjId>,
+    /// The zone it is in (`board`, `hand`, `graveyard`, ...).
+    pub zone: Sym,
+    /// What it is attached to (building → planet → system).
+    pub parent: Option<ObjId>,
+    /// Base property values (before modifiers).
+    pub props: OrdMap<Sym, Value>,
+    /// Tags.
+    pub tags: OrdSet<Sym>,
+    /// When it entered its current zone (orders its class auras' modifiers).
+    pub timestamp: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Slot {
+    generation: u32,
+    object: Option<Arc<Object>>,
+}
+
+/// An aura given to an object at runtime (`give_aura`), as opposed to a class aura.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuraInstance {
+    /// The aura definition.
+    pub def: Id,
+    /// The object holding it (`self` for the aura's selector and conditions).
+    pub holder: ObjId,
+    /// The object that gave it, if any.
+    pub source: Option<ObjId>,
+    /// When it was given.
+    pub timestamp: u64,
+}
+
+/// What changed since auras were last recomputed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dirty {
+    /// Objects were created, moved, removed, re-owned, tagged or untagged.
+    pub structural: bool,
+    /// Base property keys that changed.
+    pub keys: OrdSet<Sym>,
+}
+
+impl Dirty {
+    /// Whether anything changed.
+    pub fn any(&self) -> bool {
+        self.structural || !self.keys.is_empty()
+    }
+}
+
+/// Errors from world operations (stale ids and the like). Never a panic.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StateError {
+    /// The id names no living object (removed, or from another world).
+    #[error("object {0} does not exist (it was removed, or the id is stale)")]
+    NoObject(ObjId),
+    /// A property holds a value of the wrong type for the operation.
+    #[error("property `{key}` of object {obj} is {found}, expected a number")]
+    NotANumber {
+        /// The object.
+        obj: ObjId,
+        /// The property.
+        key: Sym,
+        /// The type found.
+        found: &'static str,
+    },
+}
+
+/// The whole game state. Cloning is cheap (structural sharing) and is how snapshots work.
+#[derive(Debug, Clone)]
+pub struct World {
+    slots: Vector<Slot>,
+    free: Vector<u32>,
+    by_class: OrdMap<Id, OrdSet<ObjId>>,
+    /// Runtime aura instances by instance number.
+    pub(crate) auras: OrdMap<u64, AuraInstance>,
+    /// Modifiers each aura currently produces (cache of the last recompute).
+    pub(crate) aura_results: OrdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
+    /// Modifiers in effect per object.
+    pub(crate) applied: OrdMap<ObjId, Arc<Vec<AppliedMod>>>,
+    rng: RefCell<ChaCha8Rng>,
+    seed: u64,
+    /// Current tick of the scheduler.
+    pub(crate) tick: u64,
+    clock: u64,
+    next_aura: u64,
+    /// Delayed events by (due tick, sequence).
+    pub(crate) scheduled: OrdMap<(u64, u64), Event>,
+    pub(crate) dirty: Dirty,
+    health: HealthRule,
+}
+
+impl World {
+    /// An empty world whose RNG starts from `seed`.
+    pub fn new(seed: u64) -> World {
+        World {
+            slots: Vector::new(),
+            free: Vector::new(),
+            by_class: OrdMap::new(),
+            auras: OrdMap::new(),
+            aura_results: OrdMap::new(),
+            applied: OrdMap::new(),
+            rng: RefCell::new(ChaCha8Rng::seed_from_u64(seed)),
+            seed,
+            tick: 0,
+            clock: 0,
+            next_aura: 0,
+            scheduled: OrdMap::new(),
+            dirty: Dirty::default(),
+            health: HealthRule::default(),
+        }
+    }
+
+    /// The seed the world's RNG started from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The health rule in force.
+    pub fn health_rule(&self) -> &HealthRule {
+        &self.health
+    }
+
+    /// Sets the health rule (done once, from the rules mod's `[world]` table).
+    pub fn set_health_rule(&mut self, rule: HealthRule) {
+        self.health = rule;
+    }
+
+    /// The scheduler's current tick.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// A fresh, strictly increasing timestamp.
+    pub fn next_timestamp(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// A uniformly random integer in `lo..=hi` from the world's seeded RNG.
+    /// Reading through `&World` is deliberate: conditions and selectors may roll dice.
+    pub fn random_range(&self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        let span = hi.abs_diff(lo).saturating_add(1);
+        let r = self.rng.borrow_mut().next_u64();
+        // Lemire-free simple modulo; bias is negligible for game-sized spans.
+        lo.wrapping_add_unsigned(r % span)
+    }
+
+    /// Creates an object and returns its id. Emits nothing: events are the rules' job.
+    pub fn create(&mut self, class: Id, owner: Option<ObjId>, zone: Sym) -> ObjId {
+        let timestamp = self.next_timestamp();
+        let object = Arc::new(Object {
+            class,
+            owner,
+            zone,
+            parent: None,
+            props: OrdMap::new(),
+            tags: OrdSet::new(),
+            timestamp,
+        });
+        let id = if let Some(index) = self.free.pop_front() {
+            let slot = &mut self.slots[index as usize];
+            slot.generation = slot.generation.wrapping_add(1);
+            slot.object = Some(object);
+            ObjId {
+                index,
+                generation: slot.generation,
+            }
+        } else {
+            let index = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
+            self.slots.push_back(Slot {
+                generation: 0,
+                object: Some(object),
+            });
+            ObjId {
+                index,
+                generation: 0,
+            }
+        };
+        self.by_class.entry(class).or_default().insert(id);
+        self.dirty.structural = true;
+        id
+    }
+
+    /// Removes an object entirely (its slot may be reused with a new generation).
+    pub fn remove(&mut self, id: ObjId) -> Result<Arc<Object>, StateError> {
+        let obj = self.object(id)?.clone();
+        if let Some(set) = self.by_class.get_mut(&obj.class) {
+            set.remove(&id);
+        }
+        self.slots[id.index as usize].object = None;
+        self.free.push_back(id.index);
+        self.applied.remove(&id);
+        let gone: Vec<u64> = self
+            .auras
+            .iter()
+            .filter(|(_, a)| a.holder == id)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in gone {
+            self.auras.remove(&k);
+        }
+        self.dirty.structural = true;
+        Ok(obj)
+    }
+
+    /// Whether `id` names a living object.
+    pub fn exists(&self, id: ObjId) -> bool {
+        self.object(id).is_ok()
+    }
+
+    /// The object named by `id`.
+    pub fn object(&self, id: ObjId) -> Result<&Arc<Object>, StateError> {
+        match self.slots.get(id.index as usize) {
+            Some(Slot {
+                generation,
+                object: Some(o),
+            }) if *generation == id.generation => Ok(o),
+            _ => Err(StateError::NoObject(id)),
+        }
+    }
+
+    fn object_mut(&mut self, id: ObjId) -> Result<&mut Object, StateError> {
+        match self.slots.get_mut(id.index as usize) {
+            Some(Slot {
+                generation,
+                object: Some(o),
+            }) if *generation == id.generation => Ok(Arc::make_mut(o)),
+            _ => Err(StateError::NoObject(id)),
+        }
+    }
+
+    /// Every living object, in id order (deterministic).
+    pub fn objects(&self) -> impl Iterator<Item = (ObjId, &Object)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.object.as_ref().map(|o| {
+                (
+                    ObjId {
+                        index: u32::try_from(i).unwrap_or(u32::MAX),
+                        generation: s.generation,
+                    },
+                    &**o,
+                )
+            })
+        })
+    }
+
+    /// Living objects of one class, in id order.
+    pub fn objects_of_class(&self, class: Id) -> impl Iterator<Item = ObjId> + '_ {
+        self.by_class
+            .get(&class)
+            .into_iter()
+            .flat_map(|s| s.iter().copied())
+    }
+
+    /// Number of living objects.
+    pub fn len(&self) -> usize {
+        self.by_class.values().map(OrdSet::len).sum()
+    }
+
+    /// Whether the world has no objects.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The base value of a property (no modifiers).
+    pub fn base(&self, id: ObjId, key: Sym) -> Option<&Value> {
+        self.object(id).ok()?.props.get(&key)
+    }
+
+    /// The effective numeric value of a property: base (0 if absent) with modifiers
+    /// applied. `health` is derived as `max_health - damage` when the object has a
+    /// maximum health. Returns `None` for a missing object or a non-numeric property
+    /// without modifiers.
+    pub fn get_number(&self, id: ObjId, key: Sym) -> Option<f64> {
+        let obj = self.object(id).ok()?;
+        if key == self.health.health_key && !obj.props.contains_key(&key) {
+            let max = self.get_number(id, self.health.max_key)?;
+            if obj.props.contains_key(&self.health.max_key)
+                || self.has_mods(id, self.health.max_key)
+            {
+                let damage = self.get_number(id, self.health.damage_key).unwrap_or(0.0);
+                return Some(max - damage);
+            }
+        }
+        let base = obj.props.get(&key);
+        let mods = self.applied.get(&id);
+        match (base, mods) {
+            (Some(v), None) => v.as_f64(),
+            (Some(v), Some(m)) => v.as_f64().map(|b| apply(b, key, m)),
+            (None, Some(m)) if m.iter().any(|x| x.key == key) => Some(apply(0.0, key, m)),
+            (None, _) => None,
+        }
+    }
+
+    /// Like [`World::get_number`], but integral (rounded down) and 0 when absent.
+    pub fn get_int(&self, id: ObjId, key: Sym) -> i64 {
+        self.get_number(id, key).map_or(0, |f| f.floor() as i64)
+    }
+
+    /// Looks a property up on the object, then on its parent, and so on up the attachment
+    /// chain (building → planet → system); the first object that has it answers.
+    pub fn get_inherited(&self, id: ObjId, key: Sym) -> Option<f64> {
+        let mut cur = Some(id);
+        let mut hops = 0;
+        while let Some(c) = cur {
+            if let Some(v) = self.get_number(c, key) {
+                return Some(v);
+            }
+            cur = self.object(c).ok()?.parent;
+            hops += 1;
+            if hops > 64 {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn has_mods(&self, id: ObjId, key: Sym) -> bool {
+        self.applied
+            .get(&id)
+            .is_some_and(|m| m.iter().any(|x| x.key == key))
+    }
+
+    /// Sets a base property value. Marks the key dirty for aura recompute.
+    pub fn set(&mut self, id: ObjId, key: Sym, value: Value) -> Result<Option<Value>, StateError> {
+        let obj = self.object_mut(id)?;
+        let old = obj.props.insert(key, value);
+        self.dirty.keys.insert(key);
+        Ok(old)
+    }
+
+    /// Adds to a numeric base property (absent counts as 0); returns the new base value.
+    pub fn add(&mut self, id: ObjId, key: Sym, amount: i64) -> Result<i64, StateError> {
+        let current = match self.base(id, key) {
+            None => 0,
+            Some(Value::Int(i)) => *i,
+            Some(Value::Float(f)) => *f as i64,
+            Some(other) => {
+                return Err(StateError::NotANumber {
+                    obj: id,
+                    key,
+                    found: other.type_name(),
+                })
+            }
+        };
+        let new = current.saturating_add(amount);
+        self.set(id, key, Value::Int(new))?;
+        Ok(new)
+    }
+
+    /// Adds a tag; returns whether it was new.
+    pub fn tag(&mut self, id: ObjId, tag: Sym) -> Result<bool, StateError> {
+        let added = self.object_mut(id)?.tags.insert(tag).is_none();
+        self.dirty.structural |= added;
+        Ok(added)
+    }
+
+    /// Removes a tag; returns whether it was present.
+    pub fn untag(&mut self, id: ObjId, tag: Sym) -> Result<bool, StateError> {
+        let removed = self.object_mut(id)?.tags.remove(&tag).is_some();
+        self.dirty.structural |= removed;
+        Ok(removed)
+    }
+
+    /// Whether the object has the tag.
+    pub fn has_tag(&self, id: ObjId, tag: Sym) -> bool {
+        self.object(id).is_ok_and(|o| o.tags.contains(&tag))
+    }
+
+    /// Moves an object to a zone; returns the zone it left. Entering a zone restarts the
+    /// object's timestamp (its class auras now apply after older ones).
+    pub fn move_to(&mut self, id: ObjId, zone: Sym) -> Result<Sym, StateError> {
+        let ts = self.next_timestamp();
+        let obj = self.object_mut(id)?;
+        let old = std::mem::replace(&mut obj.zone, zone);
+        obj.timestamp = ts;
+        self.dirty.structural = true;
+        Ok(old)
+    }
+
+    /// Changes an object's owner.
+    pub fn set_owner(&mut self, id: ObjId, owner: Option<ObjId>) -> Result<(), StateError> {
+        self.object_mut(id)?.owner = owner;
+        self.dirty.structural = true;
+        Ok(())
+    }
+
+    /// Attaches an object to a parent (or detaches it with `None`).
+    pub fn set_parent(&mut self, id: ObjId, parent: Option<ObjId>) -> Result<(), StateError> {
+        self.object_mut(id)?.parent = parent;
+        self.dirty.structural = true;
+        Ok(())
+    }
+
+    /// Gives an aura instance to `holder`; returns the instance number.
+    pub fn give_aura(
+        &mut self,
+        def: Id,
+        holder: ObjId,
+        source: Option<ObjId>,
+    ) -> Result<u64, StateError> {
+        self.object(holder)?;
+        let timestamp = self.next_timestamp();
+        self.next_aura += 1;
+        let n = self.next_aura;
+        self.auras.insert(
+            n,
+            AuraInstance {
+                def,
+                holder,
+                source,
+                timestamp,
+            },
+        );
+        self.dirty.structural = true;
+        Ok(n)
+    }
+
+    /// Removes the aura instances matching `pred`; returns how many were removed.
+    pub fn remove_auras(&mut self, mut pred: impl FnMut(&AuraInstance) -> bool) -> usize {
+        let gone: Vec<u64> = self
+            .auras
+            .iter()
+            .filter(|(_, a)| pred(a))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in &gone {
+            self.auras.remove(k);
+        }
+        let removed = gone.len();
+        if removed > 0 {
+            self.dirty.structural = true;
+        }
+        removed
+    }
+
+    /// The runtime aura instances, by instance number.
+    pub fn aura_instances(&self) -> impl Iterator<Item = (u64, &AuraInstance)> + '_ {
+        self.auras.iter().map(|(k, v)| (*k, v))
+    }
+
+    /// The modifiers currently in effect on an object.
+    pub fn modifiers(&self, id: ObjId) -> &[AppliedMod] {
+        self.applied.get(&id).map_or(&[], |m| m.as_slice())
+    }
+
+    /// Schedules an event `delay` ticks from now (0 = at the next tick).
+    pub fn schedule(&mut self, delay: u64, event: Event) {
+        let due = self.tick.saturating_add(delay.max(1));
+        let seq = self.next_timestamp();
+        self.scheduled.insert((due, seq), event);
+    }
+
+    /// Number of delayed events waiting.
+    pub fn scheduled_len(&self) -> usize {
+        self.scheduled.len()
+    }
+
+    /// A checksum of the whole observable state (objects, properties, tags, zones,
+    /// owners, modifiers, aura instances, scheduler, tick, RNG position). Two worlds
+    /// with equal checksums are, for every rule, the same world.
+    pub fn checksum(&self) -> u64 {
+        let mut h = Fnv::new();
+        for (id, o) in self.objects() {
+            h.bytes(&id.index.to_le_bytes());
+            h.bytes(&id.generation.to_le_bytes());
+            h.str(o.class.as_str());
+            h.bytes(
+                &o.owner
+                    .map_or(u64::MAX, |x| u64::from(x.index))
+                    .to_le_bytes(),
+            );
+            h.str(o.zone.as_str());
+            h.bytes(
+                &o.parent
+                    .map_or(u64::MAX, |x| u64::from(x.index))
+                    .to_le_bytes(),
+            );
+            h.bytes(&o.timestamp.to_le_bytes());
+            for (k, v) in &o.props {
+                h.str(k.as_str());
+                v.hash_into(&mut h);
+            }
+            for t in &o.tags {
+                h.str(t.as_str());
+            }
+            for m in self.modifiers(id) {
+                h.str(m.key.as_str());
+                h.bytes(&m.value.to_bits().to_le_bytes());
+                h.bytes(&m.timestamp.to_le_bytes());
+            }
+        }
+        for (n, a) in &self.auras {
+            h.bytes(&n.to_le_bytes());
+            h.str(a.def.as_str());
+            h.bytes(&a.holder.index.to_le_bytes());
+        }
+        for ((due, seq), e) in &self.scheduled {
+            h.bytes(&due.to_le_bytes());
+            h.bytes(&seq.to_le_bytes());
+            h.str(e.id.as_str());
+        }
+        h.bytes(&self.tick.to_le_bytes());
+        h.bytes(&self.clock.to_le_bytes());
+        h.bytes(&self.rng.borrow().get_word_pos().to_le_bytes());
+        h.finish()
+    }
+}
+
+/// FNV-1a, 64-bit: a stable hash for checksums (std's hasher may change between releases).
+pub(crate) struct Fnv(u64);
+
+impl Fnv {
+    pub(crate) fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    pub(crate) fn byte(&mut self, b: u8) {
+        self.0 ^= u64::from(b);
+        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+    }
+    pub(crate) fn bytes(&mut self, bs: &[u8]) {
+        for &b in bs {
+            self.byte(b);
+        }
+    }
+    pub(crate) fn str(&mut self, s: &str) {
+        self.bytes(&(s.len() as u64).to_le_bytes());
+        self.bytes(s.as_bytes());
+    }
+    pub(crate) fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class() -> Id {
+        Id::parse("test:class/thing").unwrap()
+    }
+
+    #[test]
+    fn generational_ids_do_not_alias_reused_slots() {
+        let mut w = World::new(1);
+        let a = w.create(class(), None, Sym::new("board"));
+        w.remove(a).unwrap();
+        let b = w.create(class(), None, Sym::new("board"));
+        assert_eq!(a.index, b.index);
+        assert_ne!(a, b);
+        assert!(!w.exists(a));
+        assert!(w.exists(b));
+        assert_eq!(
+            w.set(a, Sym::new("x"), Value::Int(1)),
+            Err(StateError::NoObject(a))
+        );
+    }
+
+    #[test]
+    fn snapshots_are_independent() {
+        let mut w = World::new(1);
+        let a = w.create(class(), None, Sym::new("board"));
+        w.set(a, Sym::new("attack"), Value::Int(2)).unwrap();
+        let snap = w.clone();
+        let sum = w.checksum();
+        w.set(a, Sym::new("attack"), Value::Int(5)).unwrap();
+        w.tag(a, Sym::new("frozen")).unwrap();
+        assert_ne!(w.checksum(), sum);
+        assert_eq!(snap.get_int(a, Sym::new("attack")), 2);
+        assert_eq!(snap.checksum(), sum);
+    }
+
+    #[test]
+    fn health_is_max_health_minus_damage() {
+        let mut w = World::new(1);
+        let a = w.create(class(), None, Sym::new("board"));
+        w.set(a, Sym::new("max_health"), Value::Int(5)).unwrap();
+        assert_eq!(w.get_int(a, Sym::new("health")), 5);
+        w.add(a, Sym::new("damage"), 3).unwrap();
+        assert_eq!(w.get_int(a, Sym::new("health")), 2);
+        let plain = w.create(class(), None, Sym::new("board"));
+        assert_eq!(w.get_number(plain, Sym::new("health")), None);
+    }
+
+    #[test]
+    fn inherited_lookups_walk_the_attachment_chain() {
+        let mut w = World::new(1);
+        let system = w.create(class(), None, Sym::new("space"));
+        let planet = w.create(class(), None, Sym::new("space"));
+        let building = w.create(class(), None, Sym::new("space"));
+        w.set_parent(planet, Some(system)).unwrap();
+        w.set_parent(building, Some(planet)).unwrap();
+        w.set(system, Sym::new("star"), Value::Int(3)).unwrap();
+        assert_eq!(w.get_inherited(building, Sym::new("star")), Some(3.0));
+        assert_eq!(w.get_number(building, Sym::new("star")), None);
+    }
+
+    #[test]
+    fn rng_is_reproducible_from_the_seed() {
+        let a = World::new(42);
+        let b = World::new(42);
+        let ra: Vec<_> = (0..10).map(|_| a.random_range(1, 6)).collect();
+        let rb: Vec<_> = (0..10).map(|_| b.random_range(1, 6)).collect();
+        assert_eq!(ra, rb);
+        assert!(ra.iter().all(|r| (1..=6).contains(r)));
+    }
+
+    #[test]
+    fn adding_to_text_is_an_error_not_a_panic() {
+        let mut w = World::new(1);
+        let a = w.create(class(), None, Sym::new("board"));
+        w.set(a, Sym::new("name"), Value::Text("x".into())).unwrap();
+        assert!(matches!(
+            w.add(a, Sym::new("name"), 1),
+            Err(StateError::NotANumber { .. })
+        ));
+    }
+}

@@ -1,0 +1,214 @@
+//! Modifiers and effective property values.
+//!
+//! A property's effective value is its base value with the active modifiers applied in
+//! layer order: set → add → multiply → clamp; within a layer by timestamp. Modifiers are
+//! only ever produced by auras (see `rules::aura`), so removing an aura can never leave a
+//! wrong value behind: nothing is undone, everything is recomputed.
+
+use serde::{Deserialize, Serialize};
+
+use super::ObjId;
+use crate::id::Sym;
+
+/// Which layer a modifier applies in; layers apply in declaration order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layer {
+    /// Replace the value (the latest set wins).
+    Set,
+    /// Add to the value.
+    Add,
+    /// Multiply the value.
+    Multiply,
+    /// Clamp the value between a minimum and a maximum.
+    Clamp,
+}
+
+/// Identifies one aura producing modifiers: a class aura of an object, or an aura instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AuraKey {
+    /// The `index`-th aura of the holder's class.
+    Class {
+        /// The object whose class defines the aura.
+        holder: ObjId,
+        /// Index of the aura in the class definition.
+        index: u16,
+    },
+    /// An aura instance given at runtime (`give_aura`).
+    Instance(u64),
+}
+
+/// One modifier in effect on one object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppliedMod {
+    /// The property it changes.
+    pub key: Sym,
+    /// The layer it applies in.
+    pub layer: Layer,
+    /// The operand (for `Clamp`: the minimum).
+    pub value: f64,
+    /// For `Clamp`: the maximum.
+    pub max: f64,
+    /// When the aura producing it started (orders modifiers within a layer).
+    pub timestamp: u64,
+    /// The aura producing it.
+    pub aura: AuraKey,
+}
+
+/// Applies `mods` (any order; only those for `key` count) to `base`.
+///
+/// Within a layer, modifiers apply by timestamp then aura key, so the result never
+/// depends on the order the auras were recomputed in.
+pub fn apply(base: f64, key: Sym, mods: &[AppliedMod]) -> f64 {
+    let mut value = base;
+    // Set: the latest (by timestamp, then aura key) wins.
+    let mut best: Option<&AppliedMod> = None;
+    for m in mods
+        .iter()
+        .filter(|m| m.key == key && m.layer == Layer::Set)
+    {
+        if best.is_none_or(|b| (m.timestamp, m.aura) >= (b.timestamp, b.aura)) {
+            best = Some(m);
+        }
+    }
+    if let Some(b) = best {
+        value = b.value;
+    }
+    for m in mods
+        .iter()
+        .filter(|m| m.key == key && m.layer == Layer::Add)
+    {
+        value += m.value;
+    }
+    for m in mods
+        .iter()
+        .filter(|m| m.key == key && m.layer == Layer::Multiply)
+    {
+        value *= m.value;
+    }
+    // Clamps in timestamp order: later clamps win where they disagree.
+    let mut clamps: smallvec::SmallVec<[&AppliedMod; 4]> = mods
+        .iter()
+        .filter(|m| m.key == key && m.layer == Layer::Clamp)
+        .collect();
+    clamps.sort_by_key(|m| (m.timestamp, m.aura));
+    for m in clamps {
+        value = value.max(m.value).min(m.max);
+    }
+    if value.is_nan() {
+        0.0
+    } else {
+        value
+    }
+}
+
+/// What happens to damage when an object's maximum health falls. Chosen by the game's
+/// rules mod (`[world] on_max_health_drop`), because games differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MaxHealthDrop {
+    /// Damage stays marked (Magic): losing a toughness bonus can kill.
+    #[default]
+    Keep,
+    /// Current health is clamped to the new maximum and never falls because of it
+    /// (Hearthstone, Hearthbreaker's `change_health`): losing a health buff never kills.
+    Clamp,
+}
+
+/// How `health` is derived: `health = max_health - damage`, with damage as state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HealthRule {
+    /// The maximum-health property (default `max_health`).
+    pub max_key: Sym,
+    /// The damage counter (default `damage`).
+    pub damage_key: Sym,
+    /// The derived property (default `health`).
+    pub health_key: Sym,
+    /// What a falling maximum does to damage.
+    pub on_drop: MaxHealthDrop,
+}
+
+impl Default for HealthRule {
+    fn default() -> Self {
+        HealthRule {
+            max_key: Sym::new("max_health"),
+            damage_key: Sym::new("damage"),
+            health_key: Sym::new("health"),
+            on_drop: MaxHealthDrop::Keep,
+        }
+    }
+}
+
+impl HealthRule {
+    /// The damage to keep when the effective maximum goes from `old_max` to `new_max`.
+    pub fn damage_after_max_change(&self, damage: i64, old_max: i64, new_max: i64) -> i64 {
+        match self.on_drop {
+            MaxHealthDrop::Keep => damage,
+            MaxHealthDrop::Clamp if new_max < old_max => {
+                // health' = min(old health, new max)  =>  damage' = new_max - health'
+                let health = (old_max - damage).min(new_max);
+                (new_max - health).max(0)
+            }
+            MaxHealthDrop::Clamp => damage,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(key: &str, layer: Layer, value: f64, ts: u64) -> AppliedMod {
+        AppliedMod {
+            key: Sym::new(key),
+            layer,
+            value,
+            max: f64::INFINITY,
+            timestamp: ts,
+            aura: AuraKey::Instance(ts),
+        }
+    }
+
+    #[test]
+    fn layers_apply_in_order_regardless_of_list_order() {
+        let mods = vec![
+            m("attack", Layer::Multiply, 2.0, 1),
+            m("attack", Layer::Add, 1.0, 2),
+            m("attack", Layer::Set, 5.0, 3),
+            m("health", Layer::Add, 100.0, 4),
+        ];
+        // set 5, +1, *2
+        assert_eq!(apply(2.0, Sym::new("attack"), &mods), 12.0);
+        let mut rev = mods.clone();
+        rev.reverse();
+        assert_eq!(apply(2.0, Sym::new("attack"), &rev), 12.0);
+    }
+
+    #[test]
+    fn latest_set_wins_and_clamp_is_last() {
+        let mut clamp = m("attack", Layer::Clamp, 0.0, 9);
+        clamp.max = 4.0;
+        let mods = vec![
+            m("attack", Layer::Set, 7.0, 5),
+            m("attack", Layer::Set, 3.0, 2),
+            clamp,
+        ];
+        assert_eq!(apply(1.0, Sym::new("attack"), &mods), 4.0);
+    }
+
+    #[test]
+    fn health_rules_differ_when_max_falls() {
+        let keep = HealthRule::default();
+        let clamp = HealthRule {
+            on_drop: MaxHealthDrop::Clamp,
+            ..HealthRule::default()
+        };
+        // 2/4 with 3 damage (1 health) loses +2 health
+        assert_eq!(keep.damage_after_max_change(3, 4, 2), 3); // health -1: dies
+        assert_eq!(clamp.damage_after_max_change(3, 4, 2), 1); // health 1: lives
+                                                               // undamaged: health simply falls to the new max
+        assert_eq!(clamp.damage_after_max_change(0, 4, 2), 0);
+        // a rising max never changes damage
+        assert_eq!(clamp.damage_after_max_change(3, 2, 4), 3);
+    }
+}
