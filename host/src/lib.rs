@@ -13,6 +13,7 @@
 
 mod diag;
 mod id;
+pub mod mods;
 
 pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};
 pub use id::{closest, validate_namespace, Id, IdError, Sym};

@@ -207,7 +207,11 @@ impl Diagnostic {
             Some(m) => format!("{} (mod `{m}`)", self.message),
             None => self.message.clone(),
         };
-        let origin = self.location.as_ref().map(Location::to_string).unwrap_or_default();
+        let origin = self
+            .location
+            .as_ref()
+            .map(Location::to_string)
+            .unwrap_or_default();
         let renderer = if color {
             Renderer::styled()
         } else {
@@ -223,7 +227,9 @@ impl Diagnostic {
                             .line_start(1)
                             .origin(&origin)
                             .fold(true)
-                            .annotation(level.span(span).label(self.label.as_deref().unwrap_or(""))),
+                            .annotation(
+                                level.span(span).label(self.label.as_deref().unwrap_or("")),
+                            ),
                     );
                 }
                 _ => {
@@ -345,13 +351,19 @@ mod tests {
 
     #[test]
     fn renders_source_line_with_code_and_help() {
-        let src = SourceText::new("mods/a/content/cards.toml", "[class.wolf]\nattack = \"x\"\n");
+        let src = SourceText::new(
+            "mods/a/content/cards.toml",
+            "[class.wolf]\nattack = \"x\"\n",
+        );
         let d = Diagnostic::error("E-CONTENT-TYPE", "expected a number")
             .at(Location::span(&src, 22..25))
             .with_label("this is text")
             .with_help("write `attack = 2`");
         let out = d.render(false);
-        assert!(out.contains("error[E-CONTENT-TYPE]: expected a number"), "{out}");
+        assert!(
+            out.contains("error[E-CONTENT-TYPE]: expected a number"),
+            "{out}"
+        );
         assert!(out.contains("mods/a/content/cards.toml:2:10"), "{out}");
         assert!(out.contains("attack = \"x\""), "{out}");
         assert!(out.contains("help: write `attack = 2`"), "{out}");

@@ -192,7 +192,12 @@ pub enum IdError {
 pub struct Id(Sym);
 
 /// Checks one segment's characters; `offset` is where the segment starts in `input`.
-fn check_chars(input: &str, segment: &str, offset: usize, allow_slash: bool) -> Result<(), IdError> {
+fn check_chars(
+    input: &str,
+    segment: &str,
+    offset: usize,
+    allow_slash: bool,
+) -> Result<(), IdError> {
     for (i, ch) in segment.char_indices() {
         let ok = ch.is_ascii_lowercase()
             || ch.is_ascii_digit()
@@ -435,9 +440,21 @@ mod tests {
             Id::parse("a:b:c/d"),
             Err(IdError::ExtraColon { position: 3, .. })
         ));
-        assert!(matches!(Id::parse("core:damage"), Err(IdError::NoCategory { .. })));
-        assert!(matches!(Id::parse("core:action/"), Err(IdError::EmptyPart { part: "name", .. })));
-        assert!(matches!(Id::parse(":action/x"), Err(IdError::EmptyPart { part: "namespace", .. })));
+        assert!(matches!(
+            Id::parse("core:damage"),
+            Err(IdError::NoCategory { .. })
+        ));
+        assert!(matches!(
+            Id::parse("core:action/"),
+            Err(IdError::EmptyPart { part: "name", .. })
+        ));
+        assert!(matches!(
+            Id::parse(":action/x"),
+            Err(IdError::EmptyPart {
+                part: "namespace",
+                ..
+            })
+        ));
         assert!(matches!(Id::parse(""), Err(IdError::Empty)));
         let spaced = Id::parse("core:action/deal damage").unwrap_err();
         assert!(spaced.to_string().contains("instead of spaces"), "{spaced}");
@@ -453,7 +470,11 @@ mod tests {
 
     #[test]
     fn closest_suggests_similar_ids() {
-        let c = ["core:action/damage", "core:action/heal", "core:action/destroy"];
+        let c = [
+            "core:action/damage",
+            "core:action/heal",
+            "core:action/destroy",
+        ];
         assert_eq!(closest("core:action/damge", c)[0], "core:action/damage");
         assert_eq!(closest("damage", c)[0], "core:action/damage");
         assert!(closest("zzzz", c).is_empty());
