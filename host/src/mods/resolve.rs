@@ -577,20 +577,20 @@ fn propagate(nodes: &mut BTreeMap<String, Node<'_>>, diags: &mut Diagnostics) {
             return;
         }
         for (id, dep, reason, root, by_error) in changes {
-            let mut d = if by_error {
-                Diagnostic::error("E-DEP-DISABLED", format!("mod `{id}` is {reason}")).with_help(
-                    format!(
-                        "fix `{}` (see its own diagnostic); `{id}` loads again once it does",
-                        root.0
-                    ),
-                )
-            } else {
-                Diagnostic::warning("W-DEP-DISABLED", format!("mod `{id}` is {reason}"))
-                    .with_help(format!(
+            let mut d =
+                if by_error {
+                    Diagnostic::error("E-DEP-DISABLED", format!("mod `{id}` is {reason}"))
+                        .with_help(format!(
+                            "fix `{}` (see its own diagnostic); `{id}` loads again once it does",
+                            root.0
+                        ))
+                } else {
+                    Diagnostic::warning("W-DEP-DISABLED", format!("mod `{id}` is {reason}"))
+                        .with_help(format!(
                     "enable `{}` in server.toml, or also disable `{id}` to say this is intended",
                     root.0
                 ))
-            };
+                };
             d = d
                 .for_mod(id.as_str())
                 .with_note(format!("`{id}` requires `{dep}`"));
