@@ -4,7 +4,10 @@
 //! graph is a DAG), some optional, some `[load]` hints, and a `content/defs.toml` with 10
 //! small definitions. Content parsing is not measured here (it belongs to the registry).
 
-#![expect(missing_docs, reason = "`criterion_group!` generates an undocumented function")]
+#![expect(
+    missing_docs,
+    reason = "`criterion_group!` generates an undocumented function"
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -18,7 +21,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self, below: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % below.max(1) as u64) as usize
     }
 }
@@ -46,7 +52,9 @@ fn generate(root: &Path) -> PathBuf {
         }
         for d in &deps {
             if rng.next(4) == 0 {
-                toml.push_str(&format!("mod_{d:03} = {{ version = \"^1\", optional = true }}\n"));
+                toml.push_str(&format!(
+                    "mod_{d:03} = {{ version = \"^1\", optional = true }}\n"
+                ));
             } else {
                 toml.push_str(&format!("mod_{d:03} = \"^1\"\n"));
             }

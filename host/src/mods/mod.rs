@@ -35,9 +35,11 @@
 
 use semver::Version;
 
+mod checks;
 mod discovery;
 mod lock;
 mod manifest;
+mod manifest_parse;
 mod order;
 mod resolve;
 mod server;
