@@ -456,6 +456,7 @@ fn read_plugin(
 
 #[cfg(test)]
 mod tests {
+    use super::super::manifest::ManifestError;
     use super::*;
     use std::path::Path;
 
