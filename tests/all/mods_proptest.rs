@@ -99,3 +99,21 @@ proptest! {
         prop_assert_eq!(r.order.len() + dead.len(), found.len());
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Parsers never panic, whatever the text; every error has a location in the file.
+    #[test]
+    fn parsers_never_panic(text in "(\\[mod\\]|\\[dependencies\\]|\\[\\[plugin\\]\\]|id|version|api|=|\"|1\\.0|\\{|\\}|,|optional|true|\n| |[a-zé]{1,3}|\\[limits\\.a\\]|fuel|-1|0x1F){0,40}") {
+        let path = std::path::Path::new("mod.toml");
+        if let Err(e) = Manifest::parse(path, &text) {
+            for d in &e.diagnostics.0 {
+                prop_assert!(d.location.is_some(), "{d}");
+                let _ = d.render(true);
+            }
+        }
+        let _ = tessera_host::mods::ServerConfig::parse(path, &text, std::path::Path::new("."));
+        let _ = tessera_host::mods::Lockfile::parse(path, &text);
+    }
+}

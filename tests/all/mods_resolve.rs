@@ -362,3 +362,25 @@ fn diagnostics_render_with_source_lines() {
     assert!(out.contains("help: install a version of `core`"), "{out}");
     assert_eq!(r.diagnostics.0[0].to_json()["code"], "E-DEP-MISSING");
 }
+
+#[test]
+#[ignore = "prints sample output; run with --ignored --nocapture"]
+fn show_rendered_diagnostics() {
+    let t = Tree::new("show");
+    t.add("a", "1.0.0", "[dependencies]\nb = \"*\"\n");
+    t.add("b", "1.0.0", "[dependencies]\na = \"*\"\n");
+    t.add("c", "1.0.0", "[dependencies]\ncore = \"^0.2\"\n");
+    t.add("d", "1.0.0", "[dependencies]\nc = \"1\"\n");
+    t.write(
+        "e",
+        "mod.toml",
+        "[mod]\nid = \"e\"\nversion = \"1.0\"\napi = \"0.1\"\nnmae = \"E\"\n",
+    );
+    let d = t.discover();
+    let r = resolve(&d, &tessera_host::mods::HOST_API_VERSION, None);
+    eprintln!(
+        "{}\n\n{}",
+        d.diagnostics.render(false),
+        r.diagnostics.render(false)
+    );
+}

@@ -65,7 +65,7 @@ pub fn hash_mod_dir(dir: &Path) -> io::Result<String> {
         let bytes = std::fs::read(path).map_err(|e| with_path(e, path))?;
         h.update(rel.as_bytes());
         h.update([0u8]);
-        h.update((bytes.len() as u64).to_le_bytes());
+        h.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
         h.update(&bytes);
     }
     let digest = h.finalize();
