@@ -7,7 +7,10 @@ use tessera_host::mods::{resolve, Dependency, Discovery, FoundMod, Manifest, HOS
 
 /// `edges[i]` lists mods with a *smaller* index that mod `i` depends on, so the graph is a
 /// DAG; `optional[i][k]` makes an edge optional; `hints` adds `load.after` edges along the DAG.
-fn graph() -> impl Strategy<Value = (Vec<Vec<(usize, bool)>>, Vec<(usize, usize)>, Vec<usize>)> {
+/// (dependency lists, load hints, a permutation of the mods).
+type Generated = (Vec<Vec<(usize, bool)>>, Vec<(usize, usize)>, Vec<usize>);
+
+fn graph() -> impl Strategy<Value = Generated> {
     (1usize..24).prop_flat_map(|n| {
         let edges = (0..n)
             .map(|i| proptest::collection::vec((0..i.max(1), any::<bool>()), 0..4.min(i + 1)))

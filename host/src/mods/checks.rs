@@ -193,10 +193,13 @@ pub(super) fn check_dependencies(nodes: &mut BTreeMap<String, Node<'_>>, diags: 
     }
 }
 
+/// One dependent to disable: (mod, the dependency, reason, root mod and reason, by error).
+type Cascade = (String, String, String, (String, String), bool);
+
 /// Disables, until nothing changes, every active mod that requires a disabled one.
 pub(super) fn propagate(nodes: &mut BTreeMap<String, Node<'_>>, diags: &mut Diagnostics) {
     loop {
-        let mut changes: Vec<(String, String, String, (String, String), bool)> = Vec::new();
+        let mut changes: Vec<Cascade> = Vec::new();
         for (id, n) in nodes.iter() {
             let Some(f) = n.found.filter(|_| n.active()) else {
                 continue;
