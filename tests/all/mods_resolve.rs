@@ -384,3 +384,20 @@ fn show_rendered_diagnostics() {
         r.diagnostics.render(false)
     );
 }
+
+#[test]
+fn summary_lists_order_and_disabled_mods() {
+    let t = Tree::new("summary");
+    t.add("core", "0.1.0", "");
+    t.add(
+        "a",
+        "1.0.0",
+        "[dependencies]\ncore = \"0.1\"\nnope = \"1\"\n",
+    );
+    let r = t.resolve();
+    assert_eq!(
+        r.summary(),
+        "1 mods load, in this order:\n    1. core 0.1.0 (enabled by default (server.toml has no `enabled` list))\n\
+         1 mods are disabled:\n  a 1.0.0: it requires `nope` ^1, which is not installed\n"
+    );
+}

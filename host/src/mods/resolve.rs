@@ -117,6 +117,32 @@ impl Resolution {
         self.order.iter().map(|m| m.id.as_str()).collect()
     }
 
+    /// A plain-text summary for operators: the load order with versions and why each mod
+    /// is enabled, then every disabled mod with its reasons.
+    pub fn summary(&self) -> String {
+        let mut out = format!("{} mods load, in this order:\n", self.order.len());
+        for (i, m) in self.order.iter().enumerate() {
+            let why = self.explain(&m.id).unwrap_or_default();
+            let why = why
+                .split_once(": ")
+                .map_or(why.as_str(), |(_, w)| w)
+                .to_string();
+            out.push_str(&format!("  {:>3}. {} {} ({why})\n", i + 1, m.id, m.version));
+        }
+        if !self.disabled.is_empty() {
+            out.push_str(&format!("{} mods are disabled:\n", self.disabled.len()));
+            for d in &self.disabled {
+                let v = d
+                    .version
+                    .as_ref()
+                    .map(|v| format!(" {v}"))
+                    .unwrap_or_default();
+                out.push_str(&format!("  {}{v}: {}\n", d.id, d.reasons.join("; ")));
+            }
+        }
+        out
+    }
+
     /// One line saying why `id` is enabled or disabled, for `tessera mods`;
     /// `None` for a mod resolution never saw.
     pub fn explain(&self, id: &str) -> Option<String> {
