@@ -50,6 +50,7 @@ pub mod registry;
 pub mod rules;
 pub mod scenario;
 mod state;
+pub mod mods;
 
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};
 pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};

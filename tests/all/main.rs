@@ -1,3 +1,10 @@
 //! Whole-platform tests: mods and scenario files in, behaviour out.
 //!
 //! One binary with one module per area (as wasmtime's `tests/all`).
+
+mod mods_fixture;
+mod mods_lock;
+mod mods_manifest;
+mod mods_proptest;
+mod mods_resolve;
+mod mods_server;

@@ -1,0 +1,58 @@
+//! Mods: manifests, discovery, dependency resolution, load order, the lock file and the
+//! operator's `server.toml`.
+//!
+//! Owns everything between "a folder of mod folders" and "an ordered list of mods to load":
+//!
+//! - [`Manifest`] — a parsed `mod.toml` ([`manifest`](self::manifest)).
+//! - [`discover`] — finds mod folders and parses their manifests; a bad manifest disables
+//!   only its own mod.
+//! - [`resolve`] — checks the whole set at once (missing dependencies, version conflicts,
+//!   `breaks`, duplicate ids, cycles, API mismatches), disables broken mods and their
+//!   dependents, and computes the deterministic load order.
+//! - [`Lockfile`] — `mods.lock`: the resolved order with versions and content hashes, and
+//!   drift detection.
+//! - [`ServerConfig`] — `server.toml`: mod folders, enabled/disabled lists, per-mod limits
+//!   and capability grants, trusted native extensions.
+//!
+//! It must not touch the registry or the world: content loading and patches consume the
+//! [`Resolution`] this module produces. Every problem is a [`Diagnostic`](crate::Diagnostic)
+//! with a stable code; nothing here panics on user input or prints.
+//!
+//! ```
+//! use tessera_host::mods::{discover, resolve, HOST_API_VERSION};
+//! let dir = std::env::temp_dir().join(format!("tessera-doc-mods-{}", std::process::id()));
+//! std::fs::create_dir_all(dir.join("core")).unwrap();
+//! std::fs::write(
+//!     dir.join("core/mod.toml"),
+//!     "[mod]\nid = \"core\"\nversion = \"0.1.0\"\napi = \"0.1\"\n",
+//! )
+//! .unwrap();
+//! let found = discover(&[dir.clone()]);
+//! let resolution = resolve(&found, &HOST_API_VERSION, None);
+//! assert_eq!(resolution.order[0].id, "core");
+//! # std::fs::remove_dir_all(&dir).ok();
+//! ```
+
+use semver::Version;
+
+mod checks;
+mod discovery;
+mod lock;
+mod manifest;
+mod manifest_parse;
+mod order;
+mod resolve;
+mod server;
+mod toml_read;
+
+pub use discovery::{discover, BrokenMod, Discovery, FoundMod};
+pub use lock::{hash_mod_dir, LockedMod, Lockfile};
+pub use manifest::{
+    Break, Conflict, Dependency, LoadHints, LocaleConfig, Manifest, ManifestError, PluginEntry,
+};
+pub use resolve::{resolve, DisableCause, DisabledMod, EnabledBecause, Resolution, ResolvedMod};
+pub use server::{Grants, Limits, ServerConfig};
+
+/// The platform API version this host implements; a mod's `[mod] api` requirement must
+/// match it.
+pub const HOST_API_VERSION: Version = Version::new(0, 1, 0);

@@ -1,0 +1,91 @@
+//! Fixture mod trees in temporary folders, shared by the `mods_*` tests.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tessera_host::mods::{
+    discover, resolve, Discovery, Resolution, ServerConfig, HOST_API_VERSION,
+};
+
+static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// A folder of mod folders under the system temp dir, removed on drop.
+pub struct Tree {
+    pub root: PathBuf,
+}
+
+impl Tree {
+    pub fn new(name: &str) -> Tree {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let root =
+            std::env::temp_dir().join(format!("tessera-mods-{name}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("mods")).expect("create temp dir");
+        Tree { root }
+    }
+
+    pub fn mods(&self) -> PathBuf {
+        self.root.join("mods")
+    }
+
+    /// Writes `mods/<folder>/<rel>`.
+    pub fn write(&self, folder: &str, rel: &str, text: &str) -> PathBuf {
+        let path = self.mods().join(folder).join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(&path, text).expect("write");
+        path
+    }
+
+    /// A mod with `[mod]` filled in and `extra` appended (dependencies etc.).
+    pub fn add(&self, id: &str, version: &str, extra: &str) -> PathBuf {
+        let text = format!("[mod]\nid = \"{id}\"\nversion = \"{version}\"\napi = \"0.1\"\n{extra}");
+        self.write(id, "mod.toml", &text);
+        self.write(
+            id,
+            "content/defs.toml",
+            &format!("[class.{id}_thing]\nattack = 1\n"),
+        );
+        self.mods().join(id)
+    }
+
+    pub fn discover(&self) -> Discovery {
+        discover(&[self.mods()])
+    }
+
+    pub fn resolve(&self) -> Resolution {
+        resolve(&self.discover(), &HOST_API_VERSION, None)
+    }
+
+    pub fn resolve_with(&self, server_toml: &str) -> Resolution {
+        let cfg = ServerConfig::parse(&self.root.join("server.toml"), server_toml, &self.root)
+            .unwrap_or_else(|e| panic!("server.toml: {}", e.render(false)));
+        resolve(&discover(&cfg.mod_dirs), &HOST_API_VERSION, Some(&cfg))
+    }
+
+    pub fn manifest_path(&self, id: &str) -> PathBuf {
+        self.mods().join(id).join("mod.toml")
+    }
+}
+
+impl Drop for Tree {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// The diagnostic with `code`, or a panic listing all of them.
+pub fn find<'a>(r: &'a Resolution, code: &str) -> &'a tessera_host::Diagnostic {
+    r.diagnostics
+        .0
+        .iter()
+        .find(|d| d.code == code)
+        .unwrap_or_else(|| panic!("no {code} in:\n{}", r.diagnostics.render(false)))
+}
+
+pub fn codes(r: &Resolution) -> Vec<&'static str> {
+    r.diagnostics.0.iter().map(|d| d.code).collect()
+}
+
+pub fn display(p: &Path) -> String {
+    p.display().to_string()
+}
