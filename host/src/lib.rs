@@ -20,7 +20,7 @@
 //! when = "core:event/turn_started"
 //! do = [{ type = "add", key = "attack", amount = 1 }]
 //! "#;
-//! let src = ContentSource { mod_id: "demo".into(), source: SourceText::new("demo.toml", content) };
+//! let src = ContentSource::new("demo", SourceText::new("demo.toml", content));
 //! let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).unwrap();
 //! let mut game = Game::new(Arc::new(gen), 7, Box::new(ScriptedController::default()));
 //! let wolf = game.spawn(Id::parse("demo:class/wolf").unwrap(), None, "board").unwrap();
@@ -46,22 +46,19 @@ mod bus;
 mod diag;
 mod game;
 mod id;
+pub mod mods;
 pub mod registry;
 pub mod rules;
 pub mod scenario;
 mod state;
-pub mod mods;
 
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};
 pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};
-pub use game::{Choice, Controller, Game, Outcome, RandomController, ScriptedController};
+pub use game::{Answer, Choice, Controller, Game, Outcome, RandomController, ScriptedController};
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
 pub use registry::Registry;
-pub use rules::compile::ContentSource;
+pub use rules::compile::{ContentSource, ExtraActions};
 pub use rules::{Generation, RuleError};
 pub use state::{
     AppliedMod, HealthRule, Layer, MaxHealthDrop, ObjId, Object, StateError, Value, World,
 };
-
-/// Re-exports of the controller answer type.
-pub use game::controller_answer::Answer;

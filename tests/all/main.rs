@@ -8,3 +8,4 @@ mod mods_manifest;
 mod mods_proptest;
 mod mods_resolve;
 mod mods_server;
+mod scenarios;

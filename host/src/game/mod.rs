@@ -9,15 +9,10 @@
 
 mod controller;
 
-/// The scripted-answer type, re-exported at the crate root.
-pub mod controller_answer {
-    pub use super::controller::Answer;
-}
-
 use std::cell::RefCell;
 use std::sync::Arc;
 
-pub use controller::{Choice, Controller, RandomController, ScriptedController};
+pub use controller::{Answer, Choice, Controller, RandomController, ScriptedController};
 
 use crate::bus::{Binding, Event, EventQueue};
 use crate::id::{Id, Sym};

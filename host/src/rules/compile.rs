@@ -171,6 +171,30 @@ pub struct ContentSource {
     pub mod_id: String,
     /// The file.
     pub source: SourceText,
+    /// Top-level keys that are not content and are skipped (scenario files keep their
+    /// `scenario`, `object` and `step` tables beside content). Usually empty.
+    pub ignore_keys: Vec<String>,
+}
+
+impl ContentSource {
+    /// A content file of a mod.
+    pub fn new(mod_id: impl Into<String>, source: SourceText) -> ContentSource {
+        ContentSource {
+            mod_id: mod_id.into(),
+            source,
+            ignore_keys: Vec::new(),
+        }
+    }
+}
+
+/// A list of actions to compile along with the content (at a path in one source), for
+/// embedders and scenario steps: compiled in the source's namespace, located errors.
+#[derive(Debug, Clone)]
+pub struct ExtraActions {
+    /// Index of the source in the list given to [`Generation::build_with`].
+    pub source: usize,
+    /// Path of the action list in that file.
+    pub path: Vec<PathSeg>,
 }
 
 /// A registry generation: the registry plus every compiled definition. Immutable; a
@@ -206,11 +230,25 @@ impl Generation {
         sources: &[ContentSource],
         number: u64,
     ) -> Result<Generation, Diagnostics> {
+        Generation::build_with(registry, sources, &[], number).map(|(g, _)| g)
+    }
+
+    /// Like [`Generation::build`], also compiling extra action lists found in the sources.
+    pub fn build_with(
+        registry: Arc<Registry>,
+        sources: &[ContentSource],
+        extras: &[ExtraActions],
+        number: u64,
+    ) -> Result<(Generation, Vec<Vec<Box<dyn Action>>>), Diagnostics> {
         let mut diags = Diagnostics::default();
         let mut files = Vec::new();
+        let mut trees: HashMap<usize, Json> = HashMap::new();
         for (i, src) in sources.iter().enumerate() {
             match parse_file(&registry, src) {
-                Ok(f) => files.push((i, f)),
+                Ok((f, tree)) => {
+                    files.push((i, f));
+                    trees.insert(i, tree);
+                }
                 Err(d) => diags.push(d),
             }
         }
@@ -249,10 +287,38 @@ impl Generation {
             );
         }
         gen.index.finish();
+        let mut compiled_extras = Vec::new();
+        for extra in extras {
+            let Some(tree) = trees.get(&extra.source) else {
+                continue;
+            };
+            let mut node = Some(tree);
+            for seg in &extra.path {
+                node = match (seg, node) {
+                    (PathSeg::Key(k), Some(Json::Object(m))) => m.get(k),
+                    (PathSeg::Index(i), Some(Json::Array(a))) => a.get(*i),
+                    _ => None,
+                };
+            }
+            let mut c = Compiler::new(&registry, &defs, sources, extra.source);
+            match node {
+                Some(v) => match c.actions(v, &extra.path) {
+                    Ok(a) => compiled_extras.push(a),
+                    Err(e) => {
+                        diags.push(c.diagnostic(e));
+                        compiled_extras.push(Vec::new());
+                    }
+                },
+                None => compiled_extras.push(Vec::new()),
+            }
+            for (id, aura) in c.auras.drain(..) {
+                gen.auras.insert(id, Arc::new(aura));
+            }
+        }
         if diags.has_errors() {
             return Err(diags);
         }
-        Ok(gen)
+        Ok((gen, compiled_extras))
     }
 
     /// A class by id.
@@ -261,7 +327,7 @@ impl Generation {
     }
 }
 
-fn parse_file(registry: &Registry, src: &ContentSource) -> Result<ContentFile, Diagnostic> {
+fn parse_file(registry: &Registry, src: &ContentSource) -> Result<(ContentFile, Json), Diagnostic> {
     let path = &src.source.path;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let loader = registry.loader_for(ext).ok_or_else(|| {
@@ -279,24 +345,32 @@ fn parse_file(registry: &Registry, src: &ContentSource) -> Result<ContentFile, D
             .at(loc)
             .for_mod(&src.mod_id)
     })?;
-    serde_path_to_error::deserialize::<_, ContentFile>(&json).map_err(|e| {
-        let segs = serde_path(e.path());
-        let inner = e.into_inner().to_string();
-        let span = loader.imp.locate(&src.source.text, &segs);
-        let mut d = Diagnostic::error(
-            "E-CONTENT-SCHEMA",
-            format!("{inner} (at `{}`)", path_string(&segs)),
-        )
-        .at(match span {
-            Some(s) => Location::span(&src.source, s),
-            None => Location::file(path),
-        })
-        .for_mod(&src.mod_id);
-        if let Some(help) = unknown_field_help(&inner) {
-            d = d.with_help(help);
+    let mut content_tree = json.clone();
+    if let Json::Object(m) = &mut content_tree {
+        for k in &src.ignore_keys {
+            m.remove(k);
         }
-        d
-    })
+    }
+    serde_path_to_error::deserialize::<_, ContentFile>(&content_tree)
+        .map(|f| (f, json))
+        .map_err(|e| {
+            let segs = serde_path(e.path());
+            let inner = e.into_inner().to_string();
+            let span = loader.imp.locate(&src.source.text, &segs);
+            let mut d = Diagnostic::error(
+                "E-CONTENT-SCHEMA",
+                format!("{inner} (at `{}`)", path_string(&segs)),
+            )
+            .at(match span {
+                Some(s) => Location::span(&src.source, s),
+                None => Location::file(path),
+            })
+            .for_mod(&src.mod_id);
+            if let Some(help) = unknown_field_help(&inner) {
+                d = d.with_help(help);
+            }
+            d
+        })
 }
 
 /// Turns serde's path into ours.
@@ -348,32 +422,29 @@ fn declare(
     let mut seen: HashMap<Id, usize> = HashMap::new();
     for (i, f) in files {
         let ns = &sources[*i].mod_id;
-        let mut declare_one = |category: &str,
-                               name: &str,
-                               table: &str,
-                               diags: &mut Diagnostics|
-         -> Option<Id> {
-            let path = [
-                PathSeg::Key(table.to_owned()),
-                PathSeg::Key(name.to_owned()),
-            ];
-            let id = match Id::from_parts(ns, category, name) {
-                Ok(id) => id,
-                Err(e) => {
+        let mut declare_one =
+            |category: &str, name: &str, table: &str, diags: &mut Diagnostics| -> Option<Id> {
+                let path = [
+                    PathSeg::Key(table.to_owned()),
+                    PathSeg::Key(name.to_owned()),
+                ];
+                let id = match Id::from_parts(ns, category, name) {
+                    Ok(id) => id,
+                    Err(e) => {
+                        let stub = defs_stub();
+                        let c = Compiler::new(registry, &stub, sources, *i);
+                        diags.push(c.diagnostic(ContentError::new(
+                            "E-CONTENT-ID",
+                            path.to_vec(),
+                            format!("`{name}` is not a valid name: {e}"),
+                        )));
+                        return None;
+                    }
+                };
+                if let Some(prev) = seen.insert(id, *i) {
                     let stub = defs_stub();
                     let c = Compiler::new(registry, &stub, sources, *i);
-                    diags.push(c.diagnostic(ContentError::new(
-                        "E-CONTENT-ID",
-                        path.to_vec(),
-                        format!("`{name}` is not a valid name: {e}"),
-                    )));
-                    return None;
-                }
-            };
-            if let Some(prev) = seen.insert(id, *i) {
-                let stub = defs_stub();
-                let c = Compiler::new(registry, &stub, sources, *i);
-                diags.push(
+                    diags.push(
                     c.diagnostic(ContentError::new(
                         "E-CONTENT-DUPLICATE",
                         path.to_vec(),
@@ -387,10 +458,10 @@ fn declare(
                         "rename one of them, or use a patch to change the other mod's definition",
                     ),
                 );
-                return None;
-            }
-            Some(id)
-        };
+                    return None;
+                }
+                Some(id)
+            };
         for name in f.class.keys() {
             if let Some(id) = declare_one("class", name, "class", diags) {
                 defs.classes.insert(id);

@@ -1,1 +1,312 @@
-//! Scenario tests (filled next).
+//! Scenario tests: the way modders (and we) test content.
+//!
+//! A scenario is one TOML file holding content (the same tables as any content file:
+//! `[class.*]`, `[aura.*]`, `[rule.*]`, ...), a `[scenario]` header (name, seed, mods to
+//! load), named `[[object]]`s to set up, and `[[step]]`s that issue commands and assert
+//! what happened. Owns the file format, running it, and reporting failures as
+//! `file: step N (name): expected X, found Y`. It drives the world only through [`Game`].
+
+mod expect;
+mod format;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::bus::Event;
+use crate::diag::SourceText;
+use crate::game::{Game, ScriptedController};
+use crate::id::{Id, Sym};
+use crate::registry::Registry;
+use crate::rules::compile::{ContentSource, ExtraActions};
+use crate::rules::{Generation, PathSeg};
+use crate::state::ObjId;
+
+pub use format::{ObjectSpec, ScenarioFile, ScenarioHeader, StepSpec};
+
+/// The result of one scenario file.
+#[derive(Debug, Clone)]
+pub struct ScenarioResult {
+    /// The file.
+    pub file: PathBuf,
+    /// Its name (from `[scenario] name`, or the file stem).
+    pub name: String,
+    /// Every failure (empty: passed).
+    pub failures: Vec<String>,
+}
+
+impl ScenarioResult {
+    /// Whether it passed.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Extra content every scenario in a run loads before its own (e.g. a mod's content),
+/// as `(mod id, file)` pairs.
+pub type SharedContent = Vec<ContentSource>;
+
+/// Runs one scenario file.
+pub fn run_file(path: &Path, registry: &Arc<Registry>, shared: &SharedContent) -> ScenarioResult {
+    let fallback = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let fail = |name: String, msg: String| ScenarioResult {
+        file: path.to_owned(),
+        name,
+        failures: vec![msg],
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => return fail(fallback, format!("could not read {}: {e}", path.display())),
+    };
+    let file: ScenarioFile = match toml::from_str(&text) {
+        Ok(f) => f,
+        Err(e) => {
+            let (line, col) = e
+                .span()
+                .map_or((0, 0), |s| crate::diag::line_col(&text, s.start));
+            return fail(
+                fallback,
+                format!("{}:{line}:{col}: {}", path.display(), e.message()),
+            );
+        }
+    };
+    let name = file.scenario.name.clone().unwrap_or(fallback);
+    match run(path, &text, &file, registry, shared) {
+        Ok(failures) => ScenarioResult {
+            file: path.to_owned(),
+            name,
+            failures,
+        },
+        Err(msg) => fail(name, msg),
+    }
+}
+
+/// Runs every scenario file (`*.toml` with a `[scenario]` table) under the paths.
+pub fn run_paths(
+    paths: &[PathBuf],
+    registry: &Arc<Registry>,
+    shared: &SharedContent,
+) -> Vec<ScenarioResult> {
+    let mut files = Vec::new();
+    for p in paths {
+        collect(p, &mut files);
+    }
+    files.sort();
+    files
+        .iter()
+        .map(|f| run_file(f, registry, shared))
+        .collect()
+}
+
+fn collect(p: &Path, out: &mut Vec<PathBuf>) {
+    if p.is_dir() {
+        let Ok(rd) = std::fs::read_dir(p) else { return };
+        for e in rd.flatten() {
+            collect(&e.path(), out);
+        }
+    } else if p.extension().is_some_and(|e| e == "toml")
+        && std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.trim() == "[scenario]"))
+    {
+        out.push(p.to_owned());
+    }
+}
+
+/// Formats results the way `tessera test` prints them; ends with `N passed, M failed`.
+pub fn report(results: &[ScenarioResult]) -> String {
+    let mut out = String::new();
+    for r in results {
+        if r.passed() {
+            out.push_str(&format!("ok     {} ({})\n", r.name, r.file.display()));
+        } else {
+            out.push_str(&format!("FAILED {} ({})\n", r.name, r.file.display()));
+            for f in &r.failures {
+                for line in f.lines() {
+                    out.push_str(&format!("         {line}\n"));
+                }
+            }
+        }
+    }
+    let passed = results.iter().filter(|r| r.passed()).count();
+    out.push_str(&format!(
+        "{passed} passed, {} failed\n",
+        results.len() - passed
+    ));
+    out
+}
+
+fn run(
+    path: &Path,
+    text: &str,
+    file: &ScenarioFile,
+    registry: &Arc<Registry>,
+    shared: &SharedContent,
+) -> Result<Vec<String>, String> {
+    let ns = file
+        .scenario
+        .namespace
+        .clone()
+        .unwrap_or_else(|| "test".to_owned());
+    let mut sources: Vec<ContentSource> = shared.clone();
+    let base = path.parent().unwrap_or(Path::new("."));
+    for extra in &file.scenario.content {
+        let p = base.join(extra);
+        let t = std::fs::read_to_string(&p)
+            .map_err(|e| format!("could not read content {}: {e}", p.display()))?;
+        sources.push(ContentSource::new(ns.clone(), SourceText::new(p, t)));
+    }
+    let me = sources.len();
+    sources.push(ContentSource {
+        mod_id: ns.clone(),
+        source: SourceText::new(path, text),
+        ignore_keys: vec!["scenario".into(), "object".into(), "step".into()],
+    });
+    let extras: Vec<ExtraActions> = file
+        .step
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.actions.is_some())
+        .map(|(i, _)| ExtraActions {
+            source: me,
+            path: vec![
+                PathSeg::Key("step".into()),
+                PathSeg::Index(i),
+                PathSeg::Key("do".into()),
+            ],
+        })
+        .collect();
+    let (gen, mut compiled) = Generation::build_with(registry.clone(), &sources, &extras, 1)
+        .map_err(|d| d.render(false))?;
+    let gen = Arc::new(gen);
+    let mut game = Game::new(
+        gen.clone(),
+        file.scenario.seed,
+        Box::new(ScriptedController::default()),
+    );
+    let mut names: BTreeMap<String, ObjId> = BTreeMap::new();
+    for (i, o) in file.object.iter().enumerate() {
+        setup_object(&mut game, &gen, &ns, o, &mut names)
+            .map_err(|m| format!("object {} (`{}`): {m}", i + 1, o.name))?;
+    }
+    let mut failures = Vec::new();
+    let mut compiled_iter = compiled.drain(..);
+    for (i, step) in file.step.iter().enumerate() {
+        let label = format!(
+            "step {} ({})",
+            i + 1,
+            step.name.as_deref().unwrap_or("unnamed")
+        );
+        let actions = if step.actions.is_some() {
+            compiled_iter.next()
+        } else {
+            None
+        };
+        if let Err(m) = expect::run_step(&mut game, &ns, step, actions, &mut names) {
+            failures.push(format!("{}: {label}: {m}", path.display()));
+            if !step.continue_on_failure {
+                break;
+            }
+        }
+    }
+    Ok(failures)
+}
+
+fn setup_object(
+    game: &mut Game,
+    gen: &Generation,
+    ns: &str,
+    o: &ObjectSpec,
+    names: &mut BTreeMap<String, ObjId>,
+) -> Result<(), String> {
+    let class = resolve_id(&o.class, "class", ns)?;
+    if gen.class(class).is_none() {
+        return Err(format!("class `{class}` is not defined"));
+    }
+    let owner = match &o.owner {
+        Some(n) => Some(
+            *names
+                .get(n)
+                .ok_or_else(|| format!("owner `{n}` is not an object defined above"))?,
+        ),
+        None => None,
+    };
+    let parent = match &o.parent {
+        Some(n) => Some(
+            *names
+                .get(n)
+                .ok_or_else(|| format!("parent `{n}` is not an object defined above"))?,
+        ),
+        None => None,
+    };
+    let id = game
+        .spawn(class, owner, o.zone.as_deref().unwrap_or("board"))
+        .map_err(|e| e.to_string())?;
+    let props = o.properties.clone();
+    let tags = o.tags.clone();
+    game.setup(|w| {
+        for (k, v) in &props {
+            let value = crate::state::Value::from_json(v).ok_or_else(|| {
+                crate::rules::RuleError::Failed(format!(
+                    "property `{k}` must be a number, bool, text or list"
+                ))
+            })?;
+            w.set(id, Sym::new(k), value)?;
+        }
+        for t in &tags {
+            w.tag(id, Sym::new(t))?;
+        }
+        w.set_parent(id, parent)?;
+        Ok(())
+    })
+    .map_err(|e| e.to_string())?;
+    if names.insert(o.name.clone(), id).is_some() {
+        return Err(format!("the name `{}` is used twice", o.name));
+    }
+    Ok(())
+}
+
+/// Resolves an id written in a scenario: full, `category/name`, or a bare name
+/// (this scenario's namespace first, then `core`).
+pub(crate) fn resolve_id(s: &str, category: &str, ns: &str) -> Result<Id, String> {
+    if s.contains(':') || s.contains('/') {
+        return Id::resolve(s, Some(ns)).map_err(|e| e.to_string());
+    }
+    Id::from_parts(ns, category, s).map_err(|e| e.to_string())
+}
+
+/// Builds the event a step emits.
+pub(crate) fn event_of(
+    spec: &format::EmitSpec,
+    ns: &str,
+    names: &BTreeMap<String, ObjId>,
+    gen: &Generation,
+) -> Result<Event, String> {
+    let mut id = resolve_id(&spec.event, "event", ns)?;
+    if !gen.events.contains(&id) && !spec.event.contains(':') {
+        if let Ok(core) = resolve_id(&spec.event, "event", "core") {
+            if gen.events.contains(&core) {
+                id = core;
+            }
+        }
+    }
+    if !gen.events.contains(&id) {
+        return Err(format!("unknown event `{id}`"));
+    }
+    let look = |n: &Option<String>| -> Result<Option<ObjId>, String> {
+        match n {
+            Some(n) => names
+                .get(n)
+                .copied()
+                .map(Some)
+                .ok_or_else(|| format!("`{n}` is not a named object")),
+            None => Ok(None),
+        }
+    };
+    let mut e = Event::new(id);
+    e.source = look(&spec.source)?;
+    e.target = look(&spec.target)?;
+    e.player = look(&spec.player)?;
+    e.amount = spec.amount;
+    Ok(e)
+}

@@ -1,0 +1,266 @@
+//! Running one scenario step and checking its expectations.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value as Json;
+
+use super::format::StepSpec;
+use super::{event_of, resolve_id};
+use crate::bus::Event;
+use crate::game::{Answer, Game, Outcome, ScriptedController};
+use crate::id::{Id, Sym};
+use crate::registry::Action;
+use crate::state::ObjId;
+
+/// Runs a step; `Err` is the failure message.
+pub(super) fn run_step(
+    game: &mut Game,
+    ns: &str,
+    step: &StepSpec,
+    actions: Option<Vec<Box<dyn Action>>>,
+    names: &mut BTreeMap<String, ObjId>,
+) -> Result<(), String> {
+    let look = |n: &str, names: &BTreeMap<String, ObjId>| {
+        names
+            .get(n)
+            .copied()
+            .ok_or_else(|| format!("`{n}` is not a named object"))
+    };
+    let answers = step
+        .answers
+        .iter()
+        .map(|a| {
+            a.iter()
+                .map(|n| look(n, names))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Answer::Objects)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    game.set_controller(Box::new(ScriptedController::new(answers)));
+    let before = game.world().checksum();
+    let result: Result<Outcome, String> = if let Some(e) = &step.emit {
+        let event = event_of(e, ns, names, game.generation())?;
+        game.emit(event).map_err(|e| e.to_string())
+    } else if let Some(actions) = actions {
+        let this = step.this.as_deref().map(|n| look(n, names)).transpose()?;
+        let targets = step
+            .targets
+            .iter()
+            .map(|n| look(n, names))
+            .collect::<Result<Vec<_>, _>>()?;
+        game.run_actions(&actions, this, &targets)
+            .map_err(|e| e.to_string())
+    } else if let Some(n) = step.tick {
+        game.tick(n).map_err(|e| e.to_string())
+    } else {
+        Ok(Outcome::default())
+    };
+    let outcome = match (&step.expect_error, result) {
+        (Some(want), Err(got)) => {
+            if !got.contains(want.as_str()) {
+                return Err(format!("expected an error containing `{want}`, got: {got}"));
+            }
+            if game.world().checksum() != before {
+                return Err("the step failed but the world changed (it must roll back)".into());
+            }
+            Outcome::default()
+        }
+        (Some(want), Ok(_)) => {
+            return Err(format!(
+                "expected an error containing `{want}`, but the step succeeded"
+            ))
+        }
+        (None, Err(got)) => return Err(format!("the step failed: {got}")),
+        (None, Ok(o)) => o,
+    };
+    let created_event = Id::parse("core:event/created").map_err(|e| e.to_string())?;
+    let created: Vec<ObjId> = outcome
+        .events
+        .iter()
+        .filter(|e| e.id == created_event)
+        .filter_map(|e| e.target)
+        .collect();
+    for (i, n) in step.name_created.iter().enumerate() {
+        let id = created.get(i).ok_or_else(|| {
+            format!(
+                "expected at least {} objects created, found {}",
+                i + 1,
+                created.len()
+            )
+        })?;
+        names.insert(n.clone(), *id);
+    }
+    let mut problems = Vec::new();
+    for (key, want) in &step.expect {
+        if let Err(m) = check_value(game, names, key, want) {
+            problems.push(m);
+        }
+    }
+    for (zone, want) in &step.expect_count {
+        let z = Sym::new(zone);
+        let got = game.world().objects().filter(|(_, o)| o.zone == z).count();
+        if got != *want {
+            problems.push(format!(
+                "expected {want} objects in zone `{zone}`, found {got}"
+            ));
+        }
+    }
+    if let Err(m) = check_events(game, ns, names, &step.expect_events, &outcome.events) {
+        problems.push(m);
+    }
+    for e in &step.expect_no_events {
+        let id = event_id(game, ns, e)?;
+        if outcome.events.iter().any(|x| x.id == id) {
+            problems.push(format!("expected no `{id}` event, but it happened"));
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("\n"))
+    }
+}
+
+fn event_id(game: &Game, ns: &str, s: &str) -> Result<Id, String> {
+    let id = resolve_id(s, "event", ns)?;
+    if game.generation().events.contains(&id) || s.contains(':') {
+        return Ok(id);
+    }
+    resolve_id(s, "event", "core")
+}
+
+fn name_of(names: &BTreeMap<String, ObjId>, id: ObjId) -> String {
+    names
+        .iter()
+        .find(|(_, v)| **v == id)
+        .map_or_else(|| id.to_string(), |(k, _)| k.clone())
+}
+
+fn check_value(
+    game: &Game,
+    names: &BTreeMap<String, ObjId>,
+    key: &str,
+    want: &Json,
+) -> Result<(), String> {
+    let (name, prop) = key
+        .split_once('.')
+        .ok_or_else(|| format!("expectation `{key}` must be `object.property`"))?;
+    let id = *names
+        .get(name)
+        .ok_or_else(|| format!("`{name}` is not a named object"))?;
+    let w = game.world();
+    if prop == "exists" {
+        let got = w.exists(id);
+        return if Some(got) == want.as_bool() {
+            Ok(())
+        } else {
+            Err(format!("expected {key} = {want}, found {got}"))
+        };
+    }
+    let obj = w.object(id).map_err(|e| format!("{key}: {e}"))?;
+    let got: Json = match prop {
+        "zone" => Json::String(obj.zone.as_str().to_owned()),
+        "class" => Json::String(obj.class.as_str().to_owned()),
+        "owner" => Json::String(
+            obj.owner
+                .map_or_else(|| "none".into(), |o| name_of(names, o)),
+        ),
+        "tags" => {
+            let wanted: Vec<&str> = want
+                .as_array()
+                .map(|a| a.iter().filter_map(Json::as_str).collect())
+                .unwrap_or_default();
+            let missing: Vec<&str> = wanted
+                .iter()
+                .copied()
+                .filter(|t| !obj.tags.contains(&Sym::new(t)))
+                .collect();
+            if missing.is_empty() {
+                return Ok(());
+            }
+            let have: Vec<&str> = obj.tags.iter().map(|t| t.as_str()).collect();
+            return Err(format!(
+                "expected {name} to have tags {wanted:?}, missing {missing:?} (has {have:?})"
+            ));
+        }
+        "no_tags" => {
+            let wanted: Vec<&str> = want
+                .as_array()
+                .map(|a| a.iter().filter_map(Json::as_str).collect())
+                .unwrap_or_default();
+            let present: Vec<&str> = wanted
+                .iter()
+                .copied()
+                .filter(|t| obj.tags.contains(&Sym::new(t)))
+                .collect();
+            if present.is_empty() {
+                return Ok(());
+            }
+            return Err(format!("expected {name} not to have tags {present:?}"));
+        }
+        p => match w.get_number(id, Sym::new(p)) {
+            Some(n) => serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number),
+            None => match w.base(id, Sym::new(p)) {
+                Some(v) => Json::String(v.to_string()),
+                None => Json::Null,
+            },
+        },
+    };
+    let equal = match (want.as_f64(), got.as_f64()) {
+        (Some(a), Some(b)) => (a - b).abs() < 1e-9,
+        _ => *want == got,
+    };
+    if equal {
+        Ok(())
+    } else {
+        Err(format!("expected {key} = {want}, found {got}"))
+    }
+}
+
+fn check_events(
+    game: &Game,
+    ns: &str,
+    names: &BTreeMap<String, ObjId>,
+    want: &[Json],
+    got: &[Event],
+) -> Result<(), String> {
+    let mut pos = 0;
+    for w in want {
+        let (event, target, amount) = match w {
+            Json::String(s) => (s.as_str(), None, None),
+            Json::Object(m) => (
+                m.get("event")
+                    .and_then(Json::as_str)
+                    .ok_or("an expected event table needs `event`")?,
+                m.get("target").and_then(Json::as_str),
+                m.get("amount").and_then(Json::as_i64),
+            ),
+            _ => return Err(format!("expected event {w} must be an id or a table")),
+        };
+        let id = event_id(game, ns, event)?;
+        let target = target
+            .map(|t| {
+                names
+                    .get(t)
+                    .copied()
+                    .ok_or_else(|| format!("`{t}` is not a named object"))
+            })
+            .transpose()?;
+        let found = got[pos..].iter().position(|e| {
+            e.id == id
+                && target.is_none_or(|t| e.target == Some(t))
+                && amount.is_none_or(|a| e.amount == a)
+        });
+        match found {
+            Some(i) => pos += i + 1,
+            None => {
+                let seen: Vec<String> = got.iter().map(|e| e.to_string()).collect();
+                return Err(format!(
+                    "expected event {w} (in order), not found; events were:\n  {}",
+                    seen.join("\n  ")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
