@@ -66,7 +66,7 @@ fn generate(root: &Path) -> PathBuf {
         let mut defs = String::new();
         for k in 0..10 {
             defs.push_str(&format!(
-                "[class.thing_{k}]\nname = \"{id}.thing_{k}.name\"\nattack = {}\nhealth = {}\ntags = [\"beast\", \"tier_{}\"]\n\n",
+                "[class.thing_{k}]\nproperties = {{ attack = {}, max_health = {} }}\ntags = [\"beast\", \"tier_{}\"]\n\n[[class.thing_{k}.trigger]]\nwhen = \"core:event/turn_started\"\ndo = [{{ type = \"add\", key = \"attack\", amount = 1 }}]\n\n",
                 k + 1,
                 k + 2,
                 k % 3
@@ -92,6 +92,18 @@ fn bench(c: &mut Criterion) {
             Lockfile::from_resolution(&r).expect("hash")
         })
     });
+    let registry = std::sync::Arc::new(tessera_host::Registry::with_core());
+    let loaded = tessera_host::mods::load(&dirs, None, registry.clone());
+    assert_eq!(
+        loaded.loaded.len(),
+        MODS,
+        "{}",
+        loaded.diagnostics.render(false)
+    );
+    c.bench_function(
+        "discover+resolve+load content of 500 mods (5,000 definitions)",
+        |b| b.iter(|| tessera_host::mods::load(&dirs, None, registry.clone())),
+    );
     c.bench_function("resolve 500 mods (already discovered)", |b| {
         let found = discover(&dirs);
         b.iter(|| resolve(&found, &HOST_API_VERSION, None))

@@ -213,7 +213,7 @@ pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
             t.line
         );
     }
-    match gen.provenance.definitions.get(&id) {
+    match gen.provenance.definition(id) {
         Some(def) => {
             let text = toml::to_string_pretty(def)
                 .unwrap_or_else(|_| serde_json::to_string_pretty(def).unwrap_or_default());

@@ -302,7 +302,8 @@ fn disable_with_dependents(
 /// keys.
 fn read_locales(res: &Resolution, loaded: &[String], diags: &mut Diagnostics) -> Locale {
     let mut locale = Locale::default();
-    for m in res.order.iter().filter(|m| loaded.contains(&m.id)) {
+    let loaded: std::collections::HashSet<&str> = loaded.iter().map(String::as_str).collect();
+    for m in res.order.iter().filter(|m| loaded.contains(m.id.as_str())) {
         let dir = m.dir.join(&m.manifest.locale.dir);
         let Ok(rd) = std::fs::read_dir(&dir) else {
             continue;

@@ -221,14 +221,14 @@ pub trait NodeKind: Send + Sync {
 pub trait LoaderKind: Send + Sync {
     /// File extensions it reads (without the dot).
     fn extensions(&self) -> &[&str];
-    /// Parses the text into the neutral content tree. Errors carry a byte span.
+    /// Parses the text into the neutral content tree, reporting to `spans` the byte span
+    /// of every table entry and list item by path (`class.wolf.trigger[0].do[1]`), for
+    /// diagnostics. Errors carry a byte span.
     fn parse(
         &self,
         text: &str,
+        spans: &mut dyn FnMut(&[crate::rules::PathSeg], std::ops::Range<usize>),
     ) -> Result<serde_json::Value, (String, Option<std::ops::Range<usize>>)>;
-    /// Finds the byte span of a path (`class.wolf.trigger[0].do[1]`) in the text, for
-    /// diagnostics.
-    fn locate(&self, text: &str, path: &[crate::rules::PathSeg]) -> Option<std::ops::Range<usize>>;
 }
 
 /// A declared event type.

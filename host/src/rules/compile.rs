@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value as Json};
 
@@ -179,6 +179,10 @@ pub struct ContentSource {
     /// Top-level keys that are not content and are skipped (scenario files keep their
     /// `scenario`, `object` and `step` tables beside content). Usually empty.
     pub ignore_keys: Vec<String>,
+    /// Spans of every path in the file (keyed by path hash), filled when it is parsed.
+    spans: Arc<OnceLock<HashMap<u64, std::ops::Range<usize>>>>,
+    /// Byte offset of each line start, computed once on first use.
+    lines: Arc<OnceLock<Vec<usize>>>,
 }
 
 impl ContentSource {
@@ -188,8 +192,62 @@ impl ContentSource {
             mod_id: mod_id.into(),
             source,
             ignore_keys: Vec::new(),
+            spans: Arc::default(),
+            lines: Arc::default(),
         }
     }
+
+    /// The 1-based line of a byte offset (binary search over line starts).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let lines = self.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.source.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        lines.partition_point(|&start| start <= offset)
+    }
+
+    /// Skips top-level keys that are not content.
+    pub fn ignoring(mut self, keys: &[&str]) -> ContentSource {
+        self.ignore_keys = keys.iter().map(|k| (*k).to_owned()).collect();
+        self
+    }
+
+    /// The byte span of a path in the file (or of its closest located ancestor); known
+    /// once the file has been parsed by a build.
+    pub fn locate(&self, registry: &Registry, path: &[PathSeg]) -> Option<std::ops::Range<usize>> {
+        let _ = registry;
+        let spans = self.spans.get()?;
+        (0..=path.len())
+            .rev()
+            .find_map(|n| spans.get(&path_hash(&path[..n])).cloned())
+    }
+
+    /// A diagnostic location for a path.
+    pub fn location(&self, registry: &Registry, path: &[PathSeg]) -> Location {
+        match self.locate(registry, path) {
+            Some(s) => Location::span(&self.source, s),
+            None => Location::file(&self.source.path),
+        }
+    }
+}
+
+/// A stable 64-bit hash of a path (FNV-1a over its segments).
+fn path_hash(path: &[PathSeg]) -> u64 {
+    let mut h = crate::state::Fnv::new();
+    for seg in path {
+        match seg {
+            PathSeg::Key(k) => {
+                h.byte(b'k');
+                h.str(k);
+            }
+            PathSeg::Index(i) => {
+                h.byte(b'i');
+                h.bytes(&(*i as u64).to_le_bytes());
+            }
+        }
+    }
+    h.finish()
 }
 
 /// A list of actions to compile along with the content (at a path in one source), for
@@ -361,6 +419,7 @@ impl Generation {
             return Err(diags);
         }
         gen.warnings = diags;
+        gen.provenance.keep_trees(trees);
         Ok((gen, compiled_extras))
     }
 
@@ -386,7 +445,12 @@ fn loader_of<'r>(
 
 fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Diagnostic> {
     let loader = loader_of(registry, src)?;
-    loader.imp.parse(&src.source.text).map_err(|(msg, span)| {
+    let mut map = HashMap::new();
+    let parsed = loader.imp.parse(&src.source.text, &mut |p, r| {
+        map.insert(path_hash(p), r);
+    });
+    let _ = src.spans.set(map);
+    parsed.map_err(|(msg, span)| {
         let loc = match span {
             Some(s) => Location::span(&src.source, s),
             None => Location::file(&src.source.path),
@@ -403,17 +467,24 @@ fn parse_file(
     json: &Json,
 ) -> Result<ContentFile, Diagnostic> {
     let path = &src.source.path;
-    let loader = loader_of(registry, src)?;
-    let mut content_tree = json.clone();
-    if let Json::Object(m) = &mut content_tree {
-        for k in &src.ignore_keys {
-            m.remove(k);
+    loader_of(registry, src)?;
+    let stripped;
+    let content_tree = if src.ignore_keys.is_empty() {
+        json
+    } else {
+        let mut t = json.clone();
+        if let Json::Object(m) = &mut t {
+            for k in &src.ignore_keys {
+                m.shift_remove(k);
+            }
         }
-    }
-    serde_path_to_error::deserialize::<_, ContentFile>(&content_tree).map_err(|e| {
+        stripped = t;
+        &stripped
+    };
+    serde_path_to_error::deserialize::<_, ContentFile>(content_tree).map_err(|e| {
         let segs = serde_path(e.path());
         let inner = e.into_inner().to_string();
-        let span = loader.imp.locate(&src.source.text, &segs);
+        let span = src.locate(registry, &segs);
         let mut d = Diagnostic::error(
             "E-CONTENT-SCHEMA",
             format!("{inner} (at `{}`)", path_string(&segs)),
@@ -606,18 +677,7 @@ impl<'c> Compiler<'c> {
     }
 
     fn span(&self, path: &[PathSeg]) -> Option<std::ops::Range<usize>> {
-        let src = self.src();
-        let ext = src
-            .source
-            .path
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("");
-        let loader = self.registry.loader_for(ext)?;
-        // Walk up the path until something is found.
-        (0..=path.len())
-            .rev()
-            .find_map(|n| loader.imp.locate(&src.source.text, &path[..n]))
+        self.src().locate(self.registry, path)
     }
 
     fn origin(&self, path: &[PathSeg], def: String) -> Origin {

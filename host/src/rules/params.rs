@@ -14,7 +14,7 @@ use crate::registry::{Action, Condition, ParamSpec, ParamType};
 use crate::state::Value;
 
 /// One step of a path into a content file: a table key or a list index.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum PathSeg {
     /// A table key.
     Key(String),

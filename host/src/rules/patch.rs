@@ -38,8 +38,23 @@ pub struct Touch {
 pub struct Provenance {
     /// Touches in order (definition first).
     pub touches: HashMap<Id, Vec<Touch>>,
-    /// Final definitions after patches (removed ids are absent).
-    pub definitions: HashMap<Id, Json>,
+    /// Where each definition lives: (source index, table, name).
+    places: HashMap<Id, (usize, &'static str, String)>,
+    /// The content trees after patches, by source index.
+    trees: Vec<Option<Json>>,
+}
+
+impl Provenance {
+    /// The final definition of an id after every patch (`None`: never defined, or removed).
+    pub fn definition(&self, id: Id) -> Option<&Json> {
+        let (i, cat, name) = self.places.get(&id)?;
+        self.trees.get(*i)?.as_ref()?.get(*cat)?.get(name)
+    }
+
+    /// Keeps the patched trees so [`Provenance::definition`] can answer.
+    pub(crate) fn keep_trees(&mut self, trees: Vec<Option<Json>>) {
+        self.trees = trees;
+    }
 }
 
 /// Whether mod `a` is ordered after mod `b` (depends on it, directly or not, or is
@@ -55,25 +70,12 @@ struct Patch {
 }
 
 fn locate(registry: &Registry, src: &ContentSource, path: &[PathSeg]) -> Location {
-    let ext = src
-        .source
-        .path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("");
-    let span = registry.loader_for(ext).and_then(|l| {
-        (0..=path.len())
-            .rev()
-            .find_map(|n| l.imp.locate(&src.source.text, &path[..n]))
-    });
-    match span {
-        Some(s) => Location::span(&src.source, s),
-        None => Location::file(&src.source.path),
-    }
+    src.location(registry, path)
 }
 
 fn line_of(registry: &Registry, src: &ContentSource, path: &[PathSeg]) -> usize {
-    locate(registry, src, path).line_col().map_or(0, |(l, _)| l)
+    src.locate(registry, path)
+        .map_or(0, |s| src.line_of(s.start))
 }
 
 /// Checks ownership and applies every patch to `trees` (one per source, `None` for files
@@ -241,13 +243,7 @@ pub fn apply(
             op: p.op,
         });
     }
-    for (id, (i, cat, name)) in &owner {
-        if let Some(Json::Object(root)) = &trees[*i] {
-            if let Some(def) = root.get(*cat).and_then(|t| t.get(name)) {
-                prov.definitions.insert(*id, def.clone());
-            }
-        }
-    }
+    prov.places = owner;
     prov
 }
 

@@ -157,11 +157,10 @@ fn run(
         sources.push(ContentSource::new(ns.clone(), SourceText::new(p, t)));
     }
     let me = sources.len();
-    sources.push(ContentSource {
-        mod_id: ns.clone(),
-        source: SourceText::new(path, text),
-        ignore_keys: vec!["scenario".into(), "object".into(), "step".into()],
-    });
+    sources.push(
+        ContentSource::new(ns.clone(), SourceText::new(path, text))
+            .ignoring(&["scenario", "object", "step"]),
+    );
     let extras: Vec<ExtraActions> = file
         .step
         .iter()

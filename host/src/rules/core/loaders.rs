@@ -1,13 +1,18 @@
-//! The `core` content loaders: TOML and JSON, both producing the same content tree and
-//! both able to point a path back at its line and column.
+//! The `core` content loaders: TOML and JSON. Both produce the same content tree and,
+//! in the same pass, the span of every path, so any value can be pointed back at its
+//! line and column.
 
 use std::ops::Range;
 use std::sync::Arc;
 
+use serde_json::{Map, Number, Value as Json};
+
 use crate::registry::{builtin, LoaderKind, Registry};
 use crate::rules::PathSeg;
 
-/// Reads `.toml` content.
+type Spans<'a> = &'a mut dyn FnMut(&[PathSeg], Range<usize>);
+
+/// Reads `.toml` content (one parse: tree and spans together).
 struct TomlLoader;
 
 impl LoaderKind for TomlLoader {
@@ -15,50 +20,72 @@ impl LoaderKind for TomlLoader {
         &["toml"]
     }
 
-    fn parse(&self, text: &str) -> Result<serde_json::Value, (String, Option<Range<usize>>)> {
-        toml::from_str::<serde_json::Value>(text).map_err(|e| (e.message().to_owned(), e.span()))
-    }
-
-    fn locate(&self, text: &str, path: &[PathSeg]) -> Option<Range<usize>> {
+    fn parse(&self, text: &str, spans: Spans<'_>) -> Result<Json, (String, Option<Range<usize>>)> {
         use toml::de::{DeTable, DeValue};
-        let root = DeTable::parse(text).ok()?;
-        let mut span = root.span();
-        let mut table: Option<&DeTable<'_>> = Some(root.get_ref());
-        let mut array: Option<&toml::de::DeArray<'_>> = None;
-        for seg in path {
-            let next = match seg {
-                PathSeg::Key(k) => table?
-                    .iter()
-                    .find(|(key, _)| key.get_ref() == k)
-                    .map(|(key, v)| (key.span(), v))?,
-                PathSeg::Index(i) => {
-                    let v = array?.iter().nth(*i)?;
-                    (v.span(), v)
+        fn convert(
+            v: &DeValue<'_>,
+            path: &mut Vec<PathSeg>,
+            spans: Spans<'_>,
+        ) -> Result<Json, String> {
+            Ok(match v {
+                DeValue::String(s) => Json::String(s.to_string()),
+                DeValue::Integer(i) => {
+                    let n = i64::from_str_radix(i.as_str(), i.radix())
+                        .map_err(|e| format!("integer `{}`: {e}", i.as_str()))?;
+                    Json::Number(n.into())
                 }
-            };
-            let (key_span, value) = next;
-            span = if value.span().is_empty() {
-                key_span.clone()
-            } else {
-                value.span()
-            };
-            // Tables written as `[a.b]` headers have no useful value span: use the key.
-            if matches!(value.get_ref(), DeValue::Table(_)) && matches!(seg, PathSeg::Key(_)) {
-                span = key_span;
-            }
-            table = None;
-            array = None;
-            match value.get_ref() {
-                DeValue::Table(t) => table = Some(t),
-                DeValue::Array(a) => array = Some(a),
-                _ => {}
-            }
+                DeValue::Float(f) => {
+                    let x: f64 = f
+                        .as_str()
+                        .parse()
+                        .map_err(|e| format!("number `{}`: {e}", f.as_str()))?;
+                    Number::from_f64(x)
+                        .map(Json::Number)
+                        .ok_or_else(|| format!("`{}` is not a finite number", f.as_str()))?
+                }
+                DeValue::Boolean(b) => Json::Bool(*b),
+                DeValue::Datetime(d) => Json::String(d.to_string()),
+                DeValue::Array(a) => {
+                    let mut out = Vec::with_capacity(a.len());
+                    for (i, item) in a.iter().enumerate() {
+                        path.push(PathSeg::Index(i));
+                        spans(path, item.span());
+                        out.push(convert(item.get_ref(), path, spans)?);
+                        path.pop();
+                    }
+                    Json::Array(out)
+                }
+                DeValue::Table(t) => {
+                    let mut out = Map::with_capacity(t.len());
+                    for (k, item) in t.iter() {
+                        path.push(PathSeg::Key(k.get_ref().to_string()));
+                        // Tables written as `[a.b]` headers have no useful value span: use the key.
+                        let span = if matches!(item.get_ref(), DeValue::Table(_))
+                            || item.span().is_empty()
+                        {
+                            k.span()
+                        } else {
+                            item.span()
+                        };
+                        spans(path, span);
+                        let value = convert(item.get_ref(), path, spans)?;
+                        if let Some(PathSeg::Key(k)) = path.pop() {
+                            out.insert(k, value);
+                        }
+                    }
+                    Json::Object(out)
+                }
+            })
         }
-        Some(span)
+        let root = DeTable::parse(text).map_err(|e| (e.message().to_owned(), e.span()))?;
+        spans(&[], root.span());
+        let root_span = root.span();
+        convert(&DeValue::Table(root.into_inner()), &mut Vec::new(), spans)
+            .map_err(|m| (m, Some(root_span)))
     }
 }
 
-/// Reads `.json` content.
+/// Reads `.json` content (serde_json for the tree, jsonc-parser's syntax tree for spans).
 struct JsonLoader;
 
 impl LoaderKind for JsonLoader {
@@ -66,40 +93,49 @@ impl LoaderKind for JsonLoader {
         &["json"]
     }
 
-    fn parse(&self, text: &str) -> Result<serde_json::Value, (String, Option<Range<usize>>)> {
-        serde_json::from_str(text).map_err(|e| {
-            let offset = offset_of(text, e.line(), e.column());
-            (e.to_string(), Some(offset..offset + 1))
-        })
-    }
-
-    fn locate(&self, text: &str, path: &[PathSeg]) -> Option<Range<usize>> {
+    fn parse(&self, text: &str, spans: Spans<'_>) -> Result<Json, (String, Option<Range<usize>>)> {
         use jsonc_parser::ast::{ObjectPropName, Value};
         use jsonc_parser::common::Ranged;
-        let parsed =
-            jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default()).ok()?;
-        let mut value = parsed.value?;
-        let mut span = value.range();
-        for seg in path {
-            let next = match (seg, value) {
-                (PathSeg::Key(k), Value::Object(o)) => {
-                    o.properties.into_iter().find(|p| match &p.name {
-                        ObjectPropName::String(s) => s.value == k.as_str(),
-                        ObjectPropName::Word(w) => w.value == k.as_str(),
-                    })?
+        fn walk(v: &Value<'_>, path: &mut Vec<PathSeg>, out: Spans<'_>) {
+            match v {
+                Value::Object(o) => {
+                    for p in &o.properties {
+                        let key = match &p.name {
+                            ObjectPropName::String(s) => s.value.to_string(),
+                            ObjectPropName::Word(w) => w.value.to_string(),
+                        };
+                        path.push(PathSeg::Key(key));
+                        out(path, p.range.start..p.range.end);
+                        walk(&p.value, path, out);
+                        path.pop();
+                    }
                 }
-                (PathSeg::Index(i), Value::Array(a)) => {
-                    let v = a.elements.into_iter().nth(*i)?;
-                    span = v.range();
-                    value = v;
-                    continue;
+                Value::Array(a) => {
+                    for (i, e) in a.elements.iter().enumerate() {
+                        path.push(PathSeg::Index(i));
+                        let r = e.range();
+                        out(path, r.start..r.end);
+                        walk(e, path, out);
+                        path.pop();
+                    }
                 }
-                _ => return Some(span.start..span.end),
-            };
-            span = next.range;
-            value = next.value;
+                _ => {}
+            }
         }
-        Some(span.start..span.end)
+        let tree: Json = serde_json::from_str(text).map_err(|e| {
+            let offset = offset_of(text, e.line(), e.column());
+            (e.to_string(), Some(offset..offset + 1))
+        })?;
+        if let Ok(parsed) =
+            jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default())
+        {
+            if let Some(root) = parsed.value {
+                let r = root.range();
+                spans(&[], r.start..r.end);
+                walk(&root, &mut Vec::new(), spans);
+            }
+        }
+        Ok(tree)
     }
 }
 
@@ -141,48 +177,60 @@ mod tests {
         PathSeg::Key(s.into())
     }
 
+    fn find(loader: &dyn LoaderKind, text: &str, path: &[PathSeg]) -> (Json, Option<Range<usize>>) {
+        let mut found = None;
+        let tree = loader
+            .parse(text, &mut |p, r| {
+                if p == path {
+                    found = Some(r);
+                }
+            })
+            .unwrap();
+        (tree, found)
+    }
+
     #[test]
     fn toml_paths_point_at_their_line() {
-        let text = "[class.wolf]\ntags = [\"beast\"]\n\n[[class.wolf.trigger]]\nwhen = \"core:event/created\"\ndo = [{ type = \"damge\" }]\n";
-        let span = TomlLoader
-            .locate(
-                text,
-                &[
-                    key("class"),
-                    key("wolf"),
-                    key("trigger"),
-                    PathSeg::Index(0),
-                    key("do"),
-                    PathSeg::Index(0),
-                    key("type"),
-                ],
-            )
-            .unwrap();
+        let text = "[class.wolf]\ntags = [\"beast\"]\nproperties = { attack = 0x10, speed = 1.5 }\n\n[[class.wolf.trigger]]\nwhen = \"core:event/created\"\ndo = [{ type = \"damge\" }]\n";
+        let path = [
+            key("class"),
+            key("wolf"),
+            key("trigger"),
+            PathSeg::Index(0),
+            key("do"),
+            PathSeg::Index(0),
+            key("type"),
+        ];
+        let (tree, span) = find(&TomlLoader, text, &path);
+        let span = span.unwrap();
         assert_eq!(&text[span.clone()], "\"damge\"");
-        assert_eq!(crate::diag::line_col(text, span.start).0, 6);
+        assert_eq!(crate::diag::line_col(text, span.start).0, 7);
+        assert_eq!(tree["class"]["wolf"]["properties"]["attack"], 16);
+        assert_eq!(tree["class"]["wolf"]["properties"]["speed"], 1.5);
     }
 
     #[test]
     fn json_paths_point_at_their_line() {
         let text = "{\n  \"class\": {\n    \"wolf\": {\n      \"tags\": [1, \"x\"]\n    }\n  }\n}";
-        let span = JsonLoader
-            .locate(
-                text,
-                &[key("class"), key("wolf"), key("tags"), PathSeg::Index(1)],
-            )
-            .unwrap();
-        assert_eq!(&text[span], "\"x\"");
+        let (_, span) = find(
+            &JsonLoader,
+            text,
+            &[key("class"), key("wolf"), key("tags"), PathSeg::Index(1)],
+        );
+        assert_eq!(&text[span.unwrap()], "\"x\"");
     }
 
     #[test]
     fn parse_errors_carry_spans() {
-        let (msg, span) = TomlLoader.parse("a = \n").unwrap_err();
+        let (msg, span) = TomlLoader.parse("a = \n", &mut |_, _| {}).unwrap_err();
         assert!(!msg.is_empty());
         assert!(span.is_some());
-        let (_, span) = JsonLoader.parse("{\n \"a\": }").unwrap_err();
-        assert_eq!(
-            crate::diag::line_col("{\n \"a\": }", span.unwrap().start).0,
-            2
+        let text = "{\n \"a\": }";
+        let (_, span) = JsonLoader.parse(text, &mut |_, _| {}).unwrap_err();
+        assert_eq!(crate::diag::line_col(text, span.unwrap().start).0, 2);
+        assert!(
+            TomlLoader.parse("a = 1\na = 2\n", &mut |_, _| {}).is_err(),
+            "duplicate keys are errors"
         );
     }
 }
