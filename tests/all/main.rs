@@ -3,6 +3,7 @@
 //! One binary with one module per area (as wasmtime's `tests/all`).
 
 mod bad_input;
+mod mods_content;
 mod mods_fixture;
 mod mods_lock;
 mod mods_manifest;

@@ -43,7 +43,7 @@ impl Tree {
         self.write(
             id,
             "content/defs.toml",
-            &format!("[class.{id}_thing]\nattack = 1\n"),
+            &format!("[class.{id}_thing]\nproperties = {{ attack = 1 }}\n"),
         );
         self.mods().join(id)
     }

@@ -1,11 +1,13 @@
 //! The `tessera` commands: argument parsing and printing only; the work is done by the
 //! library.
 
+mod check;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 use tessera_host::{scenario, Registry};
 
 /// Tessera: a modding platform for rules-driven games.
@@ -16,12 +18,63 @@ struct Cli {
     command: Command,
 }
 
+/// Where mods come from (shared by every command that loads mods).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ModArgs {
+    /// A folder of mod folders (repeatable; default `./mods`, or `mod_dirs` of --server).
+    #[arg(long = "mods", value_name = "DIR")]
+    pub mods: Vec<PathBuf>,
+    /// The operator's server.toml (mod folders, enabled/disabled mods, limits, grants).
+    #[arg(long, value_name = "FILE")]
+    pub server: Option<PathBuf>,
+}
+
+/// Output format.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Coloured text with source snippets.
+    Human,
+    /// One JSON document with stable error codes.
+    Json,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Validate every mod (manifests, resolution, content, locale) without starting a game.
+    Check {
+        #[command(flatten)]
+        mods: ModArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// The lock file (default `mods.lock`): written when missing, compared otherwise.
+        #[arg(long, value_name = "FILE", default_value = "mods.lock")]
+        lock: PathBuf,
+        /// Rewrite the lock file even if it exists.
+        #[arg(long)]
+        update_lock: bool,
+    },
+    /// Print the resolved load order, why each mod is enabled or disabled, and what
+    /// depends on what.
+    Mods {
+        #[command(flatten)]
+        mods: ModArgs,
+    },
+    /// Print where an id is defined, every patch that touched it, and its final definition.
+    Explain {
+        /// The id (`arena:class/wolf`, `core:action/damage`, ...).
+        id: String,
+        #[command(flatten)]
+        mods: ModArgs,
+    },
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
+    /// With `--mods`, every loaded mod's content is available to the scenarios, and each
+    /// mod's `tests/` folder is run.
     Test {
-        /// Files or folders (default: `tests`).
+        /// Files or folders (default: `tests`, or the loaded mods' `tests/` folders).
         paths: Vec<PathBuf>,
+        #[command(flatten)]
+        mods: ModArgs,
     },
 }
 
@@ -30,23 +83,50 @@ pub fn run() -> Result<ExitCode, String> {
     init_logging();
     let cli = Cli::parse();
     match cli.command {
-        Command::Test { paths } => {
-            let paths = if paths.is_empty() {
-                vec![PathBuf::from("tests")]
-            } else {
-                paths
-            };
-            let registry = Arc::new(Registry::with_core());
-            let results = scenario::run_paths(&paths, &registry, &Vec::new());
-            print!("{}", scenario::report(&results));
-            let failed = results.iter().any(|r| !r.passed());
-            Ok(if failed || results.is_empty() {
-                ExitCode::FAILURE
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        Command::Check {
+            mods,
+            format,
+            lock,
+            update_lock,
+        } => check::check(&mods, format, &lock, update_lock),
+        Command::Mods { mods } => check::mods(&mods),
+        Command::Explain { id, mods } => check::explain(&id, &mods),
+        Command::Test { paths, mods } => test(paths, &mods),
     }
+}
+
+fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
+    let registry = Arc::new(Registry::with_core());
+    let (shared, mut default_paths) = if mods.mods.is_empty() && mods.server.is_none() {
+        (Vec::new(), vec![PathBuf::from("tests")])
+    } else {
+        let loaded = check::load(mods, registry.clone())?;
+        if loaded.has_errors() {
+            eprintln!("{}", check::render_all(&loaded));
+        }
+        let tests: Vec<PathBuf> = loaded
+            .resolution
+            .order
+            .iter()
+            .filter(|m| loaded.loaded.contains(&m.id))
+            .map(|m| m.dir.join("tests"))
+            .filter(|p| p.is_dir())
+            .collect();
+        (loaded.sources(&registry), tests)
+    };
+    let paths = if paths.is_empty() {
+        std::mem::take(&mut default_paths)
+    } else {
+        paths
+    };
+    let results = scenario::run_paths(&paths, &registry, &shared);
+    print!("{}", scenario::report(&results));
+    let failed = results.iter().any(|r| !r.passed());
+    Ok(if failed || results.is_empty() {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Logging through `tracing`, filtered by `RUST_LOG` (e.g. `RUST_LOG=tessera_host=debug`);

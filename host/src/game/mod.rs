@@ -282,8 +282,12 @@ fn run_trigger(
                 return Ok(());
             }
         }
-        if let Some(c) = &t.condition {
-            let Some(subject) = event.source.or(event.target).or(holder) else {
+        for (cond, subject) in [
+            (&t.condition, event.source.or(event.target).or(holder)),
+            (&t.target_condition, event.target),
+        ] {
+            let Some(c) = cond else { continue };
+            let Some(subject) = subject else {
                 return Ok(());
             };
             let cscope = scope.with_target(subject);

@@ -16,6 +16,7 @@ use serde_json::{Map, Value as Json};
 use super::content::{AuraSpec, ClassSpec, ContentFile, RefSpec, TriggerSpec, WhenSpec};
 use super::expr::{self, Expr, Names};
 use super::params::{check_schema, json_type, path_string, Params, PathSeg};
+use super::patch::{self, OrderedAfter, Provenance};
 use super::select::{self, Pick, Select};
 use super::ContentError;
 use crate::bus::{Binding, IndexEntry, TriggerIndex};
@@ -79,8 +80,10 @@ pub struct ClassDef {
     pub tags: Vec<Sym>,
     /// Its auras.
     pub auras: Vec<Arc<AuraDef>>,
-    /// Display-name key.
+    /// Display-name translation key.
     pub name: Option<String>,
+    /// Description translation key.
+    pub description: Option<String>,
     /// Where it is written.
     pub origin: Origin,
 }
@@ -139,6 +142,8 @@ pub struct Trigger {
     pub player: PlayerFilter,
     /// Condition on the event's source.
     pub condition: Option<Box<dyn Condition>>,
+    /// Condition on the event's target.
+    pub target_condition: Option<Box<dyn Condition>>,
     /// Targets (`None`: default).
     pub select: Option<Select>,
     /// Actions.
@@ -221,6 +226,21 @@ pub struct Generation {
     pub world: WorldConfig,
     /// Every event id content may use.
     pub events: HashSet<Id>,
+    /// Who defined and patched each id, and the final definitions.
+    pub provenance: Provenance,
+    /// Warnings found while building (errors fail the build).
+    pub warnings: Diagnostics,
+}
+
+/// Options for [`Generation::build_with`].
+#[derive(Default)]
+pub struct BuildOptions<'a> {
+    /// Generation sequence number.
+    pub number: u64,
+    /// Extra action lists to compile.
+    pub extras: &'a [ExtraActions],
+    /// Mod order, for judging patch conflicts (`None`: no two mods are ordered).
+    pub ordered_after: Option<OrderedAfter<'a>>,
 }
 
 impl Generation {
@@ -230,25 +250,45 @@ impl Generation {
         sources: &[ContentSource],
         number: u64,
     ) -> Result<Generation, Diagnostics> {
-        Generation::build_with(registry, sources, &[], number).map(|(g, _)| g)
+        let opts = BuildOptions {
+            number,
+            ..BuildOptions::default()
+        };
+        Generation::build_with(registry, sources, &opts).map(|(g, _)| g)
     }
 
-    /// Like [`Generation::build`], also compiling extra action lists found in the sources.
+    /// Like [`Generation::build`], with options: extra action lists to compile, and the
+    /// mod order patches are judged by. Warnings land in [`Generation::warnings`].
     pub fn build_with(
         registry: Arc<Registry>,
         sources: &[ContentSource],
-        extras: &[ExtraActions],
-        number: u64,
+        opts: &BuildOptions<'_>,
     ) -> Result<(Generation, Vec<Vec<Box<dyn Action>>>), Diagnostics> {
+        let number = opts.number;
+        let extras = opts.extras;
         let mut diags = Diagnostics::default();
-        let mut files = Vec::new();
-        let mut trees: HashMap<usize, Json> = HashMap::new();
-        for (i, src) in sources.iter().enumerate() {
-            match parse_file(&registry, src) {
-                Ok((f, tree)) => {
-                    files.push((i, f));
-                    trees.insert(i, tree);
+        let mut trees: Vec<Option<Json>> = Vec::new();
+        for src in sources {
+            match parse_tree(&registry, src) {
+                Ok(tree) => trees.push(Some(tree)),
+                Err(d) => {
+                    diags.push(d);
+                    trees.push(None);
                 }
+            }
+        }
+        let provenance = patch::apply(
+            &registry,
+            sources,
+            &mut trees,
+            opts.ordered_after,
+            &mut diags,
+        );
+        let mut files = Vec::new();
+        for (i, src) in sources.iter().enumerate() {
+            let Some(tree) = &trees[i] else { continue };
+            match parse_file(&registry, src, tree) {
+                Ok(f) => files.push((i, f)),
                 Err(d) => diags.push(d),
             }
         }
@@ -264,6 +304,8 @@ impl Generation {
             checks: Vec::new(),
             world: WorldConfig::default(),
             events: defs.events.clone(),
+            provenance,
+            warnings: Diagnostics::default(),
         };
         for (i, file) in &files {
             let mut c = Compiler::new(&registry, &defs, sources, *i);
@@ -289,7 +331,7 @@ impl Generation {
         gen.index.finish();
         let mut compiled_extras = Vec::new();
         for extra in extras {
-            let Some(tree) = trees.get(&extra.source) else {
+            let Some(Some(tree)) = trees.get(extra.source) else {
                 continue;
             };
             let mut node = Some(tree);
@@ -318,6 +360,7 @@ impl Generation {
         if diags.has_errors() {
             return Err(diags);
         }
+        gen.warnings = diags;
         Ok((gen, compiled_extras))
     }
 
@@ -327,50 +370,64 @@ impl Generation {
     }
 }
 
-fn parse_file(registry: &Registry, src: &ContentSource) -> Result<(ContentFile, Json), Diagnostic> {
+fn loader_of<'r>(
+    registry: &'r Registry,
+    src: &ContentSource,
+) -> Result<&'r crate::registry::Entry<dyn crate::registry::LoaderKind>, Diagnostic> {
     let path = &src.source.path;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let loader = registry.loader_for(ext).ok_or_else(|| {
+    registry.loader_for(ext).ok_or_else(|| {
         Diagnostic::error("E-CONTENT-FORMAT", format!("no content loader reads `.{ext}` files"))
             .in_file(path)
             .with_help("content files are `.toml` or `.json`, unless a mod registers a loader for another format")
             .for_mod(&src.mod_id)
-    })?;
-    let json = loader.imp.parse(&src.source.text).map_err(|(msg, span)| {
+    })
+}
+
+fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Diagnostic> {
+    let loader = loader_of(registry, src)?;
+    loader.imp.parse(&src.source.text).map_err(|(msg, span)| {
         let loc = match span {
             Some(s) => Location::span(&src.source, s),
-            None => Location::file(path),
+            None => Location::file(&src.source.path),
         };
         Diagnostic::error("E-CONTENT-PARSE", format!("could not parse content: {msg}"))
             .at(loc)
             .for_mod(&src.mod_id)
-    })?;
+    })
+}
+
+fn parse_file(
+    registry: &Registry,
+    src: &ContentSource,
+    json: &Json,
+) -> Result<ContentFile, Diagnostic> {
+    let path = &src.source.path;
+    let loader = loader_of(registry, src)?;
     let mut content_tree = json.clone();
     if let Json::Object(m) = &mut content_tree {
         for k in &src.ignore_keys {
             m.remove(k);
         }
     }
-    serde_path_to_error::deserialize::<_, ContentFile>(&content_tree)
-        .map(|f| (f, json))
-        .map_err(|e| {
-            let segs = serde_path(e.path());
-            let inner = e.into_inner().to_string();
-            let span = loader.imp.locate(&src.source.text, &segs);
-            let mut d = Diagnostic::error(
-                "E-CONTENT-SCHEMA",
-                format!("{inner} (at `{}`)", path_string(&segs)),
-            )
-            .at(match span {
-                Some(s) => Location::span(&src.source, s),
-                None => Location::file(path),
-            })
-            .for_mod(&src.mod_id);
-            if let Some(help) = unknown_field_help(&inner) {
-                d = d.with_help(help);
-            }
-            d
+    serde_path_to_error::deserialize::<_, ContentFile>(&content_tree).map_err(|e| {
+        let segs = serde_path(e.path());
+        let inner = e.into_inner().to_string();
+        let span = loader.imp.locate(&src.source.text, &segs);
+        let mut d = Diagnostic::error(
+            "E-CONTENT-SCHEMA",
+            format!("{inner} (at `{}`)", path_string(&segs)),
+        )
+        .at(match span {
+            Some(s) => Location::span(&src.source, s),
+            None => Location::file(path),
         })
+        .for_mod(&src.mod_id);
+        if let Some(help) = unknown_field_help(&inner) {
+            d = d.with_help(help);
+        }
+        d
+    })
 }
 
 /// Turns serde's path into ours.
@@ -713,6 +770,7 @@ impl<'c> Compiler<'c> {
                 tags: spec.tags.iter().map(|t| Sym::new(t)).collect(),
                 auras,
                 name: spec.name.clone(),
+                description: spec.description.clone(),
                 origin: self.origin(path, format!("class `{id}`")),
             }),
         );
@@ -728,13 +786,19 @@ impl<'c> Compiler<'c> {
     ) -> Result<Trigger, ContentError> {
         let mut p = path.to_vec();
         p.push(PathSeg::Key("when".into()));
-        let (event, player, condition) = match &spec.when {
-            WhenSpec::Event(e) => (e.as_str(), None, None),
+        let (event, player, condition, target_condition) = match &spec.when {
+            WhenSpec::Event(e) => (e.as_str(), None, None, None),
             WhenSpec::Full {
                 event,
                 player,
                 condition,
-            } => (event.as_str(), player.as_deref(), condition.as_ref()),
+                target,
+            } => (
+                event.as_str(),
+                player.as_deref(),
+                condition.as_ref(),
+                target.as_ref(),
+            ),
         };
         let event = self.reference(event, "event", &p)?;
         let player = match player {
@@ -758,6 +822,10 @@ impl<'c> Compiler<'c> {
             }
             None => None,
         };
+        let target_condition = match target_condition {
+            Some(c) => Some(self.condition(c, &with(&with(path, "when"), "target"))?),
+            None => None,
+        };
         let select = match &spec.select {
             Some(s) => Some(self.selector(s, &with(path, "select"))?),
             None => None,
@@ -767,6 +835,7 @@ impl<'c> Compiler<'c> {
             event,
             player,
             condition,
+            target_condition,
             select,
             actions,
             priority: spec.priority,

@@ -109,6 +109,9 @@ pub enum WhenSpec {
         /// A condition on the event's source (tested as `target`).
         #[serde(default)]
         condition: Option<Json>,
+        /// A condition on the event's target (`target = "is_self"`: "when I am ...").
+        #[serde(default)]
+        target: Option<Json>,
     },
 }
 

@@ -12,6 +12,7 @@ pub mod content;
 pub mod core;
 pub mod expr;
 mod params;
+pub mod patch;
 pub mod select;
 
 use std::cell::RefCell;

@@ -18,7 +18,7 @@ use crate::diag::SourceText;
 use crate::game::{Game, ScriptedController};
 use crate::id::{Id, Sym};
 use crate::registry::Registry;
-use crate::rules::compile::{ContentSource, ExtraActions};
+use crate::rules::compile::{BuildOptions, ContentSource, ExtraActions};
 use crate::rules::{Generation, PathSeg};
 use crate::state::ObjId;
 
@@ -176,8 +176,13 @@ fn run(
             ],
         })
         .collect();
-    let (gen, mut compiled) = Generation::build_with(registry.clone(), &sources, &extras, 1)
-        .map_err(|d| d.render(false))?;
+    let opts = BuildOptions {
+        number: 1,
+        extras: &extras,
+        ordered_after: None,
+    };
+    let (gen, mut compiled) =
+        Generation::build_with(registry.clone(), &sources, &opts).map_err(|d| d.render(false))?;
     let gen = Arc::new(gen);
     let mut game = Game::new(
         gen.clone(),

@@ -1,0 +1,231 @@
+//! `tessera check`, `tessera mods` and `tessera explain`.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use tessera_host::mods::{self, LoadedMods, Lockfile, ServerConfig};
+use tessera_host::{Diagnostic, Id, Registry, Severity};
+
+use super::{Format, ModArgs};
+
+/// Loads mods as the arguments say.
+pub fn load(args: &ModArgs, registry: Arc<Registry>) -> Result<LoadedMods, String> {
+    let server = match &args.server {
+        Some(p) => Some(ServerConfig::load(p).map_err(|d| d.render(color()))?),
+        None => None,
+    };
+    let dirs: Vec<PathBuf> = if !args.mods.is_empty() {
+        args.mods.clone()
+    } else if let Some(s) = &server {
+        s.mod_dirs.clone()
+    } else {
+        vec![PathBuf::from("mods")]
+    };
+    Ok(mods::load(&dirs, server.as_ref(), registry))
+}
+
+fn color() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// Every diagnostic, rendered for a terminal.
+pub fn render_all(loaded: &LoadedMods) -> String {
+    let c = color();
+    loaded
+        .all_diagnostics()
+        .map(|d| d.render(c))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+pub fn check(
+    args: &ModArgs,
+    format: Format,
+    lock_path: &Path,
+    update_lock: bool,
+) -> Result<ExitCode, String> {
+    let registry = Arc::new(Registry::with_core());
+    let loaded = load(args, registry)?;
+    let mut extra: Vec<Diagnostic> = Vec::new();
+    match Lockfile::from_resolution(&loaded.resolution) {
+        Ok(current) => match Lockfile::read(lock_path) {
+            Ok(Some(old)) if !update_lock => extra.extend(old.compare(&current, lock_path).0),
+            Ok(_) => {
+                if let Err(e) = current.write(lock_path) {
+                    extra.push(
+                        Diagnostic::warning(
+                            "W-LOCK-WRITE",
+                            format!("failed to write lock file: {e}"),
+                        )
+                        .in_file(lock_path),
+                    );
+                }
+            }
+            Err(d) => extra.extend(d.0),
+        },
+        Err(e) => extra.push(Diagnostic::warning(
+            "W-LOCK-HASH",
+            format!("failed to hash mod files: {e}"),
+        )),
+    }
+    let all: Vec<&Diagnostic> = loaded.all_diagnostics().chain(extra.iter()).collect();
+    let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
+    let warnings = all
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    match format {
+        Format::Json => {
+            let doc = serde_json::json!({
+                "loaded": loaded.loaded,
+                "disabled": loaded.resolution.disabled.iter().map(|d| serde_json::json!({"id": d.id, "reasons": d.reasons}))
+                    .chain(loaded.content_disabled.iter().map(|(id, why)| serde_json::json!({"id": id, "reasons": [why]})))
+                    .collect::<Vec<_>>(),
+                "errors": errors,
+                "warnings": warnings,
+                "diagnostics": all.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
+            });
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
+            );
+        }
+        Format::Human => {
+            let c = color();
+            for d in &all {
+                eprintln!("{}\n", d.render(c));
+            }
+            for (id, why) in &loaded.content_disabled {
+                eprintln!("disabled `{id}`: {why}");
+            }
+            println!(
+                "checked {} mods: {} loaded, {} disabled; {errors} errors, {warnings} warnings",
+                loaded.resolution.order.len() + loaded.resolution.disabled.len(),
+                loaded.loaded.len(),
+                loaded.resolution.disabled.len() + loaded.content_disabled.len(),
+            );
+        }
+    }
+    Ok(if errors > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+pub fn mods(args: &ModArgs) -> Result<ExitCode, String> {
+    let registry = Arc::new(Registry::with_core());
+    let loaded = load(args, registry)?;
+    print!("{}", loaded.resolution.summary());
+    for (id, why) in &loaded.content_disabled {
+        println!("  {id}: disabled because {why}");
+    }
+    println!("dependencies:");
+    for m in &loaded.resolution.order {
+        let deps: Vec<String> = m
+            .manifest
+            .dependencies
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {}{}",
+                    d.id,
+                    d.req,
+                    if d.optional { " (optional)" } else { "" }
+                )
+            })
+            .collect();
+        let deps = if deps.is_empty() {
+            "nothing".to_owned()
+        } else {
+            deps.join(", ")
+        };
+        println!("  {} depends on {deps}", m.id);
+    }
+    if loaded.has_errors() {
+        eprintln!("{}", render_all(&loaded));
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
+    let registry = Arc::new(Registry::with_core());
+    let id = Id::parse(id).map_err(|e| e.to_string())?;
+    for (kind, entry) in [
+        (
+            "action",
+            registry
+                .actions
+                .get(id)
+                .map(|e| (&e.provider, &e.doc, &e.params)),
+        ),
+        (
+            "condition",
+            registry
+                .conditions
+                .get(id)
+                .map(|e| (&e.provider, &e.doc, &e.params)),
+        ),
+        (
+            "selector",
+            registry
+                .selectors
+                .get(id)
+                .map(|e| (&e.provider, &e.doc, &e.params)),
+        ),
+    ] {
+        if let Some((provider, doc, params)) = entry {
+            println!("{id}: {kind}, {provider}\n  {doc}");
+            for p in params {
+                let req = if p.required { "required" } else { "optional" };
+                println!("  {} ({req}): {} — {}", p.name, p.ty.describe(), p.doc);
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
+    let loaded = load(args, registry)?;
+    let Some(gen) = &loaded.generation else {
+        eprintln!("{}", render_all(&loaded));
+        return Err("no mods could be loaded".into());
+    };
+    let Some(touches) = gen.provenance.touches.get(&id) else {
+        let names: Vec<&str> = gen.provenance.touches.keys().map(|i| i.as_str()).collect();
+        let hint = tessera_host::closest(id.as_str(), names)
+            .first()
+            .map(|b| format!("; did you mean `{b}`?"))
+            .unwrap_or_default();
+        return Err(format!("`{id}` is not defined by any loaded mod{hint}"));
+    };
+    println!("{id}");
+    for t in touches {
+        let what = if t.op == "defined" {
+            "defined".to_owned()
+        } else {
+            format!("patched ({})", t.op)
+        };
+        println!(
+            "  {what} by `{}` at {}:{}",
+            t.mod_id,
+            t.file.display(),
+            t.line
+        );
+    }
+    match gen.provenance.definitions.get(&id) {
+        Some(def) => {
+            let text = toml::to_string_pretty(def)
+                .unwrap_or_else(|_| serde_json::to_string_pretty(def).unwrap_or_default());
+            println!(
+                "final definition:\n{}",
+                text.lines()
+                    .map(|l| format!("  {l}"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            );
+        }
+        None => println!("final definition: removed"),
+    }
+    Ok(ExitCode::SUCCESS)
+}

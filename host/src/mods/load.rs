@@ -1,0 +1,425 @@
+//! Loading the content of resolved mods into a registry generation.
+//!
+//! Owns the step from a [`Resolution`] to a [`Generation`]: reading each enabled mod's
+//! content files (in load order, files sorted by path), compiling them together (patches
+//! judged by the mods' order), and — when a mod's content has errors — disabling that
+//! mod and everything that requires it, then building again from the rest, so one broken
+//! mod never takes the others down. Also owns translation files and their checks.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::{
+    discover, resolve, Discovery, Resolution, ResolvedMod, ServerConfig, HOST_API_VERSION,
+};
+use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
+use crate::registry::Registry;
+use crate::rules::compile::{BuildOptions, ContentSource};
+use crate::rules::Generation;
+
+/// Translation keys per language: `lang → key → (mod, file)`.
+#[derive(Debug, Clone, Default)]
+pub struct Locale {
+    /// Keys by language.
+    pub languages: BTreeMap<String, HashMap<String, (String, PathBuf)>>,
+    /// Text by language and key.
+    pub text: BTreeMap<String, HashMap<String, String>>,
+}
+
+impl Locale {
+    /// The text of a key in a language, if translated.
+    pub fn get(&self, lang: &str, key: &str) -> Option<&str> {
+        self.text.get(lang)?.get(key).map(String::as_str)
+    }
+}
+
+/// Everything `tessera check` reports and `tessera run` starts from.
+#[derive(Debug)]
+pub struct LoadedMods {
+    /// What was found on disk.
+    pub discovery: Discovery,
+    /// The resolved set and order.
+    pub resolution: Resolution,
+    /// The compiled generation of every mod that loaded (`None` only if nothing could).
+    pub generation: Option<Arc<Generation>>,
+    /// Mods disabled because their content (or a required mod's) failed, with why.
+    pub content_disabled: Vec<(String, String)>,
+    /// Content, patch and locale diagnostics.
+    pub diagnostics: Diagnostics,
+    /// Translations of the loaded mods.
+    pub locale: Locale,
+    /// Mods whose content made it into the generation, in load order.
+    pub loaded: Vec<String>,
+}
+
+impl LoadedMods {
+    /// Every diagnostic: manifests, resolution, content.
+    pub fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.discovery
+            .diagnostics
+            .0
+            .iter()
+            .chain(self.resolution.diagnostics.0.iter())
+            .chain(self.diagnostics.0.iter())
+    }
+
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.all_diagnostics().any(Diagnostic::is_error)
+    }
+
+    /// The resolved mod record of a loaded mod.
+    pub fn resolved(&self, id: &str) -> Option<&ResolvedMod> {
+        self.resolution.get(id)
+    }
+
+    /// The content files of every loaded mod, in load order (for scenario runs that
+    /// test content against the mods it builds on).
+    pub fn sources(&self, registry: &Registry) -> Vec<ContentSource> {
+        self.resolution
+            .order
+            .iter()
+            .filter(|m| self.loaded.contains(&m.id))
+            .filter_map(|m| read_content(m, registry).ok())
+            .flatten()
+            .collect()
+    }
+}
+
+/// Discovers, resolves and loads mods from folders (with an optional `server.toml`).
+pub fn load(
+    dirs: &[PathBuf],
+    server: Option<&ServerConfig>,
+    registry: Arc<Registry>,
+) -> LoadedMods {
+    let discovery = discover(dirs);
+    let resolution = resolve(&discovery, &HOST_API_VERSION, server);
+    load_resolved(discovery, resolution, registry)
+}
+
+/// Loads the content of an already resolved set.
+pub fn load_resolved(
+    discovery: Discovery,
+    resolution: Resolution,
+    registry: Arc<Registry>,
+) -> LoadedMods {
+    let mut diagnostics = Diagnostics::default();
+    let mut per_mod: Vec<(String, Vec<ContentSource>)> = Vec::new();
+    let mut unreadable: BTreeMap<String, String> = BTreeMap::new();
+    for m in &resolution.order {
+        match read_content(m, &registry) {
+            Ok(sources) => per_mod.push((m.id.clone(), sources)),
+            Err(d) => {
+                unreadable.insert(m.id.clone(), d.message.clone());
+                diagnostics.push(d);
+            }
+        }
+    }
+    let after = order_relation(&resolution);
+    let ordered_after = |a: &str, b: &str| after.get(a).is_some_and(|s| s.contains(b));
+    let mut disabled: BTreeMap<String, String> = BTreeMap::new();
+    for (id, why) in &unreadable {
+        disable_with_dependents(&resolution, id, why, &mut disabled);
+    }
+    let mut generation = None;
+    // Each round disables at least one more mod, so this ends.
+    for _ in 0..=resolution.order.len() {
+        let sources: Vec<ContentSource> = per_mod
+            .iter()
+            .filter(|(id, _)| !disabled.contains_key(id))
+            .flat_map(|(_, s)| s.iter().cloned())
+            .collect();
+        let opts = BuildOptions {
+            number: 1,
+            extras: &[],
+            ordered_after: Some(&ordered_after),
+        };
+        match Generation::build_with(registry.clone(), &sources, &opts) {
+            Ok((gen, _)) => {
+                diagnostics.0.extend(gen.warnings.0.iter().cloned());
+                generation = Some(Arc::new(gen));
+                break;
+            }
+            Err(errs) => {
+                let culprits: BTreeSet<String> = errs
+                    .0
+                    .iter()
+                    .filter(|d| d.is_error())
+                    .filter_map(|d| d.mod_id.clone())
+                    .filter(|m| !disabled.contains_key(m))
+                    .collect();
+                diagnostics.0.extend(errs.0);
+                if culprits.is_empty() {
+                    break;
+                }
+                for c in culprits {
+                    disable_with_dependents(
+                        &resolution,
+                        &c,
+                        "its content has errors (see above)",
+                        &mut disabled,
+                    );
+                }
+            }
+        }
+    }
+    let loaded: Vec<String> = resolution
+        .order
+        .iter()
+        .map(|m| m.id.clone())
+        .filter(|id| !disabled.contains_key(id))
+        .collect();
+    let locale = read_locales(&resolution, &loaded, &mut diagnostics);
+    if let Some(gen) = &generation {
+        check_locale_keys(gen, &resolution, &locale, &mut diagnostics);
+    }
+    LoadedMods {
+        discovery,
+        resolution,
+        generation,
+        content_disabled: disabled.into_iter().collect(),
+        diagnostics,
+        locale,
+        loaded,
+    }
+}
+
+/// Reads a mod's content files: every file under its `[content] paths` that a registered
+/// loader reads, sorted by path.
+fn read_content(m: &ResolvedMod, registry: &Registry) -> Result<Vec<ContentSource>, Diagnostic> {
+    let mut files = Vec::new();
+    for p in &m.manifest.content_paths {
+        let path = m.dir.join(p);
+        if path.is_file() {
+            files.push(path);
+        } else if path.is_dir() {
+            walk(&path, &mut files);
+        }
+    }
+    files.retain(|f| {
+        f.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| registry.loader_for(e).is_some())
+    });
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).map_err(|e| {
+            Diagnostic::error(
+                "E-CONTENT-READ",
+                format!("failed to read content file: {e}"),
+            )
+            .in_file(&f)
+            .for_mod(&m.id)
+        })?;
+        out.push(ContentSource::new(m.id.clone(), SourceText::new(f, text)));
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('.'))
+        {
+            continue;
+        }
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// For each mod, every mod it loads after (dependencies and `[load]` hints, transitively).
+fn order_relation(res: &Resolution) -> HashMap<String, BTreeSet<String>> {
+    let present: BTreeSet<&str> = res.order.iter().map(|m| m.id.as_str()).collect();
+    let mut direct: HashMap<&str, Vec<&str>> = HashMap::new();
+    for m in &res.order {
+        let e = direct.entry(m.id.as_str()).or_default();
+        for d in &m.manifest.dependencies {
+            if present.contains(d.id.as_str()) {
+                e.push(d.id.as_str());
+            }
+        }
+        for a in &m.manifest.load.after {
+            if present.contains(a.as_str()) {
+                e.push(a.as_str());
+            }
+        }
+        for b in &m.manifest.load.before {
+            if present.contains(b.as_str()) {
+                direct.entry(b.as_str()).or_default().push(m.id.as_str());
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    for m in &res.order {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![m.id.as_str()];
+        while let Some(x) = stack.pop() {
+            for &y in direct.get(x).map_or(&[][..], Vec::as_slice) {
+                if seen.insert(y.to_owned()) {
+                    stack.push(y);
+                }
+            }
+        }
+        out.insert(m.id.clone(), seen);
+    }
+    out
+}
+
+fn disable_with_dependents(
+    res: &Resolution,
+    id: &str,
+    why: &str,
+    disabled: &mut BTreeMap<String, String>,
+) {
+    if disabled.contains_key(id) {
+        return;
+    }
+    disabled.insert(id.to_owned(), why.to_owned());
+    for m in &res.order {
+        if m.manifest
+            .dependencies
+            .iter()
+            .any(|d| !d.optional && d.id == id)
+        {
+            let reason = format!("it depends on `{id}`, which is disabled: {why}");
+            disable_with_dependents(res, &m.id, &reason, disabled);
+        }
+    }
+}
+
+/// Reads `<locale dir>/<lang>.toml` of every loaded mod; nested tables flatten to dotted
+/// keys.
+fn read_locales(res: &Resolution, loaded: &[String], diags: &mut Diagnostics) -> Locale {
+    let mut locale = Locale::default();
+    for m in res.order.iter().filter(|m| loaded.contains(&m.id)) {
+        let dir = m.dir.join(&m.manifest.locale.dir);
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        for f in files {
+            let lang = f
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let text = match std::fs::read_to_string(&f) {
+                Ok(t) => t,
+                Err(e) => {
+                    diags.push(
+                        Diagnostic::warning(
+                            "W-LOCALE-READ",
+                            format!("failed to read translation file: {e}"),
+                        )
+                        .in_file(&f)
+                        .for_mod(&m.id),
+                    );
+                    continue;
+                }
+            };
+            let table: toml::Table = match toml::from_str(&text) {
+                Ok(t) => t,
+                Err(e) => {
+                    let src = SourceText::new(&f, text.clone());
+                    let loc = match e.span() {
+                        Some(s) => Location::span(&src, s),
+                        None => Location::file(&f),
+                    };
+                    diags.push(
+                        Diagnostic::error(
+                            "E-LOCALE-PARSE",
+                            format!("could not parse translations: {}", e.message()),
+                        )
+                        .at(loc)
+                        .for_mod(&m.id),
+                    );
+                    continue;
+                }
+            };
+            let mut flat = Vec::new();
+            flatten("", &table, &mut flat);
+            for (k, v) in flat {
+                locale
+                    .languages
+                    .entry(lang.clone())
+                    .or_default()
+                    .insert(k.clone(), (m.id.clone(), f.clone()));
+                locale.text.entry(lang.clone()).or_default().insert(k, v);
+            }
+        }
+    }
+    locale
+}
+
+fn flatten(prefix: &str, t: &toml::Table, out: &mut Vec<(String, String)>) {
+    for (k, v) in t {
+        let key = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            toml::Value::Table(inner) => flatten(&key, inner, out),
+            toml::Value::String(s) => out.push((key, s.clone())),
+            other => out.push((key, other.to_string())),
+        }
+    }
+}
+
+/// Display names and descriptions are translation keys: each must exist in the mod's
+/// default language. A missing key is a warning naming the key and the file using it.
+fn check_locale_keys(gen: &Generation, res: &Resolution, locale: &Locale, diags: &mut Diagnostics) {
+    let mut classes: Vec<_> = gen.classes.values().collect();
+    classes.sort_by_key(|c| c.id);
+    for class in classes {
+        let Some(m) = res.get(&class.origin.mod_id) else {
+            continue;
+        };
+        let lang = &m.manifest.locale.default;
+        for key in class.name.iter().chain(class.description.iter()) {
+            let known = locale
+                .languages
+                .get(lang)
+                .is_some_and(|l| l.contains_key(key));
+            if !known {
+                let loc = line_location(&class.origin.file, class.origin.line);
+                diags.push(
+                    Diagnostic::warning("W-LOCALE-MISSING", format!("translation key `{key}` used by `{}` is missing from language `{lang}`", class.id))
+                        .at(loc)
+                        .for_mod(&m.id)
+                        .with_help(format!("add `\"{key}\" = \"...\"` to {}/{}.toml", m.manifest.locale.dir, lang)),
+                );
+            }
+        }
+    }
+}
+
+/// A location at the start of a line of a file (reads the file for the snippet).
+fn line_location(file: &Path, line: usize) -> Location {
+    match std::fs::read_to_string(file) {
+        Ok(text) if line > 0 => {
+            let start: usize = text
+                .split_inclusive('\n')
+                .take(line - 1)
+                .map(str::len)
+                .sum();
+            let len = text[start..].find('\n').unwrap_or(text.len() - start);
+            Location::span(&SourceText::new(file, text.clone()), start..start + len)
+        }
+        _ => Location::file(file),
+    }
+}
