@@ -31,38 +31,90 @@ fn one_broken_mod_leaves_the_other_four_running() {
         "content/base.toml",
         "[class.minion]\nproperties = { attack = 1, max_health = 2 }\n\n[trigger.grow]\nwhen = \"core:event/turn_started\"\nselect = { type = \"objects\", class = \"minion\" }\ndo = [{ type = \"add\", key = \"attack\", amount = 1 }]\n",
     );
-    t.write("b", "mod.toml", &manifest("b", "[dependencies]\na = \"^1\"\n"));
-    t.write("b", "content/b.toml", "[class.big]\nproperties = { attack = 5 }\n");
-    t.write("c", "mod.toml", &manifest("c", "[dependencies]\nb = \"^1\"\n"));
-    t.write("c", "content/c.toml", "[class.bigger]\nproperties = { attack = 9 }\n");
+    t.write(
+        "b",
+        "mod.toml",
+        &manifest("b", "[dependencies]\na = \"^1\"\n"),
+    );
+    t.write(
+        "b",
+        "content/b.toml",
+        "[class.big]\nproperties = { attack = 5 }\n",
+    );
+    t.write(
+        "c",
+        "mod.toml",
+        &manifest("c", "[dependencies]\nb = \"^1\"\n"),
+    );
+    t.write(
+        "c",
+        "content/c.toml",
+        "[class.bigger]\nproperties = { attack = 9 }\n",
+    );
     t.write("d", "mod.toml", &manifest("d", ""));
-    t.write("d", "content/d.toml", "[class.lone]\nproperties = { attack = 2 }\n");
-    t.write("broken", "mod.toml", &manifest("broken", "[dependencies]\na = \"^1\"\n"));
+    t.write(
+        "d",
+        "content/d.toml",
+        "[class.lone]\nproperties = { attack = 2 }\n",
+    );
+    t.write(
+        "broken",
+        "mod.toml",
+        &manifest("broken", "[dependencies]\na = \"^1\"\n"),
+    );
     t.write(
         "broken",
         "content/bad.toml",
         "[class.oops]\nproperties = { attack = 1 }\n\n[[class.oops.trigger]]\nwhen = \"core:event/created\"\ndo = [{ type = \"damge\", amount = 1 }]\n",
     );
-    t.write("needs-broken", "mod.toml", &manifest("needs-broken", "[dependencies]\nbroken = \"^1\"\n"));
+    t.write(
+        "needs-broken",
+        "mod.toml",
+        &manifest("needs-broken", "[dependencies]\nbroken = \"^1\"\n"),
+    );
     t.write("needs-broken", "content/x.toml", "[class.x]\n");
 
     let loaded = load_tree(&t);
     assert_eq!(loaded.loaded, ["a", "b", "c", "d"]);
-    let disabled: Vec<&str> = loaded.content_disabled.iter().map(|(id, _)| id.as_str()).collect();
+    let disabled: Vec<&str> = loaded
+        .content_disabled
+        .iter()
+        .map(|(id, _)| id.as_str())
+        .collect();
     assert_eq!(disabled, ["broken", "needs-broken"]);
     let why = &loaded.content_disabled[1].1;
     assert!(why.contains("depends on `broken`"), "{why}");
-    let err = loaded.all_diagnostics().find(|d| d.code == "E-CONTENT-UNKNOWN-ID").expect("unknown action reported");
+    let err = loaded
+        .all_diagnostics()
+        .find(|d| d.code == "E-CONTENT-UNKNOWN-ID")
+        .expect("unknown action reported");
     assert_eq!(err.mod_id.as_deref(), Some("broken"));
-    assert_eq!(err.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l), Some(6));
-    assert!(err.help.iter().any(|h| h.contains("core:action/damage")), "{:?}", err.help);
+    assert_eq!(
+        err.location
+            .as_ref()
+            .and_then(|l| l.line_col())
+            .map(|(l, _)| l),
+        Some(6)
+    );
+    assert!(
+        err.help.iter().any(|h| h.contains("core:action/damage")),
+        "{:?}",
+        err.help
+    );
 
     // The four survivors run.
     let gen = loaded.generation.clone().expect("generation");
     let mut game = Game::new(gen, 1, Box::new(ScriptedController::default()));
-    let m = game.spawn(Id::parse("a:class/minion").unwrap(), None, "board").unwrap();
-    let big = game.spawn(Id::parse("c:class/bigger").unwrap(), None, "board").unwrap();
-    game.emit(tessera_host::Event::new(Id::parse("core:event/turn_started").unwrap())).unwrap();
+    let m = game
+        .spawn(Id::parse("a:class/minion").unwrap(), None, "board")
+        .unwrap();
+    let big = game
+        .spawn(Id::parse("c:class/bigger").unwrap(), None, "board")
+        .unwrap();
+    game.emit(tessera_host::Event::new(
+        Id::parse("core:event/turn_started").unwrap(),
+    ))
+    .unwrap();
     assert_eq!(game.world().get_int(m, Sym::new("attack")), 2);
     assert_eq!(game.world().get_int(big, Sym::new("attack")), 9);
 }
@@ -76,8 +128,17 @@ fn malformed_content_disables_only_its_mod() {
     t.write("bad", "content/b.toml", "[class.ok\nproperties = 1\n");
     let loaded = load_tree(&t);
     assert_eq!(loaded.loaded, ["good"]);
-    let d = loaded.all_diagnostics().find(|d| d.code == "E-CONTENT-PARSE").expect("parse error");
-    assert_eq!(d.location.as_ref().and_then(|l| l.line_col()).map(|(l, _)| l), Some(1));
+    let d = loaded
+        .all_diagnostics()
+        .find(|d| d.code == "E-CONTENT-PARSE")
+        .expect("parse error");
+    assert_eq!(
+        d.location
+            .as_ref()
+            .and_then(|l| l.line_col())
+            .map(|(l, _)| l),
+        Some(1)
+    );
 }
 
 #[test]
@@ -85,25 +146,46 @@ fn patches_apply_in_load_order_and_are_remembered() {
     let t = Tree::new("patch");
     t.write("base", "mod.toml", &manifest("base", ""));
     t.write("base", "content/c.toml", "[class.wolf]\ntags = [\"beast\"]\nproperties = { attack = 1, max_health = 2 }\n\n[class.sheep]\n");
-    t.write("tweak", "mod.toml", &manifest("tweak", "[dependencies]\nbase = \"^1\"\n"));
+    t.write(
+        "tweak",
+        "mod.toml",
+        &manifest("tweak", "[dependencies]\nbase = \"^1\"\n"),
+    );
     t.write(
         "tweak",
         "content/p.toml",
         "[[patch]]\ntarget = \"base:class/wolf\"\nop = \"merge\"\nvalue = { properties = { attack = 3 } }\n\n[[patch]]\ntarget = \"base:class/sheep\"\nop = \"remove\"\n",
     );
-    t.write("later", "mod.toml", &manifest("later", "[dependencies]\ntweak = \"^1\"\n"));
+    t.write(
+        "later",
+        "mod.toml",
+        &manifest("later", "[dependencies]\ntweak = \"^1\"\n"),
+    );
     t.write("later", "content/p.toml", "[[patch]]\ntarget = \"base:class/wolf\"\nop = \"merge\"\nvalue = { properties = { max_health = 5 } }\n");
     let loaded = load_tree(&t);
     assert!(!loaded.has_errors(), "{:?}", codes(&loaded));
     let gen = loaded.generation.as_ref().unwrap();
     let wolf = Id::parse("base:class/wolf").unwrap();
-    let touches: Vec<(&str, &str, usize)> = gen.provenance.touches[&wolf].iter().map(|t| (t.mod_id.as_str(), t.op.as_str(), t.line)).collect();
-    assert_eq!(touches, [("base", "defined", 1), ("tweak", "merge", 1), ("later", "merge", 1)]);
+    let touches: Vec<(&str, &str, usize)> = gen.provenance.touches[&wolf]
+        .iter()
+        .map(|t| (t.mod_id.as_str(), t.op.as_str(), t.line))
+        .collect();
+    assert_eq!(
+        touches,
+        [
+            ("base", "defined", 1),
+            ("tweak", "merge", 1),
+            ("later", "merge", 1)
+        ]
+    );
     let def = &gen.provenance.definitions[&wolf];
     assert_eq!(def["properties"]["attack"], 3);
     assert_eq!(def["properties"]["max_health"], 5);
     assert_eq!(def["tags"][0], "beast");
-    assert!(gen.class(Id::parse("base:class/sheep").unwrap()).is_none(), "removed by patch");
+    assert!(
+        gen.class(Id::parse("base:class/sheep").unwrap()).is_none(),
+        "removed by patch"
+    );
 
     // The CLI shows the same story.
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
@@ -114,7 +196,10 @@ fn patches_apply_in_load_order_and_are_remembered() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("defined by `base`"), "{text}");
     assert!(text.contains("patched (merge) by `tweak`"), "{text}");
-    assert!(text.find("`tweak`").unwrap() < text.find("`later`").unwrap(), "{text}");
+    assert!(
+        text.find("`tweak`").unwrap() < text.find("`later`").unwrap(),
+        "{text}"
+    );
     assert!(text.contains("attack = 3"), "{text}");
 }
 
@@ -124,15 +209,37 @@ fn unordered_patches_to_one_id_are_an_error_naming_both() {
     t.write("base", "mod.toml", &manifest("base", ""));
     t.write("base", "content/c.toml", "[class.wolf]\n");
     for m in ["left", "right"] {
-        t.write(m, "mod.toml", &manifest(m, "[dependencies]\nbase = \"^1\"\n"));
-        t.write(m, "content/p.toml", "[[patch]]\ntarget = \"base:class/wolf\"\nop = \"replace\"\nvalue = {}\n");
+        t.write(
+            m,
+            "mod.toml",
+            &manifest(m, "[dependencies]\nbase = \"^1\"\n"),
+        );
+        t.write(
+            m,
+            "content/p.toml",
+            "[[patch]]\ntarget = \"base:class/wolf\"\nop = \"replace\"\nvalue = {}\n",
+        );
     }
     let loaded = load_tree(&t);
-    let d = loaded.all_diagnostics().find(|d| d.code == "E-PATCH-CONFLICT").expect("conflict reported");
-    assert!(d.message.contains("`left`") && d.message.contains("`right`"), "{}", d.message);
+    let d = loaded
+        .all_diagnostics()
+        .find(|d| d.code == "E-PATCH-CONFLICT")
+        .expect("conflict reported");
+    assert!(
+        d.message.contains("`left`") && d.message.contains("`right`"),
+        "{}",
+        d.message
+    );
     let rendered = d.render(false);
-    assert!(rendered.contains("left") && rendered.contains("right") && rendered.contains("p.toml"), "{rendered}");
-    assert!(d.help.iter().any(|h| h.contains("after = [")), "{:?}", d.help);
+    assert!(
+        rendered.contains("left") && rendered.contains("right") && rendered.contains("p.toml"),
+        "{rendered}"
+    );
+    assert!(
+        d.help.iter().any(|h| h.contains("after = [")),
+        "{:?}",
+        d.help
+    );
 }
 
 #[test]
@@ -140,13 +247,35 @@ fn defining_another_mods_id_needs_a_patch() {
     let t = Tree::new("foreign");
     t.write("base", "mod.toml", &manifest("base", ""));
     t.write("base", "content/c.toml", "[class.wolf]\n");
-    t.write("thief", "mod.toml", &manifest("thief", "[dependencies]\nbase = \"^1\"\n"));
-    t.write("thief", "content/t.toml", "[class.\"base:class/wolf\"]\nproperties = { attack = 9 }\n");
+    t.write(
+        "thief",
+        "mod.toml",
+        &manifest("thief", "[dependencies]\nbase = \"^1\"\n"),
+    );
+    t.write(
+        "thief",
+        "content/t.toml",
+        "[class.\"base:class/wolf\"]\nproperties = { attack = 9 }\n",
+    );
     let loaded = load_tree(&t);
-    let d = loaded.all_diagnostics().find(|d| d.code == "E-CONTENT-FOREIGN-ID").expect("reported");
+    let d = loaded
+        .all_diagnostics()
+        .find(|d| d.code == "E-CONTENT-FOREIGN-ID")
+        .expect("reported");
     assert_eq!(d.mod_id.as_deref(), Some("thief"));
-    assert!(d.notes.iter().any(|n| n.contains("base") && n.contains("c.toml")), "{:?}", d.notes);
-    assert!(d.location.as_ref().unwrap().path.ends_with("thief/content/t.toml"));
+    assert!(
+        d.notes
+            .iter()
+            .any(|n| n.contains("base") && n.contains("c.toml")),
+        "{:?}",
+        d.notes
+    );
+    assert!(d
+        .location
+        .as_ref()
+        .unwrap()
+        .path
+        .ends_with("thief/content/t.toml"));
     assert!(loaded.loaded.contains(&"base".to_string()));
 }
 
@@ -154,14 +283,30 @@ fn defining_another_mods_id_needs_a_patch() {
 fn missing_translation_keys_are_warnings_naming_key_and_file() {
     let t = Tree::new("locale");
     t.write("m", "mod.toml", &manifest("m", ""));
-    t.write("m", "content/c.toml", "[class.wolf]\nname = \"m.wolf.name\"\ndescription = \"m.wolf.text\"\n");
+    t.write(
+        "m",
+        "content/c.toml",
+        "[class.wolf]\nname = \"m.wolf.name\"\ndescription = \"m.wolf.text\"\n",
+    );
     t.write("m", "locale/en.toml", "[m.wolf]\nname = \"Wolf\"\n");
     let loaded = load_tree(&t);
     assert!(!loaded.has_errors());
-    let warnings: Vec<_> = loaded.all_diagnostics().filter(|d| d.code == "W-LOCALE-MISSING").collect();
+    let warnings: Vec<_> = loaded
+        .all_diagnostics()
+        .filter(|d| d.code == "W-LOCALE-MISSING")
+        .collect();
     assert_eq!(warnings.len(), 1);
-    assert!(warnings[0].message.contains("`m.wolf.text`"), "{}", warnings[0].message);
-    assert!(warnings[0].location.as_ref().unwrap().path.ends_with("content/c.toml"));
+    assert!(
+        warnings[0].message.contains("`m.wolf.text`"),
+        "{}",
+        warnings[0].message
+    );
+    assert!(warnings[0]
+        .location
+        .as_ref()
+        .unwrap()
+        .path
+        .ends_with("content/c.toml"));
     assert_eq!(loaded.locale.get("en", "m.wolf.name"), Some("Wolf"));
 }
 
@@ -189,7 +334,11 @@ fn the_example_mods_pass_check_with_no_warnings() {
 #[test]
 fn check_fails_with_stable_codes_in_json() {
     let t = Tree::new("check-json");
-    t.write("m", "mod.toml", &manifest("m", "[dependencies]\nghost = \"^2\"\n"));
+    t.write(
+        "m",
+        "mod.toml",
+        &manifest("m", "[dependencies]\nghost = \"^2\"\n"),
+    );
     t.write("m", "content/c.toml", "[class.x]\n");
     let lock = t.root.join("mods.lock");
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
@@ -201,7 +350,12 @@ fn check_fails_with_stable_codes_in_json() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json output");
-    let codes: Vec<&str> = doc["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
+    let codes: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["code"].as_str())
+        .collect();
     assert!(codes.contains(&"E-DEP-MISSING"), "{codes:?}");
 }
 
