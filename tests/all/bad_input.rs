@@ -273,7 +273,6 @@ fn expression_syntax_errors_name_the_column() {
         ("me.attack", "`me` is not an object"),
         ("0d6", "dice"),
         ("min(1 2)", "two arguments"),
-        ("count(nothing)", "nothing"),
         ("1 +", "ended"),
     ] {
         let text = format!("[trigger.t]\nwhen = \"created\"\ndo = [{{ type = \"damage\", amount = \"{expr}\" }}]\n");
@@ -284,6 +283,14 @@ fn expression_syntax_errors_name_the_column() {
         assert!(e.message.contains("column"), "{expr}: {}", e.message);
         assert_eq!(line_col(e).0, 3, "{expr}: {}", e.render(false));
     }
+
+    // An unknown selector ref inside `count(...)` keeps its own code and message.
+    let text = "[trigger.t]\nwhen = \"created\"\ndo = [{ type = \"damage\", amount = \"count(nothing)\" }]\n";
+    let d = errors_of("x.toml", text);
+    let e = only(&d);
+    assert_eq!(e.code, "E-CONTENT-UNKNOWN-ID", "{}", e.render(false));
+    assert!(e.message.contains("test:ref/nothing"), "{}", e.message);
+    assert_eq!(line_col(e).0, 3);
 }
 
 #[test]

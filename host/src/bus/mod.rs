@@ -237,15 +237,18 @@ impl CascadeError {
 }
 
 /// Finds the shortest repeating period at the end of `chain` (repeated at least twice)
-/// and returns it closed: `[a, b, a]`.
+/// and returns it closed, starting from the loop event that came first in the chain:
+/// `[a, b, a]`.
 fn find_cycle(chain: &[Id]) -> Vec<Id> {
     let n = chain.len();
     for period in 1..=n / 2 {
         let a = &chain[n - period..];
         let b = &chain[n - 2 * period..n - period];
         if a == b {
-            let mut cycle = a.to_vec();
-            cycle.push(a[0]);
+            let first = chain.iter().position(|e| a.contains(e)).unwrap_or(0);
+            let start = a.iter().position(|e| *e == chain[first]).unwrap_or(0);
+            let mut cycle: Vec<Id> = a[start..].iter().chain(&a[..start]).copied().collect();
+            cycle.push(cycle[0]);
             return cycle;
         }
     }

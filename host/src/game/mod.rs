@@ -92,6 +92,25 @@ impl Game {
         created.ok_or_else(|| RuleError::Failed("spawn created nothing".into()))
     }
 
+    /// Setup: creates an object of a class and prepares it (properties, tags, parent) in
+    /// the same command, before auras see it. No events are raised.
+    pub fn spawn_with(
+        &mut self,
+        class: Id,
+        owner: Option<ObjId>,
+        zone: &str,
+        prepare: impl FnOnce(&mut World, ObjId) -> Result<(), RuleError>,
+    ) -> Result<ObjId, RuleError> {
+        let mut created = None;
+        self.command("spawn", |ax| {
+            let id = instantiate(ax.world, ax.gen, class, owner, Sym::new(zone))?;
+            prepare(ax.world, id)?;
+            created = Some(id);
+            Ok(())
+        })?;
+        created.ok_or_else(|| RuleError::Failed("spawn created nothing".into()))
+    }
+
     /// Setup: changes the world directly (no events; auras update). Rolled back on error.
     pub fn setup(
         &mut self,

@@ -9,8 +9,9 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::compile::AuraDef;
+use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Scope};
+use crate::id::Sym;
 use crate::state::{AppliedMod, AuraKey, MaxHealthDrop, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
@@ -31,6 +32,9 @@ pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
         if !world.dirty.any() {
             return Ok(());
         }
+        if world.dirty.structural {
+            end_departed(world, gen);
+        }
         let dirty = std::mem::take(&mut world.dirty);
         let active = active_auras(world, gen);
         let mut changes: Vec<(AuraKey, Option<Arc<Vec<(ObjId, AppliedMod)>>>)> = Vec::new();
@@ -43,7 +47,12 @@ pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
             if !stale {
                 continue;
             }
-            let mods = Arc::new(evaluate(world, gen, a)?);
+            // An aura that cannot be evaluated (its holder's parent is gone, a division
+            // by zero) is off, not fatal: otherwise every later command would fail.
+            let mods = Arc::new(evaluate(world, gen, a).unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "aura switched off: it could not be evaluated");
+                Vec::new()
+            }));
             if world
                 .aura_results
                 .get(&a.key)
@@ -71,10 +80,34 @@ pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
     Ok(())
 }
 
-fn zone_ok(world: &World, def: &AuraDef, holder: ObjId) -> bool {
-    world
-        .object(holder)
-        .is_ok_and(|o| def.zones.is_empty() || def.zones.contains(&o.zone))
+fn zone_ok(world: &World, def: &AuraDef, holder: ObjId, given_in: Option<Sym>) -> bool {
+    world.object(holder).is_ok_and(|o| match &def.zones {
+        AuraZones::Any => true,
+        AuraZones::Listed(z) => z.contains(&o.zone),
+        AuraZones::WhereGiven => given_in.is_none_or(|g| g == o.zone),
+    })
+}
+
+/// Given auras whose holder is gone, or left the zone it was given in (when the aura
+/// does not name zones), end for good: a buff does not come back with a returning card.
+fn end_departed(world: &mut World, gen: &Generation) {
+    let departed: Vec<u64> = world
+        .aura_instances()
+        .filter(|(_, a)| {
+            let def_default = gen
+                .auras
+                .get(&a.def)
+                .is_none_or(|d| d.zones == AuraZones::WhereGiven);
+            match world.object(a.holder) {
+                Err(_) => true,
+                Ok(o) => def_default && o.zone != a.zone,
+            }
+        })
+        .map(|(n, _)| n)
+        .collect();
+    for n in departed {
+        world.remove_aura_instance(n);
+    }
 }
 
 fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
@@ -88,7 +121,7 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
                 continue;
             };
             for (i, aura) in def.auras.iter().enumerate() {
-                if zone_ok(world, aura, holder) {
+                if zone_ok(world, aura, holder, None) {
                     out.push(Active {
                         key: AuraKey::Class {
                             holder,
@@ -108,7 +141,7 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
             tracing::warn!(aura = %inst.def, "aura instance refers to an aura this generation does not define; it has no effect");
             continue;
         };
-        if zone_ok(world, def, inst.holder) {
+        if zone_ok(world, def, inst.holder, Some(inst.zone)) {
             out.push(Active {
                 key: AuraKey::Instance(n),
                 def: def.clone(),

@@ -114,12 +114,24 @@ pub struct AuraDef {
     pub while_: Option<Box<dyn Condition>>,
     /// Event that ends given instances.
     pub until: Option<Id>,
-    /// Zones the holder must be in (empty: any).
-    pub zones: Vec<Sym>,
+    /// Where the holder must be for the aura to be active.
+    pub zones: AuraZones,
     /// What it reads.
     pub deps: Deps,
     /// Where it is written.
     pub origin: Origin,
+}
+
+/// Where an aura's holder must be for the aura to be active: its source "in play".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuraZones {
+    /// Anywhere (`zones = ["*"]`).
+    Any,
+    /// In one of these zones (`zones = [...]`; class auras default to `["board"]`).
+    Listed(Vec<Sym>),
+    /// In the zone it was in when the aura was given (the default for given auras):
+    /// an aura given to a minion ends for good when the minion leaves that zone.
+    WhereGiven,
 }
 
 /// `friendly`/`enemy`/`any`: the event's player relative to the holder's owner.
@@ -969,11 +981,11 @@ impl<'c> Compiler<'c> {
             Some(e) => Some(self.reference(e, "event", &with(path, "until"))?),
             None => None,
         };
-        let zones: Vec<Sym> = match &spec.zones {
-            Some(z) if z.iter().any(|z| z == "*") => Vec::new(),
-            Some(z) => z.iter().map(|z| Sym::new(z)).collect(),
-            None if class_aura => vec![Sym::new("board")],
-            None => Vec::new(),
+        let zones = match &spec.zones {
+            Some(z) if z.iter().any(|z| z == "*") => AuraZones::Any,
+            Some(z) => AuraZones::Listed(z.iter().map(|z| Sym::new(z)).collect()),
+            None if class_aura => AuraZones::Listed(vec![Sym::new("board")]),
+            None => AuraZones::WhereGiven,
         };
         let mut deps = Deps {
             structural: true,
@@ -1105,8 +1117,13 @@ impl<'c> Compiler<'c> {
         match v {
             Json::Number(n) => Ok(Expr::lit(n.as_f64().unwrap_or(0.0))),
             Json::String(s) => {
-                let mut names = CompilerNames { c: self, path };
-                expr::parse(s, &mut names).map_err(|m| ContentError::new("E-CONTENT-EXPR", path.to_vec(), m))
+                let mut names = CompilerNames { c: self, path, failure: None };
+                let parsed = expr::parse(s, &mut names);
+                // An alias or selector ref that failed keeps its own error (code, help).
+                if let Some(inner) = names.failure.take() {
+                    return Err(inner);
+                }
+                parsed.map_err(|m| ContentError::new("E-CONTENT-EXPR", path.to_vec(), m))
             }
             Json::Object(m) if m.len() == 1 && m.contains_key("count") => {
                 let sel = self.selector(&m["count"], &with(path, "count"))?;
@@ -1645,6 +1662,8 @@ fn substitute(body: &Json, args: &Map<String, Json>) -> Json {
 struct CompilerNames<'a, 'c> {
     c: &'a mut Compiler<'c>,
     path: &'a [PathSeg],
+    /// The first alias or selector error, reported as it is rather than as text.
+    failure: Option<ContentError>,
 }
 
 impl Names for CompilerNames<'_, '_> {
@@ -1655,10 +1674,11 @@ impl Names for CompilerNames<'_, '_> {
         if !self.c.defs.aliases.contains_key(&id) {
             return Ok(None);
         }
-        self.c
-            .alias_expr(id, self.path)
-            .map(Some)
-            .map_err(|e| e.message)
+        self.c.alias_expr(id, self.path).map(Some).map_err(|e| {
+            let msg = e.message.clone();
+            self.failure.get_or_insert(e);
+            msg
+        })
     }
 
     fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String> {
@@ -1668,10 +1688,8 @@ impl Names for CompilerNames<'_, '_> {
             .selector(&Json::Object(m), self.path)
             .map(|s| Arc::new(s) as Arc<dyn Selector>)
             .map_err(|e| {
-                let mut msg = e.message;
-                for h in e.help {
-                    msg.push_str(&format!("; {h}"));
-                }
+                let msg = e.message.clone();
+                self.failure.get_or_insert(e);
                 msg
             })
     }

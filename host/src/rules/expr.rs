@@ -440,7 +440,10 @@ impl Parser<'_> {
                             key: Sym::new(key),
                         })
                     }
-                    _ => match self.names.alias(&w).map_err(|m| self.err(&m))? {
+                    _ => match self.names.alias(&w).map_err(|m| {
+                        self.pos = start;
+                        self.err(&m)
+                    })? {
                         Some(e) => Ok(e),
                         None => {
                             self.pos = start;

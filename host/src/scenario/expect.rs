@@ -108,6 +108,15 @@ pub(super) fn run_step(
     if let Err(m) = check_events(game, ns, names, &step.expect_events, &outcome.events) {
         problems.push(m);
     }
+    for (e, want) in &step.expect_event_counts {
+        let id = event_id(game, ns, e)?;
+        let got = outcome.events.iter().filter(|x| x.id == id).count();
+        if got != *want {
+            problems.push(format!(
+                "expected `{id}` {want} time(s), it happened {got} time(s)"
+            ));
+        }
+    }
     for e in &step.expect_no_events {
         let id = event_id(game, ns, e)?;
         if outcome.events.iter().any(|x| x.id == id) {
@@ -202,6 +211,8 @@ fn check_value(
             Some(n) => serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number),
             None => match w.base(id, Sym::new(p)) {
                 Some(v) => Json::String(v.to_string()),
+                // Unset reads as 0, as it does in expressions.
+                None if want.is_number() => Json::from(0),
                 None => Json::Null,
             },
         },

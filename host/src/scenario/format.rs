@@ -98,7 +98,8 @@ pub struct StepSpec {
     /// Names for objects created during the step, in creation order.
     #[serde(default)]
     pub name_created: Vec<String>,
-    /// `"name.property" = value` (numbers, or `zone`/`owner`/`class`/`exists`/`tags`).
+    /// `"name.property" = value` (numbers — an unset property is 0, as in expressions —
+    /// or `zone`/`owner`/`class`/`exists`/`tags`/`no_tags`).
     #[serde(default)]
     pub expect: IndexMap<String, Json>,
     /// Objects per zone: `{ board = 3 }`.
@@ -107,6 +108,9 @@ pub struct StepSpec {
     /// Events that must happen in this step, in this order (others may come between).
     #[serde(default)]
     pub expect_events: Vec<Json>,
+    /// How many times events must happen in this step: `{ damaged = 2 }`.
+    #[serde(default)]
+    pub expect_event_counts: IndexMap<String, usize>,
     /// Events that must not happen in this step.
     #[serde(default)]
     pub expect_no_events: Vec<String>,

@@ -243,27 +243,30 @@ fn setup_object(
         ),
         None => None,
     };
-    let id = game
-        .spawn(class, owner, o.zone.as_deref().unwrap_or("board"))
-        .map_err(|e| e.to_string())?;
     let props = o.properties.clone();
     let tags = o.tags.clone();
-    game.setup(|w| {
-        for (k, v) in &props {
-            let value = crate::state::Value::from_json(v).ok_or_else(|| {
-                crate::rules::RuleError::Failed(format!(
-                    "property `{k}` must be a number, bool, text or list"
-                ))
-            })?;
-            w.set(id, Sym::new(k), value)?;
-        }
-        for t in &tags {
-            w.tag(id, Sym::new(t))?;
-        }
-        w.set_parent(id, parent)?;
-        Ok(())
-    })
-    .map_err(|e| e.to_string())?;
+    let id = game
+        .spawn_with(
+            class,
+            owner,
+            o.zone.as_deref().unwrap_or("board"),
+            |w, id| {
+                for (k, v) in &props {
+                    let value = crate::state::Value::from_json(v).ok_or_else(|| {
+                        crate::rules::RuleError::Failed(format!(
+                            "property `{k}` must be a number, bool, text or list"
+                        ))
+                    })?;
+                    w.set(id, Sym::new(k), value)?;
+                }
+                for t in &tags {
+                    w.tag(id, Sym::new(t))?;
+                }
+                w.set_parent(id, parent)?;
+                Ok(())
+            },
+        )
+        .map_err(|e| e.to_string())?;
     if names.insert(o.name.clone(), id).is_some() {
         return Err(format!("the name `{}` is used twice", o.name));
     }

@@ -57,6 +57,8 @@ pub struct AuraInstance {
     pub source: Option<ObjId>,
     /// When it was given.
     pub timestamp: u64,
+    /// The zone the holder was in when it was given.
+    pub zone: Sym,
 }
 
 /// What changed since auras were last recomputed.
@@ -431,7 +433,7 @@ impl World {
         holder: ObjId,
         source: Option<ObjId>,
     ) -> Result<u64, StateError> {
-        self.object(holder)?;
+        let zone = self.object(holder)?.zone;
         let timestamp = self.next_timestamp();
         self.next_aura += 1;
         let n = self.next_aura;
@@ -442,6 +444,7 @@ impl World {
                 holder,
                 source,
                 timestamp,
+                zone,
             },
         );
         self.dirty.structural = true;
@@ -463,6 +466,13 @@ impl World {
         if removed > 0 {
             self.dirty.structural = true;
         }
+        removed
+    }
+
+    /// Ends one aura instance; returns whether it existed.
+    pub fn remove_aura_instance(&mut self, n: u64) -> bool {
+        let removed = self.auras.remove(&n).is_some();
+        self.dirty.structural |= removed;
         removed
     }
 
