@@ -10,4 +10,5 @@ mod mods_manifest;
 mod mods_proptest;
 mod mods_resolve;
 mod mods_server;
+mod readme;
 mod scenarios;
