@@ -38,8 +38,8 @@ use tessera_host::registry::Selector;
 use tessera_host::rules::expr::{self, Expr, Names};
 use tessera_host::rules::{Cx, Scope};
 use tessera_host::{
-    ContentSource, Event, Game, Generation, Id, ObjId, Registry, ScriptedController,
-    SourceText, Sym, Value, World,
+    ContentSource, Event, Game, Generation, Id, ObjId, Registry, ScriptedController, SourceText,
+    Sym, Value, World,
 };
 
 const EVENTS: usize = 50;
@@ -48,9 +48,36 @@ const PER_EVENT: usize = TRIGGERS / EVENTS;
 const OBJECTS: usize = 1_000;
 const AURAS: usize = 100;
 
+/// Compiles content split into files of `per_file` top-level tables each (a mod keeps its
+/// content in many files; one 1,000-definition file would mostly measure load-time
+/// location look-ups, which re-parse the file once per definition).
 fn compile(content: &str) -> Arc<Generation> {
-    let src = ContentSource::new("bench", SourceText::new("bench.toml", content.to_owned()));
-    match Generation::build(Arc::new(Registry::with_core()), &[src], 1) {
+    const PER_FILE: usize = 40;
+    let mut files: Vec<String> = vec![String::new()];
+    let mut tables = 0;
+    for line in content.lines() {
+        if line.starts_with("[class.")
+            || line.starts_with("[trigger.")
+            || line.starts_with("[event.")
+        {
+            tables += 1;
+            if tables > PER_FILE {
+                files.push(String::new());
+                tables = 1;
+            }
+        }
+        let last = files.last_mut().expect("one file");
+        last.push_str(line);
+        last.push('\n');
+    }
+    let sources: Vec<ContentSource> = files
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| {
+            ContentSource::new("bench", SourceText::new(format!("bench{i}.toml"), text))
+        })
+        .collect();
+    match Generation::build(Arc::new(Registry::with_core()), &sources, 1) {
         Ok(g) => Arc::new(g),
         Err(d) => panic!("benchmark content does not compile: {d:?}"),
     }
@@ -74,7 +101,8 @@ fn event_ids() -> Vec<Id> {
 // Triggers
 // ---------------------------------------------------------------------------------------
 
-const WHEN_CONDITION: &str = r#"condition = { type = "compare", left = "target.x", op = ">=", right = 0 }"#;
+const WHEN_CONDITION: &str =
+    r#"condition = { type = "compare", left = "target.x", op = ">=", right = 0 }"#;
 const ACTION: &str = r#"do = [{ type = "add", key = "count", amount = 1 }]"#;
 
 fn declare_events(s: &mut String) {
@@ -266,7 +294,12 @@ struct NativeAura {
 
 /// Full recompute: every aura selects over every object and produces its modifiers;
 /// then every object's effective `attack` is base + its modifiers.
-fn native_recompute(units: &[NativeUnit], auras: &[NativeAura], mods: &mut Vec<Vec<(usize, f64)>>, out: &mut [f64]) {
+fn native_recompute(
+    units: &[NativeUnit],
+    auras: &[NativeAura],
+    mods: &mut Vec<Vec<(usize, f64)>>,
+    out: &mut [f64],
+) {
     for (a, aura) in auras.iter().enumerate() {
         let list = &mut mods[a];
         list.clear();
@@ -321,8 +354,12 @@ fn bench_auras(c: &mut Criterion) {
     group.bench_function("engine_unread_key", |b| {
         b.iter(|| {
             n += 1;
-            g.setup(|w| w.set(units[0], other, Value::Int(n)).map(|_| ()).map_err(Into::into))
-                .expect("setup");
+            g.setup(|w| {
+                w.set(units[0], other, Value::Int(n))
+                    .map(|_| ())
+                    .map_err(Into::into)
+            })
+            .expect("setup");
         })
     });
 
@@ -334,8 +371,12 @@ fn bench_auras(c: &mut Criterion) {
         b.iter(|| {
             high = !high;
             let p = if high { 9 } else { 0 };
-            g.setup(|w| w.set(target, power, Value::Int(p)).map(|_| ()).map_err(Into::into))
-                .expect("setup");
+            g.setup(|w| {
+                w.set(target, power, Value::Int(p))
+                    .map(|_| ())
+                    .map_err(Into::into)
+            })
+            .expect("setup");
         })
     });
     let p = g.world().get_int(target, power);
