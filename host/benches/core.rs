@@ -297,7 +297,7 @@ struct NativeAura {
 fn native_recompute(
     units: &[NativeUnit],
     auras: &[NativeAura],
-    mods: &mut Vec<Vec<(usize, f64)>>,
+    mods: &mut [Vec<(usize, f64)>],
     out: &mut [f64],
 ) {
     for (a, aura) in auras.iter().enumerate() {
