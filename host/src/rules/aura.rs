@@ -6,7 +6,7 @@
 //! modifiers are derived, an aura whose source left play simply produces nothing, and
 //! every value it touched is back to what the remaining modifiers say.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::compile::{AuraDef, AuraZones};
@@ -217,12 +217,18 @@ fn apply_changes(
 ) {
     let mut affected: BTreeSet<ObjId> = BTreeSet::new();
     let changed_keys: BTreeSet<AuraKey> = changes.iter().map(|(k, _)| *k).collect();
+    // The new modifiers of each object, in change order (one pass over all changes; a
+    // scan of every change per affected object was quadratic).
+    let mut new_by_obj: HashMap<ObjId, Vec<&AppliedMod>> = HashMap::new();
     for (key, new) in &changes {
         if let Some(old) = world.aura_results.get(key) {
             affected.extend(old.iter().map(|(o, _)| *o));
         }
         if let Some(new) = new {
-            affected.extend(new.iter().map(|(o, _)| *o));
+            for (o, m) in new.iter() {
+                affected.insert(*o);
+                new_by_obj.entry(*o).or_default().push(m);
+            }
         }
     }
     let rule = world.health_rule().clone();
@@ -242,20 +248,10 @@ fn apply_changes(
                     .collect()
             })
             .unwrap_or_default();
-        for (_, new) in &changes {
-            if let Some(new) = new {
-                list.extend(
-                    new.iter()
-                        .filter(|(o, _)| *o == obj)
-                        .map(|(_, m)| m.clone()),
-                );
-            }
-        }
-        for (_, new) in &changes {
-            for (o, m) in new.iter().flat_map(|n| n.iter()) {
-                if *o == obj {
-                    touched_keys.insert(m.key);
-                }
+        if let Some(mods) = new_by_obj.get(&obj) {
+            for m in mods {
+                list.push((*m).clone());
+                touched_keys.insert(m.key);
             }
         }
         if let Some(old) = world.applied.get(&obj) {

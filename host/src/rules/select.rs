@@ -24,6 +24,38 @@ pub enum Pick {
     },
 }
 
+/// Drops every repeat of an object in `out[start..]`, keeping its first occurrence (so the
+/// union of sources keeps source order). Linear: selections over a whole board are common,
+/// and a pairwise check was quadratic in the number of candidates.
+fn dedup_keep_first(out: &mut Vec<ObjId>, start: usize) {
+    let n = out.len() - start;
+    if n < 2 {
+        return;
+    }
+    if n <= 16 {
+        let mut keep = start;
+        for i in start..out.len() {
+            let o = out[i];
+            if !out[start..keep].contains(&o) {
+                out[keep] = o;
+                keep += 1;
+            }
+        }
+        out.truncate(keep);
+        return;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(n);
+    let mut keep = start;
+    for i in start..out.len() {
+        let o = out[i];
+        if seen.insert(o) {
+            out[keep] = o;
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
+
 /// A compiled selector: the union of its sources (in order, without duplicates), filtered
 /// by every condition, then picked.
 #[derive(Debug)]
@@ -41,18 +73,9 @@ impl Select {
     pub fn candidates(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         let start = out.len();
         for s in &self.sources {
-            let before = out.len();
             s.select(cx, out)?;
-            // Drop duplicates already selected by an earlier source (order preserved).
-            let mut i = before;
-            while i < out.len() {
-                if out[start..before.min(i)].contains(&out[i]) || out[before..i].contains(&out[i]) {
-                    out.remove(i);
-                } else {
-                    i += 1;
-                }
-            }
         }
+        dedup_keep_first(out, start);
         if !self.filters.is_empty() {
             let mut keep = start;
             for i in start..out.len() {

@@ -60,6 +60,11 @@ pub struct AppliedMod {
 /// Within a layer, modifiers apply by timestamp then aura key, so the result never
 /// depends on the order the auras were recomputed in.
 pub fn apply(base: f64, key: Sym, mods: &[AppliedMod]) -> f64 {
+    // Objects under many auras carry long lists, mostly for other keys: one scan to skip
+    // the four layer passes when nothing here is for `key`.
+    if !mods.iter().any(|m| m.key == key) {
+        return if base.is_nan() { 0.0 } else { base };
+    }
     let mut value = base;
     // Set: the latest (by timestamp, then aura key) wins.
     let mut best: Option<&AppliedMod> = None;

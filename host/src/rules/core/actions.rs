@@ -11,8 +11,16 @@ use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::{ActCx, ContentError, Params, RuleError};
 use crate::state::{ObjId, Value};
 
-fn ev(name: &str) -> Id {
-    Id::parse(&format!("core:event/{name}")).unwrap_or_else(|e| panic!("core event id: {e}"))
+/// A core event id, parsed and interned once per call site (actions run in hot loops:
+/// formatting and parsing the id on every call cost more than the action itself).
+macro_rules! ev {
+    ($name:literal) => {{
+        static ID: std::sync::OnceLock<Id> = std::sync::OnceLock::new();
+        *ID.get_or_init(|| {
+            Id::parse(concat!("core:event/", $name))
+                .unwrap_or_else(|e| panic!("core event id: {e}"))
+        })
+    }};
 }
 
 /// Evaluates an expression with `target` = the object being acted on.
@@ -36,7 +44,7 @@ impl Action for Damage {
                 continue;
             }
             ax.world.add(t, key, amount)?;
-            let e = Event::new(ev("damaged"))
+            let e = Event::new(ev!("damaged"))
                 .target(t)
                 .amount(amount)
                 .player(owner_of(ax, t));
@@ -63,7 +71,7 @@ impl Action for Heal {
                 continue;
             }
             ax.world.set(t, key, Value::Int(damage - healed))?;
-            let e = Event::new(ev("healed"))
+            let e = Event::new(ev!("healed"))
                 .target(t)
                 .amount(healed)
                 .player(owner_of(ax, t));
@@ -87,7 +95,7 @@ impl Action for Destroy {
                 continue; // already destroyed: destroying twice raises nothing
             }
             let from = ax.world.move_to(t, self.0)?;
-            let e = Event::new(ev("destroyed"))
+            let e = Event::new(ev!("destroyed"))
                 .target(t)
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()));
@@ -144,7 +152,7 @@ impl Action for Create {
             for (k, v) in &self.props {
                 ax.world.set(id, *k, v.clone())?;
             }
-            let e = Event::new(ev("created")).target(id).player(owner);
+            let e = Event::new(ev!("created")).target(id).player(owner);
             let e = match ax.scope.this {
                 Some(s) => e.source(s),
                 None => e,
@@ -161,7 +169,7 @@ impl Action for Move {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         for &t in targets {
             let from = ax.world.move_to(t, self.0)?;
-            let e = Event::new(ev("moved"))
+            let e = Event::new(ev!("moved"))
                 .target(t)
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()))
@@ -206,7 +214,13 @@ impl Action for AddProp {
 }
 
 fn changed(ax: &mut ActCx<'_>, t: ObjId, key: Sym, old: Option<Value>, new: i64) {
-    let e = Event::new(ev("property_changed"))
+    let id = ev!("property_changed");
+    // Most games do not listen to it: skip building the payload (three interned keys and
+    // a string) when no trigger would see it.
+    if ax.gen.index.listeners(id).is_empty() {
+        return;
+    }
+    let e = Event::new(id)
         .target(t)
         .with("key", Value::Text(key.as_str().into()))
         .with("old", old.unwrap_or(Value::Int(0)))
