@@ -34,6 +34,16 @@ pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
         }
         if world.dirty.structural {
             end_departed(world, gen);
+        } else if !gen.aura_deps.everything
+            && world
+                .dirty
+                .keys
+                .iter()
+                .all(|k| !gen.aura_deps.keys.contains(k))
+        {
+            // Only keys no aura reads changed: nothing to do.
+            world.dirty = Default::default();
+            return Ok(());
         }
         let dirty = std::mem::take(&mut world.dirty);
         let active = active_auras(world, gen);

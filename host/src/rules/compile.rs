@@ -298,8 +298,19 @@ pub struct Generation {
     pub events: HashSet<Id>,
     /// Who defined and patched each id, and the final definitions.
     pub provenance: Provenance,
+    /// The union of what every aura reads (recompute skips changes outside it).
+    pub aura_deps: AuraDeps,
     /// Warnings found while building (errors fail the build).
     pub warnings: Diagnostics,
+}
+
+/// What any aura of a generation reads.
+#[derive(Debug, Clone, Default)]
+pub struct AuraDeps {
+    /// Property keys some aura reads.
+    pub keys: HashSet<Sym>,
+    /// Some aura reads something untracked (a plugin): recompute on any change.
+    pub everything: bool,
 }
 
 /// Options for [`Generation::build_with`].
@@ -375,6 +386,7 @@ impl Generation {
             world: WorldConfig::default(),
             events: defs.events.clone(),
             provenance,
+            aura_deps: AuraDeps::default(),
             warnings: Diagnostics::default(),
         };
         for (i, file) in &files {
@@ -399,6 +411,14 @@ impl Generation {
             );
         }
         gen.index.finish();
+        for aura in gen
+            .auras
+            .values()
+            .chain(gen.classes.values().flat_map(|c| c.auras.iter()))
+        {
+            gen.aura_deps.everything |= aura.deps.everything;
+            gen.aura_deps.keys.extend(aura.deps.keys.iter().copied());
+        }
         let mut compiled_extras = Vec::new();
         for extra in extras {
             let Some(Some(tree)) = trees.get(extra.source) else {

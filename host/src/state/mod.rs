@@ -360,6 +360,10 @@ impl World {
         let obj = self.object_mut(id)?;
         let old = obj.props.insert(key, value);
         self.dirty.keys.insert(key);
+        // `health` is derived from these two: whoever reads it must see the change.
+        if key == self.health.damage_key || key == self.health.max_key {
+            self.dirty.keys.insert(self.health.health_key);
+        }
         Ok(old)
     }
 
