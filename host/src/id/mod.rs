@@ -13,22 +13,15 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Process-wide string interner. Interned strings are leaked on purpose: the set of ids
 /// and keys a process sees is bounded by the content it loads.
-struct Interner {
-    strings: Vec<&'static str>,
-    index: HashMap<&'static str, u32>,
-}
-
-fn interner() -> &'static RwLock<Interner> {
-    static INTERNER: OnceLock<RwLock<Interner>> = OnceLock::new();
-    INTERNER.get_or_init(|| {
-        RwLock::new(Interner {
-            strings: Vec::new(),
-            index: HashMap::new(),
-        })
-    })
+fn interner() -> &'static RwLock<HashMap<&'static str, ()>> {
+    static INTERNER: OnceLock<RwLock<HashMap<&'static str, ()>>> = OnceLock::new();
+    INTERNER.get_or_init(|| RwLock::new(HashMap::new()))
 }
 
 /// An interned string: a property key, tag, zone name or any other name compared often.
+///
+/// A `Sym` is the address of its one interned copy, so equality and hashing compare a
+/// pointer, and reading the text (or ordering by it) takes no lock.
 ///
 /// ```
 /// use tessera_host::Sym;
@@ -36,38 +29,44 @@ fn interner() -> &'static RwLock<Interner> {
 /// assert_eq!(a, Sym::new("attack"));
 /// assert_eq!(a.as_str(), "attack");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Sym(u32);
+#[derive(Clone, Copy)]
+pub struct Sym(&'static str);
 
 impl Sym {
     /// Interns `s` (once per distinct string) and returns its symbol.
     pub fn new(s: &str) -> Sym {
         {
             let guard = interner().read().unwrap_or_else(|e| e.into_inner());
-            if let Some(&i) = guard.index.get(s) {
-                return Sym(i);
+            if let Some((&k, _)) = guard.get_key_value(s) {
+                return Sym(k);
             }
         }
         let mut guard = interner().write().unwrap_or_else(|e| e.into_inner());
-        if let Some(&i) = guard.index.get(s) {
-            return Sym(i);
+        if let Some((&k, _)) = guard.get_key_value(s) {
+            return Sym(k);
         }
         let leaked: &'static str = Box::leak(s.to_owned().into_boxed_str());
-        let i = u32::try_from(guard.strings.len()).expect("more than 2^32 interned strings");
-        guard.strings.push(leaked);
-        guard.index.insert(leaked, i);
-        Sym(i)
+        guard.insert(leaked, ());
+        Sym(leaked)
     }
 
     /// The symbol's text.
     pub fn as_str(self) -> &'static str {
-        let guard = interner().read().unwrap_or_else(|e| e.into_inner());
-        guard.strings[self.0 as usize]
-    }
-
-    /// The raw interned index (stable for the life of the process, not across processes).
-    pub fn index(self) -> u32 {
         self.0
+    }
+}
+
+impl PartialEq for Sym {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Sym {}
+
+impl std::hash::Hash for Sym {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (self.0.as_ptr() as usize).hash(state);
     }
 }
 
@@ -80,10 +79,10 @@ impl PartialOrd for Sym {
 /// Symbols order by their text, so anything sorted by symbol is deterministic across runs.
 impl Ord for Sym {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        if self.0 == other.0 {
+        if self == other {
             std::cmp::Ordering::Equal
         } else {
-            self.as_str().cmp(other.as_str())
+            self.0.cmp(other.0)
         }
     }
 }
@@ -408,7 +407,7 @@ mod tests {
     fn interning_makes_equal_ids_identical() {
         let a = Id::parse("core:event/damaged").unwrap();
         let b: Id = "core:event/damaged".parse().unwrap();
-        assert_eq!(a.sym().index(), b.sym().index());
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
     }
 
     #[test]
