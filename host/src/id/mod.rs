@@ -461,7 +461,7 @@ mod tests {
 
     #[test]
     fn symbols_order_by_text() {
-        let mut v = vec![Sym::new("zeta"), Sym::new("alpha"), Sym::new("mid")];
+        let mut v = [Sym::new("zeta"), Sym::new("alpha"), Sym::new("mid")];
         v.sort();
         let texts: Vec<_> = v.iter().map(|s| s.as_str()).collect();
         assert_eq!(texts, ["alpha", "mid", "zeta"]);

@@ -112,7 +112,7 @@ pub fn load_resolved(
             Ok(sources) => per_mod.push((m.id.clone(), sources)),
             Err(d) => {
                 unreadable.insert(m.id.clone(), d.message.clone());
-                diagnostics.push(d);
+                diagnostics.push(*d);
             }
         }
     }
@@ -187,7 +187,10 @@ pub fn load_resolved(
 
 /// Reads a mod's content files: every file under its `[content] paths` that a registered
 /// loader reads, sorted by path.
-fn read_content(m: &ResolvedMod, registry: &Registry) -> Result<Vec<ContentSource>, Diagnostic> {
+fn read_content(
+    m: &ResolvedMod,
+    registry: &Registry,
+) -> Result<Vec<ContentSource>, Box<Diagnostic>> {
     let mut files = Vec::new();
     for p in &m.manifest.content_paths {
         let path = m.dir.join(p);

@@ -18,6 +18,9 @@ use crate::state::{AppliedMod, AuraKey, MaxHealthDrop, ObjId, World};
 /// needs a second round); beyond this they are reported as oscillating.
 const MAX_ROUNDS: usize = 8;
 
+/// The modifiers one aura produces, by target.
+type AuraResult = Arc<Vec<(ObjId, AppliedMod)>>;
+
 struct Active {
     key: AuraKey,
     def: Arc<AuraDef>,
@@ -47,7 +50,7 @@ pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
         }
         let dirty = std::mem::take(&mut world.dirty);
         let active = active_auras(world, gen);
-        let mut changes: Vec<(AuraKey, Option<Arc<Vec<(ObjId, AppliedMod)>>>)> = Vec::new();
+        let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
         for a in &active {
             let deps = &a.def.deps;
             let stale = !world.aura_results.contains_key(&a.key)
@@ -221,10 +224,7 @@ fn evaluate(
     Ok(out)
 }
 
-fn apply_changes(
-    world: &mut World,
-    changes: Vec<(AuraKey, Option<Arc<Vec<(ObjId, AppliedMod)>>>)>,
-) {
+fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>) {
     let mut affected: BTreeSet<ObjId> = BTreeSet::new();
     let changed_keys: BTreeSet<AuraKey> = changes.iter().map(|(k, _)| *k).collect();
     // The new modifiers of each object, in change order (one pass over all changes; a

@@ -304,6 +304,9 @@ pub struct Generation {
     pub warnings: Diagnostics,
 }
 
+/// The extra action lists compiled by [`Generation::build_with`], in request order.
+pub type CompiledExtras = Vec<Vec<Box<dyn Action>>>;
+
 /// What any aura of a generation reads.
 #[derive(Debug, Clone, Default)]
 pub struct AuraDeps {
@@ -344,7 +347,7 @@ impl Generation {
         registry: Arc<Registry>,
         sources: &[ContentSource],
         opts: &BuildOptions<'_>,
-    ) -> Result<(Generation, Vec<Vec<Box<dyn Action>>>), Diagnostics> {
+    ) -> Result<(Generation, CompiledExtras), Diagnostics> {
         let number = opts.number;
         let extras = opts.extras;
         let mut diags = Diagnostics::default();
@@ -353,7 +356,7 @@ impl Generation {
             match parse_tree(&registry, src) {
                 Ok(tree) => trees.push(Some(tree)),
                 Err(d) => {
-                    diags.push(d);
+                    diags.push(*d);
                     trees.push(None);
                 }
             }
@@ -370,7 +373,7 @@ impl Generation {
             let Some(tree) = &trees[i] else { continue };
             match parse_file(&registry, src, tree) {
                 Ok(f) => files.push((i, f)),
-                Err(d) => diags.push(d),
+                Err(d) => diags.push(*d),
             }
         }
         let defs = declare(&registry, sources, &files, &mut diags);
@@ -464,7 +467,7 @@ impl Generation {
 fn loader_of<'r>(
     registry: &'r Registry,
     src: &ContentSource,
-) -> Result<&'r crate::registry::Entry<dyn crate::registry::LoaderKind>, Diagnostic> {
+) -> Result<&'r crate::registry::Entry<dyn crate::registry::LoaderKind>, Box<Diagnostic>> {
     let path = &src.source.path;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     registry.loader_for(ext).ok_or_else(|| {
@@ -472,10 +475,11 @@ fn loader_of<'r>(
             .in_file(path)
             .with_help("content files are `.toml` or `.json`, unless a mod registers a loader for another format")
             .for_mod(&src.mod_id)
+            .into()
     })
 }
 
-fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Diagnostic> {
+fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diagnostic>> {
     let loader = loader_of(registry, src)?;
     let mut map = HashMap::new();
     let parsed = loader.imp.parse(&src.source.text, &mut |p, r| {
@@ -487,9 +491,11 @@ fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Diagnost
             Some(s) => Location::span(&src.source, s),
             None => Location::file(&src.source.path),
         };
-        Diagnostic::error("E-CONTENT-PARSE", format!("could not parse content: {msg}"))
-            .at(loc)
-            .for_mod(&src.mod_id)
+        Box::new(
+            Diagnostic::error("E-CONTENT-PARSE", format!("could not parse content: {msg}"))
+                .at(loc)
+                .for_mod(&src.mod_id),
+        )
     })
 }
 
@@ -497,7 +503,7 @@ fn parse_file(
     registry: &Registry,
     src: &ContentSource,
     json: &Json,
-) -> Result<ContentFile, Diagnostic> {
+) -> Result<ContentFile, Box<Diagnostic>> {
     let path = &src.source.path;
     loader_of(registry, src)?;
     let stripped;
@@ -529,7 +535,7 @@ fn parse_file(
         if let Some(help) = unknown_field_help(&inner) {
             d = d.with_help(help);
         }
-        d
+        Box::new(d)
     })
 }
 
