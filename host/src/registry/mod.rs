@@ -231,6 +231,27 @@ pub trait LoaderKind: Send + Sync {
     ) -> Result<serde_json::Value, (String, Option<std::ops::Range<usize>>)>;
 }
 
+/// A kind written as a closure over its parameters (how built-ins are declared).
+pub struct FnKind<F>(pub F);
+
+impl<F> ActionKind for FnKind<F>
+where
+    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> + Send + Sync,
+{
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> {
+        (self.0)(p)
+    }
+}
+
+impl<F> ConditionKind for FnKind<F>
+where
+    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> + Send + Sync,
+{
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> {
+        (self.0)(p)
+    }
+}
+
 /// A declared event type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EventType {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::instantiate;
 use crate::bus::Event;
 use crate::id::{Id, Sym};
-use crate::registry::{builtin, Action, ActionKind, ParamSpec, ParamType as T, Registry};
+use crate::registry::{builtin, Action, ActionKind, FnKind, ParamSpec, ParamType as T, Registry};
 use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::{ActCx, ContentError, Params, RuleError};
 use crate::state::{ObjId, Value};
@@ -315,21 +315,11 @@ impl Action for Emit {
     }
 }
 
-struct Kind<F>(F);
-impl<F> ActionKind for Kind<F>
-where
-    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> + Send + Sync,
-{
-    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> {
-        (self.0)(p)
-    }
-}
-
 fn kind<F>(f: F) -> Arc<dyn ActionKind>
 where
     F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> + Send + Sync + 'static,
 {
-    Arc::new(Kind(f))
+    Arc::new(FnKind(f))
 }
 
 /// Registers the core actions.

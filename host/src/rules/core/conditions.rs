@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::{owner_relation, Relation};
 use crate::id::{Id, Sym};
 use crate::registry::{
-    builtin, Condition, ConditionKind, Deps, ParamSpec, ParamType as T, Registry,
+    builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry,
 };
 use crate::rules::expr::Expr;
 use crate::rules::{ContentError, Cx, Params, RuleError};
@@ -113,21 +113,11 @@ impl Condition for OfClass {
 }
 
 /// A condition kind built from a closure over its parameters.
-struct Kind<F>(F);
-impl<F> ConditionKind for Kind<F>
-where
-    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> + Send + Sync,
-{
-    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> {
-        (self.0)(p)
-    }
-}
-
 fn kind<F>(f: F) -> Arc<dyn ConditionKind>
 where
     F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> + Send + Sync + 'static,
 {
-    Arc::new(Kind(f))
+    Arc::new(FnKind(f))
 }
 
 /// Registers the core conditions.
