@@ -47,6 +47,7 @@ mod diag;
 mod game;
 mod id;
 pub mod mods;
+pub mod plugins;
 pub mod registry;
 pub mod rules;
 pub mod scenario;

@@ -16,6 +16,7 @@ pub use controller::{Answer, Choice, Controller, RandomController, ScriptedContr
 
 use crate::bus::{Binding, Event, EventQueue};
 use crate::id::{Id, Sym};
+use crate::plugins::Runtime;
 use crate::registry::{Action, Selector};
 use crate::rules::compile::{PlayerFilter, Trigger};
 use crate::rules::core::{acting_player, instantiate};
@@ -34,6 +35,7 @@ pub struct Game {
     world: World,
     gen: Arc<Generation>,
     controller: RefCell<Box<dyn Controller>>,
+    rt: Runtime,
 }
 
 impl std::fmt::Debug for Game {
@@ -54,6 +56,7 @@ impl Game {
             world,
             gen,
             controller: RefCell::new(controller),
+            rt: Runtime::default(),
         }
     }
 
@@ -139,7 +142,7 @@ impl Game {
             ax.scope.this = this;
             for a in actions {
                 a.run(ax, targets)?;
-                aura::recompute(ax.world, ax.gen)?;
+                aura::recompute(ax.world, ax.gen, ax.rt)?;
             }
             Ok(())
         })
@@ -189,9 +192,10 @@ impl Game {
                 scope: Scope::default(),
                 queue: &mut queue,
                 controller: &self.controller,
+                rt: &self.rt,
             };
             f(&mut ax)
-                .and_then(|()| aura::recompute(ax.world, ax.gen))
+                .and_then(|()| aura::recompute(ax.world, ax.gen, ax.rt))
                 .and_then(|()| settle(&mut ax))
         };
         match result {
@@ -241,7 +245,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
         if ended > 0 {
             tracing::trace!(ended, "auras ended");
         }
-        aura::recompute(ax.world, gen)?;
+        aura::recompute(ax.world, gen, ax.rt)?;
         for check in &gen.checks {
             let scope = Scope::for_event(None, &event);
             let mut targets = Vec::new();
@@ -251,6 +255,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
                     gen,
                     scope: &scope,
                     controller: Some(ax.controller),
+                    rt: ax.rt,
                 };
                 check
                     .select
@@ -265,7 +270,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
             for a in &check.actions {
                 a.run(ax, &targets)?;
             }
-            aura::recompute(ax.world, gen)?;
+            aura::recompute(ax.world, gen, ax.rt)?;
         }
     }
     Ok(())
@@ -290,6 +295,7 @@ fn run_trigger(
             gen,
             scope: &scope,
             controller: Some(ax.controller),
+            rt: ax.rt,
         };
         if t.player != PlayerFilter::Any {
             let me = acting_player(&cx);
@@ -334,7 +340,7 @@ fn run_trigger(
     ax.scope = scope;
     for a in &t.actions {
         a.run(ax, &targets)?;
-        aura::recompute(ax.world, gen)?;
+        aura::recompute(ax.world, gen, ax.rt)?;
     }
     Ok(())
 }

@@ -14,6 +14,7 @@ use super::{
     discover, resolve, Discovery, Resolution, ResolvedMod, ServerConfig, HOST_API_VERSION,
 };
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
+use crate::plugins::{load_plugin, register_plugin, LoadedPlugin, PluginLimits, PluginRequest};
 use crate::registry::Registry;
 use crate::rules::compile::{BuildOptions, ContentSource};
 use crate::rules::Generation;
@@ -95,16 +96,44 @@ pub fn load(
 ) -> LoadedMods {
     let discovery = discover(dirs);
     let resolution = resolve(&discovery, &HOST_API_VERSION, server);
-    load_resolved(discovery, resolution, registry)
+    load_resolved(discovery, resolution, server, registry)
 }
 
-/// Loads the content of an already resolved set.
+/// Loads the plugins and content of an already resolved set.
 pub fn load_resolved(
     discovery: Discovery,
     resolution: Resolution,
+    server: Option<&ServerConfig>,
     registry: Arc<Registry>,
 ) -> LoadedMods {
     let mut diagnostics = Diagnostics::default();
+    let mut plugins: Vec<(String, Arc<LoadedPlugin>)> = Vec::new();
+    let mut broken_plugins: BTreeMap<String, String> = BTreeMap::new();
+    for m in &resolution.order {
+        for entry in &m.manifest.plugins {
+            let req = PluginRequest {
+                mod_id: &m.id,
+                mod_dir: &m.dir,
+                file: &entry.file,
+                provides: &entry.provides,
+                asked: &entry.capabilities,
+                granted: server.map_or(&[][..], |s| s.grants_for(&m.id)),
+            };
+            let limits = server.map_or_else(PluginLimits::default, |s| {
+                PluginLimits::from_server(&s.limits_for(&m.id))
+            });
+            match load_plugin(req, limits) {
+                Ok(p) => plugins.push((m.id.clone(), p)),
+                Err(d) => {
+                    broken_plugins.insert(
+                        m.id.clone(),
+                        format!("its plugin {} could not be loaded (see above)", entry.file),
+                    );
+                    diagnostics.push(d);
+                }
+            }
+        }
+    }
     let mut per_mod: Vec<(String, Vec<ContentSource>)> = Vec::new();
     let mut unreadable: BTreeMap<String, String> = BTreeMap::new();
     for m in &resolution.order {
@@ -119,7 +148,7 @@ pub fn load_resolved(
     let after = order_relation(&resolution);
     let ordered_after = |a: &str, b: &str| after.get(a).is_some_and(|s| s.contains(b));
     let mut disabled: BTreeMap<String, String> = BTreeMap::new();
-    for (id, why) in &unreadable {
+    for (id, why) in unreadable.iter().chain(broken_plugins.iter()) {
         disable_with_dependents(&resolution, id, why, &mut disabled);
     }
     let mut generation = None;
@@ -130,12 +159,32 @@ pub fn load_resolved(
             .filter(|(id, _)| !disabled.contains_key(id))
             .flat_map(|(_, s)| s.iter().cloned())
             .collect();
+        let mut round_registry = (*registry).clone();
+        let enabled: Vec<&(String, Arc<LoadedPlugin>)> = plugins
+            .iter()
+            .filter(|(m, _)| !disabled.contains_key(m))
+            .collect();
+        for (mod_id, p) in enabled {
+            if let Err(m) = register_plugin(p, &mut round_registry) {
+                diagnostics.push(
+                    Diagnostic::error("E-PLUGIN-REGISTER", m)
+                        .in_file(&p.file)
+                        .for_mod(mod_id),
+                );
+                disable_with_dependents(
+                    &resolution,
+                    mod_id,
+                    "its plugin provides an id that is already registered",
+                    &mut disabled,
+                );
+            }
+        }
         let opts = BuildOptions {
             number: 1,
             extras: &[],
             ordered_after: Some(&ordered_after),
         };
-        match Generation::build_with(registry.clone(), &sources, &opts) {
+        match Generation::build_with(Arc::new(round_registry), &sources, &opts) {
             Ok((gen, _)) => {
                 diagnostics.0.extend(gen.warnings.0.iter().cloned());
                 generation = Some(Arc::new(gen));

@@ -6,6 +6,7 @@
 //! native extensions later — so the engine calls all providers the same way and cannot
 //! tell them apart. It does not own content (that is `rules`) or the world.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -75,6 +76,12 @@ pub enum ParamType {
     Table,
     /// A list of names.
     Names,
+    /// A plain number (no expression).
+    Number,
+    /// A list of anything.
+    List,
+    /// Anything.
+    Any,
 }
 
 impl ParamType {
@@ -93,6 +100,9 @@ impl ParamType {
             ParamType::Aura => "an aura name or an inline aura table",
             ParamType::Table => "a table of property values",
             ParamType::Names => "a list of names",
+            ParamType::Number => "a number",
+            ParamType::List => "a list",
+            ParamType::Any => "any value",
         }
     }
 }
@@ -101,33 +111,33 @@ impl ParamType {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParamSpec {
     /// The key in content.
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// Its type.
     pub ty: ParamType,
     /// Whether it must be given.
     pub required: bool,
     /// What it means.
-    pub doc: &'static str,
+    pub doc: Cow<'static, str>,
 }
 
 impl ParamSpec {
     /// A required parameter.
     pub const fn required(name: &'static str, ty: ParamType, doc: &'static str) -> ParamSpec {
         ParamSpec {
-            name,
+            name: Cow::Borrowed(name),
             ty,
             required: true,
-            doc,
+            doc: Cow::Borrowed(doc),
         }
     }
 
     /// An optional parameter.
     pub const fn optional(name: &'static str, ty: ParamType, doc: &'static str) -> ParamSpec {
         ParamSpec {
-            name,
+            name: Cow::Borrowed(name),
             ty,
             required: false,
-            doc,
+            doc: Cow::Borrowed(doc),
         }
     }
 }
@@ -164,6 +174,15 @@ pub trait Action: Send + Sync + fmt::Debug {
 pub trait Condition: Send + Sync + fmt::Debug {
     /// Whether `obj` passes. In expressions, `target` is `obj`.
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError>;
+    /// Tests many objects at once, appending one answer per object to `out` (plugins
+    /// answer a whole batch in one call). By default, one `test` per object.
+    fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        for &o in objs {
+            let scope = cx.scope.with_target(o);
+            out.push(self.test(&cx.with_scope(&scope), o)?);
+        }
+        Ok(())
+    }
     /// What it reads (default: everything — always recompute).
     fn deps(&self, d: &mut Deps) {
         d.everything = true;
@@ -301,10 +320,31 @@ pub enum RegistryError {
     },
 }
 
+impl<K: ?Sized> Clone for Entry<K> {
+    fn clone(&self) -> Self {
+        Entry {
+            id: self.id,
+            provider: self.provider.clone(),
+            params: self.params.clone(),
+            doc: self.doc.clone(),
+            imp: self.imp.clone(),
+        }
+    }
+}
+
 /// One kind's table.
 pub struct Table<K: ?Sized> {
     kind: &'static str,
     entries: IndexMap<Id, Entry<K>>,
+}
+
+impl<K: ?Sized> Clone for Table<K> {
+    fn clone(&self) -> Self {
+        Table {
+            kind: self.kind,
+            entries: self.entries.clone(),
+        }
+    }
 }
 
 impl<K: ?Sized> Table<K> {
@@ -364,7 +404,9 @@ impl<K: ?Sized> Table<K> {
     }
 }
 
-/// All kind tables of one registry generation.
+/// All kind tables of one registry generation. Cloning is cheap (entries are shared), so
+/// a load can extend the core registry with its mods' plugins.
+#[derive(Clone)]
 pub struct Registry {
     /// Actions.
     pub actions: Table<dyn ActionKind>,

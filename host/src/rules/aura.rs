@@ -12,6 +12,7 @@ use std::sync::Arc;
 use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Scope};
 use crate::id::Sym;
+use crate::plugins::Runtime;
 use crate::state::{AppliedMod, AuraKey, MaxHealthDrop, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
@@ -30,7 +31,7 @@ struct Active {
 }
 
 /// Recomputes the auras whose inputs changed since the last call.
-pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
+pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<(), RuleError> {
     for _ in 0..MAX_ROUNDS {
         if !world.dirty.any() {
             return Ok(());
@@ -62,7 +63,7 @@ pub fn recompute(world: &mut World, gen: &Generation) -> Result<(), RuleError> {
             }
             // An aura that cannot be evaluated (its holder's parent is gone, a division
             // by zero) is off, not fatal: otherwise every later command would fail.
-            let mods = Arc::new(evaluate(world, gen, a).unwrap_or_else(|e| {
+            let mods = Arc::new(evaluate(world, gen, rt, a).unwrap_or_else(|e| {
                 tracing::warn!(error = %e, "aura switched off: it could not be evaluated");
                 Vec::new()
             }));
@@ -170,6 +171,7 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
 fn evaluate(
     world: &World,
     gen: &Generation,
+    rt: &Runtime,
     a: &Active,
 ) -> Result<Vec<(ObjId, AppliedMod)>, RuleError> {
     let scope = Scope {
@@ -183,6 +185,7 @@ fn evaluate(
         gen,
         scope: &scope,
         controller: None,
+        rt,
     };
     let ctx = |e: RuleError| e.context(&a.def.origin);
     if let Some(w) = &a.def.while_ {

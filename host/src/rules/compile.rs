@@ -718,7 +718,7 @@ impl<'c> Compiler<'c> {
         self.src().locate(self.registry, path)
     }
 
-    fn origin(&self, path: &[PathSeg], def: String) -> Origin {
+    pub(crate) fn origin(&self, path: &[PathSeg], def: String) -> Origin {
         let line = self
             .span(path)
             .map_or(0, |s| self.src().source.line_col(s.start).0);

@@ -25,6 +25,7 @@ pub use params::{Params, PathSeg};
 use crate::bus::{CascadeError, Event, EventQueue};
 use crate::game::Controller;
 use crate::id::Sym;
+use crate::plugins::Runtime;
 use crate::state::{ObjId, StateError, World};
 
 /// Who is who while a rule runs.
@@ -74,6 +75,8 @@ pub struct Cx<'a> {
     pub scope: &'a Scope,
     /// Who answers choices (absent while recomputing auras: `chosen` is refused there).
     pub controller: Option<&'a RefCell<Box<dyn Controller>>>,
+    /// This world's plugin instances.
+    pub rt: &'a Runtime,
 }
 
 impl<'a> Cx<'a> {
@@ -87,6 +90,7 @@ impl<'a> Cx<'a> {
             gen: self.gen,
             scope,
             controller: self.controller,
+            rt: self.rt,
         }
     }
 }
@@ -104,6 +108,8 @@ pub struct ActCx<'a> {
     pub queue: &'a mut EventQueue,
     /// Who answers choices.
     pub controller: &'a RefCell<Box<dyn Controller>>,
+    /// This world's plugin instances.
+    pub rt: &'a Runtime,
 }
 
 impl ActCx<'_> {
@@ -114,6 +120,7 @@ impl ActCx<'_> {
             gen: self.gen,
             scope: &self.scope,
             controller: Some(self.controller),
+            rt: self.rt,
         }
     }
 

@@ -283,12 +283,12 @@ pub(crate) fn check_schema(
         if k == "type" || generic.contains(&k.as_str()) {
             continue;
         }
-        let Some(spec) = specs.iter().find(|s| s.name == k) else {
+        let Some(spec) = specs.iter().find(|s| s.name == k.as_str()) else {
             let mut p = path.to_vec();
             p.push(PathSeg::Key(k.clone()));
             let known: Vec<&str> = specs
                 .iter()
-                .map(|s| s.name)
+                .map(|s| s.name.as_ref())
                 .chain(generic.iter().copied())
                 .collect();
             let mut e = ContentError::new(
@@ -316,6 +316,9 @@ pub(crate) fn check_schema(
             ParamType::Aura => v.is_string() || v.is_object(),
             ParamType::Table => v.is_object(),
             ParamType::Names => v.is_string() || v.is_array(),
+            ParamType::Number => v.is_number(),
+            ParamType::List => v.is_array(),
+            ParamType::Any => true,
         };
         if !ok {
             let mut p = path.to_vec();
@@ -332,7 +335,7 @@ pub(crate) fn check_schema(
         }
     }
     for spec in specs.iter().filter(|s| s.required) {
-        if !map.contains_key(spec.name) {
+        if !map.contains_key(spec.name.as_ref()) {
             return Err(ContentError::new(
                 "E-CONTENT-MISSING-PARAM",
                 path.to_vec(),

@@ -76,21 +76,18 @@ impl Select {
             s.select(cx, out)?;
         }
         dedup_keep_first(out, start);
-        if !self.filters.is_empty() {
+        // Each filter tests the survivors of the previous one in a single batch.
+        let mut answers = Vec::new();
+        for f in &self.filters {
+            if out.len() == start {
+                break;
+            }
+            answers.clear();
+            f.test_many(cx, &out[start..], &mut answers)?;
             let mut keep = start;
             for i in start..out.len() {
-                let obj = out[i];
-                let scope = cx.scope.with_target(obj);
-                let fcx = cx.with_scope(&scope);
-                let mut ok = true;
-                for f in &self.filters {
-                    if !f.test(&fcx, obj)? {
-                        ok = false;
-                        break;
-                    }
-                }
-                if ok {
-                    out[keep] = obj;
+                if answers.get(i - start).copied().unwrap_or(false) {
+                    out[keep] = out[i];
                     keep += 1;
                 }
             }

@@ -1,0 +1,634 @@
+//! The host side of the ABI: the `tessera` imports a plugin may call, and the call
+//! environment they read the world through.
+//!
+//! A guest only runs inside a host call (`PluginInstance::call`), and that call holds the
+//! borrows of the world, generation, scope and queue for its whole duration. The
+//! [`CallEnv`] carries those borrows as raw pointers into the store for exactly that
+//! window and is cleared when the call returns, so every dereference below happens while
+//! the referenced values are alive and not otherwise used. This is the only `unsafe`
+//! code in the host.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tessera_plugin_api::abi;
+use wasmtime::{Caller, Extern, Linker, StoreLimits};
+
+use super::LoadedShared;
+use crate::bus::{Event, EventQueue};
+use crate::game::Controller;
+use crate::id::{Id, Sym};
+use crate::registry::{Action, Selector};
+use crate::rules::expr::Expr;
+use crate::rules::select::Select;
+use crate::rules::{ActCx, Cx, Generation, Pipeline, Scope};
+use crate::state::{ObjId, World};
+
+use super::Runtime;
+
+/// Borrows of the running command, valid only during one guest call.
+#[derive(Clone, Copy)]
+pub(crate) struct CallEnv {
+    pub world: *const World,
+    /// Null for read-only calls (conditions, selectors).
+    pub world_mut: *mut World,
+    pub gen: *const Generation,
+    pub scope: *const Scope,
+    /// Null for read-only calls.
+    pub queue: *mut EventQueue,
+    /// Null when no controller is available (aura recompute).
+    pub controller: *const RefCell<Box<dyn Controller>>,
+    pub rt: *const Runtime,
+    /// Null unless a node is running.
+    pub pipeline: *mut Pipeline,
+}
+
+impl CallEnv {
+    /// A read-only environment (conditions, selectors).
+    pub fn read(cx: &Cx<'_>) -> CallEnv {
+        CallEnv {
+            world: cx.world,
+            world_mut: std::ptr::null_mut(),
+            gen: cx.gen,
+            scope: cx.scope,
+            queue: std::ptr::null_mut(),
+            controller: cx.controller.map_or(std::ptr::null(), |c| c as *const _),
+            rt: cx.rt,
+            pipeline: std::ptr::null_mut(),
+        }
+    }
+
+    /// A writable environment (actions, nodes).
+    pub fn write(ax: &mut ActCx<'_>, pipeline: Option<&mut Pipeline>) -> CallEnv {
+        let world: *mut World = ax.world;
+        CallEnv {
+            world,
+            world_mut: world,
+            gen: ax.gen,
+            scope: &ax.scope,
+            queue: ax.queue,
+            controller: ax.controller,
+            rt: ax.rt,
+            pipeline: pipeline.map_or(std::ptr::null_mut(), |p| p as *mut _),
+        }
+    }
+}
+
+/// What a prepare call asked the host to prepare: recorded at load, replayed after.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum HostRequest {
+    /// `prepare_selector`
+    Selector(String),
+    /// `prepare_action`
+    Action(String),
+    /// `prepare_expr`
+    Expr(String),
+}
+
+/// A host object a plugin prepared.
+#[derive(Debug)]
+pub(crate) enum HostObject {
+    Selector(Select),
+    Actions(Vec<Box<dyn Action>>),
+    Expr(Expr),
+}
+
+/// The data of a plugin's store.
+pub(crate) struct HostState {
+    pub env: Option<CallEnv>,
+    pub limits: StoreLimits,
+    pub shared: Arc<LoadedShared>,
+    pub syms: Vec<Sym>,
+    pub sym_ids: HashMap<Sym, i32>,
+    pub pushed: Vec<i64>,
+    /// During prepare: requests made so far, and the host handle each got.
+    pub requests: Vec<(HostRequest, i32)>,
+    /// During a replayed prepare: the handles recorded at load, in order.
+    pub replay: Option<std::collections::VecDeque<(HostRequest, i32)>>,
+    /// An error the host found during the call (reported instead of the guest's).
+    pub host_error: Option<String>,
+    /// Whether `prepare_*` may be called now.
+    pub preparing: bool,
+}
+
+impl HostState {
+    pub fn new(shared: Arc<LoadedShared>, limits: StoreLimits) -> HostState {
+        HostState {
+            env: None,
+            limits,
+            shared,
+            syms: Vec::new(),
+            sym_ids: HashMap::new(),
+            pushed: Vec::new(),
+            requests: Vec::new(),
+            replay: None,
+            host_error: None,
+            preparing: false,
+        }
+    }
+
+    fn fail<T>(&mut self, msg: impl Into<String>, value: T) -> T {
+        self.host_error.get_or_insert_with(|| msg.into());
+        value
+    }
+}
+
+fn obj(o: i64) -> Option<ObjId> {
+    abi::unpack_obj(o).map(|(index, generation)| ObjId { index, generation })
+}
+
+fn pack(o: Option<ObjId>) -> i64 {
+    o.map_or(abi::NO_OBJECT, |o| abi::pack_obj(o.index, o.generation))
+}
+
+fn read_bytes(caller: &mut Caller<'_, HostState>, ptr: i32, len: i32) -> Option<Vec<u8>> {
+    let mem = match caller.get_export("memory") {
+        Some(Extern::Memory(m)) => m,
+        _ => return None,
+    };
+    let (ptr, len) = (usize::try_from(ptr).ok()?, usize::try_from(len).ok()?);
+    mem.data(&caller)
+        .get(ptr..ptr.checked_add(len)?)
+        .map(<[u8]>::to_vec)
+}
+
+fn write_i64s(caller: &mut Caller<'_, HostState>, ptr: i32, values: &[i64]) -> bool {
+    let Some(Extern::Memory(mem)) = caller.get_export("memory") else {
+        return false;
+    };
+    let Ok(ptr) = usize::try_from(ptr) else {
+        return false;
+    };
+    let data = mem.data_mut(caller);
+    let Some(end) = ptr.checked_add(values.len() * 8) else {
+        return false;
+    };
+    let Some(dst) = data.get_mut(ptr..end) else {
+        return false;
+    };
+    for (chunk, v) in dst.chunks_exact_mut(8).zip(values) {
+        chunk.copy_from_slice(&v.to_le_bytes());
+    }
+    true
+}
+
+fn read_i64s(caller: &mut Caller<'_, HostState>, ptr: i32, n: i32) -> Option<Vec<i64>> {
+    let bytes = read_bytes(caller, ptr, n.checked_mul(8)?)?;
+    Some(
+        bytes
+            .chunks_exact(8)
+            .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+            .collect(),
+    )
+}
+
+/// The world, read-only, during a call.
+fn world<'a>(caller: &'a Caller<'_, HostState>) -> Option<&'a World> {
+    let env = caller.data().env?;
+    // SAFETY: see the module docs: `env` is only set while the borrows it was made from
+    // are held by the active host call.
+    Some(unsafe { &*env.world })
+}
+
+fn sym(caller: &Caller<'_, HostState>, id: i32) -> Option<Sym> {
+    caller.data().syms.get(usize::try_from(id).ok()?).copied()
+}
+
+/// The read-only evaluation context of the current call.
+fn with_cx<R>(caller: &Caller<'_, HostState>, f: impl FnOnce(&Cx<'_>) -> R) -> Option<R> {
+    let env = caller.data().env?;
+    // SAFETY: as in `world`: every pointer comes from the active call's borrows.
+    let cx = unsafe {
+        Cx {
+            world: &*env.world,
+            gen: &*env.gen,
+            scope: &*env.scope,
+            controller: env.controller.as_ref(),
+            rt: &*env.rt,
+        }
+    };
+    Some(f(&cx))
+}
+
+/// The capabilities a plugin may import, and the imports every plugin may use.
+pub(crate) const CAPABILITY_IMPORTS: &[(&str, &str)] = &[("random", "random"), ("log", "log")];
+
+/// Builds the linker: the ABI imports, plus the granted capabilities.
+pub(crate) fn linker(
+    engine: &wasmtime::Engine,
+    granted: &[String],
+) -> wasmtime::Result<Linker<HostState>> {
+    let mut l: Linker<HostState> = Linker::new(engine);
+    let m = abi::IMPORT_MODULE;
+    l.func_wrap(
+        m,
+        "intern",
+        |mut c: Caller<'_, HostState>, ptr: i32, len: i32| -> i32 {
+            let Some(bytes) = read_bytes(&mut c, ptr, len) else {
+                return -1;
+            };
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                return -1;
+            };
+            let s = Sym::new(text);
+            let data = c.data_mut();
+            if let Some(&i) = data.sym_ids.get(&s) {
+                return i;
+            }
+            let i = i32::try_from(data.syms.len()).unwrap_or(-1);
+            data.syms.push(s);
+            data.sym_ids.insert(s, i);
+            i
+        },
+    )?;
+    l.func_wrap(m, "ctx", |c: Caller<'_, HostState>, which: i32| -> i64 {
+        let Some(env) = c.data().env else {
+            return abi::NO_OBJECT;
+        };
+        // SAFETY: see module docs.
+        let scope = unsafe { &*env.scope };
+        pack(match which {
+            abi::ctx::SELF => scope.this,
+            abi::ctx::SOURCE => scope.source,
+            abi::ctx::TARGET => scope.target,
+            abi::ctx::PLAYER => scope.player,
+            _ => None,
+        })
+    })?;
+    l.func_wrap(m, "event_amount", |c: Caller<'_, HostState>| -> i64 {
+        let Some(env) = c.data().env else { return 0 };
+        // SAFETY: see module docs.
+        unsafe { &*env.scope }
+            .event
+            .as_ref()
+            .map_or(0, |e| e.amount)
+    })?;
+    l.func_wrap(m, "exists", |c: Caller<'_, HostState>, o: i64| -> i32 {
+        i32::from(obj(o).is_some_and(|o| world(&c).is_some_and(|w| w.exists(o))))
+    })?;
+    l.func_wrap(
+        m,
+        "get_int",
+        |c: Caller<'_, HostState>, o: i64, key: i32| -> i64 {
+            match (obj(o), sym(&c, key), world(&c)) {
+                (Some(o), Some(k), Some(w)) => w.get_int(o, k),
+                _ => 0,
+            }
+        },
+    )?;
+    l.func_wrap(
+        m,
+        "get_float",
+        |c: Caller<'_, HostState>, o: i64, key: i32| -> f64 {
+            match (obj(o), sym(&c, key), world(&c)) {
+                (Some(o), Some(k), Some(w)) => w.get_number(o, k).unwrap_or(0.0),
+                _ => 0.0,
+            }
+        },
+    )?;
+    l.func_wrap(
+        m,
+        "has_prop",
+        |c: Caller<'_, HostState>, o: i64, key: i32| -> i32 {
+            match (obj(o), sym(&c, key), world(&c)) {
+                (Some(o), Some(k), Some(w)) => {
+                    i32::from(w.get_number(o, k).is_some() || w.base(o, k).is_some())
+                }
+                _ => 0,
+            }
+        },
+    )?;
+    l.func_wrap(
+        m,
+        "has_tag",
+        |c: Caller<'_, HostState>, o: i64, tag: i32| -> i32 {
+            match (obj(o), sym(&c, tag), world(&c)) {
+                (Some(o), Some(t), Some(w)) => i32::from(w.has_tag(o, t)),
+                _ => 0,
+            }
+        },
+    )?;
+    for (name, which) in [("zone", 0u8), ("class", 1u8)] {
+        l.func_wrap(
+            m,
+            name,
+            move |mut c: Caller<'_, HostState>, o: i64| -> i32 {
+                let s = match (obj(o), world(&c)) {
+                    (Some(o), Some(w)) => match w.object(o) {
+                        Ok(obj) if which == 0 => obj.zone,
+                        Ok(obj) => obj.class.sym(),
+                        Err(_) => return -1,
+                    },
+                    _ => return -1,
+                };
+                let data = c.data_mut();
+                if let Some(&i) = data.sym_ids.get(&s) {
+                    return i;
+                }
+                let i = i32::try_from(data.syms.len()).unwrap_or(-1);
+                data.syms.push(s);
+                data.sym_ids.insert(s, i);
+                i
+            },
+        )?;
+    }
+    for (name, parent) in [("owner", false), ("parent", true)] {
+        l.func_wrap(m, name, move |c: Caller<'_, HostState>, o: i64| -> i64 {
+            let found = match (obj(o), world(&c)) {
+                (Some(o), Some(w)) => {
+                    w.object(o)
+                        .ok()
+                        .and_then(|x| if parent { x.parent } else { x.owner })
+                }
+                _ => None,
+            };
+            pack(found)
+        })?;
+    }
+    l.func_wrap(m, "push", |mut c: Caller<'_, HostState>, o: i64| {
+        c.data_mut().pushed.push(o);
+    })?;
+    l.func_wrap(
+        m,
+        "query",
+        |mut c: Caller<'_, HostState>, h: i32, out: i32, cap: i32| -> i32 {
+            let Some(object) = host_object(&c, h) else {
+                return c.data_mut().fail("query: no such prepared selector", -1);
+            };
+            let HostObject::Selector(sel) = &*object else {
+                return c.data_mut().fail("query: the handle is not a selector", -1);
+            };
+            let result = with_cx(&c, |cx| {
+                let mut v = Vec::new();
+                sel.select(cx, &mut v).map(|()| v)
+            });
+            match result {
+                Some(Ok(objs)) => {
+                    let packed: Vec<i64> = objs.iter().map(|o| pack(Some(*o))).collect();
+                    let n = usize::try_from(cap.max(0)).unwrap_or(0).min(packed.len());
+                    if !write_i64s(&mut c, out, &packed[..n]) {
+                        return c
+                            .data_mut()
+                            .fail("query: output buffer is outside memory", -1);
+                    }
+                    i32::try_from(packed.len()).unwrap_or(i32::MAX)
+                }
+                Some(Err(e)) => c.data_mut().fail(format!("query failed: {e}"), -1),
+                None => c.data_mut().fail("query outside a call", -1),
+            }
+        },
+    )?;
+    l.func_wrap(m, "eval", |mut c: Caller<'_, HostState>, h: i32| -> f64 {
+        let Some(object) = host_object(&c, h) else {
+            return c.data_mut().fail("eval: no such prepared expression", 0.0);
+        };
+        let HostObject::Expr(e) = &*object else {
+            return c
+                .data_mut()
+                .fail("eval: the handle is not an expression", 0.0);
+        };
+        match with_cx(&c, |cx| e.eval(cx)) {
+            Some(Ok(v)) => v,
+            Some(Err(e)) => c.data_mut().fail(format!("eval failed: {e}"), 0.0),
+            None => 0.0,
+        }
+    })?;
+    l.func_wrap(
+        m,
+        "pipeline_get",
+        |c: Caller<'_, HostState>, key: i32| -> f64 {
+            let (Some(env), Some(k)) = (c.data().env, sym(&c, key)) else {
+                return 0.0;
+            };
+            if env.pipeline.is_null() {
+                return 0.0;
+            }
+            // SAFETY: see module docs; non-null only during a node call.
+            unsafe { &*env.pipeline }.value(k).unwrap_or(0.0)
+        },
+    )?;
+    l.func_wrap(
+        m,
+        "pipeline_set",
+        |mut c: Caller<'_, HostState>, key: i32, v: f64| {
+            let (Some(env), Some(k)) = (c.data().env, sym(&c, key)) else {
+                return;
+            };
+            if env.pipeline.is_null() {
+                c.data_mut().fail("pipeline_set outside a node call", ());
+                return;
+            }
+            // SAFETY: see module docs; non-null only during a node call.
+            unsafe { &mut *env.pipeline }
+                .values
+                .push((k, if v.is_nan() { 0.0 } else { v }));
+        },
+    )?;
+    // Writes: only with a writable environment.
+    l.func_wrap(
+        m,
+        "set_int",
+        |mut c: Caller<'_, HostState>, o: i64, key: i32, v: i64| -> i32 {
+            let (Some(o), Some(k)) = (obj(o), sym(&c, key)) else {
+                return c.data_mut().fail("set_int: bad object or key", -1);
+            };
+            match world_mut(&c) {
+                Some(w) => match w.set(o, k, crate::state::Value::Int(v)) {
+                    Ok(_) => 0,
+                    Err(e) => c.data_mut().fail(format!("set_int: {e}"), -1),
+                },
+                None => c.data_mut().fail(
+                    "set_int: conditions and selectors cannot change the world",
+                    -1,
+                ),
+            }
+        },
+    )?;
+    l.func_wrap(
+        m,
+        "add_int",
+        |mut c: Caller<'_, HostState>, o: i64, key: i32, d: i64| -> i64 {
+            let (Some(o), Some(k)) = (obj(o), sym(&c, key)) else {
+                return c.data_mut().fail("add_int: bad object or key", 0);
+            };
+            match world_mut(&c) {
+                Some(w) => match w.add(o, k, d) {
+                    Ok(v) => v,
+                    Err(e) => c.data_mut().fail(format!("add_int: {e}"), 0),
+                },
+                None => c.data_mut().fail(
+                    "add_int: conditions and selectors cannot change the world",
+                    0,
+                ),
+            }
+        },
+    )?;
+    for (name, add) in [("add_tag", true), ("remove_tag", false)] {
+        l.func_wrap(
+            m,
+            name,
+            move |mut c: Caller<'_, HostState>, o: i64, tag: i32| -> i32 {
+                let (Some(o), Some(t)) = (obj(o), sym(&c, tag)) else {
+                    return c.data_mut().fail("tag: bad object or tag", -1);
+                };
+                match world_mut(&c) {
+                    Some(w) => match if add { w.tag(o, t) } else { w.untag(o, t) } {
+                        Ok(_) => 0,
+                        Err(e) => c.data_mut().fail(format!("tag: {e}"), -1),
+                    },
+                    None => c
+                        .data_mut()
+                        .fail("tag: conditions and selectors cannot change the world", -1),
+                }
+            },
+        )?;
+    }
+    l.func_wrap(
+        m,
+        "emit",
+        |mut c: Caller<'_, HostState>, event: i32, target: i64, amount: i64| -> i32 {
+            let Some(s) = sym(&c, event) else {
+                return c.data_mut().fail("emit: bad event symbol", -1);
+            };
+            let Ok(id) = Id::parse(s.as_str()) else {
+                return c
+                    .data_mut()
+                    .fail(format!("emit: `{s}` is not an event id"), -1);
+            };
+            let Some(env) = c.data().env else { return -1 };
+            if env.queue.is_null() {
+                return c
+                    .data_mut()
+                    .fail("emit: conditions and selectors cannot raise events", -1);
+            }
+            // SAFETY: see module docs.
+            let (gen, scope) = unsafe { (&*env.gen, &*env.scope) };
+            if !gen.events.contains(&id) {
+                return c.data_mut().fail(format!("emit: unknown event `{id}`"), -1);
+            }
+            let mut e = Event::new(id).amount(amount);
+            e.source = scope.this;
+            e.target = obj(target);
+            // SAFETY: see module docs; the queue is exclusively ours during the call.
+            unsafe { &mut *env.queue }.raise(e);
+            0
+        },
+    )?;
+    l.func_wrap(
+        m,
+        "run_action",
+        |mut c: Caller<'_, HostState>, h: i32, ptr: i32, n: i32| -> i32 {
+            let Some(object) = host_object(&c, h) else {
+                return c.data_mut().fail("run_action: no such prepared action", -1);
+            };
+            let HostObject::Actions(actions) = &*object else {
+                return c
+                    .data_mut()
+                    .fail("run_action: the handle is not an action list", -1);
+            };
+            let Some(targets) = read_i64s(&mut c, ptr, n) else {
+                return c
+                    .data_mut()
+                    .fail("run_action: targets are outside memory", -1);
+            };
+            let targets: Vec<ObjId> = targets.into_iter().filter_map(obj).collect();
+            let Some(env) = c.data().env else { return -1 };
+            if env.world_mut.is_null() || env.queue.is_null() || env.controller.is_null() {
+                return c.data_mut().fail(
+                    "run_action: conditions and selectors cannot run actions",
+                    -1,
+                );
+            }
+            // SAFETY: see module docs; a writable environment holds `&mut` borrows of the
+            // world and queue for the whole call, and nothing else uses them meanwhile.
+            let mut ax = unsafe {
+                ActCx {
+                    world: &mut *env.world_mut,
+                    gen: &*env.gen,
+                    scope: (*env.scope).clone(),
+                    queue: &mut *env.queue,
+                    controller: &*env.controller,
+                    rt: &*env.rt,
+                }
+            };
+            for a in actions {
+                if let Err(e) = a.run(&mut ax, &targets) {
+                    return c.data_mut().fail(format!("run_action: {e}"), -1);
+                }
+            }
+            0
+        },
+    )?;
+    // Prepare-time requests.
+    for (name, kind) in [
+        ("prepare_selector", 0u8),
+        ("prepare_action", 1u8),
+        ("prepare_expr", 2u8),
+    ] {
+        l.func_wrap(m, name, move |mut c: Caller<'_, HostState>, ptr: i32, len: i32| -> i32 {
+            if !c.data().preparing {
+                return c.data_mut().fail(format!("{name} may only be called during tessera_prepare"), -1);
+            }
+            let Some(bytes) = read_bytes(&mut c, ptr, len) else { return c.data_mut().fail(format!("{name}: bytes outside memory"), -1) };
+            let Ok(text) = String::from_utf8(bytes) else { return c.data_mut().fail(format!("{name}: not UTF-8"), -1) };
+            let req = match kind {
+                0 => HostRequest::Selector(text),
+                1 => HostRequest::Action(text),
+                _ => HostRequest::Expr(text),
+            };
+            let data = c.data_mut();
+            if let Some(replay) = &mut data.replay {
+                return match replay.pop_front() {
+                    Some((r, h)) if r == req => h,
+                    _ => data.fail(format!("{name}: prepare is not deterministic (a new instance asked for something else than at load)"), -1),
+                };
+            }
+            let h = data.shared.reserve_handle(data.requests.len());
+            data.requests.push((req, h));
+            h
+        })?;
+    }
+    if granted.iter().any(|g| g == "random") {
+        l.func_wrap(
+            m,
+            "random",
+            |c: Caller<'_, HostState>, lo: i64, hi: i64| -> i64 {
+                world(&c).map_or(lo, |w| w.random_range(lo, hi))
+            },
+        )?;
+    }
+    if granted.iter().any(|g| g == "log") {
+        l.func_wrap(
+            m,
+            "log",
+            |mut c: Caller<'_, HostState>, level: i32, ptr: i32, len: i32| {
+                let text = read_bytes(&mut c, ptr, len.min(4096))
+                    .map(|b| String::from_utf8_lossy(&b).into_owned())
+                    .unwrap_or_default();
+                let mod_id = c.data().shared.mod_id.clone();
+                match level {
+                    0 => tracing::error!(mod_id = %mod_id, "{text}"),
+                    1 => tracing::warn!(mod_id = %mod_id, "{text}"),
+                    2 => tracing::info!(mod_id = %mod_id, "{text}"),
+                    _ => tracing::debug!(mod_id = %mod_id, "{text}"),
+                }
+            },
+        )?;
+    }
+    Ok(l)
+}
+
+fn world_mut<'a>(caller: &'a Caller<'_, HostState>) -> Option<&'a mut World> {
+    let env = caller.data().env?;
+    if env.world_mut.is_null() {
+        return None;
+    }
+    // SAFETY: see module docs; a writable environment holds the only `&mut World` of the
+    // command for the whole call.
+    Some(unsafe { &mut *env.world_mut })
+}
+
+fn host_object(caller: &Caller<'_, HostState>, h: i32) -> Option<Arc<HostObject>> {
+    caller.data().shared.host_object(h)
+}

@@ -1,0 +1,414 @@
+//! One plugin instance: its store, its exports, and calls into it under fuel and an epoch
+//! deadline, with traps turned into faults.
+
+use std::time::Duration;
+
+use tessera_plugin_api::abi::{self, exports, Kind};
+use wasmtime::{Memory, Store, StoreLimitsBuilder, Trap, TypedFunc};
+
+use super::host::{CallEnv, HostRequest, HostState};
+use super::{engine, LoadedPlugin};
+
+/// Why a call failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum CallError {
+    /// The plugin returned failure (`-1`) with a message; the instance is fine.
+    Guest(String),
+    /// A trap, panic, out-of-fuel, out-of-memory or stack overflow: the instance is
+    /// thrown away.
+    Fault(String),
+}
+
+pub(crate) struct PluginInstance {
+    store: Store<HostState>,
+    memory: Memory,
+    alloc: TypedFunc<i32, i32>,
+    dealloc: TypedFunc<(i32, i32), ()>,
+    error: TypedFunc<(), i64>,
+    describe: TypedFunc<(), i64>,
+    prepare: TypedFunc<(i32, i32, i32, i32, i32), i32>,
+    condition: Option<TypedFunc<(i32, i64), i32>>,
+    batch: Option<TypedFunc<(i32, i32, i32, i32), i32>>,
+    select: Option<TypedFunc<i32, i32>>,
+    action: Option<TypedFunc<(i32, i32, i32), i32>>,
+    node: Option<TypedFunc<i32, i32>>,
+    save: Option<TypedFunc<(), i64>>,
+    load: Option<TypedFunc<(i32, i32), i32>>,
+    /// A guest buffer the host reuses for object lists: (ptr, capacity in bytes).
+    scratch: Option<(i32, usize)>,
+}
+
+fn describe_trap(e: &wasmtime::Error) -> String {
+    match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => {
+            "ran out of fuel (an endless loop, or raise `fuel` in server.toml [limits])".into()
+        }
+        Some(Trap::StackOverflow) => {
+            "overflowed its stack (runaway recursion, or raise `stack_kb`)".into()
+        }
+        Some(Trap::Interrupt) => "hit the wall-clock deadline".into(),
+        Some(Trap::UnreachableCodeReached) => "trapped (a panic or an `unreachable`)".into(),
+        Some(Trap::MemoryOutOfBounds) => "accessed memory out of bounds".into(),
+        Some(t) => format!("trapped: {t}"),
+        None => format!("failed: {e:#}"),
+    }
+}
+
+impl PluginInstance {
+    /// Instantiates the plugin (no prepares run yet).
+    pub fn new(plugin: &LoadedPlugin) -> Result<PluginInstance, CallError> {
+        let limits = StoreLimitsBuilder::new()
+            .memory_size(plugin.limits.memory_bytes)
+            .table_elements(plugin.limits.table_elements)
+            .instances(1)
+            .build();
+        let mut store = Store::new(
+            &plugin.engine,
+            HostState::new(plugin.shared.clone(), limits),
+        );
+        store.limiter(|s| &mut s.limits);
+        store
+            .set_fuel(plugin.limits.fuel)
+            .map_err(|e| CallError::Fault(e.to_string()))?;
+        store.set_epoch_deadline(ticks(plugin.limits.deadline));
+        let instance = plugin.pre.instantiate(&mut store).map_err(|e| {
+            CallError::Fault(format!("could not be instantiated: {}", describe_trap(&e)))
+        })?;
+        let memory = instance
+            .get_memory(&mut store, "memory")
+            .ok_or_else(|| CallError::Fault("does not export its `memory`".into()))?;
+        macro_rules! required {
+            ($name:expr) => {
+                instance
+                    .get_typed_func(&mut store, $name)
+                    .map_err(|e| CallError::Fault(format!("export `{}`: {e}", $name)))?
+            };
+        }
+        macro_rules! optional {
+            ($name:expr) => {
+                match instance.get_export(&mut store, $name) {
+                    None => None,
+                    Some(_) => Some(required!($name)),
+                }
+            };
+        }
+        Ok(PluginInstance {
+            alloc: required!(exports::ALLOC),
+            dealloc: required!(exports::DEALLOC),
+            error: required!(exports::ERROR),
+            describe: required!(exports::DESCRIBE),
+            prepare: required!(exports::PREPARE),
+            condition: optional!(exports::CONDITION),
+            batch: optional!(exports::CONDITION_BATCH),
+            select: optional!(exports::SELECT),
+            action: optional!(exports::ACTION),
+            node: optional!(exports::NODE),
+            save: optional!(exports::SAVE_STATE),
+            load: optional!(exports::LOAD_STATE),
+            store,
+            memory,
+            scratch: None,
+        })
+    }
+
+    /// Runs `f` with the call environment set, fuel refilled and the deadline armed.
+    fn call<R>(
+        &mut self,
+        plugin: &LoadedPlugin,
+        env: Option<CallEnv>,
+        f: impl FnOnce(&mut Self) -> wasmtime::Result<R>,
+    ) -> Result<R, CallError> {
+        self.store.data_mut().env = env;
+        self.store.data_mut().host_error = None;
+        let armed = self.store.set_fuel(plugin.limits.fuel);
+        self.store.set_epoch_deadline(ticks(plugin.limits.deadline));
+        let result = armed.and_then(|()| f(self));
+        self.store.data_mut().env = None;
+        result.map_err(|e| {
+            let mut msg = describe_trap(&e);
+            if let Some(h) = self.store.data_mut().host_error.take() {
+                msg = format!("{msg} ({h})");
+            } else if matches!(e.downcast_ref::<Trap>(), Some(Trap::UnreachableCodeReached)) {
+                if let Some(panic) = self.last_error(plugin) {
+                    msg = format!("panicked: {panic}");
+                }
+            }
+            CallError::Fault(msg)
+        })
+    }
+
+    /// The guest's message for its last failure (or the host's, if the host failed it).
+    fn failure(&mut self, plugin: &LoadedPlugin) -> CallError {
+        if let Some(h) = self.store.data_mut().host_error.take() {
+            return CallError::Guest(h);
+        }
+        CallError::Guest(
+            self.last_error(plugin)
+                .unwrap_or_else(|| "failed without a message".into()),
+        )
+    }
+
+    fn last_error(&mut self, plugin: &LoadedPlugin) -> Option<String> {
+        let _ = self.store.set_fuel(plugin.limits.fuel.min(1_000_000));
+        let packed = self.error.call(&mut self.store, ()).ok()?;
+        let bytes = self.take_packed(packed).ok()??;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Copies a `packed` guest range out and frees it.
+    fn take_packed(&mut self, packed: i64) -> wasmtime::Result<Option<Vec<u8>>> {
+        let Some((ptr, len)) = abi::unpack_range(packed) else {
+            return Ok(None);
+        };
+        let (p, l) = (ptr as usize, len as usize);
+        let bytes = self
+            .memory
+            .data(&self.store)
+            .get(p..p.saturating_add(l))
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| wasmtime::Error::msg("returned a range outside its memory"))?;
+        self.dealloc
+            .call(&mut self.store, (ptr as i32, len as i32))?;
+        Ok(Some(bytes))
+    }
+
+    /// Allocates guest memory and copies `bytes` in.
+    fn put(&mut self, bytes: &[u8]) -> wasmtime::Result<(i32, i32)> {
+        let len = i32::try_from(bytes.len()).map_err(|_| wasmtime::Error::msg("too large"))?;
+        let ptr = self.alloc.call(&mut self.store, len.max(1))?;
+        if ptr == 0 {
+            return Err(wasmtime::Error::msg(
+                "tessera_alloc returned 0 (out of memory)",
+            ));
+        }
+        self.memory.write(&mut self.store, ptr as usize, bytes)?;
+        Ok((ptr, len))
+    }
+
+    /// A scratch buffer of at least `bytes`.
+    fn scratch(&mut self, bytes: usize) -> wasmtime::Result<i32> {
+        if let Some((ptr, cap)) = self.scratch {
+            if cap >= bytes {
+                return Ok(ptr);
+            }
+            self.dealloc.call(&mut self.store, (ptr, cap as i32))?;
+            self.scratch = None;
+        }
+        let cap = bytes.next_power_of_two().max(1024);
+        let ptr = self
+            .alloc
+            .call(&mut self.store, i32::try_from(cap).unwrap_or(i32::MAX))?;
+        if ptr == 0 {
+            return Err(wasmtime::Error::msg(
+                "tessera_alloc returned 0 (out of memory)",
+            ));
+        }
+        self.scratch = Some((ptr, cap));
+        Ok(ptr)
+    }
+
+    /// `tessera_describe`: the description JSON.
+    pub fn describe(&mut self, plugin: &LoadedPlugin) -> Result<Vec<u8>, CallError> {
+        let out = self.call(plugin, None, |me| {
+            let packed = me.describe.call(&mut me.store, ())?;
+            me.take_packed(packed)
+        })?;
+        out.ok_or_else(|| CallError::Guest("tessera_describe returned nothing".into()))
+    }
+
+    /// `tessera_prepare`. With `replay`, host requests must match the recorded ones.
+    pub fn prepare(
+        &mut self,
+        plugin: &LoadedPlugin,
+        kind: Kind,
+        id: &str,
+        params: &str,
+        replay: Option<Vec<(HostRequest, i32)>>,
+    ) -> Result<(i32, Vec<(HostRequest, i32)>), CallError> {
+        {
+            let data = self.store.data_mut();
+            data.preparing = true;
+            data.requests.clear();
+            data.replay = replay.map(Into::into);
+        }
+        let handle = self.call(plugin, None, |me| {
+            let (ip, il) = me.put(id.as_bytes())?;
+            let (pp, pl) = me.put(params.as_bytes())?;
+            let h = me
+                .prepare
+                .call(&mut me.store, (kind.code(), ip, il, pp, pl))?;
+            me.dealloc.call(&mut me.store, (ip, il.max(1)))?;
+            me.dealloc.call(&mut me.store, (pp, pl.max(1)))?;
+            Ok(h)
+        });
+        let data = self.store.data_mut();
+        data.preparing = false;
+        data.replay = None;
+        let requests = std::mem::take(&mut data.requests);
+        let handle = handle?;
+        if handle < 0 {
+            return Err(self.failure(plugin));
+        }
+        Ok((handle, requests))
+    }
+
+    /// `tessera_condition`.
+    pub fn condition(
+        &mut self,
+        plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+        obj: i64,
+    ) -> Result<bool, CallError> {
+        let f = self
+            .condition
+            .clone()
+            .ok_or_else(|| CallError::Fault("does not export tessera_condition".into()))?;
+        let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, (handle, obj)))?;
+        match r {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(self.failure(plugin)),
+        }
+    }
+
+    /// `tessera_condition_batch` (falls back to single calls if not exported).
+    pub fn condition_batch(
+        &mut self,
+        plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+        objs: &[i64],
+        out: &mut Vec<bool>,
+    ) -> Result<(), CallError> {
+        let Some(f) = self.batch.clone() else {
+            for &o in objs {
+                let r = self.condition(plugin, env, handle, o)?;
+                out.push(r);
+            }
+            return Ok(());
+        };
+        let n = objs.len();
+        let flags = self.call(plugin, Some(env), |me| {
+            let base = me.scratch(n * 9)?;
+            let mut bytes = Vec::with_capacity(n * 8);
+            for o in objs {
+                bytes.extend_from_slice(&o.to_le_bytes());
+            }
+            me.memory.write(&mut me.store, base as usize, &bytes)?;
+            let out_ptr = base + i32::try_from(n * 8).unwrap_or(i32::MAX);
+            let status = f.call(
+                &mut me.store,
+                (handle, base, i32::try_from(n).unwrap_or(i32::MAX), out_ptr),
+            )?;
+            let mut flags = vec![0u8; n];
+            me.memory.read(&me.store, out_ptr as usize, &mut flags)?;
+            Ok((status, flags))
+        })?;
+        if flags.0 != 0 {
+            return Err(self.failure(plugin));
+        }
+        out.extend(flags.1.iter().map(|&b| b != 0));
+        Ok(())
+    }
+
+    /// `tessera_select`: the pushed objects.
+    pub fn select(
+        &mut self,
+        plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+    ) -> Result<Vec<i64>, CallError> {
+        let f = self
+            .select
+            .clone()
+            .ok_or_else(|| CallError::Fault("does not export tessera_select".into()))?;
+        self.store.data_mut().pushed.clear();
+        let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, handle))?;
+        if r < 0 {
+            return Err(self.failure(plugin));
+        }
+        Ok(std::mem::take(&mut self.store.data_mut().pushed))
+    }
+
+    /// `tessera_action`.
+    pub fn action(
+        &mut self,
+        plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+        targets: &[i64],
+    ) -> Result<(), CallError> {
+        let f = self
+            .action
+            .clone()
+            .ok_or_else(|| CallError::Fault("does not export tessera_action".into()))?;
+        let r = self.call(plugin, Some(env), |me| {
+            let base = me.scratch(targets.len() * 8)?;
+            let bytes: Vec<u8> = targets.iter().flat_map(|t| t.to_le_bytes()).collect();
+            me.memory.write(&mut me.store, base as usize, &bytes)?;
+            f.call(
+                &mut me.store,
+                (
+                    handle,
+                    base,
+                    i32::try_from(targets.len()).unwrap_or(i32::MAX),
+                ),
+            )
+        })?;
+        if r != 0 {
+            return Err(self.failure(plugin));
+        }
+        Ok(())
+    }
+
+    /// `tessera_node`.
+    pub fn node(
+        &mut self,
+        plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+    ) -> Result<(), CallError> {
+        let f = self
+            .node
+            .clone()
+            .ok_or_else(|| CallError::Fault("does not export tessera_node".into()))?;
+        let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, handle))?;
+        if r != 0 {
+            return Err(self.failure(plugin));
+        }
+        Ok(())
+    }
+
+    /// `tessera_save_state`, if exported.
+    pub fn save_state(&mut self, plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError> {
+        let Some(f) = self.save.clone() else {
+            return Ok(None);
+        };
+        self.call(plugin, None, |me| {
+            let packed = f.call(&mut me.store, ())?;
+            me.take_packed(packed)
+        })
+    }
+
+    /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
+    pub fn load_state(&mut self, plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError> {
+        let Some(f) = self.load.clone() else {
+            return Ok(false);
+        };
+        let r = self.call(plugin, None, |me| {
+            let (p, l) = me.put(bytes)?;
+            let r = f.call(&mut me.store, (p, l))?;
+            me.dealloc.call(&mut me.store, (p, l.max(1)))?;
+            Ok(r)
+        })?;
+        if r != 0 {
+            return Err(self.failure(plugin));
+        }
+        Ok(true)
+    }
+}
+
+fn ticks(deadline: Duration) -> u64 {
+    (deadline.as_millis() / engine::EPOCH_TICK.as_millis().max(1)).max(1) as u64 + 1
+}

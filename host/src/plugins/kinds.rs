@@ -1,0 +1,262 @@
+//! Plugin-provided registry entries: preparing a use site in the plugin at load, and the
+//! prepared conditions, selectors, actions and nodes that call into it at run time. They
+//! implement the same traits as built-ins; the engine cannot tell them apart.
+
+use std::sync::Arc;
+
+use serde_json::Value as Json;
+use tessera_plugin_api::abi::{self, exports, Kind};
+
+use super::host::{CallEnv, HostObject, HostRequest};
+use super::instance::PluginInstance;
+use super::{LoadedPlugin, PrepareCall};
+use crate::id::Id;
+use crate::registry::{
+    Action, ActionKind, Condition, ConditionKind, Deps, Node, NodeKind, Selector, SelectorKind,
+};
+use crate::rules::{ActCx, ContentError, Cx, Params, Pipeline, RuleError};
+use crate::state::ObjId;
+
+/// Keys every use site may carry that belong to the engine, not the plugin.
+const ENGINE_KEYS: &[&str] = &["type", "to", "where", "pick", "from"];
+
+/// The registry entry of one id a plugin provides.
+pub(crate) struct PluginKind {
+    pub plugin: Arc<LoadedPlugin>,
+    pub id: Id,
+    pub kind: Kind,
+}
+
+fn pack(o: ObjId) -> i64 {
+    abi::pack_obj(o.index, o.generation)
+}
+
+fn unpack(o: i64) -> Option<ObjId> {
+    abi::unpack_obj(o).map(|(index, generation)| ObjId { index, generation })
+}
+
+impl PluginKind {
+    /// Prepares one use site: the plugin's `tessera_prepare`, then the host objects it
+    /// asked for, compiled like any content. Returns the handle and the site (file:line).
+    fn prepare_site(&self, p: &mut Params<'_, '_>) -> Result<(i32, String), ContentError> {
+        let plugin = &self.plugin;
+        let mut params = p.map.clone();
+        for k in ENGINE_KEYS {
+            params.shift_remove(*k);
+        }
+        let json = Json::Object(params).to_string();
+        let site = p.compiler.origin(&p.path, String::new());
+        let site = format!("{}:{}", site.file.display(), site.line);
+        let err = |msg: String| {
+            ContentError::new(
+                "E-PLUGIN-PREPARE",
+                p.path.clone(),
+                format!(
+                    "{}: {msg}",
+                    plugin.describe_site(exports::PREPARE, self.id.as_str(), &site)
+                ),
+            )
+        };
+        if plugin.is_quarantined() {
+            return Err(err("the mod is quarantined".into()));
+        }
+        let result = {
+            let mut loader = plugin.loader.lock().unwrap_or_else(|e| e.into_inner());
+            if loader.is_none() {
+                *loader = Some(PluginInstance::new(plugin).map_err(|e| err(format!("{e:?}")))?);
+            }
+            let inst = loader.as_mut().ok_or_else(|| err("no instance".into()))?;
+            let r = inst.prepare(plugin, self.kind, self.id.as_str(), &json, None);
+            if matches!(r, Err(super::CallError::Fault(_))) {
+                *loader = None;
+            }
+            r
+        };
+        let (handle, requests) = result.map_err(|e| match e {
+            super::CallError::Guest(m) | super::CallError::Fault(m) => err(m),
+        })?;
+        for (req, h) in &requests {
+            let (text, what) = match req {
+                HostRequest::Selector(t) => (t, "selector"),
+                HostRequest::Action(t) => (t, "action list"),
+                HostRequest::Expr(t) => (t, "expression"),
+            };
+            let value: Json = serde_json::from_str(text)
+                .map_err(|e| err(format!("prepared {what} is not JSON: {e}")))?;
+            let path = p.path.clone();
+            let obj = match req {
+                HostRequest::Selector(_) => {
+                    HostObject::Selector(p.compiler.selector(&value, &path)?)
+                }
+                HostRequest::Action(_) => HostObject::Actions(p.compiler.actions(&value, &path)?),
+                HostRequest::Expr(_) => HostObject::Expr(p.compiler.expr(&value, &path)?),
+            };
+            plugin.shared.fill(*h, obj);
+        }
+        plugin
+            .prepared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(PrepareCall {
+                kind: self.kind,
+                id: self.id.as_str().to_owned(),
+                params: json,
+                handle,
+                requests,
+            });
+        Ok((handle, site))
+    }
+}
+
+/// The common part of every prepared plugin use site.
+#[derive(Debug)]
+struct Site {
+    plugin: Arc<LoadedPlugin>,
+    handle: i32,
+    def: Id,
+    site: String,
+}
+
+impl Site {
+    fn what(&self, export: &str) -> String {
+        self.plugin
+            .describe_site(export, self.def.as_str(), &self.site)
+    }
+}
+
+impl ConditionKind for PluginKind {
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> {
+        let (handle, site) = self.prepare_site(p)?;
+        Ok(Box::new(PluginCondition(Site {
+            plugin: self.plugin.clone(),
+            handle,
+            def: self.id,
+            site,
+        })))
+    }
+}
+
+impl SelectorKind for PluginKind {
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Selector>, ContentError> {
+        let (handle, site) = self.prepare_site(p)?;
+        Ok(Box::new(PluginSelector(Site {
+            plugin: self.plugin.clone(),
+            handle,
+            def: self.id,
+            site,
+        })))
+    }
+}
+
+impl ActionKind for PluginKind {
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Action>, ContentError> {
+        let (handle, site) = self.prepare_site(p)?;
+        Ok(Box::new(PluginAction(Site {
+            plugin: self.plugin.clone(),
+            handle,
+            def: self.id,
+            site,
+        })))
+    }
+}
+
+impl NodeKind for PluginKind {
+    fn prepare(&self, p: &mut Params<'_, '_>) -> Result<Box<dyn Node>, ContentError> {
+        let (handle, site) = self.prepare_site(p)?;
+        Ok(Box::new(PluginNode(Site {
+            plugin: self.plugin.clone(),
+            handle,
+            def: self.id,
+            site,
+        })))
+    }
+}
+
+#[derive(Debug)]
+struct PluginCondition(Site);
+
+impl Condition for PluginCondition {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let s = &self.0;
+        let env = CallEnv::read(cx);
+        cx.rt.call(
+            &s.plugin,
+            || s.what(exports::CONDITION),
+            |inst| inst.condition(&s.plugin, env, s.handle, pack(obj)),
+        )
+    }
+
+    fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        let s = &self.0;
+        let env = CallEnv::read(cx);
+        let packed: Vec<i64> = objs.iter().map(|&o| pack(o)).collect();
+        cx.rt.call(
+            &s.plugin,
+            || s.what(exports::CONDITION_BATCH),
+            |inst| inst.condition_batch(&s.plugin, env, s.handle, &packed, out),
+        )
+    }
+
+    fn deps(&self, d: &mut Deps) {
+        d.everything = true;
+    }
+}
+
+#[derive(Debug)]
+struct PluginSelector(Site);
+
+impl Selector for PluginSelector {
+    fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
+        let s = &self.0;
+        let env = CallEnv::read(cx);
+        let found = cx.rt.call(
+            &s.plugin,
+            || s.what(exports::SELECT),
+            |inst| inst.select(&s.plugin, env, s.handle),
+        )?;
+        out.extend(
+            found
+                .into_iter()
+                .filter_map(unpack)
+                .filter(|o| cx.world.exists(*o)),
+        );
+        Ok(())
+    }
+
+    fn deps(&self, d: &mut Deps) {
+        d.everything = true;
+    }
+}
+
+#[derive(Debug)]
+struct PluginAction(Site);
+
+impl Action for PluginAction {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        let s = &self.0;
+        let rt = ax.rt;
+        let env = CallEnv::write(ax, None);
+        let packed: Vec<i64> = targets.iter().map(|&o| pack(o)).collect();
+        rt.call(
+            &s.plugin,
+            || s.what(exports::ACTION),
+            |inst| inst.action(&s.plugin, env, s.handle, &packed),
+        )
+    }
+}
+
+#[derive(Debug)]
+struct PluginNode(Site);
+
+impl Node for PluginNode {
+    fn run(&self, ax: &mut ActCx<'_>, pipeline: &mut Pipeline) -> Result<(), RuleError> {
+        let s = &self.0;
+        let rt = ax.rt;
+        let env = CallEnv::write(ax, Some(pipeline));
+        rt.call(
+            &s.plugin,
+            || s.what(exports::NODE),
+            |inst| inst.node(&s.plugin, env, s.handle),
+        )
+    }
+}

@@ -1,0 +1,408 @@
+//! Loading one plugin of a mod: compile, check, describe, register.
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use tessera_plugin_api::abi::{self, exports, Description, Kind, ParamType as AbiType};
+use wasmtime::{ExternType, Module};
+
+use super::host::{linker, CAPABILITY_IMPORTS};
+use super::instance::{CallError, PluginInstance};
+use super::kinds::PluginKind;
+use super::{engine, next_key, LoadedPlugin, LoadedShared};
+use crate::diag::Diagnostic;
+use crate::id::Id;
+use crate::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
+
+/// Sandbox limits of one mod's plugins. Defaults are safe; `server.toml`
+/// `[limits.<mod>]` raises or lowers them. What is *not* limited: host work done on the
+/// plugin's behalf (a `query` over many objects costs the host, not fuel).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PluginLimits {
+    /// Fuel per call. By default 10,000,000.
+    pub fuel: u64,
+    /// Linear memory per instance, bytes. By default 64 MiB.
+    pub memory_bytes: usize,
+    /// Table elements per instance. By default 10,000.
+    pub table_elements: usize,
+    /// Wasm stack, bytes. By default 512 KiB.
+    pub stack_bytes: usize,
+    /// Wall-clock deadline per call. By default 1 s.
+    pub deadline: Duration,
+    /// Faults within `fault_window` calls that quarantine the mod. By default 5.
+    pub max_faults: usize,
+    /// The window, in calls. By default 100.
+    pub fault_window: u64,
+}
+
+impl Default for PluginLimits {
+    fn default() -> Self {
+        PluginLimits {
+            fuel: 10_000_000,
+            memory_bytes: 64 << 20,
+            table_elements: 10_000,
+            stack_bytes: 512 << 10,
+            deadline: super::DEFAULT_DEADLINE,
+            max_faults: 5,
+            fault_window: 100,
+        }
+    }
+}
+
+impl PluginLimits {
+    /// The defaults with an operator's `[limits.<mod>]` applied.
+    pub fn from_server(l: &crate::mods::Limits) -> PluginLimits {
+        let d = PluginLimits::default();
+        let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        PluginLimits {
+            fuel: l.fuel.unwrap_or(d.fuel),
+            memory_bytes: l
+                .memory_mb
+                .map_or(d.memory_bytes, |m| to_usize(m.saturating_mul(1 << 20))),
+            table_elements: l.table_elements.map_or(d.table_elements, to_usize),
+            stack_bytes: l
+                .stack_kb
+                .map_or(d.stack_bytes, |k| to_usize(k.saturating_mul(1024))),
+            ..d
+        }
+    }
+}
+
+/// Imports every plugin may use (capabilities come on top).
+const BASE_IMPORTS: &[&str] = &[
+    "intern",
+    "ctx",
+    "event_amount",
+    "exists",
+    "get_int",
+    "get_float",
+    "has_prop",
+    "has_tag",
+    "zone",
+    "class",
+    "owner",
+    "parent",
+    "query",
+    "eval",
+    "push",
+    "pipeline_get",
+    "pipeline_set",
+    "set_int",
+    "add_int",
+    "add_tag",
+    "remove_tag",
+    "run_action",
+    "emit",
+    "prepare_selector",
+    "prepare_action",
+    "prepare_expr",
+];
+
+/// What a mod's manifest says about one plugin, and what the operator grants.
+#[derive(Debug, Clone, Copy)]
+pub struct PluginRequest<'a> {
+    /// The mod id.
+    pub mod_id: &'a str,
+    /// The mod's folder.
+    pub mod_dir: &'a Path,
+    /// `[[plugin]] file`, relative to the mod folder.
+    pub file: &'a str,
+    /// `[[plugin]] provides` (short ids resolve against the mod).
+    pub provides: &'a [String],
+    /// `[[plugin]] capabilities` (asked for).
+    pub asked: &'a [String],
+    /// `server.toml` `[grants.<mod>] capabilities`.
+    pub granted: &'a [String],
+}
+
+/// Loads a plugin: compiles it, checks its ABI, imports and capabilities, and checks its
+/// description against `provides`. Every problem is a diagnostic naming the mod and the
+/// plugin file, with a fix. [`register_plugin`] then adds what it provides to a registry.
+pub fn load_plugin(
+    req: PluginRequest<'_>,
+    limits: PluginLimits,
+) -> Result<Arc<LoadedPlugin>, Diagnostic> {
+    let path = req.mod_dir.join(req.file);
+    let err = |code: &'static str, msg: String| {
+        Diagnostic::error(code, msg)
+            .in_file(&path)
+            .for_mod(req.mod_id)
+    };
+    let bytes = std::fs::read(&path).map_err(|e| {
+        err("E-PLUGIN-MISSING", format!("failed to read plugin {}: {e}", req.file))
+            .with_help("build it with `tessera build <plugin crate folder>` (the example plugins live in `plugins/`)")
+    })?;
+    let engine = engine::engine(limits.stack_bytes).map_err(|m| err("E-PLUGIN-ENGINE", m))?;
+    let module = Module::new(&engine, &bytes).map_err(|e| {
+        err(
+            "E-PLUGIN-COMPILE",
+            format!(
+                "plugin {} is not a valid WebAssembly module: {e:#}",
+                req.file
+            ),
+        )
+    })?;
+
+    // ABI version.
+    let names: Vec<String> = module.exports().map(|e| e.name().to_owned()).collect();
+    if !names.iter().any(|n| n == abi::MARKER) {
+        let other = names.iter().find(|n| n.starts_with("tessera_abi_v"));
+        return Err(match other {
+            Some(v) => err("E-PLUGIN-ABI", format!("plugin {} targets ABI `{v}`, but this host speaks `{}`", req.file, abi::MARKER))
+                .with_help("rebuild the plugin against a tessera-plugin-api version this host supports, or upgrade the host"),
+            None => err("E-PLUGIN-ABI", format!("plugin {} is not a Tessera plugin: it has no `{}` export", req.file, abi::MARKER))
+                .with_help("build it with the tessera-plugin-api SDK, or export the functions listed in plugin-api/ABI.md"),
+        });
+    }
+    for needed in [
+        exports::ALLOC,
+        exports::DEALLOC,
+        exports::DESCRIBE,
+        exports::PREPARE,
+        exports::ERROR,
+        "memory",
+    ] {
+        if !names.iter().any(|n| n == needed) {
+            return Err(err(
+                "E-PLUGIN-EXPORT",
+                format!("plugin {} does not export `{needed}`", req.file),
+            )
+            .with_help("see plugin-api/ABI.md for the exports every plugin needs"));
+        }
+    }
+
+    // Imports: only the ABI's, and capabilities only when asked for and granted.
+    let mut effective = Vec::new();
+    for imp in module.imports() {
+        let (m, name) = (imp.module(), imp.name());
+        if m != abi::IMPORT_MODULE {
+            return Err(err(
+                "E-PLUGIN-IMPORT",
+                format!(
+                    "plugin {} imports `{m}::{name}`; plugins get no WASI or other host access",
+                    req.file
+                ),
+            )
+            .with_help("use only the `tessera` imports listed in plugin-api/ABI.md"));
+        }
+        if let Some((cap, _)) = CAPABILITY_IMPORTS.iter().find(|(_, n)| *n == name) {
+            if !req.asked.iter().any(|a| a == cap) {
+                return Err(err(
+                    "E-PLUGIN-CAPABILITY",
+                    format!(
+                        "plugin {} uses the `{cap}` capability, but mod.toml does not ask for it",
+                        req.file
+                    ),
+                )
+                .with_help(format!(
+                    "add `capabilities = [\"{cap}\"]` to the `[[plugin]]` entry of {}'s mod.toml",
+                    req.mod_id
+                )));
+            }
+            if !req.granted.iter().any(|g| g == cap) {
+                return Err(err("E-PLUGIN-CAPABILITY", format!("plugin {} uses the `{cap}` capability, which server.toml does not grant", req.file))
+                    .with_help(format!("the operator can grant it: `[grants.{}] capabilities = [\"{cap}\"]` in server.toml", req.mod_id)));
+            }
+            effective.push((*cap).to_owned());
+            continue;
+        }
+        if !BASE_IMPORTS.contains(&name) || !matches!(imp.ty(), ExternType::Func(_)) {
+            return Err(err(
+                "E-PLUGIN-IMPORT",
+                format!(
+                    "plugin {} imports `tessera::{name}`, which ABI v1 does not have",
+                    req.file
+                ),
+            )
+            .with_help("see plugin-api/ABI.md for the imports of ABI v1"));
+        }
+    }
+    let linker = linker(&engine, &effective).map_err(|e| err("E-PLUGIN-LINK", format!("{e:#}")))?;
+    let pre = linker.instantiate_pre(&module).map_err(|e| {
+        err(
+            "E-PLUGIN-LINK",
+            format!("plugin {} cannot be linked: {e:#}", req.file),
+        )
+    })?;
+
+    let shared = Arc::new(LoadedShared {
+        mod_id: req.mod_id.to_owned(),
+        host_objects: RwLock::new(Vec::new()),
+    });
+    let mut plugin = LoadedPlugin {
+        key: next_key(),
+        shared,
+        engine,
+        pre,
+        limits,
+        mod_id: req.mod_id.to_owned(),
+        file: req.file.into(),
+        description: Description {
+            abi: abi::VERSION,
+            name: String::new(),
+            provides: Vec::new(),
+        },
+        loader: Mutex::new(None),
+        prepared: Mutex::new(Vec::new()),
+        calls: AtomicU64::new(0),
+        faults: Mutex::new(Default::default()),
+        quarantined: AtomicBool::new(false),
+        quarantine_reason: Mutex::new(String::new()),
+    };
+    let fail = |m: String| {
+        err(
+            "E-PLUGIN-DESCRIBE",
+            format!("plugin {}: `tessera_describe` failed: {m}", req.file),
+        )
+    };
+    let mut inst = PluginInstance::new(&plugin).map_err(|e| match e {
+        CallError::Guest(m) | CallError::Fault(m) => {
+            err("E-PLUGIN-INSTANTIATE", format!("plugin {} {m}", req.file))
+        }
+    })?;
+    let desc_bytes = inst.describe(&plugin).map_err(|e| match e {
+        CallError::Guest(m) | CallError::Fault(m) => fail(m),
+    })?;
+    let description: Description = serde_json::from_slice(&desc_bytes).map_err(|e| {
+        fail(format!(
+            "its description is not valid JSON of ABI.md's shape: {e}"
+        ))
+    })?;
+    if description.abi != abi::VERSION {
+        return Err(err(
+            "E-PLUGIN-ABI",
+            format!(
+                "plugin {} describes itself as ABI {}, but exports `{}`",
+                req.file,
+                description.abi,
+                abi::MARKER
+            ),
+        ));
+    }
+    check_provides(&req, &description).map_err(|m| {
+        err("E-PLUGIN-PROVIDES", m).with_help(
+            "make `[[plugin]] provides` in mod.toml list exactly what the plugin describes",
+        )
+    })?;
+    plugin.description = description;
+    *plugin.loader.lock().unwrap_or_else(|e| e.into_inner()) = Some(inst);
+    Ok(Arc::new(plugin))
+}
+
+fn check_provides(req: &PluginRequest<'_>, d: &Description) -> Result<(), String> {
+    let mut declared = BTreeSet::new();
+    for p in req.provides {
+        let id =
+            Id::resolve(p, Some(req.mod_id)).map_err(|e| format!("`provides` entry `{p}`: {e}"))?;
+        declared.insert(id);
+    }
+    let mut described = BTreeSet::new();
+    for p in &d.provides {
+        let id = Id::parse(&p.id).map_err(|e| format!("the plugin describes `{}`: {e}", p.id))?;
+        if id.namespace() != req.mod_id {
+            return Err(format!(
+                "the plugin provides `{id}`, outside its mod's namespace `{}`",
+                req.mod_id
+            ));
+        }
+        if id.category() != p.kind.category() {
+            return Err(format!(
+                "the plugin describes `{id}` as a {}, but its id says {}",
+                p.kind.category(),
+                id.category()
+            ));
+        }
+        described.insert(id);
+    }
+    let missing: Vec<String> = declared
+        .difference(&described)
+        .map(|i| format!("`{i}`"))
+        .collect();
+    let extra: Vec<String> = described
+        .difference(&declared)
+        .map(|i| format!("`{i}`"))
+        .collect();
+    match (missing.is_empty(), extra.is_empty()) {
+        (true, true) => Ok(()),
+        (false, _) => Err(format!(
+            "mod.toml says plugin {} provides {}, but the plugin does not describe {}",
+            req.file,
+            missing.join(", "),
+            if missing.len() == 1 { "it" } else { "them" }
+        )),
+        (true, false) => Err(format!(
+            "plugin {} provides {} that mod.toml does not declare in `provides`",
+            req.file,
+            extra.join(", ")
+        )),
+    }
+}
+
+/// Registers everything a loaded plugin provides as registry entries.
+pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> Result<(), String> {
+    for p in &plugin.description.provides {
+        let id = Id::parse(&p.id).map_err(|e| e.to_string())?;
+        let params: Vec<ParamSpec> = p
+            .params
+            .iter()
+            .map(|d| ParamSpec {
+                name: Cow::Owned(d.name.clone()),
+                ty: match d.ty {
+                    AbiType::Number | AbiType::Integer => ParamType::Number,
+                    AbiType::Text => ParamType::Text,
+                    AbiType::Bool => ParamType::Bool,
+                    AbiType::List => ParamType::List,
+                    AbiType::Table => ParamType::Table,
+                    AbiType::Any => ParamType::Any,
+                },
+                required: d.required,
+                doc: Cow::Owned(d.doc.clone()),
+            })
+            .collect();
+        let provider = Provider::Plugin {
+            mod_id: plugin.mod_id.clone(),
+            file: plugin.file.display().to_string(),
+        };
+        let kind = Arc::new(PluginKind {
+            plugin: plugin.clone(),
+            id,
+            kind: p.kind,
+        });
+        let r = match p.kind {
+            Kind::Condition => registry.conditions.register(Entry {
+                id,
+                provider,
+                params,
+                doc: p.doc.clone(),
+                imp: kind,
+            }),
+            Kind::Selector => registry.selectors.register(Entry {
+                id,
+                provider,
+                params,
+                doc: p.doc.clone(),
+                imp: kind,
+            }),
+            Kind::Action => registry.actions.register(Entry {
+                id,
+                provider,
+                params,
+                doc: p.doc.clone(),
+                imp: kind,
+            }),
+            Kind::Node => registry.nodes.register(Entry {
+                id,
+                provider,
+                params,
+                doc: p.doc.clone(),
+                imp: kind,
+            }),
+        };
+        r.map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,289 @@
+//! WebAssembly plugins: the sandbox (wasmtime), host functions, limits and faults.
+//!
+//! Owns loading a mod's plugin (compile through the on-disk cache, check its imports,
+//! capabilities and ABI version, check `describe` against the manifest's `provides`),
+//! registering what it provides as ordinary registry entries (the engine cannot tell them
+//! from built-ins), preparing each use site at load, and running calls: one instance per
+//! plugin per world ([`Runtime`]), created lazily, under fuel and an epoch deadline, with
+//! memory and table limits. A trap fails that call (the command rolls back), throws the
+//! instance away, and counts toward quarantine. Must not touch files other than the
+//! plugin binaries, and never panics on anything a plugin does.
+//!
+//! The ABI is specified in `plugin-api/ABI.md`; its constants live in
+//! `tessera_plugin_api::abi`, shared with the guest SDK.
+
+#![expect(
+    unsafe_code,
+    reason = "host functions read the world through a call environment valid only during a guest call (see host.rs)"
+)]
+
+mod engine;
+mod host;
+mod instance;
+mod kinds;
+mod load;
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use tessera_plugin_api::abi::{Description, Kind};
+use wasmtime::{Engine, InstancePre};
+
+pub use engine::cache_dir;
+pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest};
+
+use host::{HostObject, HostRequest, HostState};
+use instance::{CallError, PluginInstance};
+
+use crate::rules::RuleError;
+
+// SAFETY: the raw pointers in a `CallEnv` are only set while a call runs on the thread
+// that owns the borrows; between calls (the only time a store may move between threads,
+// e.g. inside the registry's mutex) they are `None`.
+unsafe impl Send for host::CallEnv {}
+
+/// State shared by a plugin's instances: what they prepared on the host.
+pub(crate) struct LoadedShared {
+    pub mod_id: String,
+    host_objects: RwLock<Vec<Option<Arc<HostObject>>>>,
+}
+
+impl LoadedShared {
+    /// Reserves the next host handle (filled once the prepare call returns).
+    fn reserve_handle(&self, _nth: usize) -> i32 {
+        let mut objs = self.host_objects.write().unwrap_or_else(|e| e.into_inner());
+        objs.push(None);
+        i32::try_from(objs.len() - 1).unwrap_or(-1)
+    }
+
+    fn fill(&self, h: i32, obj: HostObject) {
+        let mut objs = self.host_objects.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(slot) = usize::try_from(h).ok().and_then(|i| objs.get_mut(i)) {
+            *slot = Some(Arc::new(obj));
+        }
+    }
+
+    fn host_object(&self, h: i32) -> Option<Arc<HostObject>> {
+        let objs = self.host_objects.read().unwrap_or_else(|e| e.into_inner());
+        objs.get(usize::try_from(h).ok()?)?.clone()
+    }
+}
+
+/// One recorded prepare call, replayed on every new instance.
+#[derive(Debug, Clone)]
+struct PrepareCall {
+    kind: Kind,
+    id: String,
+    params: String,
+    handle: i32,
+    requests: Vec<(HostRequest, i32)>,
+}
+
+/// A loaded plugin: its compiled module, what it provides, and its fault record. Shared
+/// by every world using the generation it belongs to.
+pub struct LoadedPlugin {
+    key: u64,
+    shared: Arc<LoadedShared>,
+    engine: Engine,
+    pre: InstancePre<HostState>,
+    limits: PluginLimits,
+    /// The mod.
+    pub mod_id: String,
+    /// The plugin file (as written in `mod.toml`).
+    pub file: PathBuf,
+    /// What `describe` said.
+    pub description: Description,
+    loader: Mutex<Option<PluginInstance>>,
+    prepared: Mutex<Vec<PrepareCall>>,
+    calls: AtomicU64,
+    faults: Mutex<VecDeque<u64>>,
+    quarantined: AtomicBool,
+    quarantine_reason: Mutex<String>,
+}
+
+impl std::fmt::Debug for LoadedPlugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "plugin {} of mod `{}`", self.file.display(), self.mod_id)
+    }
+}
+
+impl LoadedPlugin {
+    /// Whether the mod was quarantined after repeated faults.
+    pub fn is_quarantined(&self) -> bool {
+        self.quarantined.load(Ordering::Relaxed)
+    }
+
+    fn describe_site(&self, export: &str, def: &str, site: &str) -> String {
+        format!(
+            "mod `{}`, plugin {}, export `{export}`, definition `{def}` used at {site}",
+            self.mod_id,
+            self.file.display()
+        )
+    }
+
+    /// Records a fault; quarantines the mod after too many in the window.
+    fn record_fault(&self, message: &str) {
+        let now = self.calls.load(Ordering::Relaxed);
+        let mut faults = self.faults.lock().unwrap_or_else(|e| e.into_inner());
+        faults.push_back(now);
+        while faults
+            .front()
+            .is_some_and(|&f| now.saturating_sub(f) > self.limits.fault_window)
+        {
+            faults.pop_front();
+        }
+        if faults.len() >= self.limits.max_faults && !self.is_quarantined() {
+            self.quarantined.store(true, Ordering::Relaxed);
+            let reason = format!(
+                "{} faults within {} calls, the last: {message}",
+                faults.len(),
+                self.limits.fault_window
+            );
+            tracing::error!(mod_id = %self.mod_id, plugin = %self.file.display(), "mod quarantined: {reason}");
+            *self
+                .quarantine_reason
+                .lock()
+                .unwrap_or_else(|e| e.into_inner()) = reason;
+        }
+    }
+
+    /// A fresh instance with every recorded prepare replayed.
+    fn fresh_instance(&self) -> Result<PluginInstance, CallError> {
+        let mut inst = PluginInstance::new(self)?;
+        let calls = self
+            .prepared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        for c in calls {
+            let (h, _) = inst.prepare(self, c.kind, &c.id, &c.params, Some(c.requests.clone()))?;
+            if h != c.handle {
+                return Err(CallError::Fault(format!(
+                    "prepare is not deterministic: `{}` got handle {h} on a new instance, {} at load",
+                    c.id, c.handle
+                )));
+            }
+        }
+        Ok(inst)
+    }
+}
+
+/// The plugin instances of one world: one per plugin, created on first use.
+#[derive(Default)]
+pub struct Runtime {
+    instances: RefCell<HashMap<u64, PluginInstance>>,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Runtime {{ instances: {} }}",
+            self.instances.borrow().len()
+        )
+    }
+}
+
+impl Runtime {
+    /// Number of live instances (for leak checks).
+    pub fn instance_count(&self) -> usize {
+        self.instances.borrow().len()
+    }
+
+    /// Runs `f` on this world's instance of `plugin`. A fault throws the instance away
+    /// (the next call gets a fresh one) and counts toward quarantine.
+    pub(crate) fn call<R>(
+        &self,
+        plugin: &LoadedPlugin,
+        what: impl FnOnce() -> String,
+        f: impl FnOnce(&mut PluginInstance) -> Result<R, CallError>,
+    ) -> Result<R, RuleError> {
+        if plugin.is_quarantined() {
+            let reason = plugin
+                .quarantine_reason
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            return Err(RuleError::Failed(format!(
+                "{}: the mod is quarantined ({reason})",
+                what()
+            )));
+        }
+        plugin.calls.fetch_add(1, Ordering::Relaxed);
+        let taken = self.instances.borrow_mut().remove(&plugin.key);
+        let mut inst = match taken {
+            Some(i) => i,
+            None => match plugin.fresh_instance() {
+                Ok(i) => i,
+                Err(CallError::Fault(m) | CallError::Guest(m)) => {
+                    plugin.record_fault(&m);
+                    return Err(RuleError::Failed(format!("{}: {m}", what())));
+                }
+            },
+        };
+        match f(&mut inst) {
+            Ok(r) => {
+                self.instances.borrow_mut().insert(plugin.key, inst);
+                Ok(r)
+            }
+            Err(CallError::Guest(m)) => {
+                self.instances.borrow_mut().insert(plugin.key, inst);
+                Err(RuleError::Failed(format!("{}: {m}", what())))
+            }
+            Err(CallError::Fault(m)) => {
+                plugin.record_fault(&m);
+                Err(RuleError::Failed(format!(
+                    "{}: {m}; the instance was replaced",
+                    what()
+                )))
+            }
+        }
+    }
+
+    /// Hands plugin state over to a new generation: for every instance of `old` that
+    /// has `save_state`, saves it and loads it into a new instance of `new`. Returns a
+    /// message for each handover that failed (reported, never fatal).
+    pub fn hand_over(&self, old: &LoadedPlugin, new: &LoadedPlugin) -> Vec<String> {
+        let mut problems = Vec::new();
+        let taken = self.instances.borrow_mut().remove(&old.key);
+        let Some(mut inst) = taken else {
+            return problems;
+        };
+        let saved = match inst.save_state(old) {
+            Ok(s) => s,
+            Err(CallError::Guest(m) | CallError::Fault(m)) => {
+                problems.push(format!("save_state of {old:?} failed: {m}"));
+                None
+            }
+        };
+        let Some(bytes) = saved else { return problems };
+        match new.fresh_instance() {
+            Ok(mut fresh) => match fresh.load_state(new, &bytes) {
+                Ok(_) => {
+                    self.instances.borrow_mut().insert(new.key, fresh);
+                }
+                Err(CallError::Guest(m) | CallError::Fault(m)) => {
+                    problems.push(format!(
+                        "load_state of {new:?} failed, it starts fresh: {m}"
+                    ));
+                }
+            },
+            Err(CallError::Guest(m) | CallError::Fault(m)) => {
+                problems.push(format!("{new:?} could not be instantiated: {m}"))
+            }
+        }
+        problems
+    }
+}
+
+fn next_key() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The default per-call deadline.
+pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(1);
