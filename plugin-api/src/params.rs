@@ -116,3 +116,118 @@ pub fn init<T, E: core::fmt::Display>(
 ) -> Result<(), String> {
     hook(value).map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use crate::abi::{ParamDesc, ParamType};
+    use crate::Params;
+
+    fn schema<P: Params>() -> Vec<(String, ParamType, bool, String)> {
+        P::describe()
+            .into_iter()
+            .map(
+                |ParamDesc {
+                     name,
+                     ty,
+                     required,
+                     doc,
+                 }| (name, ty, required, doc),
+            )
+            .collect()
+    }
+
+    /// A struct like plugins write.
+    #[derive(Deserialize, Params)]
+    #[params(init = Example::check)]
+    struct Example {
+        /// How much.
+        ///
+        /// Second paragraph,
+        /// wrapped.
+        amount: i64,
+        /// A factor.
+        factor: Option<f64>,
+        #[serde(rename = "label")]
+        name: String,
+        #[serde(default)]
+        flags: Vec<bool>,
+        #[serde(skip)]
+        cache: u32,
+    }
+
+    impl Example {
+        fn check(&mut self) -> Result<(), String> {
+            if self.amount < 0 {
+                return Err("negative".into());
+            }
+            self.cache = 7;
+            Ok(())
+        }
+    }
+
+    #[derive(Default, Deserialize, Params)]
+    #[serde(default, rename_all = "kebab-case")]
+    struct Kebab {
+        max_hits: u8,
+        on_board: bool,
+    }
+
+    #[derive(Deserialize, Params)]
+    struct Unit;
+
+    #[test]
+    fn derive_describes_fields() {
+        assert_eq!(
+            schema::<Example>(),
+            vec![
+                (
+                    "amount".into(),
+                    ParamType::Integer,
+                    true,
+                    "How much.\n\nSecond paragraph, wrapped.".into()
+                ),
+                (
+                    "factor".into(),
+                    ParamType::Number,
+                    false,
+                    "A factor.".into()
+                ),
+                ("label".into(), ParamType::Text, true, String::new()),
+                ("flags".into(), ParamType::List, false, String::new()),
+            ]
+        );
+        assert_eq!(
+            schema::<Kebab>(),
+            vec![
+                ("max-hits".into(), ParamType::Integer, false, String::new()),
+                ("on-board".into(), ParamType::Bool, false, String::new()),
+            ]
+        );
+        assert!(schema::<Unit>().is_empty());
+        assert!(schema::<()>().is_empty());
+    }
+
+    #[test]
+    fn derive_parses_and_runs_init() {
+        let e = Example::from_json(br#"{"amount": 3, "label": "x"}"#).unwrap();
+        assert_eq!(
+            (e.amount, e.factor, e.name.as_str(), e.flags.len(), e.cache),
+            (3, None, "x", 0, 7)
+        );
+        assert_eq!(
+            Example::from_json(br#"{"amount": -1, "label": "x"}"#)
+                .err()
+                .unwrap(),
+            "negative"
+        );
+        assert!(Example::from_json(br#"{"amount": "no"}"#)
+            .err()
+            .unwrap()
+            .contains("invalid type"));
+        assert!(Unit::from_json(b"{}").is_ok());
+        let k = Kebab::from_json(br#"{"max-hits": 2}"#).unwrap();
+        assert_eq!((k.max_hits, k.on_board), (2, false));
+    }
+}

@@ -128,7 +128,8 @@ fn check_id(kind: Kind, lit: &LitStr) -> syn::Result<()> {
     Ok(())
 }
 
-/// The doc comment of an item, one line per `///` line.
+/// The doc comment of an item as text: lines of a paragraph joined by spaces, paragraphs
+/// by a blank line (what Markdown renders).
 fn docs(attrs: &[Attribute]) -> String {
     let mut lines = Vec::new();
     for a in attrs {
@@ -146,7 +147,22 @@ fn docs(attrs: &[Attribute]) -> String {
             }
         }
     }
-    lines.join("\n").trim().to_owned()
+    let mut out = String::new();
+    for para in lines.join("\n").split("\n\n") {
+        let para = para
+            .split('\n')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>();
+        if para.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        out.push_str(&para.join(" "));
+    }
+    out
 }
 
 fn definition(kind: Kind, attr: TokenStream, item: TokenStream) -> TokenStream {
