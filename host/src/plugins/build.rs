@@ -408,9 +408,10 @@ fn wasm_artifact(messages: &str, name: &str) -> Option<PathBuf> {
     let lib_name = name.replace('-', "_");
     messages
         .lines()
+        .rev()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == lib_name.as_str())
-        .filter_map(|m| {
+        .find_map(|m| {
             m["filenames"]
                 .as_array()?
                 .iter()
@@ -418,7 +419,6 @@ fn wasm_artifact(messages: &str, name: &str) -> Option<PathBuf> {
                 .find(|f| f.ends_with(".wasm"))
                 .map(PathBuf::from)
         })
-        .last()
 }
 
 /// The last `n` lines of a tool's output.
