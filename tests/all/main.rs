@@ -10,5 +10,6 @@ mod mods_manifest;
 mod mods_proptest;
 mod mods_resolve;
 mod mods_server;
+mod plugin_build;
 mod readme;
 mod scenarios;

@@ -316,12 +316,15 @@ fn repo() -> PathBuf {
 
 #[test]
 fn the_example_mods_pass_check_with_no_warnings() {
+    crate::plugin_build::ensure_built();
     let lock = std::env::temp_dir().join(format!("tessera-example-{}.lock", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["check", "--format", "json", "--lock"])
         .arg(&lock)
         .arg("--mods")
         .arg(repo().join("mods"))
+        .arg("--server")
+        .arg(repo().join("server.toml"))
         .output()
         .unwrap();
     let _ = std::fs::remove_file(&lock);
@@ -361,12 +364,24 @@ fn check_fails_with_stable_codes_in_json() {
 
 #[test]
 fn mod_scenarios_run_against_loaded_mods() {
+    crate::plugin_build::ensure_built();
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["test", "--mods"])
         .arg(repo().join("mods"))
+        .arg("--server")
+        .arg(repo().join("server.toml"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(text.trim_end().ends_with("2 passed, 0 failed"), "{text}");
+    assert!(text.trim_end().ends_with("5 passed, 0 failed"), "{text}");
+    // Plugin-provided definitions run like built-ins: a wasm condition in an aura filter,
+    // a wasm selector and an action calling back into core, and plugin-internal state.
+    for name in ["pack leader", "marksman", "plugin state persists"] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("ok") && l.contains(name)),
+            "{name}: {text}"
+        );
+    }
 }

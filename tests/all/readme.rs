@@ -53,11 +53,14 @@ fn the_readme_tutorial_runs_as_written() {
     )
     .unwrap();
 
+    crate::plugin_build::ensure_built();
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["test", "--mods"])
         .arg(repo().join("mods"))
         .arg("--mods")
         .arg(&root)
+        .arg("--server")
+        .arg(repo().join("server.toml"))
         .output()
         .unwrap();
     let text = format!(

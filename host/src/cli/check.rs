@@ -12,7 +12,13 @@ use super::{Format, ModArgs};
 
 /// Loads mods as the arguments say.
 pub fn load(args: &ModArgs, registry: Arc<Registry>) -> Result<LoadedMods, String> {
-    let server = match &args.server {
+    // Like Cargo with Cargo.toml: a server.toml in the current folder is used by default.
+    let default_server = PathBuf::from("server.toml");
+    let server_path = args
+        .server
+        .clone()
+        .or_else(|| default_server.is_file().then_some(default_server));
+    let server = match &server_path {
         Some(p) => Some(ServerConfig::load(p).map_err(|d| d.render(color()))?),
         None => None,
     };

@@ -24,7 +24,8 @@ pub struct ModArgs {
     /// A folder of mod folders (repeatable; default `./mods`, or `mod_dirs` of --server).
     #[arg(long = "mods", value_name = "DIR")]
     pub mods: Vec<PathBuf>,
-    /// The operator's server.toml (mod folders, enabled/disabled mods, limits, grants).
+    /// The operator's server.toml (mod folders, enabled/disabled mods, limits, grants);
+    /// by default `./server.toml` when it exists.
     #[arg(long, value_name = "FILE")]
     pub server: Option<PathBuf>,
 }
@@ -67,6 +68,13 @@ enum Command {
         #[command(flatten)]
         mods: ModArgs,
     },
+    /// Build plugin crates to wasm and copy each into its mod's `plugins/` folder
+    /// (`[package.metadata.tessera] mod` in the crate's Cargo.toml). Adds the wasm target
+    /// with rustup if it is missing, and says so.
+    Build {
+        /// Plugin crate folders (default: every plugin crate under `./plugins`).
+        paths: Vec<PathBuf>,
+    },
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
     /// With `--mods`, every loaded mod's content is available to the scenarios, and each
     /// mod's `tests/` folder is run.
@@ -92,12 +100,16 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Mods { mods } => check::mods(&mods),
         Command::Explain { id, mods } => check::explain(&id, &mods),
         Command::Test { paths, mods } => test(paths, &mods),
+        Command::Build { paths } => build(paths),
     }
 }
 
 fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
-    let registry = Arc::new(Registry::with_core());
-    let (shared, mut default_paths) = if mods.mods.is_empty() && mods.server.is_none() {
+    let mut registry = Arc::new(Registry::with_core());
+    let (shared, mut default_paths) = if mods.mods.is_empty()
+        && mods.server.is_none()
+        && !std::path::Path::new("server.toml").is_file()
+    {
         (Vec::new(), vec![PathBuf::from("tests")])
     } else {
         let loaded = check::load(mods, registry.clone())?;
@@ -112,7 +124,12 @@ fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
             .map(|m| m.dir.join("tests"))
             .filter(|p| p.is_dir())
             .collect();
-        (loaded.sources(&registry), tests)
+        let shared = loaded.sources(&registry);
+        // Scenarios compile against the registry the mods loaded into (with their plugins).
+        if let Some(gen) = &loaded.generation {
+            registry = gen.registry.clone();
+        }
+        (shared, tests)
     };
     let paths = if paths.is_empty() {
         std::mem::take(&mut default_paths)
@@ -127,6 +144,51 @@ fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn build(paths: Vec<PathBuf>) -> Result<ExitCode, String> {
+    let paths = if paths.is_empty() {
+        plugin_crates(std::path::Path::new("plugins"))
+    } else {
+        paths
+    };
+    if paths.is_empty() {
+        return Err(
+            "no plugin crates found under ./plugins; name them: `tessera build <crate folder>...`"
+                .into(),
+        );
+    }
+    let built = tessera_host::plugins::build::build(&paths).map_err(|e| e.to_string())?;
+    for b in built {
+        for n in &b.notes {
+            println!("note: {n}");
+        }
+        println!(
+            "built {} -> {} ({} KB in {:.1} s)",
+            b.name,
+            b.wasm.display(),
+            b.size / 1024,
+            b.build_time.as_secs_f64()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The plugin crates directly under `dir`: folders whose Cargo.toml names a target mod.
+pub fn plugin_crates(dir: &std::path::Path) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<PathBuf> = rd
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            std::fs::read_to_string(p.join("Cargo.toml"))
+                .is_ok_and(|t| t.contains("[package.metadata.tessera]"))
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// Logging through `tracing`, filtered by `RUST_LOG` (e.g. `RUST_LOG=tessera_host=debug`);

@@ -18,7 +18,7 @@ use crate::rules::{ActCx, ContentError, Cx, Params, Pipeline, RuleError};
 use crate::state::ObjId;
 
 /// Keys every use site may carry that belong to the engine, not the plugin.
-const ENGINE_KEYS: &[&str] = &["type", "to", "where", "pick", "from"];
+pub(crate) const ENGINE_KEYS: &[&str] = &["type", "to", "where", "pick", "from"];
 
 /// The registry entry of one id a plugin provides.
 pub(crate) struct PluginKind {

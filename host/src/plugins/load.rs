@@ -12,7 +12,7 @@ use wasmtime::{ExternType, Module};
 
 use super::host::{linker, CAPABILITY_IMPORTS};
 use super::instance::{CallError, PluginInstance};
-use super::kinds::PluginKind;
+use super::kinds::{PluginKind, ENGINE_KEYS};
 use super::{engine, next_key, LoadedPlugin, LoadedShared};
 use crate::diag::Diagnostic;
 use crate::id::Id;
@@ -308,6 +308,11 @@ fn check_provides(req: &PluginRequest<'_>, d: &Description) -> Result<(), String
                 "the plugin provides `{id}`, outside its mod's namespace `{}`",
                 req.mod_id
             ));
+        }
+        for param in &p.params {
+            if ENGINE_KEYS.contains(&param.name.as_str()) {
+                return Err(format!("`{id}` has a parameter `{}`, but that key belongs to the engine (use sites may always write {}); rename the parameter", param.name, ENGINE_KEYS.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")));
+            }
         }
         if id.category() != p.kind.category() {
             return Err(format!(

@@ -17,6 +17,7 @@
     reason = "host functions read the world through a call environment valid only during a guest call (see host.rs)"
 )]
 
+pub mod build;
 mod engine;
 mod host;
 mod instance;

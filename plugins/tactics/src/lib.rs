@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! # content
-//! target = { type = "tactics:selector/most_attack", from = { type = "core:selector/objects", zone = "board" } }
+//! target = { type = "tactics:selector/most_attack", among = { type = "core:selector/objects", zone = "board" } }
 //! effect = [{ type = "tactics:action/chain_damage", amount = 4, hits = 3 }]
 //! ```
 
@@ -13,8 +13,9 @@ use tessera_plugin_api::prelude::*;
 /// Parameters of `most_attack`.
 #[derive(Deserialize, Params)]
 struct MostAttack {
-    /// Where to look: a selector, written as in content.
-    from: Selector,
+    /// Where to look: a selector, written as in content. (`from`, `where` and `pick` are
+    /// the engine's own selector keys, so the parameter has another name.)
+    among: Selector,
     /// The property to compare (default `attack`).
     #[serde(default = "attack")]
     key: Sym,
@@ -29,7 +30,7 @@ fn attack() -> Sym {
 #[selector("tactics:selector/most_attack")]
 fn most_attack(ctx: &Ctx, p: &MostAttack) -> Option<Obj> {
     let mut best: Option<(Obj, i64)> = None;
-    for obj in ctx.query(&p.from) {
+    for obj in ctx.query(&p.among) {
         let v = obj.get_int(p.key);
         if best.is_none_or(|(_, b)| v > b) {
             best = Some((obj, v));

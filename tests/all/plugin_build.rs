@@ -1,0 +1,26 @@
+//! Builds the example plugins (once per test run) into their mods' `plugins/` folders, as
+//! `tessera build` does, so a fresh clone needs nothing else before `cargo test`.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Builds every example plugin once; panics with cargo's output if that fails.
+pub fn ensure_built() {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    let r = BUILT.get_or_init(|| {
+        let dirs: Vec<PathBuf> = ["beasts", "counter", "crits", "tactics"]
+            .iter()
+            .map(|p| repo().join("plugins").join(p))
+            .collect();
+        tessera_host::plugins::build::build(&dirs)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    });
+    if let Err(e) = r {
+        panic!("building the example plugins failed:\n{e}");
+    }
+}
