@@ -17,10 +17,10 @@ pub use controller::{Answer, Choice, Controller, RandomController, ScriptedContr
 use crate::bus::{Binding, Event, EventQueue};
 use crate::id::{Id, Sym};
 use crate::plugins::Runtime;
-use crate::registry::{Action, Selector};
+use crate::registry::{Action, Node, Selector};
 use crate::rules::compile::{PlayerFilter, Trigger};
 use crate::rules::core::{acting_player, instantiate};
-use crate::rules::{aura, ActCx, Cx, Generation, RuleError, Scope};
+use crate::rules::{aura, ActCx, Cx, Generation, Pipeline, RuleError, Scope};
 use crate::state::{ObjId, World};
 
 /// What a successful command did.
@@ -146,6 +146,22 @@ impl Game {
             }
             Ok(())
         })
+    }
+
+    /// Command: runs one pipeline node with `this` as the caster, over `pipeline`
+    /// (values produced by earlier nodes); returns the pipeline after the node.
+    pub fn run_node(
+        &mut self,
+        node: &dyn Node,
+        this: Option<ObjId>,
+        pipeline: Pipeline,
+    ) -> Result<(Pipeline, Outcome), RuleError> {
+        let mut p = pipeline;
+        let outcome = self.command("node", |ax| {
+            ax.scope.this = this;
+            node.run(ax, &mut p)
+        })?;
+        Ok((p, outcome))
     }
 
     /// Command: advances the scheduler `n` ticks. Each tick raises `core:event/tick`, then

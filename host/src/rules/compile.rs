@@ -22,7 +22,7 @@ use super::ContentError;
 use crate::bus::{Binding, IndexEntry, TriggerIndex};
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
 use crate::id::{closest, Id, Sym};
-use crate::registry::{Action, Condition, Deps, Registry, Selector, Table};
+use crate::registry::{Action, Condition, Deps, Node, Registry, Selector, Table};
 use crate::state::{HealthRule, Layer, Value};
 
 /// Where a definition is written: for messages and logs.
@@ -461,6 +461,31 @@ impl Generation {
     /// A class by id.
     pub fn class(&self, id: Id) -> Option<&Arc<ClassDef>> {
         self.classes.get(&id)
+    }
+
+    /// Prepares one pipeline node from its spec (`{ type = "crits:node/crit", ... }`),
+    /// as a mod's content would write it, in namespace `ns`. Ability pipelines will
+    /// prepare their `math` lists this way; embedders can run nodes directly.
+    pub fn prepare_node(&self, ns: &str, spec: &Json) -> Result<Box<dyn Node>, Diagnostics> {
+        let text = spec.to_string();
+        let sources = [ContentSource::new(
+            ns,
+            SourceText::new("<node>", text.as_str()),
+        )];
+        let mut map = HashMap::new();
+        let _ = self.registry.loader_for("json").map(|l| {
+            l.imp.parse(&text, &mut |p, r| {
+                map.insert(path_hash(p), r);
+            })
+        });
+        let _ = sources[0].spans.set(map);
+        let defs = Defs {
+            events: self.events.clone(),
+            ..defs_stub()
+        };
+        let mut c = Compiler::new(&self.registry, &defs, &sources, 0);
+        c.node(spec, &[])
+            .map_err(|e| Diagnostics(vec![c.diagnostic(e)]))
     }
 }
 
@@ -1582,6 +1607,45 @@ impl<'c> Compiler<'c> {
             out.push(Box::new(Located { action, to, origin }) as Box<dyn Action>);
         }
         Ok(out)
+    }
+
+    /// Compiles one node: a table with a `type` naming a registered node type.
+    pub(crate) fn node(
+        &mut self,
+        v: &Json,
+        path: &[PathSeg],
+    ) -> Result<Box<dyn Node>, ContentError> {
+        let Json::Object(m) = v else {
+            return Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path.to_vec(),
+                format!("expected a node table, found {}", json_type(v)),
+            ));
+        };
+        let t = m.get("type").and_then(Json::as_str).ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-MISSING-PARAM",
+                path.to_vec(),
+                "a node needs a `type`",
+            )
+        })?;
+        let id = self.kind_id(&self.registry.nodes, t, path)?;
+        let entry = self.registry.nodes.get(id).ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-UNKNOWN-ID",
+                with(path, "type"),
+                format!("unknown node `{id}`"),
+            )
+        })?;
+        check_schema(id, &entry.params, m, path, &[])?;
+        let imp = entry.imp.clone();
+        let mut p = Params {
+            map: m,
+            path: path.to_vec(),
+            compiler: self,
+            entry: id,
+        };
+        imp.prepare(&mut p)
     }
 
     /// An aura parameter: a name or an inline table.
