@@ -34,9 +34,18 @@ fn toml_blocks() -> Vec<String> {
 #[test]
 fn the_readme_tutorial_runs_as_written() {
     let blocks = toml_blocks();
-    assert!(
-        blocks.len() >= 4,
-        "expected mod.toml, content, scenario and server.toml blocks"
+    let find = |needle: &str| {
+        blocks
+            .iter()
+            .find(|b| b.contains(needle))
+            .unwrap_or_else(|| panic!("no README toml block with `{needle}`"))
+            .clone()
+    };
+    let (manifest, content, scenario, server_text) = (
+        find("[mod]"),
+        find("[class.wolf]"),
+        find("[scenario]"),
+        find("mod_dirs"),
     );
     let root = std::env::temp_dir().join(format!("tessera-readme-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
@@ -44,9 +53,9 @@ fn the_readme_tutorial_runs_as_written() {
     std::fs::create_dir_all(dir.join("content")).unwrap();
     std::fs::create_dir_all(dir.join("tests")).unwrap();
     std::fs::create_dir_all(dir.join("locale")).unwrap();
-    std::fs::write(dir.join("mod.toml"), &blocks[0]).unwrap();
-    std::fs::write(dir.join("content/wolf.toml"), &blocks[1]).unwrap();
-    std::fs::write(dir.join("tests/wolf.toml"), &blocks[2]).unwrap();
+    std::fs::write(dir.join("mod.toml"), &manifest).unwrap();
+    std::fs::write(dir.join("content/wolf.toml"), &content).unwrap();
+    std::fs::write(dir.join("tests/wolf.toml"), &scenario).unwrap();
     std::fs::write(
         dir.join("locale/en.toml"),
         "\"my-mod.name\" = \"My mod\"\n\"my-mod.wolf.name\" = \"Wolf\"\n",
@@ -75,7 +84,7 @@ fn the_readme_tutorial_runs_as_written() {
     );
 
     let server = root.join("server.toml");
-    std::fs::write(&server, &blocks[3]).unwrap();
+    std::fs::write(&server, &server_text).unwrap();
     tessera_host::mods::ServerConfig::load(&server).expect("the README's server.toml parses");
     let _ = std::fs::remove_dir_all(&root);
 }
