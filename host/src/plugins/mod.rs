@@ -177,6 +177,8 @@ impl LoadedPlugin {
 #[derive(Default)]
 pub struct Runtime {
     instances: RefCell<HashMap<u64, PluginInstance>>,
+    /// Plugins with a call in progress (their instance is out of the map meanwhile).
+    busy: RefCell<std::collections::HashSet<u64>>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -214,6 +216,23 @@ impl Runtime {
                 what()
             )));
         }
+        if !self.busy.borrow_mut().insert(plugin.key) {
+            return Err(RuleError::Failed(format!(
+                "{}: the plugin re-entered itself (one of its definitions ran another of its definitions); an instance runs one call at a time",
+                what()
+            )));
+        }
+        let result = self.call_inner(plugin, what, f);
+        self.busy.borrow_mut().remove(&plugin.key);
+        result
+    }
+
+    fn call_inner<R>(
+        &self,
+        plugin: &LoadedPlugin,
+        what: impl FnOnce() -> String,
+        f: impl FnOnce(&mut PluginInstance) -> Result<R, CallError>,
+    ) -> Result<R, RuleError> {
         plugin.calls.fetch_add(1, Ordering::Relaxed);
         let taken = self.instances.borrow_mut().remove(&plugin.key);
         let mut inst = match taken {
