@@ -619,7 +619,7 @@ pub(crate) fn linker(
     Ok(l)
 }
 
-fn world_mut<'a>(caller: &'a Caller<'_, HostState>) -> Option<&'a mut World> {
+fn world_mut<'a>(caller: &Caller<'_, HostState>) -> Option<&'a mut World> {
     let env = caller.data().env?;
     if env.world_mut.is_null() {
         return None;

@@ -122,6 +122,10 @@ pub struct PluginRequest<'a> {
 /// Loads a plugin: compiles it, checks its ABI, imports and capabilities, and checks its
 /// description against `provides`. Every problem is a diagnostic naming the mod and the
 /// plugin file, with a fix. [`register_plugin`] then adds what it provides to a registry.
+#[expect(
+    clippy::result_large_err,
+    reason = "one diagnostic per failed plugin load; loads are rare"
+)]
 pub fn load_plugin(
     req: PluginRequest<'_>,
     limits: PluginLimits,

@@ -1,0 +1,375 @@
+//! Compiling definitions: a file's classes, triggers, named auras and settle rules.
+
+use std::sync::Arc;
+
+use crate::bus::Binding;
+use crate::diag::{Diagnostic, Location};
+use crate::id::{Id, Sym};
+use crate::registry::{Deps, Registry, Selector};
+use crate::rules::content::{AuraSpec, ClassSpec, ContentFile, TriggerSpec, WhenSpec};
+use crate::rules::expr::Expr;
+use crate::rules::params::{json_type, path_string, PathSeg};
+use crate::rules::ContentError;
+use crate::state::{Layer, Value};
+
+use super::kinds::with;
+use super::*;
+
+impl<'c> Compiler<'c> {
+    pub(crate) fn new(
+        registry: &'c Registry,
+        defs: &'c Defs,
+        sources: &'c [ContentSource],
+        file: usize,
+    ) -> Self {
+        Compiler {
+            registry,
+            defs,
+            sources,
+            file,
+            ns: sources
+                .get(file)
+                .map(|s| s.mod_id.clone())
+                .unwrap_or_default(),
+            errors: Vec::new(),
+            auras: Vec::new(),
+            stack: Vec::new(),
+            inline: 0,
+        }
+    }
+
+    pub(crate) fn namespace(&self) -> &str {
+        &self.ns
+    }
+
+    pub(crate) fn src(&self) -> &ContentSource {
+        &self.sources[self.file]
+    }
+
+    pub(crate) fn span(&self, path: &[PathSeg]) -> Option<std::ops::Range<usize>> {
+        self.src().locate(self.registry, path)
+    }
+
+    pub(crate) fn origin(&self, path: &[PathSeg], def: String) -> Origin {
+        let line = self
+            .span(path)
+            .map_or(0, |s| self.src().source.line_col(s.start).0);
+        Origin {
+            mod_id: self.ns.clone(),
+            file: self.src().source.path.clone(),
+            line,
+            def,
+        }
+    }
+
+    pub(crate) fn diagnostic(&self, e: ContentError) -> Diagnostic {
+        let src = self.src();
+        let loc = match self.span(&e.path) {
+            Some(s) => Location::span(&src.source, s),
+            None => Location::file(&src.source.path),
+        };
+        let mut d = Diagnostic::error(e.code, e.message)
+            .at(loc)
+            .for_mod(&src.mod_id);
+        d.notes.push(format!("in `{}`", path_string(&e.path)));
+        d.help = e.help;
+        d
+    }
+
+    pub(crate) fn file(&mut self, f: &ContentFile, gen: &mut Generation) {
+        if let Some(w) = &f.world {
+            if let Some(d) = w.on_max_health_drop {
+                gen.world.health.on_drop = d;
+            }
+            if let Some(l) = w.cascade_limit {
+                gen.world.cascade_limit = l.max(1);
+            }
+        }
+        for (name, spec) in &f.class {
+            let path = vec![PathSeg::Key("class".into()), PathSeg::Key(name.clone())];
+            if let Ok(id) = Id::from_parts(&self.ns, "class", name) {
+                if let Err(e) = self.class(id, spec, &path, gen) {
+                    self.errors.push(e);
+                }
+            }
+        }
+        for (name, spec) in &f.aura {
+            let path = vec![PathSeg::Key("aura".into()), PathSeg::Key(name.clone())];
+            if let Ok(id) = Id::from_parts(&self.ns, "aura", name) {
+                match self.aura(id, spec, &path, false) {
+                    Ok(a) => self.auras.push((id, a)),
+                    Err(e) => self.errors.push(e),
+                }
+            }
+        }
+        for (name, spec) in &f.trigger {
+            let path = vec![PathSeg::Key("trigger".into()), PathSeg::Key(name.clone())];
+            let def = format!("trigger `{}:trigger/{name}`", self.ns);
+            match self.trigger(spec, &path, Binding::Global, def) {
+                Ok(t) => gen.triggers.push(t),
+                Err(e) => self.errors.push(e),
+            }
+        }
+        for (name, spec) in &f.rule {
+            let path = vec![PathSeg::Key("rule".into()), PathSeg::Key(name.clone())];
+            let r = (|| {
+                let mut p = path.clone();
+                p.push(PathSeg::Key("select".into()));
+                let select = self.selector(&spec.select, &p)?;
+                p.pop();
+                p.push(PathSeg::Key("do".into()));
+                let actions = self.actions(&spec.actions, &p)?;
+                Ok(Check {
+                    select,
+                    actions,
+                    origin: self.origin(&path, format!("rule `{}:rule/{name}`", self.ns)),
+                })
+            })();
+            match r {
+                Ok(c) => gen.checks.push(c),
+                Err(e) => self.errors.push(e),
+            }
+        }
+        // Aliases and refs are compiled where used; check unused ones compile too.
+        for name in f.alias.keys() {
+            if let Ok(id) = Id::from_parts(&self.ns, "alias", name) {
+                let path = vec![PathSeg::Key("alias".into()), PathSeg::Key(name.clone())];
+                if let Err(e) = self.alias_expr(id, &path) {
+                    self.errors.push(e);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn class(
+        &mut self,
+        id: Id,
+        spec: &ClassSpec,
+        path: &[PathSeg],
+        gen: &mut Generation,
+    ) -> Result<(), ContentError> {
+        let mut props = Vec::new();
+        for (k, v) in &spec.properties {
+            let mut p = path.to_vec();
+            p.push(PathSeg::Key("properties".into()));
+            p.push(PathSeg::Key(k.clone()));
+            let value = Value::from_json(v).ok_or_else(|| {
+                ContentError::new(
+                    "E-CONTENT-TYPE",
+                    p.clone(),
+                    format!(
+                        "property `{k}` must be a number, bool, text or list, found {}",
+                        json_type(v)
+                    ),
+                )
+            })?;
+            props.push((Sym::new(k), value));
+        }
+        let mut auras = Vec::new();
+        for (n, a) in spec.aura.iter().enumerate() {
+            let mut p = path.to_vec();
+            p.push(PathSeg::Key("aura".into()));
+            p.push(PathSeg::Index(n));
+            let aura_id = Id::from_parts(&self.ns, "aura", &format!("class/{}/{n}", id.name()))
+                .map_err(|e| ContentError::new("E-CONTENT-ID", p.clone(), e.to_string()))?;
+            let def = self.aura(aura_id, a, &p, true)?;
+            auras.push(Arc::new(def));
+        }
+        for (n, t) in spec.trigger.iter().enumerate() {
+            let mut p = path.to_vec();
+            p.push(PathSeg::Key("trigger".into()));
+            p.push(PathSeg::Index(n));
+            match self.trigger(
+                t,
+                &p,
+                Binding::Class(id),
+                format!("class `{id}` trigger[{n}]"),
+            ) {
+                Ok(t) => gen.triggers.push(t),
+                Err(e) => self.errors.push(e),
+            }
+        }
+        if !auras.is_empty() {
+            gen.aura_classes.push(id);
+        }
+        gen.classes.insert(
+            id,
+            Arc::new(ClassDef {
+                id,
+                props,
+                tags: spec.tags.iter().map(|t| Sym::new(t)).collect(),
+                auras,
+                name: spec.name.clone(),
+                description: spec.description.clone(),
+                origin: self.origin(path, format!("class `{id}`")),
+            }),
+        );
+        Ok(())
+    }
+
+    pub(crate) fn trigger(
+        &mut self,
+        spec: &TriggerSpec,
+        path: &[PathSeg],
+        binding: Binding,
+        def: String,
+    ) -> Result<Trigger, ContentError> {
+        let mut p = path.to_vec();
+        p.push(PathSeg::Key("when".into()));
+        let (event, player, condition, target_condition) = match &spec.when {
+            WhenSpec::Event(e) => (e.as_str(), None, None, None),
+            WhenSpec::Full {
+                event,
+                player,
+                condition,
+                target,
+            } => (
+                event.as_str(),
+                player.as_deref(),
+                condition.as_ref(),
+                target.as_ref(),
+            ),
+        };
+        let event = self.reference(event, "event", &p)?;
+        let player = match player {
+            None | Some("any") => PlayerFilter::Any,
+            Some("friendly") => PlayerFilter::Friendly,
+            Some("enemy") => PlayerFilter::Enemy,
+            Some(other) => {
+                p.push(PathSeg::Key("player".into()));
+                return Err(ContentError::new(
+                    "E-CONTENT-PARAM",
+                    p,
+                    format!("`player = \"{other}\"` is not a player filter"),
+                )
+                .help("use `friendly`, `enemy` or `any`"));
+            }
+        };
+        let condition = match condition {
+            Some(c) => {
+                p.push(PathSeg::Key("condition".into()));
+                Some(self.condition(c, &p)?)
+            }
+            None => None,
+        };
+        let target_condition = match target_condition {
+            Some(c) => Some(self.condition(c, &with(&with(path, "when"), "target"))?),
+            None => None,
+        };
+        let select = match &spec.select {
+            Some(s) => Some(self.selector(s, &with(path, "select"))?),
+            None => None,
+        };
+        let actions = self.actions(&spec.actions, &with(path, "do"))?;
+        Ok(Trigger {
+            event,
+            player,
+            condition,
+            target_condition,
+            select,
+            actions,
+            priority: spec.priority,
+            zones: spec.zones.iter().map(|z| Sym::new(z)).collect(),
+            binding,
+            origin: self.origin(path, def),
+        })
+    }
+
+    pub(crate) fn aura(
+        &mut self,
+        id: Id,
+        spec: &AuraSpec,
+        path: &[PathSeg],
+        class_aura: bool,
+    ) -> Result<AuraDef, ContentError> {
+        let select = match &spec.select {
+            Some(s) => Some(self.selector(s, &with(path, "select"))?),
+            None => None,
+        };
+        let mut modifiers = Vec::new();
+        for (n, m) in spec.modifiers.iter().enumerate() {
+            let mut p = with(path, "modifiers");
+            p.push(PathSeg::Index(n));
+            let layer = match m.op.as_str() {
+                "set" => Layer::Set,
+                "add" => Layer::Add,
+                "multiply" => Layer::Multiply,
+                "clamp" => Layer::Clamp,
+                other => {
+                    return Err(ContentError::new(
+                        "E-CONTENT-PARAM",
+                        with(&p, "op"),
+                        format!("`op = \"{other}\"` is not a modifier operation"),
+                    )
+                    .help("use `set`, `add`, `multiply` or `clamp`"))
+                }
+            };
+            let (value, max) = if layer == Layer::Clamp {
+                let min = match &m.min {
+                    Some(v) => self.expr(v, &with(&p, "min"))?,
+                    None => Expr::lit(f64::NEG_INFINITY),
+                };
+                let max = match &m.max {
+                    Some(v) => Some(self.expr(v, &with(&p, "max"))?),
+                    None => None,
+                };
+                (min, max)
+            } else {
+                let v = m.value.as_ref().ok_or_else(|| {
+                    ContentError::new(
+                        "E-CONTENT-MISSING-PARAM",
+                        p.clone(),
+                        format!("modifier `{}` needs a `value`", m.op),
+                    )
+                })?;
+                (self.expr(v, &with(&p, "value"))?, None)
+            };
+            modifiers.push(ModifierDef {
+                key: Sym::new(&m.key),
+                layer,
+                value,
+                max,
+            });
+        }
+        let while_ = match &spec.while_ {
+            Some(c) => Some(self.condition(c, &with(path, "while"))?),
+            None => None,
+        };
+        let until = match &spec.until {
+            Some(e) => Some(self.reference(e, "event", &with(path, "until"))?),
+            None => None,
+        };
+        let zones = match &spec.zones {
+            Some(z) if z.iter().any(|z| z == "*") => AuraZones::Any,
+            Some(z) => AuraZones::Listed(z.iter().map(|z| Sym::new(z)).collect()),
+            None if class_aura => AuraZones::Listed(vec![Sym::new("board")]),
+            None => AuraZones::WhereGiven,
+        };
+        let mut deps = Deps {
+            structural: true,
+            ..Deps::default()
+        };
+        if let Some(s) = &select {
+            s.deps(&mut deps);
+        }
+        if let Some(w) = &while_ {
+            w.deps(&mut deps);
+        }
+        for m in &modifiers {
+            m.value.deps(&mut deps);
+            if let Some(x) = &m.max {
+                x.deps(&mut deps);
+            }
+        }
+        Ok(AuraDef {
+            id,
+            select,
+            modifiers,
+            while_,
+            until,
+            zones,
+            deps,
+            origin: self.origin(path, format!("aura `{id}`")),
+        })
+    }
+}

@@ -1,0 +1,169 @@
+//! The compiled definitions a generation holds: classes, auras, triggers, settle rules,
+//! and where each is written.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::bus::Binding;
+use crate::id::{Id, Sym};
+use crate::registry::{Action, Condition, Deps};
+use crate::rules::expr::Expr;
+use crate::rules::select::Select;
+use crate::state::{HealthRule, Layer, Value};
+
+/// Where a definition is written: for messages and logs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The mod (namespace).
+    pub mod_id: String,
+    /// The file.
+    pub file: PathBuf,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// What it is (`class test:class/wolf trigger[0]`).
+    pub def: String,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}:{}, mod `{}`)",
+            self.def,
+            self.file.display(),
+            self.line,
+            self.mod_id
+        )
+    }
+}
+
+/// World-wide rules taken from content `[world]`.
+#[derive(Debug, Clone)]
+pub struct WorldConfig {
+    /// How health is derived and what a falling maximum does.
+    pub health: HealthRule,
+    /// Events one command may raise before it is stopped.
+    pub cascade_limit: usize,
+}
+
+impl Default for WorldConfig {
+    fn default() -> Self {
+        WorldConfig {
+            health: HealthRule::default(),
+            cascade_limit: 1000,
+        }
+    }
+}
+
+/// A compiled object class.
+#[derive(Debug)]
+pub struct ClassDef {
+    /// Its id.
+    pub id: Id,
+    /// Base properties objects start with.
+    pub props: Vec<(Sym, Value)>,
+    /// Tags objects start with.
+    pub tags: Vec<Sym>,
+    /// Its auras.
+    pub auras: Vec<Arc<AuraDef>>,
+    /// Display-name translation key.
+    pub name: Option<String>,
+    /// Description translation key.
+    pub description: Option<String>,
+    /// Where it is written.
+    pub origin: Origin,
+}
+
+/// One compiled modifier.
+#[derive(Debug)]
+pub struct ModifierDef {
+    /// Property.
+    pub key: Sym,
+    /// Layer.
+    pub layer: Layer,
+    /// Operand (clamp: minimum).
+    pub value: Expr,
+    /// Clamp maximum.
+    pub max: Option<Expr>,
+}
+
+/// A compiled aura.
+#[derive(Debug)]
+pub struct AuraDef {
+    /// Its id.
+    pub id: Id,
+    /// Affected objects (`None`: the holder).
+    pub select: Option<Select>,
+    /// Modifiers.
+    pub modifiers: Vec<ModifierDef>,
+    /// Condition on the holder.
+    pub while_: Option<Box<dyn Condition>>,
+    /// Event that ends given instances.
+    pub until: Option<Id>,
+    /// Where the holder must be for the aura to be active.
+    pub zones: AuraZones,
+    /// What it reads.
+    pub deps: Deps,
+    /// Where it is written.
+    pub origin: Origin,
+}
+
+/// Where an aura's holder must be for the aura to be active: its source "in play".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AuraZones {
+    /// Anywhere (`zones = ["*"]`).
+    Any,
+    /// In one of these zones (`zones = [...]`; class auras default to `["board"]`).
+    Listed(Vec<Sym>),
+    /// In the zone it was in when the aura was given (the default for given auras):
+    /// an aura given to a minion ends for good when the minion leaves that zone.
+    WhereGiven,
+}
+
+/// `friendly`/`enemy`/`any`: the event's player relative to the holder's owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayerFilter {
+    /// Any player.
+    Any,
+    /// The holder's owner (or the holder, if it is a player).
+    Friendly,
+    /// Anyone else.
+    Enemy,
+}
+
+/// A compiled trigger.
+#[derive(Debug)]
+pub struct Trigger {
+    /// The event it listens to.
+    pub event: Id,
+    /// Player filter.
+    pub player: PlayerFilter,
+    /// Condition on the event's source.
+    pub condition: Option<Box<dyn Condition>>,
+    /// Condition on the event's target.
+    pub target_condition: Option<Box<dyn Condition>>,
+    /// Targets (`None`: default).
+    pub select: Option<Select>,
+    /// Actions.
+    pub actions: Vec<Box<dyn Action>>,
+    /// Higher runs first.
+    pub priority: i32,
+    /// Zones the holder must be in (empty: any).
+    pub zones: Vec<Sym>,
+    /// Class or global.
+    pub binding: Binding,
+    /// Where it is written.
+    pub origin: Origin,
+}
+
+/// A rule checked after every event settles.
+#[derive(Debug)]
+pub struct Check {
+    /// Objects it applies to.
+    pub select: Select,
+    /// What it does.
+    pub actions: Vec<Box<dyn Action>>,
+    /// Where it is written.
+    pub origin: Origin,
+}

@@ -1,0 +1,737 @@
+//! Compiling what definitions use: selectors (with filters and pickers), conditions,
+//! actions, nodes, expressions, aliases and refs — each against the registry, with
+//! errors at the offending key.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value as Json};
+
+use crate::id::{closest, Id};
+use crate::registry::{Action, Condition, Node, Selector, Table};
+use crate::rules::content::AuraSpec;
+use crate::rules::expr::{self, Expr, Names};
+use crate::rules::params::{check_schema, json_type, Params, PathSeg};
+use crate::rules::select::{self, Pick, Select};
+use crate::rules::ContentError;
+
+use super::*;
+
+impl<'c> Compiler<'c> {
+    /// Resolves a reference to a declared id of a category; unknown ids get suggestions.
+    pub(crate) fn reference(
+        &mut self,
+        s: &str,
+        category: &'static str,
+        path: &[PathSeg],
+    ) -> Result<Id, ContentError> {
+        let full = if s.contains(':') || s.contains('/') {
+            s.to_owned()
+        } else {
+            format!("{category}/{s}")
+        };
+        let id = Id::resolve(&full, Some(&self.ns))
+            .map_err(|e| ContentError::new("E-CONTENT-ID", path.to_vec(), e.to_string()))?;
+        let (known, names): (bool, Vec<&'static str>) = match category {
+            "class" => (
+                self.defs.classes.contains(&id),
+                self.defs.classes.iter().map(|i| i.as_str()).collect(),
+            ),
+            "event" => (
+                self.defs.events.contains(&id),
+                self.defs.events.iter().map(|i| i.as_str()).collect(),
+            ),
+            "aura" => (
+                self.defs.auras.contains(&id),
+                self.defs.auras.iter().map(|i| i.as_str()).collect(),
+            ),
+            _ => (true, Vec::new()),
+        };
+        // A bare event name may also mean the core event (`damaged` → `core:event/damaged`).
+        if !known && category == "event" && !s.contains(':') {
+            if let Ok(core) = Id::resolve(&full, Some("core")) {
+                if self.defs.events.contains(&core) {
+                    return Ok(core);
+                }
+            }
+        }
+        if !known {
+            let mut sorted = names;
+            sorted.sort_unstable();
+            let mut e = ContentError::new(
+                "E-CONTENT-UNKNOWN-ID",
+                path.to_vec(),
+                format!("unknown {category} `{id}`"),
+            );
+            match closest(id.as_str(), sorted.iter().copied()).first() {
+                Some(b) => e = e.help(format!("did you mean `{b}`?")),
+                None => e = e.help(format!("define it with `[{category}.{}]`, or check the mod that should provide it is loaded", id.name())),
+            }
+            return Err(e);
+        }
+        Ok(id)
+    }
+
+    /// Resolves a `type` against a kind table: full id, short `category/name` in this mod,
+    /// or a bare name (this mod's first, then `core`'s).
+    pub(crate) fn kind_id<K: ?Sized>(
+        &self,
+        table: &Table<K>,
+        s: &str,
+        path: &[PathSeg],
+    ) -> Result<Id, ContentError> {
+        let kind = table.kind();
+        let candidates: Vec<String> = if s.contains(':') {
+            vec![s.to_owned()]
+        } else if s.contains('/') {
+            vec![format!("{}:{s}", self.ns)]
+        } else {
+            vec![
+                format!("{}:{kind}/{s}", self.ns),
+                format!("core:{kind}/{s}"),
+            ]
+        };
+        for c in &candidates {
+            if let Ok(id) = Id::parse(c) {
+                if table.get(id).is_some() {
+                    return Ok(id);
+                }
+            }
+        }
+        let mut e = ContentError::new(
+            "E-CONTENT-UNKNOWN-ID",
+            with(path, "type"),
+            format!("unknown {kind} `{s}`"),
+        );
+        let names: Vec<&str> = table.names().collect();
+        let suggestions = closest(s, names.iter().copied());
+        if let Some(b) = suggestions.first() {
+            e = e.help(format!("did you mean `{b}`?"));
+        } else {
+            let mut all = names.clone();
+            all.sort_unstable();
+            e = e.help(format!("known {kind}s: {}", all.join(", ")));
+        }
+        Err(e)
+    }
+
+    /// Compiles an expression value: a number, an expression string, or `{ count = selector }`.
+    pub(crate) fn expr(&mut self, v: &Json, path: &[PathSeg]) -> Result<Expr, ContentError> {
+        match v {
+            Json::Number(n) => Ok(Expr::lit(n.as_f64().unwrap_or(0.0))),
+            Json::String(s) => {
+                let mut names = CompilerNames { c: self, path, failure: None };
+                let parsed = expr::parse(s, &mut names);
+                // An alias or selector ref that failed keeps its own error (code, help).
+                if let Some(inner) = names.failure.take() {
+                    return Err(inner);
+                }
+                parsed.map_err(|m| ContentError::new("E-CONTENT-EXPR", path.to_vec(), m))
+            }
+            Json::Object(m) if m.len() == 1 && m.contains_key("count") => {
+                let sel = self.selector(&m["count"], &with(path, "count"))?;
+                Ok(Expr::Count(Arc::new(sel)))
+            }
+            other => Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path.to_vec(),
+                format!("expected a number or expression, found {}", json_type(other)),
+            )
+            .help("write a number (`3`), dice (`\"1d6\"`), a reference (`\"self.attack\"`) or `{ count = <selector> }`")),
+        }
+    }
+
+    pub(crate) fn alias_expr(&mut self, id: Id, path: &[PathSeg]) -> Result<Expr, ContentError> {
+        if let Some(pos) = self.stack.iter().position(|s| *s == id) {
+            let mut cycle: Vec<&str> = self.stack[pos..].iter().map(|i| i.as_str()).collect();
+            cycle.push(id.as_str());
+            return Err(ContentError::new(
+                "E-CONTENT-CYCLE",
+                path.to_vec(),
+                format!(
+                    "aliases refer to each other in a cycle: {}",
+                    cycle.join(" -> ")
+                ),
+            ));
+        }
+        let (value, _) = self.defs.aliases.get(&id).cloned().ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-UNKNOWN-ID",
+                path.to_vec(),
+                format!("unknown alias `{id}`"),
+            )
+        })?;
+        self.stack.push(id);
+        let r = self.expr(&value, path);
+        self.stack.pop();
+        r
+    }
+
+    /// Expands `{ ref = "name", arg = ... }` into its body with arguments substituted.
+    pub(crate) fn expand_ref(
+        &mut self,
+        m: &Map<String, Json>,
+        want: &str,
+        path: &[PathSeg],
+    ) -> Result<(Id, Json), ContentError> {
+        let name = m.get("ref").and_then(Json::as_str).ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-TYPE",
+                with(path, "ref"),
+                "`ref` must be the name of a `[ref.NAME]`",
+            )
+        })?;
+        let full = if name.contains(':') || name.contains('/') {
+            name.to_owned()
+        } else {
+            format!("ref/{name}")
+        };
+        let id = Id::resolve(&full, Some(&self.ns))
+            .map_err(|e| ContentError::new("E-CONTENT-ID", with(path, "ref"), e.to_string()))?;
+        let Some((spec, _)) = self.defs.refs.get(&id) else {
+            let names: Vec<&str> = self.defs.refs.keys().map(|i| i.as_str()).collect();
+            let mut e = ContentError::new(
+                "E-CONTENT-UNKNOWN-ID",
+                with(path, "ref"),
+                format!("unknown ref `{id}`"),
+            );
+            if let Some(b) = closest(id.as_str(), names).first() {
+                e = e.help(format!("did you mean `{b}`?"));
+            }
+            return Err(e);
+        };
+        if let Some(pos) = self.stack.iter().position(|s| *s == id) {
+            let mut cycle: Vec<&str> = self.stack[pos..].iter().map(|i| i.as_str()).collect();
+            cycle.push(id.as_str());
+            return Err(ContentError::new(
+                "E-CONTENT-CYCLE",
+                path.to_vec(),
+                format!("refs use each other in a cycle: {}", cycle.join(" -> ")),
+            )
+            .help("a ref may not (even indirectly) use itself"));
+        }
+        let body = match want {
+            "action" => spec.action.as_ref(),
+            "condition" => spec.condition.as_ref(),
+            _ => spec.selector.as_ref(),
+        }
+        .ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-TYPE",
+                with(path, "ref"),
+                format!("ref `{id}` has no `{want}` body, but it is used as a {want}"),
+            )
+        })?;
+        for k in m.keys().filter(|k| *k != "ref") {
+            if !spec.params.iter().any(|p| p == k) {
+                return Err(ContentError::new(
+                    "E-CONTENT-UNKNOWN-PARAM",
+                    with(path, k),
+                    format!("ref `{id}` has no parameter `{k}`"),
+                )
+                .help(format!("its parameters are: {}", spec.params.join(", "))));
+            }
+        }
+        for p in &spec.params {
+            if !m.contains_key(p) {
+                return Err(ContentError::new(
+                    "E-CONTENT-MISSING-PARAM",
+                    path.to_vec(),
+                    format!("ref `{id}` needs the argument `{p}`"),
+                ));
+            }
+        }
+        Ok((id, substitute(body, m)))
+    }
+
+    pub(crate) fn with_ref<T>(
+        &mut self,
+        id: Id,
+        f: impl FnOnce(&mut Self) -> Result<T, ContentError>,
+    ) -> Result<T, ContentError> {
+        self.stack.push(id);
+        let ns = std::mem::replace(&mut self.ns, id.namespace().to_owned());
+        let r = f(self);
+        self.ns = ns;
+        self.stack.pop();
+        r
+    }
+
+    /// Compiles a selector: a string (`"self"`), a table, or a list (union of sources).
+    pub(crate) fn selector(&mut self, v: &Json, path: &[PathSeg]) -> Result<Select, ContentError> {
+        match v {
+            Json::String(s) => {
+                let mut m = Map::new();
+                m.insert("type".into(), Json::String(s.clone()));
+                self.selector_table(&m, path)
+            }
+            Json::Array(items) => {
+                let mut sources: Vec<Box<dyn Selector>> = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let mut p = path.to_vec();
+                    p.push(PathSeg::Index(i));
+                    sources.push(Box::new(self.selector(item, &p)?));
+                }
+                Ok(Select {
+                    sources,
+                    filters: Vec::new(),
+                    pick: Pick::All,
+                })
+            }
+            Json::Object(m) => self.selector_table(m, path),
+            other => Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path.to_vec(),
+                format!("expected a selector, found {}", json_type(other)),
+            )
+            .help("write a selector as `{ type = \"core:selector/objects\", ... }` or `\"self\"`")),
+        }
+    }
+
+    pub(crate) fn selector_table(
+        &mut self,
+        m: &Map<String, Json>,
+        path: &[PathSeg],
+    ) -> Result<Select, ContentError> {
+        if m.contains_key("ref") {
+            let (id, body) = self.expand_ref(m, "selector", path)?;
+            return self.with_ref(id, |c| c.selector(&body, path));
+        }
+        let mut sources: Vec<Box<dyn Selector>> = Vec::new();
+        if let Some(t) = m.get("type") {
+            let t = t.as_str().ok_or_else(|| {
+                ContentError::new(
+                    "E-CONTENT-TYPE",
+                    with(path, "type"),
+                    "`type` must be a selector id",
+                )
+            })?;
+            let id = self.kind_id(&self.registry.selectors, t, path)?;
+            let entry = self.registry.selectors.get(id).ok_or_else(|| {
+                ContentError::new(
+                    "E-CONTENT-UNKNOWN-ID",
+                    with(path, "type"),
+                    format!("unknown selector `{id}`"),
+                )
+            })?;
+            check_schema(id, &entry.params, m, path, SELECTOR_KEYS)?;
+            let imp = entry.imp.clone();
+            let mut p = Params {
+                map: m,
+                path: path.to_vec(),
+                compiler: self,
+                entry: id,
+            };
+            sources.push(imp.prepare(&mut p)?);
+        }
+        if let Some(from) = m.get("from") {
+            let items = from
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![from.clone()]);
+            for (i, item) in items.iter().enumerate() {
+                let mut p = with(path, "from");
+                p.push(PathSeg::Index(i));
+                sources.push(Box::new(self.selector(item, &p)?));
+            }
+        }
+        if sources.is_empty() {
+            return Err(ContentError::new(
+                "E-CONTENT-MISSING-PARAM",
+                path.to_vec(),
+                "a selector needs a `type` (or `from = [...]`)",
+            )
+            .help("for example `{ type = \"core:selector/objects\", zone = \"board\" }`"));
+        }
+        if m.get("type").is_none() {
+            if let Ok(union) = Id::parse("core:selector/union") {
+                check_schema(union, &[], m, path, SELECTOR_KEYS)?;
+            }
+        }
+        let filters = match m.get("where") {
+            Some(w) => vec![self.condition(w, &with(path, "where"))?],
+            None => Vec::new(),
+        };
+        let pick = match m.get("pick") {
+            None => Pick::All,
+            Some(p) => self.pick(p, &with(path, "pick"))?,
+        };
+        Ok(Select {
+            sources,
+            filters,
+            pick,
+        })
+    }
+
+    pub(crate) fn pick(&mut self, v: &Json, path: &[PathSeg]) -> Result<Pick, ContentError> {
+        let bad = || {
+            ContentError::new("E-CONTENT-PARAM", path.to_vec(), "unknown picker")
+                .help("use `\"all\"`, `\"random\"`, `{ random = N }`, `{ first = N }`, `\"chosen\"` or `{ chosen = N, prompt = \"...\" }`")
+        };
+        match v {
+            Json::String(s) => match s.as_str() {
+                "all" => Ok(Pick::All),
+                "random" => Ok(Pick::Random(Expr::lit(1.0))),
+                "chosen" => Ok(Pick::Chosen {
+                    count: Expr::lit(1.0),
+                    prompt: "choose a target".into(),
+                }),
+                _ => Err(bad()),
+            },
+            Json::Object(m) => {
+                if let Some(n) = m.get("random") {
+                    return Ok(Pick::Random(self.expr(n, &with(path, "random"))?));
+                }
+                if let Some(n) = m.get("first") {
+                    return Ok(Pick::First(self.expr(n, &with(path, "first"))?));
+                }
+                if let Some(n) = m.get("chosen") {
+                    let prompt = m
+                        .get("prompt")
+                        .and_then(Json::as_str)
+                        .unwrap_or("choose a target")
+                        .to_owned();
+                    return Ok(Pick::Chosen {
+                        count: self.expr(n, &with(path, "chosen"))?,
+                        prompt,
+                    });
+                }
+                Err(bad())
+            }
+            _ => Err(bad()),
+        }
+    }
+
+    /// Compiles a condition: a table, a list (all must hold), `all`/`any`/`not`, or a ref.
+    pub(crate) fn condition(
+        &mut self,
+        v: &Json,
+        path: &[PathSeg],
+    ) -> Result<Box<dyn Condition>, ContentError> {
+        match v {
+            Json::Array(items) => {
+                let mut all = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let mut p = path.to_vec();
+                    p.push(PathSeg::Index(i));
+                    all.push(self.condition(item, &p)?);
+                }
+                Ok(Box::new(select::All(all)))
+            }
+            Json::String(s) => {
+                let mut m = Map::new();
+                m.insert("type".into(), Json::String(s.clone()));
+                self.condition(&Json::Object(m), path)
+            }
+            Json::Object(m) => {
+                if let Some(items) = m.get("all") {
+                    return self.condition(items, &with(path, "all"));
+                }
+                if let Some(items) = m.get("any") {
+                    let list = items.as_array().ok_or_else(|| {
+                        ContentError::new(
+                            "E-CONTENT-TYPE",
+                            with(path, "any"),
+                            "`any` takes a list of conditions",
+                        )
+                    })?;
+                    let mut any = Vec::new();
+                    for (i, item) in list.iter().enumerate() {
+                        let mut p = with(path, "any");
+                        p.push(PathSeg::Index(i));
+                        any.push(self.condition(item, &p)?);
+                    }
+                    return Ok(Box::new(select::Any(any)));
+                }
+                if let Some(inner) = m.get("not") {
+                    return Ok(Box::new(select::Not(
+                        self.condition(inner, &with(path, "not"))?,
+                    )));
+                }
+                if m.contains_key("ref") {
+                    let (id, body) = self.expand_ref(m, "condition", path)?;
+                    return self.with_ref(id, |c| c.condition(&body, path));
+                }
+                let t = m.get("type").and_then(Json::as_str).ok_or_else(|| {
+                    ContentError::new(
+                        "E-CONTENT-MISSING-PARAM",
+                        path.to_vec(),
+                        "a condition needs a `type` (or `all`, `any`, `not`, `ref`)",
+                    )
+                })?;
+                let id = self.kind_id(&self.registry.conditions, t, path)?;
+                let entry = self.registry.conditions.get(id).ok_or_else(|| {
+                    ContentError::new(
+                        "E-CONTENT-UNKNOWN-ID",
+                        with(path, "type"),
+                        format!("unknown condition `{id}`"),
+                    )
+                })?;
+                check_schema(id, &entry.params, m, path, &[])?;
+                let imp = entry.imp.clone();
+                let mut p = Params {
+                    map: m,
+                    path: path.to_vec(),
+                    compiler: self,
+                    entry: id,
+                };
+                imp.prepare(&mut p)
+            }
+            other => Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path.to_vec(),
+                format!("expected a condition, found {}", json_type(other)),
+            )),
+        }
+    }
+
+    /// Compiles a list of actions (a single table counts as a list of one).
+    pub(crate) fn actions(
+        &mut self,
+        v: &Json,
+        path: &[PathSeg],
+    ) -> Result<Vec<Box<dyn Action>>, ContentError> {
+        let items: Vec<(Vec<PathSeg>, &Json)> = match v {
+            Json::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, it)| {
+                    let mut p = path.to_vec();
+                    p.push(PathSeg::Index(i));
+                    (p, it)
+                })
+                .collect(),
+            Json::Object(_) => vec![(path.to_vec(), v)],
+            other => {
+                return Err(ContentError::new(
+                    "E-CONTENT-TYPE",
+                    path.to_vec(),
+                    format!("expected a list of actions, found {}", json_type(other)),
+                )
+                .help("write `do = [{ type = \"core:action/damage\", amount = 1 }]`"))
+            }
+        };
+        let mut out = Vec::new();
+        for (p, item) in items {
+            let Json::Object(m) = item else {
+                return Err(ContentError::new(
+                    "E-CONTENT-TYPE",
+                    p,
+                    format!("expected an action table, found {}", json_type(item)),
+                ));
+            };
+            if m.contains_key("ref") {
+                let (id, body) = self.expand_ref(m, "action", &p)?;
+                let mut expanded = self.with_ref(id, |c| c.actions(&body, &p))?;
+                out.append(&mut expanded);
+                continue;
+            }
+            let t = m.get("type").and_then(Json::as_str).ok_or_else(|| {
+                ContentError::new(
+                    "E-CONTENT-MISSING-PARAM",
+                    p.clone(),
+                    "an action needs a `type` (or a `ref`)",
+                )
+                .help("for example `{ type = \"core:action/damage\", amount = 2 }`")
+            })?;
+            let id = self.kind_id(&self.registry.actions, t, &p)?;
+            let entry = self.registry.actions.get(id).ok_or_else(|| {
+                ContentError::new(
+                    "E-CONTENT-UNKNOWN-ID",
+                    with(&p, "type"),
+                    format!("unknown action `{id}`"),
+                )
+            })?;
+            check_schema(id, &entry.params, m, &p, ACTION_KEYS)?;
+            let imp = entry.imp.clone();
+            let to = match m.get("to") {
+                Some(s) => Some(self.selector(s, &with(&p, "to"))?),
+                None => None,
+            };
+            let mut params = Params {
+                map: m,
+                path: p.clone(),
+                compiler: self,
+                entry: id,
+            };
+            let action = imp.prepare(&mut params)?;
+            let origin = self.origin(&p, format!("action `{id}`"));
+            out.push(Box::new(Located { action, to, origin }) as Box<dyn Action>);
+        }
+        Ok(out)
+    }
+
+    /// Compiles one node: a table with a `type` naming a registered node type.
+    pub(crate) fn node(
+        &mut self,
+        v: &Json,
+        path: &[PathSeg],
+    ) -> Result<Box<dyn Node>, ContentError> {
+        let Json::Object(m) = v else {
+            return Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path.to_vec(),
+                format!("expected a node table, found {}", json_type(v)),
+            ));
+        };
+        let t = m.get("type").and_then(Json::as_str).ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-MISSING-PARAM",
+                path.to_vec(),
+                "a node needs a `type`",
+            )
+        })?;
+        let id = self.kind_id(&self.registry.nodes, t, path)?;
+        let entry = self.registry.nodes.get(id).ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-UNKNOWN-ID",
+                with(path, "type"),
+                format!("unknown node `{id}`"),
+            )
+        })?;
+        check_schema(id, &entry.params, m, path, &[])?;
+        let imp = entry.imp.clone();
+        let mut p = Params {
+            map: m,
+            path: path.to_vec(),
+            compiler: self,
+            entry: id,
+        };
+        imp.prepare(&mut p)
+    }
+
+    /// An aura parameter: a name or an inline table.
+    pub(crate) fn aura_param(&mut self, v: &Json, path: &[PathSeg]) -> Result<Id, ContentError> {
+        match v {
+            Json::String(s) => self.reference(s, "aura", path),
+            Json::Object(_) => {
+                let spec: AuraSpec = serde_json::from_value(v.clone()).map_err(|e| {
+                    ContentError::new(
+                        "E-CONTENT-SCHEMA",
+                        path.to_vec(),
+                        format!("inline aura: {e}"),
+                    )
+                })?;
+                self.inline += 1;
+                let line = self.origin(path, String::new()).line;
+                let id = Id::from_parts(
+                    &self.ns,
+                    "aura",
+                    &format!("inline/{}/{line}-{}", self.file, self.inline),
+                )
+                .map_err(|e| ContentError::new("E-CONTENT-ID", path.to_vec(), e.to_string()))?;
+                let def = self.aura(id, &spec, path, false)?;
+                self.auras.push((id, def));
+                Ok(id)
+            }
+            other => Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path.to_vec(),
+                format!("expected an aura name or table, found {}", json_type(other)),
+            )),
+        }
+    }
+}
+
+/// An action with its optional `to` override and its origin (for error context).
+#[derive(Debug)]
+struct Located {
+    action: Box<dyn Action>,
+    to: Option<Select>,
+    origin: Origin,
+}
+
+impl Action for Located {
+    fn run(
+        &self,
+        ax: &mut crate::rules::ActCx<'_>,
+        targets: &[crate::state::ObjId],
+    ) -> Result<(), crate::rules::RuleError> {
+        let _span =
+            tracing::trace_span!("action", def = %self.origin.def, mod_id = %self.origin.mod_id)
+                .entered();
+        let r = match &self.to {
+            Some(sel) => {
+                let mut own = Vec::new();
+                sel.select(&ax.cx(), &mut own)
+                    .and_then(|()| self.action.run(ax, &own))
+            }
+            None => self.action.run(ax, targets),
+        };
+        r.map_err(|e| match e {
+            e @ crate::rules::RuleError::In { .. } => e,
+            e => e.context(&self.origin),
+        })
+    }
+}
+
+pub(crate) fn with(path: &[PathSeg], key: &str) -> Vec<PathSeg> {
+    let mut p = path.to_vec();
+    p.push(PathSeg::Key(key.to_owned()));
+    p
+}
+
+/// Replaces `$name` in a ref body with the arguments: a whole-string `"$name"` becomes
+/// the argument value; `$name` inside text is replaced by the argument's text.
+fn substitute(body: &Json, args: &Map<String, Json>) -> Json {
+    match body {
+        Json::String(s) => {
+            if let Some(name) = s.strip_prefix('$') {
+                if let Some(v) = args.get(name) {
+                    return v.clone();
+                }
+            }
+            let mut out = s.clone();
+            for (k, v) in args {
+                let text = match v {
+                    Json::String(t) => t.clone(),
+                    other => other.to_string(),
+                };
+                out = out.replace(&format!("${k}"), &format!("({text})"));
+            }
+            Json::String(out)
+        }
+        Json::Array(a) => Json::Array(a.iter().map(|x| substitute(x, args)).collect()),
+        Json::Object(m) => Json::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), substitute(v, args)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+struct CompilerNames<'a, 'c> {
+    c: &'a mut Compiler<'c>,
+    path: &'a [PathSeg],
+    /// The first alias or selector error, reported as it is rather than as text.
+    failure: Option<ContentError>,
+}
+
+impl Names for CompilerNames<'_, '_> {
+    fn alias(&mut self, name: &str) -> Result<Option<Expr>, String> {
+        let Ok(id) = Id::from_parts(&self.c.ns, "alias", name) else {
+            return Ok(None);
+        };
+        if !self.c.defs.aliases.contains_key(&id) {
+            return Ok(None);
+        }
+        self.c.alias_expr(id, self.path).map(Some).map_err(|e| {
+            let msg = e.message.clone();
+            self.failure.get_or_insert(e);
+            msg
+        })
+    }
+
+    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String> {
+        let mut m = Map::new();
+        m.insert("ref".into(), Json::String(name.to_owned()));
+        self.c
+            .selector(&Json::Object(m), self.path)
+            .map(|s| Arc::new(s) as Arc<dyn Selector>)
+            .map_err(|e| {
+                let msg = e.message.clone();
+                self.failure.get_or_insert(e);
+                msg
+            })
+    }
+}

@@ -1,0 +1,560 @@
+//! Compiling content into a registry generation.
+//!
+//! Two passes over all files: first every name is declared (classes, auras, events,
+//! aliases, refs) so definitions may refer to each other in any order; then every
+//! definition is compiled against the registry (types resolved, parameters checked,
+//! expressions parsed). Problems are collected, not stopped at, and each becomes a
+//! [`Diagnostic`] pointing at the file, line and column of the offending value.
+//!
+//! Owns the build (parsing every file, patches, declaring names, compiling, indexing
+//! triggers) and the [`Generation`] it produces. The compiled definition types are in
+//! `defs`; compiling definitions (classes, triggers, auras) is in `definitions`; compiling
+//! the kinds they use (selectors, conditions, actions, nodes, expressions, refs) is in
+//! `kinds`.
+
+mod definitions;
+mod defs;
+mod kinds;
+
+pub use defs::*;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value as Json;
+
+use super::content::{ContentFile, RefSpec};
+use super::params::{path_string, PathSeg};
+use super::patch::{self, OrderedAfter, Provenance};
+use super::ContentError;
+use crate::bus::{IndexEntry, TriggerIndex};
+use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
+use crate::id::{closest, Id, Sym};
+use crate::registry::{Action, Node, Registry};
+
+/// One content file's text and the mod it belongs to.
+#[derive(Debug, Clone)]
+pub struct ContentSource {
+    /// The mod id (namespace of the file's definitions).
+    pub mod_id: String,
+    /// The file.
+    pub source: SourceText,
+    /// Top-level keys that are not content and are skipped (scenario files keep their
+    /// `scenario`, `object` and `step` tables beside content). Usually empty.
+    pub ignore_keys: Vec<String>,
+    /// Spans of every path in the file (keyed by path hash), filled when it is parsed.
+    spans: Arc<OnceLock<HashMap<u64, std::ops::Range<usize>>>>,
+    /// Byte offset of each line start, computed once on first use.
+    lines: Arc<OnceLock<Vec<usize>>>,
+}
+
+impl ContentSource {
+    /// A content file of a mod.
+    pub fn new(mod_id: impl Into<String>, source: SourceText) -> ContentSource {
+        ContentSource {
+            mod_id: mod_id.into(),
+            source,
+            ignore_keys: Vec::new(),
+            spans: Arc::default(),
+            lines: Arc::default(),
+        }
+    }
+
+    /// The 1-based line of a byte offset (binary search over line starts).
+    pub fn line_of(&self, offset: usize) -> usize {
+        let lines = self.lines.get_or_init(|| {
+            std::iter::once(0)
+                .chain(self.source.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        lines.partition_point(|&start| start <= offset)
+    }
+
+    /// Skips top-level keys that are not content.
+    pub fn ignoring(mut self, keys: &[&str]) -> ContentSource {
+        self.ignore_keys = keys.iter().map(|k| (*k).to_owned()).collect();
+        self
+    }
+
+    /// The byte span of a path in the file (or of its closest located ancestor); known
+    /// once the file has been parsed by a build.
+    pub fn locate(&self, registry: &Registry, path: &[PathSeg]) -> Option<std::ops::Range<usize>> {
+        let _ = registry;
+        let spans = self.spans.get()?;
+        (0..=path.len())
+            .rev()
+            .find_map(|n| spans.get(&path_hash(&path[..n])).cloned())
+    }
+
+    /// A diagnostic location for a path.
+    pub fn location(&self, registry: &Registry, path: &[PathSeg]) -> Location {
+        match self.locate(registry, path) {
+            Some(s) => Location::span(&self.source, s),
+            None => Location::file(&self.source.path),
+        }
+    }
+}
+
+/// A stable 64-bit hash of a path (FNV-1a over its segments).
+fn path_hash(path: &[PathSeg]) -> u64 {
+    let mut h = crate::state::Fnv::new();
+    for seg in path {
+        match seg {
+            PathSeg::Key(k) => {
+                h.byte(b'k');
+                h.str(k);
+            }
+            PathSeg::Index(i) => {
+                h.byte(b'i');
+                h.bytes(&(*i as u64).to_le_bytes());
+            }
+        }
+    }
+    h.finish()
+}
+
+/// A list of actions to compile along with the content (at a path in one source), for
+/// embedders and scenario steps: compiled in the source's namespace, located errors.
+#[derive(Debug, Clone)]
+pub struct ExtraActions {
+    /// Index of the source in the list given to [`Generation::build_with`].
+    pub source: usize,
+    /// Path of the action list in that file.
+    pub path: Vec<PathSeg>,
+}
+
+/// A registry generation: the registry plus every compiled definition. Immutable; a
+/// hot reload builds a new one and the world switches between two events.
+#[derive(Debug)]
+pub struct Generation {
+    /// Sequence number (1 for the first load).
+    pub number: u64,
+    /// The kinds.
+    pub registry: Arc<Registry>,
+    /// Classes by id.
+    pub classes: HashMap<Id, Arc<ClassDef>>,
+    /// Classes with auras, in load order (what aura recompute walks).
+    pub aura_classes: Vec<Id>,
+    /// Triggers in load order (the index refers to them by position).
+    pub triggers: Vec<Trigger>,
+    /// Triggers by event.
+    pub index: TriggerIndex,
+    /// Named and inline auras by id.
+    pub auras: HashMap<Id, Arc<AuraDef>>,
+    /// Settle rules in load order.
+    pub checks: Vec<Check>,
+    /// World rules.
+    pub world: WorldConfig,
+    /// Every event id content may use.
+    pub events: HashSet<Id>,
+    /// Who defined and patched each id, and the final definitions.
+    pub provenance: Provenance,
+    /// The union of what every aura reads (recompute skips changes outside it).
+    pub aura_deps: AuraDeps,
+    /// Warnings found while building (errors fail the build).
+    pub warnings: Diagnostics,
+}
+
+/// The extra action lists compiled by [`Generation::build_with`], in request order.
+pub type CompiledExtras = Vec<Vec<Box<dyn Action>>>;
+
+/// What any aura of a generation reads.
+#[derive(Debug, Clone, Default)]
+pub struct AuraDeps {
+    /// Property keys some aura reads.
+    pub keys: HashSet<Sym>,
+    /// Some aura reads something untracked (a plugin): recompute on any change.
+    pub everything: bool,
+}
+
+/// Options for [`Generation::build_with`].
+#[derive(Default)]
+pub struct BuildOptions<'a> {
+    /// Generation sequence number.
+    pub number: u64,
+    /// Extra action lists to compile.
+    pub extras: &'a [ExtraActions],
+    /// Mod order, for judging patch conflicts (`None`: no two mods are ordered).
+    pub ordered_after: Option<OrderedAfter<'a>>,
+}
+
+impl Generation {
+    /// Compiles content files against a registry. Every problem is reported together.
+    pub fn build(
+        registry: Arc<Registry>,
+        sources: &[ContentSource],
+        number: u64,
+    ) -> Result<Generation, Diagnostics> {
+        let opts = BuildOptions {
+            number,
+            ..BuildOptions::default()
+        };
+        Generation::build_with(registry, sources, &opts).map(|(g, _)| g)
+    }
+
+    /// Like [`Generation::build`], with options: extra action lists to compile, and the
+    /// mod order patches are judged by. Warnings land in [`Generation::warnings`].
+    pub fn build_with(
+        registry: Arc<Registry>,
+        sources: &[ContentSource],
+        opts: &BuildOptions<'_>,
+    ) -> Result<(Generation, CompiledExtras), Diagnostics> {
+        let number = opts.number;
+        let extras = opts.extras;
+        let mut diags = Diagnostics::default();
+        let mut trees: Vec<Option<Json>> = Vec::new();
+        for src in sources {
+            match parse_tree(&registry, src) {
+                Ok(tree) => trees.push(Some(tree)),
+                Err(d) => {
+                    diags.push(*d);
+                    trees.push(None);
+                }
+            }
+        }
+        let provenance = patch::apply(
+            &registry,
+            sources,
+            &mut trees,
+            opts.ordered_after,
+            &mut diags,
+        );
+        let mut files = Vec::new();
+        for (i, src) in sources.iter().enumerate() {
+            let Some(tree) = &trees[i] else { continue };
+            match parse_file(&registry, src, tree) {
+                Ok(f) => files.push((i, f)),
+                Err(d) => diags.push(*d),
+            }
+        }
+        let defs = declare(&registry, sources, &files, &mut diags);
+        let mut gen = Generation {
+            number,
+            registry: registry.clone(),
+            classes: HashMap::new(),
+            aura_classes: Vec::new(),
+            triggers: Vec::new(),
+            index: TriggerIndex::default(),
+            auras: HashMap::new(),
+            checks: Vec::new(),
+            world: WorldConfig::default(),
+            events: defs.events.clone(),
+            provenance,
+            aura_deps: AuraDeps::default(),
+            warnings: Diagnostics::default(),
+        };
+        for (i, file) in &files {
+            let mut c = Compiler::new(&registry, &defs, sources, *i);
+            c.file(file, &mut gen);
+            let errors: Vec<ContentError> = c.errors.drain(..).collect();
+            for e in errors {
+                diags.push(c.diagnostic(e));
+            }
+            for (id, aura) in c.auras.drain(..) {
+                gen.auras.insert(id, Arc::new(aura));
+            }
+        }
+        for (n, t) in gen.triggers.iter().enumerate() {
+            gen.index.add(
+                t.event,
+                IndexEntry {
+                    trigger: u32::try_from(n).unwrap_or(u32::MAX),
+                    priority: t.priority,
+                    binding: t.binding,
+                },
+            );
+        }
+        gen.index.finish();
+        for aura in gen
+            .auras
+            .values()
+            .chain(gen.classes.values().flat_map(|c| c.auras.iter()))
+        {
+            gen.aura_deps.everything |= aura.deps.everything;
+            gen.aura_deps.keys.extend(aura.deps.keys.iter().copied());
+        }
+        let mut compiled_extras = Vec::new();
+        for extra in extras {
+            let Some(Some(tree)) = trees.get(extra.source) else {
+                continue;
+            };
+            let mut node = Some(tree);
+            for seg in &extra.path {
+                node = match (seg, node) {
+                    (PathSeg::Key(k), Some(Json::Object(m))) => m.get(k),
+                    (PathSeg::Index(i), Some(Json::Array(a))) => a.get(*i),
+                    _ => None,
+                };
+            }
+            let mut c = Compiler::new(&registry, &defs, sources, extra.source);
+            match node {
+                Some(v) => match c.actions(v, &extra.path) {
+                    Ok(a) => compiled_extras.push(a),
+                    Err(e) => {
+                        diags.push(c.diagnostic(e));
+                        compiled_extras.push(Vec::new());
+                    }
+                },
+                None => compiled_extras.push(Vec::new()),
+            }
+            for (id, aura) in c.auras.drain(..) {
+                gen.auras.insert(id, Arc::new(aura));
+            }
+        }
+        if diags.has_errors() {
+            return Err(diags);
+        }
+        gen.warnings = diags;
+        gen.provenance.keep_trees(trees);
+        Ok((gen, compiled_extras))
+    }
+
+    /// A class by id.
+    pub fn class(&self, id: Id) -> Option<&Arc<ClassDef>> {
+        self.classes.get(&id)
+    }
+
+    /// Prepares one pipeline node from its spec (`{ type = "crits:node/crit", ... }`),
+    /// as a mod's content would write it, in namespace `ns`. Ability pipelines will
+    /// prepare their `math` lists this way; embedders can run nodes directly.
+    pub fn prepare_node(&self, ns: &str, spec: &Json) -> Result<Box<dyn Node>, Diagnostics> {
+        let text = spec.to_string();
+        let sources = [ContentSource::new(
+            ns,
+            SourceText::new("<node>", text.as_str()),
+        )];
+        let mut map = HashMap::new();
+        let _ = self.registry.loader_for("json").map(|l| {
+            l.imp.parse(&text, &mut |p, r| {
+                map.insert(path_hash(p), r);
+            })
+        });
+        let _ = sources[0].spans.set(map);
+        let defs = Defs {
+            events: self.events.clone(),
+            ..defs_stub()
+        };
+        let mut c = Compiler::new(&self.registry, &defs, &sources, 0);
+        c.node(spec, &[])
+            .map_err(|e| Diagnostics(vec![c.diagnostic(e)]))
+    }
+}
+
+fn loader_of<'r>(
+    registry: &'r Registry,
+    src: &ContentSource,
+) -> Result<&'r crate::registry::Entry<dyn crate::registry::LoaderKind>, Box<Diagnostic>> {
+    let path = &src.source.path;
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    registry.loader_for(ext).ok_or_else(|| {
+        Diagnostic::error("E-CONTENT-FORMAT", format!("no content loader reads `.{ext}` files"))
+            .in_file(path)
+            .with_help("content files are `.toml` or `.json`, unless a mod registers a loader for another format")
+            .for_mod(&src.mod_id)
+            .into()
+    })
+}
+
+fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diagnostic>> {
+    let loader = loader_of(registry, src)?;
+    let mut map = HashMap::new();
+    let parsed = loader.imp.parse(&src.source.text, &mut |p, r| {
+        map.insert(path_hash(p), r);
+    });
+    let _ = src.spans.set(map);
+    parsed.map_err(|(msg, span)| {
+        let loc = match span {
+            Some(s) => Location::span(&src.source, s),
+            None => Location::file(&src.source.path),
+        };
+        Box::new(
+            Diagnostic::error("E-CONTENT-PARSE", format!("could not parse content: {msg}"))
+                .at(loc)
+                .for_mod(&src.mod_id),
+        )
+    })
+}
+
+fn parse_file(
+    registry: &Registry,
+    src: &ContentSource,
+    json: &Json,
+) -> Result<ContentFile, Box<Diagnostic>> {
+    let path = &src.source.path;
+    loader_of(registry, src)?;
+    let stripped;
+    let content_tree = if src.ignore_keys.is_empty() {
+        json
+    } else {
+        let mut t = json.clone();
+        if let Json::Object(m) = &mut t {
+            for k in &src.ignore_keys {
+                m.shift_remove(k);
+            }
+        }
+        stripped = t;
+        &stripped
+    };
+    serde_path_to_error::deserialize::<_, ContentFile>(content_tree).map_err(|e| {
+        let segs = serde_path(e.path());
+        let inner = e.into_inner().to_string();
+        let span = src.locate(registry, &segs);
+        let mut d = Diagnostic::error(
+            "E-CONTENT-SCHEMA",
+            format!("{inner} (at `{}`)", path_string(&segs)),
+        )
+        .at(match span {
+            Some(s) => Location::span(&src.source, s),
+            None => Location::file(path),
+        })
+        .for_mod(&src.mod_id);
+        if let Some(help) = unknown_field_help(&inner) {
+            d = d.with_help(help);
+        }
+        Box::new(d)
+    })
+}
+
+/// Turns serde's path into ours.
+fn serde_path(p: &serde_path_to_error::Path) -> Vec<PathSeg> {
+    p.iter()
+        .filter_map(|s| match s {
+            serde_path_to_error::Segment::Map { key }
+            | serde_path_to_error::Segment::Enum { variant: key } => {
+                Some(PathSeg::Key(key.clone()))
+            }
+            serde_path_to_error::Segment::Seq { index } => Some(PathSeg::Index(*index)),
+            serde_path_to_error::Segment::Unknown => None,
+        })
+        .collect()
+}
+
+/// From serde's "unknown field `x`, expected one of `a`, `b`" builds a did-you-mean.
+fn unknown_field_help(msg: &str) -> Option<String> {
+    let rest = msg.strip_prefix("unknown field `")?;
+    let (field, expected) = rest.split_once('`')?;
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    closest(field, known.iter().copied())
+        .first()
+        .map(|b| format!("did you mean `{b}`?"))
+}
+
+/// Names declared by pass one.
+pub(crate) struct Defs {
+    aliases: HashMap<Id, (Json, usize)>,
+    refs: HashMap<Id, (RefSpec, usize)>,
+    events: HashSet<Id>,
+    classes: HashSet<Id>,
+    auras: HashSet<Id>,
+}
+
+fn declare(
+    registry: &Registry,
+    sources: &[ContentSource],
+    files: &[(usize, ContentFile)],
+    diags: &mut Diagnostics,
+) -> Defs {
+    let mut defs = Defs {
+        aliases: HashMap::new(),
+        refs: HashMap::new(),
+        events: registry.events.iter().map(|e| e.id).collect(),
+        classes: HashSet::new(),
+        auras: HashSet::new(),
+    };
+    let mut seen: HashMap<Id, usize> = HashMap::new();
+    for (i, f) in files {
+        let ns = &sources[*i].mod_id;
+        let mut declare_one =
+            |category: &str, name: &str, table: &str, diags: &mut Diagnostics| -> Option<Id> {
+                let path = [
+                    PathSeg::Key(table.to_owned()),
+                    PathSeg::Key(name.to_owned()),
+                ];
+                let id = match Id::from_parts(ns, category, name) {
+                    Ok(id) => id,
+                    Err(e) => {
+                        let stub = defs_stub();
+                        let c = Compiler::new(registry, &stub, sources, *i);
+                        diags.push(c.diagnostic(ContentError::new(
+                            "E-CONTENT-ID",
+                            path.to_vec(),
+                            format!("`{name}` is not a valid name: {e}"),
+                        )));
+                        return None;
+                    }
+                };
+                if let Some(prev) = seen.insert(id, *i) {
+                    let stub = defs_stub();
+                    let c = Compiler::new(registry, &stub, sources, *i);
+                    diags.push(
+                    c.diagnostic(ContentError::new(
+                        "E-CONTENT-DUPLICATE",
+                        path.to_vec(),
+                        format!("`{id}` is defined twice"),
+                    ))
+                    .with_note(format!(
+                        "first defined in {}",
+                        sources[prev].source.path.display()
+                    ))
+                    .with_help(
+                        "rename one of them, or use a patch to change the other mod's definition",
+                    ),
+                );
+                    return None;
+                }
+                Some(id)
+            };
+        for name in f.class.keys() {
+            if let Some(id) = declare_one("class", name, "class", diags) {
+                defs.classes.insert(id);
+            }
+        }
+        for name in f.aura.keys() {
+            if let Some(id) = declare_one("aura", name, "aura", diags) {
+                defs.auras.insert(id);
+            }
+        }
+        for name in f.event.keys() {
+            if let Some(id) = declare_one("event", name, "event", diags) {
+                defs.events.insert(id);
+            }
+        }
+        for (name, v) in &f.alias {
+            if let Some(id) = declare_one("alias", name, "alias", diags) {
+                defs.aliases.insert(id, (v.clone(), *i));
+            }
+        }
+        for (name, r) in &f.refs {
+            if let Some(id) = declare_one("ref", name, "ref", diags) {
+                defs.refs.insert(id, (r.clone(), *i));
+            }
+        }
+    }
+    defs
+}
+
+fn defs_stub() -> Defs {
+    Defs {
+        aliases: HashMap::new(),
+        refs: HashMap::new(),
+        events: HashSet::new(),
+        classes: HashSet::new(),
+        auras: HashSet::new(),
+    }
+}
+
+/// Compiles one file's definitions. Keys that every selector/condition/action accepts.
+const SELECTOR_KEYS: &[&str] = &["where", "pick", "from"];
+const ACTION_KEYS: &[&str] = &["to"];
+
+pub(crate) struct Compiler<'c> {
+    registry: &'c Registry,
+    defs: &'c Defs,
+    sources: &'c [ContentSource],
+    file: usize,
+    ns: String,
+    pub(crate) errors: Vec<ContentError>,
+    auras: Vec<(Id, AuraDef)>,
+    stack: Vec<Id>,
+    inline: usize,
+}
