@@ -385,3 +385,22 @@ fn mod_scenarios_run_against_loaded_mods() {
         );
     }
 }
+
+#[test]
+fn explain_describes_plugin_provided_ids() {
+    crate::plugin_build::ensure_built();
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["explain", "beasts:condition/is_beast", "--mods"])
+        .arg(repo().join("mods"))
+        .arg("--server")
+        .arg(repo().join("server.toml"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("condition, wasm plugin plugins/beasts.wasm of mod `beasts`"),
+        "{text}"
+    );
+    assert!(text.contains("min_attack (optional)"), "{text}");
+}

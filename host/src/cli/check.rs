@@ -157,10 +157,9 @@ pub fn mods(args: &ModArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
-    let registry = Arc::new(Registry::with_core());
-    let id = Id::parse(id).map_err(|e| e.to_string())?;
-    for (kind, entry) in [
+/// Prints a registry entry (kind, provider, parameters) if `id` names one.
+fn explain_entry(registry: &Registry, id: Id) -> bool {
+    let found = [
         (
             "action",
             registry
@@ -182,21 +181,42 @@ pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
                 .get(id)
                 .map(|e| (&e.provider, &e.doc, &e.params)),
         ),
-    ] {
+        (
+            "node",
+            registry
+                .nodes
+                .get(id)
+                .map(|e| (&e.provider, &e.doc, &e.params)),
+        ),
+    ];
+    for (kind, entry) in found {
         if let Some((provider, doc, params)) = entry {
             println!("{id}: {kind}, {provider}\n  {doc}");
             for p in params {
                 let req = if p.required { "required" } else { "optional" };
                 println!("  {} ({req}): {} — {}", p.name, p.ty.describe(), p.doc);
             }
-            return Ok(ExitCode::SUCCESS);
+            return true;
         }
+    }
+    false
+}
+
+pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
+    let registry = Arc::new(Registry::with_core());
+    let id = Id::parse(id).map_err(|e| e.to_string())?;
+    if explain_entry(&registry, id) {
+        return Ok(ExitCode::SUCCESS);
     }
     let loaded = load(args, registry)?;
     let Some(gen) = &loaded.generation else {
         eprintln!("{}", render_all(&loaded));
         return Err("no mods could be loaded".into());
     };
+    // Plugins of the loaded mods add entries too.
+    if explain_entry(&gen.registry, id) {
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some(touches) = gen.provenance.touches.get(&id) else {
         let names: Vec<&str> = gen.provenance.touches.keys().map(|i| i.as_str()).collect();
         let hint = tessera_host::closest(id.as_str(), names)

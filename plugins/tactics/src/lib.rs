@@ -25,7 +25,7 @@ fn attack() -> Sym {
     sym!("attack")
 }
 
-/// The object with the highest `key` (default `attack`) among `from`'s results; the
+/// The object with the highest `key` (default `attack`) among the results of `among`; the
 /// first one on ties; nothing if `from` selects nothing.
 #[selector("tactics:selector/most_attack")]
 fn most_attack(ctx: &Ctx, p: &MostAttack) -> Option<Obj> {
