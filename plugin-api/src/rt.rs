@@ -122,10 +122,7 @@ mod table {
     pub(super) fn get<R>(handle: i32, f: impl FnOnce(Option<&Prepared>) -> R) -> R {
         let p = {
             let h = HANDLES.read().unwrap_or_else(|e| e.into_inner());
-            usize::try_from(handle)
-                .ok()
-                .and_then(|i| h.get(i))
-                .cloned()
+            usize::try_from(handle).ok().and_then(|i| h.get(i)).cloned()
         };
         f(p.as_deref())
     }
@@ -316,9 +313,7 @@ pub fn save_state(save: fn() -> Vec<u8>) -> Vec<u8> {
 /// `tessera_load_state`, with the plugin's load function and the saved bytes.
 pub fn load_state<R: UnitOutput>(load: fn(&[u8]) -> R, bytes: &[u8]) -> i32 {
     install_panic_hook();
-    load(bytes)
-        .into_result()
-        .map_or_else(fail, |()| 0)
+    load(bytes).into_result().map_or_else(fail, |()| 0)
 }
 
 /// What a condition may return: `bool`, or `Result<bool, E>` with `E: Display`.

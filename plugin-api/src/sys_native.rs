@@ -291,7 +291,12 @@ macro_rules! __tessera_export_abi {
                 rt::sys::guard(|| {
                     let ids = rt::sys::host_objs(objs, n);
                     let out = rt::sys::host_out(out, n);
-                    rt::condition_batch(handle, ids.len().min(out.len()), |i| ids[i].raw(), |i, v| out[i] = v)
+                    rt::condition_batch(
+                        handle,
+                        ids.len().min(out.len()),
+                        |i| ids[i].raw(),
+                        |i, v| out[i] = v,
+                    )
                 })
             }
             #[unsafe(no_mangle)]

@@ -89,11 +89,7 @@ fn run_beasts_scenarios(root: &Path) -> Provider {
     let base = Registry::with_core();
     let shared = loaded.sources(&base);
     let gen = loaded.generation.as_ref().expect("generation");
-    let results = scenario::run_paths(
-        &[root.join("mods/beasts/tests")],
-        &gen.registry,
-        &shared,
-    );
+    let results = scenario::run_paths(&[root.join("mods/beasts/tests")], &gen.registry, &shared);
     let report = scenario::report(&results);
     assert!(!results.is_empty(), "no scenarios ran");
     assert!(results.iter().all(|r| r.passed()), "{report}");
@@ -172,7 +168,11 @@ fn a_wasm_module_named_like_a_library_is_not_a_native_extension() {
         .all_diagnostics()
         .find(|d| d.code == "E-PLUGIN-NATIVE")
         .unwrap_or_else(|| panic!("{:#?}", diagnostics(&loaded)));
-    assert!(d.to_string().contains("could not be loaded as a native library"), "{d}");
+    assert!(
+        d.to_string()
+            .contains("could not be loaded as a native library"),
+        "{d}"
+    );
     assert!(loaded.loaded.iter().any(|m| m == "skirmish"));
     let _ = std::fs::remove_dir_all(root);
 }

@@ -417,7 +417,11 @@ fn cargo_build(
     target: Target,
 ) -> Result<PathBuf, BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.args(["build", "--release", "--message-format=json-render-diagnostics"]);
+    cmd.args([
+        "build",
+        "--release",
+        "--message-format=json-render-diagnostics",
+    ]);
     match target {
         Target::Wasm => {
             cmd.args(["--target", WASM_TARGET]);
@@ -432,8 +436,8 @@ fn cargo_build(
         }
     }
     cmd.arg("--manifest-path")
-    .arg(&krate.manifest)
-    .current_dir(&krate.dir);
+        .arg(&krate.manifest)
+        .current_dir(&krate.dir);
     if let Some(t) = target_dir {
         cmd.env("CARGO_TARGET_DIR", t);
     }

@@ -16,8 +16,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tessera_plugin_api::abi;
 use std::sync::RwLock;
+use tessera_plugin_api::abi;
 
 use wasmtime::{Caller, Extern, Linker, StoreLimits};
 
@@ -628,14 +628,18 @@ pub(crate) fn linker(
     l.func_wrap(m, "ctx", |c: C<'_>, which: i32| c.data().ctx(which))?;
     l.func_wrap(m, "event_amount", |c: C<'_>| c.data().event_amount())?;
     l.func_wrap(m, "exists", |c: C<'_>, o: i64| c.data().exists(o))?;
-    l.func_wrap(m, "get_int", |c: C<'_>, o: i64, k: i32| c.data().get_int(o, k))?;
+    l.func_wrap(m, "get_int", |c: C<'_>, o: i64, k: i32| {
+        c.data().get_int(o, k)
+    })?;
     l.func_wrap(m, "get_float", |c: C<'_>, o: i64, k: i32| {
         c.data().get_float(o, k)
     })?;
     l.func_wrap(m, "has_prop", |c: C<'_>, o: i64, k: i32| {
         c.data().has_prop(o, k)
     })?;
-    l.func_wrap(m, "has_tag", |c: C<'_>, o: i64, t: i32| c.data().has_tag(o, t))?;
+    l.func_wrap(m, "has_tag", |c: C<'_>, o: i64, t: i32| {
+        c.data().has_tag(o, t)
+    })?;
     for (name, class) in [("zone", false), ("class", true)] {
         l.func_wrap(m, name, move |mut c: C<'_>, o: i64| {
             c.data_mut().zone_or_class(o, class)
@@ -666,7 +670,9 @@ pub(crate) fn linker(
         },
     )?;
     l.func_wrap(m, "eval", |mut c: C<'_>, h: i32| c.data_mut().eval(h))?;
-    l.func_wrap(m, "pipeline_get", |c: C<'_>, k: i32| c.data().pipeline_get(k))?;
+    l.func_wrap(m, "pipeline_get", |c: C<'_>, k: i32| {
+        c.data().pipeline_get(k)
+    })?;
     l.func_wrap(m, "pipeline_set", |mut c: C<'_>, k: i32, v: f64| {
         c.data_mut().pipeline_set(k, v)
     })?;

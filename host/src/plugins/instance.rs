@@ -69,10 +69,7 @@ impl WasmInstance {
             .table_elements(plugin.limits.table_elements)
             .instances(1)
             .build();
-        let mut store = Store::new(
-            engine,
-            HostState::new(plugin.shared.clone(), limits),
-        );
+        let mut store = Store::new(engine, HostState::new(plugin.shared.clone(), limits));
         store.limiter(|s| &mut s.limits);
         store
             .set_fuel(plugin.limits.fuel)

@@ -113,16 +113,17 @@ pub(crate) fn open(
             "E-PLUGIN-MISSING",
             format!("failed to read plugin {}: no such file", req.file),
         )
-        .with_help(
-            "build it with `tessera build --native <plugin crate folder>`".to_owned(),
-        ));
+        .with_help("build it with `tessera build --native <plugin crate folder>`".to_owned()));
     }
     // SAFETY: loading runs the library's initializers. The operator trusts this mod
     // (`trusted_native`), which is exactly the promise that its code is sound.
     let lib = unsafe { Library::new(path) }.map_err(|e| {
         err(
             "E-PLUGIN-NATIVE",
-            format!("plugin {} could not be loaded as a native library: {e}", req.file),
+            format!(
+                "plugin {} could not be loaded as a native library: {e}",
+                req.file
+            ),
         )
         .with_help("build it for this host's platform (`tessera build --native`)".to_owned())
     })?;
@@ -130,7 +131,10 @@ pub(crate) fn open(
     // the type it is read as; the trusted library is built by the SDK (or by hand to
     // ABI.md). The pointers stay valid because the library is never unloaded.
     unsafe {
-        if lib.get::<unsafe extern "C" fn()>(native::MARKER.as_bytes()).is_err() {
+        if lib
+            .get::<unsafe extern "C" fn()>(native::MARKER.as_bytes())
+            .is_err()
+        {
             let wasm_marker = lib
                 .get::<unsafe extern "C" fn()>(tessera_plugin_api::abi::MARKER.as_bytes())
                 .is_ok();
@@ -158,9 +162,8 @@ pub(crate) fn open(
             };
         }
         let init: InitFn = required!(native::INIT, InitFn);
-        let granted = |cap: &str| {
-            req.asked.iter().any(|a| a == cap) && req.granted.iter().any(|g| g == cap)
-        };
+        let granted =
+            |cap: &str| req.asked.iter().any(|a| a == cap) && req.granted.iter().any(|g| g == cap);
         let vtable = vtable(granted("random"), granted("log"));
         // A library loaded twice (another generation) is the same library: init again
         // with this load's grants.
@@ -174,7 +177,9 @@ pub(crate) fn open(
                     native::INIT
                 ),
             )
-            .with_help("rebuild it against a tessera-plugin-api version this host supports".to_owned()));
+            .with_help(
+                "rebuild it against a tessera-plugin-api version this host supports".to_owned(),
+            ));
         }
         let out = NativeLib {
             dealloc: required!(exports::DEALLOC, DeallocFn),
@@ -386,7 +391,10 @@ impl NativeInstance {
         env: CallEnv,
         handle: i32,
     ) -> Result<Vec<i64>, CallError> {
-        let f = self.lib.select.ok_or_else(|| Self::missing(exports::SELECT))?;
+        let f = self
+            .lib
+            .select
+            .ok_or_else(|| Self::missing(exports::SELECT))?;
         self.state.pushed.clear();
         // SAFETY: a native ABI entry point taking integers.
         let r = self.call(Some(env), |_| unsafe { f(handle) });
@@ -402,7 +410,10 @@ impl NativeInstance {
         handle: i32,
         targets: &[i64],
     ) -> Result<(), CallError> {
-        let f = self.lib.action.ok_or_else(|| Self::missing(exports::ACTION))?;
+        let f = self
+            .lib
+            .action
+            .ok_or_else(|| Self::missing(exports::ACTION))?;
         // SAFETY: `targets` is valid for its length for the whole call.
         let r = self.call(Some(env), |_| unsafe {
             f(handle, targets.as_ptr(), targets.len())
@@ -548,7 +559,10 @@ extern "C" fn h_emit(e: i32, t: i64, a: i64) -> i32 {
 }
 unsafe extern "C" fn h_prepare_selector(ptr: *const u8, len: usize) -> i32 {
     with(-1, |s| {
-        s.prepare_request(RequestKind::Selector, bytes_at(ptr, len).map(<[u8]>::to_vec))
+        s.prepare_request(
+            RequestKind::Selector,
+            bytes_at(ptr, len).map(<[u8]>::to_vec),
+        )
     })
 }
 unsafe extern "C" fn h_prepare_action(ptr: *const u8, len: usize) -> i32 {
