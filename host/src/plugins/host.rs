@@ -229,7 +229,7 @@ impl HostState {
         Some(unsafe { &*env.world })
     }
 
-    fn world_mut(&self) -> Option<&mut World> {
+    fn world_mut(&mut self) -> Option<&mut World> {
         let env = self.env?;
         if env.world_mut.is_null() {
             return None;

@@ -422,7 +422,7 @@ pub(crate) enum PluginInstance {
     /// A sandboxed wasm instance.
     Wasm(Box<WasmInstance>),
     /// A trusted native library's per-world host state.
-    Native(NativeInstance),
+    Native(Box<NativeInstance>),
 }
 
 macro_rules! delegate {
@@ -444,10 +444,10 @@ impl PluginInstance {
             PluginCode::Wasm { engine, pre } => Ok(PluginInstance::Wasm(Box::new(
                 WasmInstance::new(plugin, engine, pre)?,
             ))),
-            PluginCode::Native(lib) => Ok(PluginInstance::Native(NativeInstance::new(
+            PluginCode::Native(lib) => Ok(PluginInstance::Native(Box::new(NativeInstance::new(
                 plugin,
                 lib.clone(),
-            ))),
+            )))),
         }
     }
 

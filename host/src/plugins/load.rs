@@ -128,6 +128,10 @@ pub struct PluginRequest<'a> {
 ///
 /// A `file` ending in `.so`, `.dylib` or `.dll` is a trusted native extension (native
 /// ABI v1): loaded only if `req.trusted_native`, else refused with `E-PLUGIN-UNTRUSTED`.
+#[allow(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
 pub fn load_plugin(
     req: PluginRequest<'_>,
     limits: PluginLimits,
@@ -148,6 +152,10 @@ pub fn load_plugin(
 
 /// Compiles and links a wasm plugin, checking its ABI marker, exports, imports and
 /// capabilities.
+#[allow(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
 fn load_wasm(
     req: &PluginRequest<'_>,
     path: &Path,
@@ -254,6 +262,10 @@ fn load_wasm(
 }
 
 /// Describes a plugin (wasm or native) and checks the description against `provides`.
+#[allow(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
 fn finish_load(
     req: PluginRequest<'_>,
     code: PluginCode,
