@@ -131,6 +131,145 @@ pub fn unpack_range(packed: i64) -> Option<(u32, u32)> {
     Some(((v >> 32) as u32, (v & 0xffff_ffff) as u32))
 }
 
+/// The native ABI v1: the same registrations as the wasm ABI, as `extern "C"` symbols of
+/// a shared library (a trusted native extension), with real pointers and lengths instead
+/// of wasm offsets. `ABI.md` ("Native extensions") is the prose.
+///
+/// The library exports [`native::MARKER`], [`native::INIT`] and the entry points in
+/// [`native::exports`]; the host passes a [`native::HostVtable`] of its functions to
+/// `tessera_native_v1_init` once, right after loading.
+pub mod native {
+    /// The native ABI version this module describes.
+    pub const VERSION: u32 = 1;
+
+    /// The symbol whose presence marks a native ABI v1 library: `extern "C" fn()`.
+    pub const MARKER: &str = "tessera_native_abi_v1";
+
+    /// `extern "C" fn(host: *const HostVtable) -> i32`: called once after loading (and
+    /// again, harmlessly, if the same library is loaded again); 0 on success.
+    pub const INIT: &str = "tessera_native_v1_init";
+
+    /// A status meaning "the plugin panicked" (a fault: counted toward quarantine), in
+    /// addition to the wasm ABI's `-1` ("failed, see `tessera_error`").
+    pub const PANICKED: i32 = -2;
+
+    /// Entry point names (the same names as the wasm exports, native signatures).
+    pub mod exports {
+        /// `(ptr: *mut u8, len: usize) -> ()`: frees a [`Bytes`](super::Bytes) result.
+        pub const DEALLOC: &str = "tessera_dealloc";
+        /// `() -> Bytes`
+        pub const DESCRIBE: &str = "tessera_describe";
+        /// `(kind: i32, id: *const u8, id_len: usize, params: *const u8, params_len: usize) -> i32`
+        pub const PREPARE: &str = "tessera_prepare";
+        /// `() -> Bytes`
+        pub const ERROR: &str = "tessera_error";
+        /// `(handle: i32, obj: i64) -> i32`
+        pub const CONDITION: &str = "tessera_condition";
+        /// `(handle: i32, objs: *const i64, n: usize, out: *mut u8) -> i32`
+        pub const CONDITION_BATCH: &str = "tessera_condition_batch";
+        /// `(handle: i32) -> i32`
+        pub const SELECT: &str = "tessera_select";
+        /// `(handle: i32, targets: *const i64, n: usize) -> i32`
+        pub const ACTION: &str = "tessera_action";
+        /// `(handle: i32) -> i32`
+        pub const NODE: &str = "tessera_node";
+        /// `() -> Bytes` (optional)
+        pub const SAVE_STATE: &str = "tessera_save_state";
+        /// `(ptr: *const u8, len: usize) -> i32` (optional)
+        pub const LOAD_STATE: &str = "tessera_load_state";
+    }
+
+    /// A byte block the library returns (description, error, saved state); the host
+    /// copies it, then gives it back with `tessera_dealloc(ptr, len)`. A null `ptr` means
+    /// "none".
+    #[repr(C)]
+    #[derive(Debug, Clone, Copy)]
+    pub struct Bytes {
+        /// The first byte (null: none).
+        pub ptr: *mut u8,
+        /// How many bytes.
+        pub len: usize,
+    }
+
+    impl Bytes {
+        /// "None".
+        pub const NONE: Bytes = Bytes {
+            ptr: core::ptr::null_mut(),
+            len: 0,
+        };
+    }
+
+    /// The host's functions, passed to `tessera_native_v1_init`: one field per wasm
+    /// import of module `tessera`, with the same name, semantics and integer types, but
+    /// real pointers and `usize` lengths. Every function may only be called during a host
+    /// call into the library, on the calling thread. The capability functions are null
+    /// unless the mod asks for the capability and `server.toml` grants it.
+    #[repr(C)]
+    #[derive(Debug, Clone, Copy)]
+    pub struct HostVtable {
+        /// `size_of::<HostVtable>()`, for forward compatibility.
+        pub size: usize,
+        /// [`VERSION`].
+        pub version: u32,
+        /// `intern(ptr, len) -> sym`.
+        pub intern: unsafe extern "C" fn(*const u8, usize) -> i32,
+        /// `ctx(which) -> obj`.
+        pub ctx: extern "C" fn(i32) -> i64,
+        /// `event_amount() -> i64`.
+        pub event_amount: extern "C" fn() -> i64,
+        /// `exists(obj) -> i32`.
+        pub exists: extern "C" fn(i64) -> i32,
+        /// `get_int(obj, key) -> i64`.
+        pub get_int: extern "C" fn(i64, i32) -> i64,
+        /// `get_float(obj, key) -> f64`.
+        pub get_float: extern "C" fn(i64, i32) -> f64,
+        /// `has_prop(obj, key) -> i32`.
+        pub has_prop: extern "C" fn(i64, i32) -> i32,
+        /// `has_tag(obj, tag) -> i32`.
+        pub has_tag: extern "C" fn(i64, i32) -> i32,
+        /// `zone(obj) -> sym`.
+        pub zone: extern "C" fn(i64) -> i32,
+        /// `class(obj) -> sym`.
+        pub class: extern "C" fn(i64) -> i32,
+        /// `owner(obj) -> obj`.
+        pub owner: extern "C" fn(i64) -> i64,
+        /// `parent(obj) -> obj`.
+        pub parent: extern "C" fn(i64) -> i64,
+        /// `query(selector, out, cap) -> i32`: writes up to `cap` ids at `out`.
+        pub query: unsafe extern "C" fn(i32, *mut i64, usize) -> i32,
+        /// `eval(expr) -> f64`.
+        pub eval: extern "C" fn(i32) -> f64,
+        /// `push(obj)`.
+        pub push: extern "C" fn(i64),
+        /// `pipeline_get(key) -> f64`.
+        pub pipeline_get: extern "C" fn(i32) -> f64,
+        /// `pipeline_set(key, value)`.
+        pub pipeline_set: extern "C" fn(i32, f64),
+        /// `set_int(obj, key, value) -> status`.
+        pub set_int: extern "C" fn(i64, i32, i64) -> i32,
+        /// `add_int(obj, key, delta) -> i64`.
+        pub add_int: extern "C" fn(i64, i32, i64) -> i64,
+        /// `add_tag(obj, tag) -> status`.
+        pub add_tag: extern "C" fn(i64, i32) -> i32,
+        /// `remove_tag(obj, tag) -> status`.
+        pub remove_tag: extern "C" fn(i64, i32) -> i32,
+        /// `run_action(action, targets, n) -> status`.
+        pub run_action: unsafe extern "C" fn(i32, *const i64, usize) -> i32,
+        /// `emit(event, target, amount) -> status`.
+        pub emit: extern "C" fn(i32, i64, i64) -> i32,
+        /// `prepare_selector(json, len) -> handle`.
+        pub prepare_selector: unsafe extern "C" fn(*const u8, usize) -> i32,
+        /// `prepare_action(json, len) -> handle`.
+        pub prepare_action: unsafe extern "C" fn(*const u8, usize) -> i32,
+        /// `prepare_expr(json, len) -> handle`.
+        pub prepare_expr: unsafe extern "C" fn(*const u8, usize) -> i32,
+        /// Capability `random`: `random(lo, hi) -> i64`; null unless granted.
+        pub random: Option<extern "C" fn(i64, i64) -> i64>,
+        /// Capability `log`: `log(level, ptr, len)`; null unless granted.
+        pub log: Option<unsafe extern "C" fn(i32, *const u8, usize)>,
+    }
+}
+
 /// A parameter's type in a description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

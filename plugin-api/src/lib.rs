@@ -22,7 +22,11 @@
 //! ```
 //!
 //! Build it with `cargo build --release --target wasm32-unknown-unknown` (crate type
-//! `cdylib`), or `tessera build`.
+//! `cdylib`), or `tessera build`. The same source builds as a **trusted native extension**
+//! (a shared library for the host, speaking the native ABI of `ABI.md`) with the `native`
+//! feature: `cargo build --release --features tessera-plugin-api/native` (plus
+//! `--config 'profile.release.panic="unwind"'` so that a panic is reported instead of
+//! aborting the server), or `tessera build --native`.
 //!
 //! # Core concepts
 //!
@@ -54,34 +58,48 @@
 //!   rolled-back command does not roll it back.
 //! - **Panics** trap the call; the SDK records the panic message, which the host reports.
 //!
-//! The ABI itself is [`abi`] and `ABI.md`. On targets other than `wasm32` only [`abi`],
-//! [`Params`] and the macros exist (the host uses `abi`).
+//! The ABI itself is [`abi`] and `ABI.md`. On targets other than `wasm32`, without the
+//! `native` feature, only [`abi`], [`Params`] and the macros exist (the host uses `abi`).
 //!
 //! # Crate features
 //!
-//! None.
+//! - `native`: build the plugin as a trusted native extension (native ABI v1) instead of
+//!   a wasm module. The same source compiles; differences: the SDK's state and the
+//!   plugin's statics are shared by every world of the process (there is one library, not
+//!   an instance per world), definitions' parameter structs must be `Send + Sync` (calls
+//!   may come from any thread), and calling [`random`] or [`log`] without the capability
+//!   granted panics (the host cannot refuse the library at load for it).
 
 // The macros name `::tessera_plugin_api`; this makes that path work inside the crate too.
 extern crate self as tessera_plugin_api;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
 mod guest;
 mod params;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
 mod rt;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", not(feature = "native")))]
 #[expect(
     unsafe_code,
     reason = "the ABI's imports and guest memory; all unsafe is here"
 )]
-mod sys;
+#[doc(hidden)]
+pub mod sys;
+#[cfg(feature = "native")]
+#[expect(
+    unsafe_code,
+    reason = "the native ABI's host vtable and host-owned buffers; all unsafe is here"
+)]
+#[doc(hidden)]
+#[path = "sys_native.rs"]
+pub mod sys;
 
 pub mod abi;
 
 /// The plugin ABI version this SDK targets; exported by every plugin as `tessera_abi_v1`.
 pub const ABI_VERSION: u32 = abi::VERSION;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
 pub use guest::{
     log, random, ActionList, Ctx, Expr, HostError, Level, Obj, Selector, Sym, SymCache,
 };
@@ -90,12 +108,12 @@ pub use tessera_plugin_api_macros::{action, condition, export_plugin, node, sele
 
 /// Everything a plugin usually needs: `use tessera_plugin_api::prelude::*;`.
 pub mod prelude {
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::guest::{
         log, random, ActionList, Ctx, Expr, HostError, Level, Obj, Selector, Sym,
     };
     pub use crate::params::Params;
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::sym;
     pub use tessera_plugin_api_macros::{action, condition, export_plugin, node, selector, Params};
 }
@@ -104,6 +122,27 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __rt {
     pub use crate::params::{field, init, parse};
-    #[cfg(target_arch = "wasm32")]
+    #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::rt::*;
+    #[cfg(any(target_arch = "wasm32", feature = "native"))]
+    pub use crate::sys;
+}
+
+/// Fallback of the ABI glue `export_plugin!` expands to, on targets the SDK cannot build a
+/// plugin for.
+#[cfg(not(any(target_arch = "wasm32", feature = "native")))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tessera_export_abi {
+    ($($t:tt)*) => {
+        ::core::compile_error!("a Tessera plugin builds for `wasm32-unknown-unknown` (sandboxed), or for the host with the `native` feature of tessera-plugin-api (a trusted native extension)");
+    };
+}
+
+/// Fallback of the state glue (see `__tessera_export_abi`).
+#[cfg(not(any(target_arch = "wasm32", feature = "native")))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __tessera_export_state {
+    ($($t:tt)*) => {};
 }

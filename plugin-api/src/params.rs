@@ -80,7 +80,7 @@ impl<T: ParamKind> ParamKind for Box<T> {
     const OPTIONAL: bool = T::OPTIONAL;
 }
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
 mod guest_kinds {
     use super::*;
     use crate::guest::{ActionList, Expr, Selector, Sym};

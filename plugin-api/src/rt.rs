@@ -1,7 +1,8 @@
 //! The runtime behind the exports that [`export_plugin!`](crate::export_plugin) generates:
 //! the handle table, dispatch, describe, errors and the panic hook.
 //!
-//! Not a stable API: only the SDK's macros call it.
+//! Not a stable API: only the SDK's macros call it (through the ABI glue in `sys`, which
+//! turns the wasm or native entry points' raw arguments into slices).
 //!
 //! Hot path: an evaluation export is a thread-local borrow of the handle table, an index,
 //! and one indirect call to a closure holding the parsed parameters. No allocation unless
@@ -12,18 +13,33 @@ use core::fmt::Display;
 
 use crate::abi::{self, Description, Kind, ParamDesc, Provided};
 use crate::guest::{Ctx, Obj};
-use crate::sys;
-
-pub use crate::sys::{alloc, dealloc};
 
 /// A condition closure (parameters captured).
+#[cfg(not(feature = "native"))]
 pub type ConditionFn = Box<dyn Fn(&Ctx, Obj) -> Result<bool, String>>;
 /// A selector closure: pushes its objects, returns how many.
+#[cfg(not(feature = "native"))]
 pub type SelectorFn = Box<dyn Fn(&Ctx) -> Result<i32, String>>;
 /// An action closure.
+#[cfg(not(feature = "native"))]
 pub type ActionFn = Box<dyn Fn(&Ctx, &[Obj]) -> Result<(), String>>;
 /// A node closure.
+#[cfg(not(feature = "native"))]
 pub type NodeFn = Box<dyn Fn(&Ctx) -> Result<(), String>>;
+
+// Native: one table for the whole process, called from any thread.
+/// A condition closure (parameters captured).
+#[cfg(feature = "native")]
+pub type ConditionFn = Box<dyn Fn(&Ctx, Obj) -> Result<bool, String> + Send + Sync>;
+/// A selector closure: pushes its objects, returns how many.
+#[cfg(feature = "native")]
+pub type SelectorFn = Box<dyn Fn(&Ctx) -> Result<i32, String> + Send + Sync>;
+/// An action closure.
+#[cfg(feature = "native")]
+pub type ActionFn = Box<dyn Fn(&Ctx, &[Obj]) -> Result<(), String> + Send + Sync>;
+/// A node closure.
+#[cfg(feature = "native")]
+pub type NodeFn = Box<dyn Fn(&Ctx) -> Result<(), String> + Send + Sync>;
 
 /// One prepared use site: the definition with its parameters.
 pub enum Prepared {
@@ -70,8 +86,56 @@ pub struct Plugin {
     pub provides: &'static [&'static Def],
 }
 
+/// The handle table. Wasm: per instance (an instance is single-threaded).
+#[cfg(not(feature = "native"))]
+mod table {
+    use super::{Prepared, RefCell};
+
+    thread_local! {
+        static HANDLES: RefCell<Vec<Prepared>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn get<R>(handle: i32, f: impl FnOnce(Option<&Prepared>) -> R) -> R {
+        HANDLES.with_borrow(|h| f(usize::try_from(handle).ok().and_then(|i| h.get(i))))
+    }
+
+    pub(super) fn push(p: Prepared) -> Result<i32, String> {
+        HANDLES.with_borrow_mut(|h| {
+            let handle = i32::try_from(h.len()).map_err(|_| "too many use sites".to_owned())?;
+            h.push(p);
+            Ok(handle)
+        })
+    }
+}
+
+/// The handle table. Native: one per process (the library is loaded once and serves
+/// every world, from any thread); the lock is not held while a definition runs, so
+/// definitions may call back into the host, which may call the plugin again.
+#[cfg(feature = "native")]
+mod table {
+    use std::sync::{Arc, RwLock};
+
+    use super::Prepared;
+
+    static HANDLES: RwLock<Vec<Arc<Prepared>>> = RwLock::new(Vec::new());
+
+    pub(super) fn get<R>(handle: i32, f: impl FnOnce(Option<&Prepared>) -> R) -> R {
+        let p = {
+            let h = HANDLES.read().unwrap_or_else(|e| e.into_inner());
+            usize::try_from(handle).ok().and_then(|i| h.get(i)).cloned()
+        };
+        f(p.as_deref())
+    }
+
+    pub(super) fn push(p: Prepared) -> Result<i32, String> {
+        let mut h = HANDLES.write().unwrap_or_else(|e| e.into_inner());
+        let handle = i32::try_from(h.len()).map_err(|_| "too many use sites".to_owned())?;
+        h.push(Arc::new(p));
+        Ok(handle)
+    }
+}
+
 thread_local! {
-    static HANDLES: RefCell<Vec<Prepared>> = const { RefCell::new(Vec::new()) };
     static ERROR: RefCell<Option<String>> = const { RefCell::new(None) };
     static HOOKED: Cell<bool> = const { Cell::new(false) };
 }
@@ -111,14 +175,11 @@ fn wrong_handle(handle: i32, found: Option<Kind>, want: Kind) -> i32 {
 }
 
 fn with_handle<R>(handle: i32, f: impl FnOnce(Option<&Prepared>) -> R) -> R {
-    HANDLES.with_borrow(|h| {
-        let p = usize::try_from(handle).ok().and_then(|i| h.get(i));
-        f(p)
-    })
+    table::get(handle, f)
 }
 
-/// `tessera_describe`.
-pub fn describe(plugin: &Plugin) -> i64 {
+/// `tessera_describe`: the description as JSON.
+pub fn describe(plugin: &Plugin) -> Vec<u8> {
     install_panic_hook();
     let mut provides: Vec<Provided> = Vec::with_capacity(plugin.provides.len());
     for d in plugin.provides {
@@ -138,23 +199,14 @@ pub fn describe(plugin: &Plugin) -> i64 {
         provides,
     };
     match serde_json::to_vec(&desc) {
-        Ok(json) => sys::leak_bytes(&json),
+        Ok(json) => json,
         Err(e) => panic!("cannot write the description: {e}"),
     }
 }
 
-/// `tessera_prepare`.
-pub fn prepare(
-    plugin: &Plugin,
-    kind: i32,
-    id_ptr: i32,
-    id_len: i32,
-    params_ptr: i32,
-    params_len: i32,
-) -> i32 {
+/// `tessera_prepare`, with the id and parameter bytes the host passed.
+pub fn prepare(plugin: &Plugin, kind: i32, id: &[u8], params: &[u8]) -> i32 {
     install_panic_hook();
-    let id = sys::host_bytes(id_ptr, id_len);
-    let params = sys::host_bytes(params_ptr, params_len);
     match prepare_inner(plugin, kind, id, params) {
         Ok(h) => h,
         Err(e) => fail(e),
@@ -181,19 +233,15 @@ fn prepare_inner(plugin: &Plugin, kind: i32, id: &[u8], params: &[u8]) -> Result
     }
     // User code (parsing, init hooks, host prepares) runs outside the table's borrow.
     let prepared = (def.prepare)(params).map_err(|e| format!("parameters of `{id}`: {e}"))?;
-    HANDLES.with_borrow_mut(|h| {
-        let handle = i32::try_from(h.len()).map_err(|_| "too many use sites".to_owned())?;
-        h.push(prepared);
-        Ok(handle)
-    })
+    table::push(prepared)
 }
 
-/// `tessera_error`.
-pub fn error() -> i64 {
+/// `tessera_error`: the last failure's message.
+pub fn error() -> Vec<u8> {
     let msg = ERROR
         .with(|e| e.try_borrow_mut().ok().and_then(|mut e| e.take()))
         .unwrap_or_else(|| "the plugin failed without recording a message".to_owned());
-    sys::leak_bytes(msg.as_bytes())
+    msg.into_bytes()
 }
 
 /// `tessera_condition`.
@@ -208,15 +256,21 @@ pub fn condition(handle: i32, obj: i64) -> i32 {
     })
 }
 
-/// `tessera_condition_batch`.
-pub fn condition_batch(handle: i32, objs_ptr: i32, n: i32, out_ptr: i32) -> i32 {
-    let n = usize::try_from(n).unwrap_or(0);
+/// `tessera_condition_batch`: `n` objects read with `obj(i)`, results written with
+/// `out(i, 0 or 1)`.
+#[inline]
+pub fn condition_batch(
+    handle: i32,
+    n: usize,
+    obj: impl Fn(usize) -> i64,
+    mut out: impl FnMut(usize, u8),
+) -> i32 {
     with_handle(handle, |p| match p {
         Some(Prepared::Condition(f)) => {
             let ctx = Ctx::current();
             for i in 0..n {
-                match f(&ctx, Obj(sys::read_id(objs_ptr, i))) {
-                    Ok(b) => sys::write_byte(out_ptr, i, u8::from(b)),
+                match f(&ctx, Obj(obj(i))) {
+                    Ok(b) => out(i, u8::from(b)),
                     Err(e) => return fail(e),
                 }
             }
@@ -234,13 +288,10 @@ pub fn select(handle: i32) -> i32 {
     })
 }
 
-/// `tessera_action`.
-pub fn action(handle: i32, targets_ptr: i32, n: i32) -> i32 {
+/// `tessera_action`, on the targets the host passed.
+pub fn action(handle: i32, targets: &[Obj]) -> i32 {
     with_handle(handle, |p| match p {
-        Some(Prepared::Action(f)) => {
-            let targets = sys::host_objs(targets_ptr, n);
-            f(&Ctx::current(), &targets).map_or_else(fail, |()| 0)
-        }
+        Some(Prepared::Action(f)) => f(&Ctx::current(), targets).map_or_else(fail, |()| 0),
         other => wrong_handle(handle, other.map(Prepared::kind), Kind::Action),
     })
 }
@@ -254,17 +305,15 @@ pub fn node(handle: i32) -> i32 {
 }
 
 /// `tessera_save_state`, with the plugin's save function.
-pub fn save_state(save: fn() -> Vec<u8>) -> i64 {
+pub fn save_state(save: fn() -> Vec<u8>) -> Vec<u8> {
     install_panic_hook();
-    sys::leak_bytes(&save())
+    save()
 }
 
-/// `tessera_load_state`, with the plugin's load function.
-pub fn load_state<R: UnitOutput>(load: fn(&[u8]) -> R, ptr: i32, len: i32) -> i32 {
+/// `tessera_load_state`, with the plugin's load function and the saved bytes.
+pub fn load_state<R: UnitOutput>(load: fn(&[u8]) -> R, bytes: &[u8]) -> i32 {
     install_panic_hook();
-    load(sys::host_bytes(ptr, len))
-        .into_result()
-        .map_or_else(fail, |()| 0)
+    load(bytes).into_result().map_or_else(fail, |()| 0)
 }
 
 /// What a condition may return: `bool`, or `Result<bool, E>` with `E: Display`.

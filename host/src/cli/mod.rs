@@ -74,6 +74,11 @@ enum Command {
     Build {
         /// Plugin crate folders (default: every plugin crate under `./plugins`).
         paths: Vec<PathBuf>,
+        /// Build trusted native extensions (shared libraries for this host, feature
+        /// `tessera-plugin-api/native`) instead of wasm modules. A mod loads one only if
+        /// server.toml lists it in `trusted_native`.
+        #[arg(long)]
+        native: bool,
     },
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
     /// With `--mods`, every loaded mod's content is available to the scenarios, and each
@@ -100,7 +105,7 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Mods { mods } => check::mods(&mods),
         Command::Explain { id, mods } => check::explain(&id, &mods),
         Command::Test { paths, mods } => test(paths, &mods),
-        Command::Build { paths } => build(paths),
+        Command::Build { paths, native } => build(paths, native),
     }
 }
 
@@ -146,7 +151,7 @@ fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
     })
 }
 
-fn build(paths: Vec<PathBuf>) -> Result<ExitCode, String> {
+fn build(paths: Vec<PathBuf>, native: bool) -> Result<ExitCode, String> {
     let paths = if paths.is_empty() {
         plugin_crates(std::path::Path::new("plugins"))
     } else {
@@ -158,7 +163,9 @@ fn build(paths: Vec<PathBuf>) -> Result<ExitCode, String> {
                 .into(),
         );
     }
-    let built = tessera_host::plugins::build::build(&paths).map_err(|e| e.to_string())?;
+    use tessera_host::plugins::build::{build_for, Target};
+    let target = if native { Target::Native } else { Target::Wasm };
+    let built = build_for(&paths, target).map_err(|e| e.to_string())?;
     for b in built {
         for n in &b.notes {
             println!("note: {n}");

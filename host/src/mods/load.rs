@@ -118,6 +118,7 @@ pub fn load_resolved(
                 provides: &entry.provides,
                 asked: &entry.capabilities,
                 granted: server.map_or(&[][..], |s| s.grants_for(&m.id)),
+                trusted_native: server.is_some_and(|s| s.is_trusted_native(&m.id)),
             };
             let limits = server.map_or_else(PluginLimits::default, |s| {
                 PluginLimits::from_server(&s.limits_for(&m.id))

@@ -19,6 +19,13 @@
 //! `cargo build --release --target wasm32-unknown-unknown` in the crate, and copies the
 //! module to `<mod>/plugins/<name>.wasm`.
 //!
+//! With [`Target::Native`] (`tessera build --native`) it builds the same crate as a
+//! trusted native extension instead: `cargo build --release --features
+//! tessera-plugin-api/native` for the host, with `panic = "unwind"` (so a panic in the
+//! plugin is reported rather than aborting the server), and copies the library to
+//! `<mod>/plugins/<lib><name><.so|.dylib|.dll>`. The mod's `[[plugin]] file` must name
+//! that file, and `server.toml` must list the mod in `trusted_native`.
+//!
 //! Cargo's own target directory rules apply: `CARGO_TARGET_DIR` if set (made absolute
 //! against the current directory), otherwise the plugin workspace's `target/` (or its
 //! `.cargo/config.toml`). The module is found from cargo's artifact messages, not guessed.
@@ -45,7 +52,8 @@ pub struct Built {
     pub crate_dir: PathBuf,
     /// The mod folder it was installed in (`[package.metadata.tessera] mod`).
     pub mod_dir: PathBuf,
-    /// Where the module was copied: `<mod>/plugins/<name>.wasm`.
+    /// Where the module was copied: `<mod>/plugins/<name>.wasm` (or, for a native build,
+    /// the library: `<mod>/plugins/lib<name>.so` on Linux).
     pub wasm: PathBuf,
     /// The module's size in bytes.
     pub size: u64,
@@ -165,7 +173,7 @@ impl fmt::Display for BuildError {
             ),
             BuildError::NoModule { name, manifest } => write!(
                 f,
-                "cargo built plugin `{name}` but produced no .wasm module\nhelp: set `[lib] crate-type = [\"cdylib\"]` in {}",
+                "cargo built plugin `{name}` but produced no module (.wasm or native library)\nhelp: set `[lib] crate-type = [\"cdylib\"]` in {}",
                 manifest.display()
             ),
         }
@@ -181,9 +189,24 @@ impl std::error::Error for BuildError {
     }
 }
 
+/// What [`build_for`] produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Target {
+    /// A sandboxed WebAssembly module (`wasm32-unknown-unknown`).
+    #[default]
+    Wasm,
+    /// A trusted native extension: a shared library for this host.
+    Native,
+}
+
 /// Builds each plugin crate in `plugin_dirs` (in order) and installs its module in its
 /// mod. Stops at the first failure.
 pub fn build(plugin_dirs: &[PathBuf]) -> Result<Vec<Built>, BuildError> {
+    build_for(plugin_dirs, Target::Wasm)
+}
+
+/// [`build`], for either target.
+pub fn build_for(plugin_dirs: &[PathBuf], target: Target) -> Result<Vec<Built>, BuildError> {
     let target_dir = target_dir_env()?;
     let mut built = Vec::with_capacity(plugin_dirs.len());
     for dir in plugin_dirs {
@@ -195,10 +218,12 @@ pub fn build(plugin_dirs: &[PathBuf]) -> Result<Vec<Built>, BuildError> {
             });
         }
         let mut notes = Vec::new();
-        ensure_wasm_target(&krate.dir, &mut notes)?;
-        tracing::info!(plugin = %krate.name, dir = %krate.dir.display(), "building plugin");
+        if target == Target::Wasm {
+            ensure_wasm_target(&krate.dir, &mut notes)?;
+        }
+        tracing::info!(plugin = %krate.name, dir = %krate.dir.display(), ?target, "building plugin");
         let start = Instant::now();
-        let module = cargo_build(&krate, target_dir.as_deref())?;
+        let module = cargo_build(&krate, target_dir.as_deref(), target)?;
         let build_time = start.elapsed();
 
         let plugins = krate.mod_dir.join("plugins");
@@ -207,7 +232,10 @@ pub fn build(plugin_dirs: &[PathBuf]) -> Result<Vec<Built>, BuildError> {
             path: plugins.clone(),
             source,
         })?;
-        let wasm = plugins.join(format!("{}.wasm", krate.name));
+        let wasm = plugins.join(match target {
+            Target::Wasm => format!("{}.wasm", krate.name),
+            Target::Native => native_file_name(&krate.name),
+        });
         let size = std::fs::copy(&module, &wasm).map_err(|source| BuildError::Io {
             what: "failed to copy the module into the mod",
             path: wasm.clone(),
@@ -371,19 +399,45 @@ fn ensure_wasm_target(dir: &Path, notes: &mut Vec<String>) -> Result<(), BuildEr
     Ok(())
 }
 
+/// The file name of a native build of plugin `name` on this platform
+/// (`libbeasts.so` on Linux, `libbeasts.dylib` on macOS, `beasts.dll` on Windows).
+pub fn native_file_name(name: &str) -> String {
+    format!(
+        "{}{}{}",
+        std::env::consts::DLL_PREFIX,
+        name.replace('-', "_"),
+        std::env::consts::DLL_SUFFIX
+    )
+}
+
 /// Runs cargo for one crate; the path of the module it produced.
-fn cargo_build(krate: &PluginCrate, target_dir: Option<&Path>) -> Result<PathBuf, BuildError> {
+fn cargo_build(
+    krate: &PluginCrate,
+    target_dir: Option<&Path>,
+    target: Target,
+) -> Result<PathBuf, BuildError> {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.args([
         "build",
         "--release",
-        "--target",
-        WASM_TARGET,
         "--message-format=json-render-diagnostics",
-    ])
-    .arg("--manifest-path")
-    .arg(&krate.manifest)
-    .current_dir(&krate.dir);
+    ]);
+    match target {
+        Target::Wasm => {
+            cmd.args(["--target", WASM_TARGET]);
+        }
+        Target::Native => {
+            cmd.args([
+                "--features",
+                "tessera-plugin-api/native",
+                "--config",
+                "profile.release.panic=\"unwind\"",
+            ]);
+        }
+    }
+    cmd.arg("--manifest-path")
+        .arg(&krate.manifest)
+        .current_dir(&krate.dir);
     if let Some(t) = target_dir {
         cmd.env("CARGO_TARGET_DIR", t);
     }
@@ -395,7 +449,11 @@ fn cargo_build(krate: &PluginCrate, target_dir: Option<&Path>) -> Result<PathBuf
             stderr: tail(&out.stderr, STDERR_TAIL_LINES),
         });
     }
-    wasm_artifact(&String::from_utf8_lossy(&out.stdout), &krate.name).ok_or_else(|| {
+    let suffix = match target {
+        Target::Wasm => ".wasm",
+        Target::Native => std::env::consts::DLL_SUFFIX,
+    };
+    artifact(&String::from_utf8_lossy(&out.stdout), &krate.name, suffix).ok_or_else(|| {
         BuildError::NoModule {
             name: krate.name.clone(),
             manifest: krate.manifest.clone(),
@@ -404,7 +462,13 @@ fn cargo_build(krate: &PluginCrate, target_dir: Option<&Path>) -> Result<PathBuf
 }
 
 /// The `.wasm` file of package `name`'s library in cargo's JSON messages.
+#[cfg(test)]
 fn wasm_artifact(messages: &str, name: &str) -> Option<PathBuf> {
+    artifact(messages, name, ".wasm")
+}
+
+/// The file ending in `suffix` of package `name`'s library in cargo's JSON messages.
+fn artifact(messages: &str, name: &str, suffix: &str) -> Option<PathBuf> {
     let lib_name = name.replace('-', "_");
     messages
         .lines()
@@ -416,7 +480,7 @@ fn wasm_artifact(messages: &str, name: &str) -> Option<PathBuf> {
                 .as_array()?
                 .iter()
                 .filter_map(|f| f.as_str())
-                .find(|f| f.ends_with(".wasm"))
+                .find(|f| f.ends_with(suffix))
                 .map(PathBuf::from)
         })
 }

@@ -6,13 +6,19 @@
 //! [`CallEnv`] carries those borrows as raw pointers into the store for exactly that
 //! window and is cleared when the call returns, so every dereference below happens while
 //! the referenced values are alive and not otherwise used. This is the only `unsafe`
-//! code in the host.
+//! code in the host besides loading native libraries (native.rs).
+//!
+//! The imports' logic is written once, as methods of [`HostState`] taking plain values
+//! (bytes already read out of guest memory); the wasm linker and the native vtable
+//! (native.rs) are thin adapters over it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use std::sync::RwLock;
 use tessera_plugin_api::abi;
+
 use wasmtime::{Caller, Extern, Linker, StoreLimits};
 
 use super::LoadedShared;
@@ -110,6 +116,9 @@ pub(crate) struct HostState {
     pub host_error: Option<String>,
     /// Whether `prepare_*` may be called now.
     pub preparing: bool,
+    /// Symbols are process-wide ([`global_syms`]) rather than per instance: a native
+    /// library is one instance shared by every world, and caches symbol ids in statics.
+    pub global_syms: bool,
 }
 
 impl HostState {
@@ -125,10 +134,11 @@ impl HostState {
             replay: None,
             host_error: None,
             preparing: false,
+            global_syms: false,
         }
     }
 
-    fn fail<T>(&mut self, msg: impl Into<String>, value: T) -> T {
+    pub(crate) fn fail<T>(&mut self, msg: impl Into<String>, value: T) -> T {
         self.host_error.get_or_insert_with(|| msg.into());
         value
     }
@@ -183,67 +193,119 @@ fn read_i64s(caller: &mut Caller<'_, HostState>, ptr: i32, n: i32) -> Option<Vec
     )
 }
 
-/// The world, read-only, during a call.
-fn world<'a>(caller: &'a Caller<'_, HostState>) -> Option<&'a World> {
-    let env = caller.data().env?;
-    // SAFETY: see the module docs: `env` is only set while the borrows it was made from
-    // are held by the active host call.
-    Some(unsafe { &*env.world })
+/// The process-wide symbol table of native libraries: (symbols by id, ids by symbol).
+type SymTable = (Vec<Sym>, HashMap<Sym, i32>);
+
+fn global_syms() -> &'static RwLock<SymTable> {
+    static TABLE: std::sync::OnceLock<RwLock<SymTable>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| RwLock::new((Vec::new(), HashMap::new())))
 }
 
-fn sym(caller: &Caller<'_, HostState>, id: i32) -> Option<Sym> {
-    caller.data().syms.get(usize::try_from(id).ok()?).copied()
+/// Which import `prepare_request` serves.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RequestKind {
+    Selector,
+    Action,
+    Expr,
 }
 
-/// The read-only evaluation context of the current call.
-fn with_cx<R>(caller: &Caller<'_, HostState>, f: impl FnOnce(&Cx<'_>) -> R) -> Option<R> {
-    let env = caller.data().env?;
-    // SAFETY: as in `world`: every pointer comes from the active call's borrows.
-    let cx = unsafe {
-        Cx {
-            world: &*env.world,
-            gen: &*env.gen,
-            scope: &*env.scope,
-            controller: env.controller.as_ref(),
-            rt: &*env.rt,
+impl RequestKind {
+    fn name(self) -> &'static str {
+        match self {
+            RequestKind::Selector => "prepare_selector",
+            RequestKind::Action => "prepare_action",
+            RequestKind::Expr => "prepare_expr",
         }
-    };
-    Some(f(&cx))
+    }
 }
 
-/// The capabilities a plugin may import, and the imports every plugin may use.
-pub(crate) const CAPABILITY_IMPORTS: &[(&str, &str)] = &[("random", "random"), ("log", "log")];
+/// The imports' logic, shared by the wasm linker and the native vtable.
+impl HostState {
+    /// The world, read-only, during a call.
+    fn world(&self) -> Option<&World> {
+        let env = self.env?;
+        // SAFETY: see the module docs: `env` is only set while the borrows it was made
+        // from are held by the active host call.
+        Some(unsafe { &*env.world })
+    }
 
-/// Builds the linker: the ABI imports, plus the granted capabilities.
-pub(crate) fn linker(
-    engine: &wasmtime::Engine,
-    granted: &[String],
-) -> wasmtime::Result<Linker<HostState>> {
-    let mut l: Linker<HostState> = Linker::new(engine);
-    let m = abi::IMPORT_MODULE;
-    l.func_wrap(
-        m,
-        "intern",
-        |mut c: Caller<'_, HostState>, ptr: i32, len: i32| -> i32 {
-            let Some(bytes) = read_bytes(&mut c, ptr, len) else {
-                return -1;
-            };
-            let Ok(text) = std::str::from_utf8(&bytes) else {
-                return -1;
-            };
-            let s = Sym::new(text);
-            let data = c.data_mut();
-            if let Some(&i) = data.sym_ids.get(&s) {
+    fn world_mut(&mut self) -> Option<&mut World> {
+        let env = self.env?;
+        if env.world_mut.is_null() {
+            return None;
+        }
+        // SAFETY: see module docs; a writable environment holds the only `&mut World` of
+        // the command for the whole call.
+        Some(unsafe { &mut *env.world_mut })
+    }
+
+    fn sym(&self, id: i32) -> Option<Sym> {
+        let i = usize::try_from(id).ok()?;
+        if self.global_syms {
+            let t = global_syms().read().unwrap_or_else(|e| e.into_inner());
+            return t.0.get(i).copied();
+        }
+        self.syms.get(i).copied()
+    }
+
+    fn sym_id(&mut self, s: Sym) -> i32 {
+        if self.global_syms {
+            if let Some(&i) = global_syms()
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .1
+                .get(&s)
+            {
                 return i;
             }
-            let i = i32::try_from(data.syms.len()).unwrap_or(-1);
-            data.syms.push(s);
-            data.sym_ids.insert(s, i);
-            i
-        },
-    )?;
-    l.func_wrap(m, "ctx", |c: Caller<'_, HostState>, which: i32| -> i64 {
-        let Some(env) = c.data().env else {
+            let mut t = global_syms().write().unwrap_or_else(|e| e.into_inner());
+            if let Some(&i) = t.1.get(&s) {
+                return i;
+            }
+            let i = i32::try_from(t.0.len()).unwrap_or(-1);
+            t.0.push(s);
+            t.1.insert(s, i);
+            return i;
+        }
+        if let Some(&i) = self.sym_ids.get(&s) {
+            return i;
+        }
+        let i = i32::try_from(self.syms.len()).unwrap_or(-1);
+        self.syms.push(s);
+        self.sym_ids.insert(s, i);
+        i
+    }
+
+    /// The read-only evaluation context of the current call.
+    fn with_cx<R>(&self, f: impl FnOnce(&Cx<'_>) -> R) -> Option<R> {
+        let env = self.env?;
+        // SAFETY: as in `world`: every pointer comes from the active call's borrows.
+        let cx = unsafe {
+            Cx {
+                world: &*env.world,
+                gen: &*env.gen,
+                scope: &*env.scope,
+                controller: env.controller.as_ref(),
+                rt: &*env.rt,
+            }
+        };
+        Some(f(&cx))
+    }
+
+    fn host_object(&self, h: i32) -> Option<Arc<HostObject>> {
+        self.shared.host_object(h)
+    }
+
+    /// `intern` of bytes (`None`: outside guest memory).
+    pub(crate) fn intern(&mut self, bytes: Option<&[u8]>) -> i32 {
+        let Some(text) = bytes.and_then(|b| std::str::from_utf8(b).ok()) else {
+            return -1;
+        };
+        self.sym_id(Sym::new(text))
+    }
+
+    pub(crate) fn ctx(&self, which: i32) -> i64 {
+        let Some(env) = self.env else {
             return abi::NO_OBJECT;
         };
         // SAFETY: see module docs.
@@ -255,117 +317,346 @@ pub(crate) fn linker(
             abi::ctx::PLAYER => scope.player,
             _ => None,
         })
-    })?;
-    l.func_wrap(m, "event_amount", |c: Caller<'_, HostState>| -> i64 {
-        let Some(env) = c.data().env else { return 0 };
+    }
+
+    pub(crate) fn event_amount(&self) -> i64 {
+        let Some(env) = self.env else { return 0 };
         // SAFETY: see module docs.
         unsafe { &*env.scope }
             .event
             .as_ref()
             .map_or(0, |e| e.amount)
-    })?;
-    l.func_wrap(m, "exists", |c: Caller<'_, HostState>, o: i64| -> i32 {
-        i32::from(obj(o).is_some_and(|o| world(&c).is_some_and(|w| w.exists(o))))
-    })?;
-    l.func_wrap(
-        m,
-        "get_int",
-        |c: Caller<'_, HostState>, o: i64, key: i32| -> i64 {
-            match (obj(o), sym(&c, key), world(&c)) {
-                (Some(o), Some(k), Some(w)) => w.get_int(o, k),
-                _ => 0,
-            }
-        },
-    )?;
-    l.func_wrap(
-        m,
-        "get_float",
-        |c: Caller<'_, HostState>, o: i64, key: i32| -> f64 {
-            match (obj(o), sym(&c, key), world(&c)) {
-                (Some(o), Some(k), Some(w)) => w.get_number(o, k).unwrap_or(0.0),
-                _ => 0.0,
-            }
-        },
-    )?;
-    l.func_wrap(
-        m,
-        "has_prop",
-        |c: Caller<'_, HostState>, o: i64, key: i32| -> i32 {
-            match (obj(o), sym(&c, key), world(&c)) {
-                (Some(o), Some(k), Some(w)) => {
-                    i32::from(w.get_number(o, k).is_some() || w.base(o, k).is_some())
-                }
-                _ => 0,
-            }
-        },
-    )?;
-    l.func_wrap(
-        m,
-        "has_tag",
-        |c: Caller<'_, HostState>, o: i64, tag: i32| -> i32 {
-            match (obj(o), sym(&c, tag), world(&c)) {
-                (Some(o), Some(t), Some(w)) => i32::from(w.has_tag(o, t)),
-                _ => 0,
-            }
-        },
-    )?;
-    for (name, which) in [("zone", 0u8), ("class", 1u8)] {
-        l.func_wrap(
-            m,
-            name,
-            move |mut c: Caller<'_, HostState>, o: i64| -> i32 {
-                let s = match (obj(o), world(&c)) {
-                    (Some(o), Some(w)) => match w.object(o) {
-                        Ok(obj) if which == 0 => obj.zone,
-                        Ok(obj) => obj.class.sym(),
-                        Err(_) => return -1,
-                    },
-                    _ => return -1,
-                };
-                let data = c.data_mut();
-                if let Some(&i) = data.sym_ids.get(&s) {
-                    return i;
-                }
-                let i = i32::try_from(data.syms.len()).unwrap_or(-1);
-                data.syms.push(s);
-                data.sym_ids.insert(s, i);
-                i
-            },
-        )?;
     }
-    for (name, parent) in [("owner", false), ("parent", true)] {
-        l.func_wrap(m, name, move |c: Caller<'_, HostState>, o: i64| -> i64 {
-            let found = match (obj(o), world(&c)) {
-                (Some(o), Some(w)) => {
-                    w.object(o)
-                        .ok()
-                        .and_then(|x| if parent { x.parent } else { x.owner })
-                }
-                _ => None,
+
+    pub(crate) fn exists(&self, o: i64) -> i32 {
+        i32::from(obj(o).is_some_and(|o| self.world().is_some_and(|w| w.exists(o))))
+    }
+
+    pub(crate) fn get_int(&self, o: i64, key: i32) -> i64 {
+        match (obj(o), self.sym(key), self.world()) {
+            (Some(o), Some(k), Some(w)) => w.get_int(o, k),
+            _ => 0,
+        }
+    }
+
+    pub(crate) fn get_float(&self, o: i64, key: i32) -> f64 {
+        match (obj(o), self.sym(key), self.world()) {
+            (Some(o), Some(k), Some(w)) => w.get_number(o, k).unwrap_or(0.0),
+            _ => 0.0,
+        }
+    }
+
+    pub(crate) fn has_prop(&self, o: i64, key: i32) -> i32 {
+        match (obj(o), self.sym(key), self.world()) {
+            (Some(o), Some(k), Some(w)) => {
+                i32::from(w.get_number(o, k).is_some() || w.base(o, k).is_some())
+            }
+            _ => 0,
+        }
+    }
+
+    pub(crate) fn has_tag(&self, o: i64, tag: i32) -> i32 {
+        match (obj(o), self.sym(tag), self.world()) {
+            (Some(o), Some(t), Some(w)) => i32::from(w.has_tag(o, t)),
+            _ => 0,
+        }
+    }
+
+    /// `zone` (`class = false`) or `class` (`class = true`).
+    pub(crate) fn zone_or_class(&mut self, o: i64, class: bool) -> i32 {
+        let s = match (obj(o), self.world()) {
+            (Some(o), Some(w)) => match w.object(o) {
+                Ok(obj) if !class => obj.zone,
+                Ok(obj) => obj.class.sym(),
+                Err(_) => return -1,
+            },
+            _ => return -1,
+        };
+        self.sym_id(s)
+    }
+
+    /// `owner` (`parent = false`) or `parent` (`parent = true`).
+    pub(crate) fn owner_or_parent(&self, o: i64, parent: bool) -> i64 {
+        let found = match (obj(o), self.world()) {
+            (Some(o), Some(w)) => {
+                w.object(o)
+                    .ok()
+                    .and_then(|x| if parent { x.parent } else { x.owner })
+            }
+            _ => None,
+        };
+        pack(found)
+    }
+
+    pub(crate) fn push(&mut self, o: i64) {
+        self.pushed.push(o);
+    }
+
+    /// `query`: every selected id, or the failure status (recorded).
+    pub(crate) fn query(&mut self, h: i32) -> Result<Vec<i64>, i32> {
+        let Some(object) = self.host_object(h) else {
+            return Err(self.fail("query: no such prepared selector", -1));
+        };
+        let HostObject::Selector(sel) = &*object else {
+            return Err(self.fail("query: the handle is not a selector", -1));
+        };
+        let result = self.with_cx(|cx| {
+            let mut v = Vec::new();
+            sel.select(cx, &mut v).map(|()| v)
+        });
+        match result {
+            Some(Ok(objs)) => Ok(objs.iter().map(|o| pack(Some(*o))).collect()),
+            Some(Err(e)) => Err(self.fail(format!("query failed: {e}"), -1)),
+            None => Err(self.fail("query outside a call", -1)),
+        }
+    }
+
+    pub(crate) fn eval(&mut self, h: i32) -> f64 {
+        let Some(object) = self.host_object(h) else {
+            return self.fail("eval: no such prepared expression", 0.0);
+        };
+        let HostObject::Expr(e) = &*object else {
+            return self.fail("eval: the handle is not an expression", 0.0);
+        };
+        match self.with_cx(|cx| e.eval(cx)) {
+            Some(Ok(v)) => v,
+            Some(Err(e)) => self.fail(format!("eval failed: {e}"), 0.0),
+            None => 0.0,
+        }
+    }
+
+    pub(crate) fn pipeline_get(&self, key: i32) -> f64 {
+        let (Some(env), Some(k)) = (self.env, self.sym(key)) else {
+            return 0.0;
+        };
+        if env.pipeline.is_null() {
+            return 0.0;
+        }
+        // SAFETY: see module docs; non-null only during a node call.
+        unsafe { &*env.pipeline }.value(k).unwrap_or(0.0)
+    }
+
+    pub(crate) fn pipeline_set(&mut self, key: i32, v: f64) {
+        let (Some(env), Some(k)) = (self.env, self.sym(key)) else {
+            return;
+        };
+        if env.pipeline.is_null() {
+            self.fail("pipeline_set outside a node call", ());
+            return;
+        }
+        // SAFETY: see module docs; non-null only during a node call.
+        unsafe { &mut *env.pipeline }
+            .values
+            .push((k, if v.is_nan() { 0.0 } else { v }));
+    }
+
+    pub(crate) fn set_int(&mut self, o: i64, key: i32, v: i64) -> i32 {
+        let (Some(o), Some(k)) = (obj(o), self.sym(key)) else {
+            return self.fail("set_int: bad object or key", -1);
+        };
+        match self.world_mut() {
+            Some(w) => match w.set(o, k, crate::state::Value::Int(v)) {
+                Ok(_) => 0,
+                Err(e) => self.fail(format!("set_int: {e}"), -1),
+            },
+            None => self.fail(
+                "set_int: conditions and selectors cannot change the world",
+                -1,
+            ),
+        }
+    }
+
+    pub(crate) fn add_int(&mut self, o: i64, key: i32, d: i64) -> i64 {
+        let (Some(o), Some(k)) = (obj(o), self.sym(key)) else {
+            return self.fail("add_int: bad object or key", 0);
+        };
+        match self.world_mut() {
+            Some(w) => match w.add(o, k, d) {
+                Ok(v) => v,
+                Err(e) => self.fail(format!("add_int: {e}"), 0),
+            },
+            None => self.fail(
+                "add_int: conditions and selectors cannot change the world",
+                0,
+            ),
+        }
+    }
+
+    /// `add_tag` (`add = true`) or `remove_tag`.
+    pub(crate) fn tag(&mut self, o: i64, tag: i32, add: bool) -> i32 {
+        let (Some(o), Some(t)) = (obj(o), self.sym(tag)) else {
+            return self.fail("tag: bad object or tag", -1);
+        };
+        match self.world_mut() {
+            Some(w) => match if add { w.tag(o, t) } else { w.untag(o, t) } {
+                Ok(_) => 0,
+                Err(e) => self.fail(format!("tag: {e}"), -1),
+            },
+            None => self.fail("tag: conditions and selectors cannot change the world", -1),
+        }
+    }
+
+    pub(crate) fn emit(&mut self, event: i32, target: i64, amount: i64) -> i32 {
+        let Some(s) = self.sym(event) else {
+            return self.fail("emit: bad event symbol", -1);
+        };
+        let Ok(id) = Id::parse(s.as_str()) else {
+            return self.fail(format!("emit: `{s}` is not an event id"), -1);
+        };
+        let Some(env) = self.env else { return -1 };
+        if env.queue.is_null() {
+            return self.fail("emit: conditions and selectors cannot raise events", -1);
+        }
+        // SAFETY: see module docs.
+        let (gen, scope) = unsafe { (&*env.gen, &*env.scope) };
+        if !gen.events.contains(&id) {
+            return self.fail(format!("emit: unknown event `{id}`"), -1);
+        }
+        let mut e = Event::new(id).amount(amount);
+        e.source = scope.this;
+        e.target = obj(target);
+        // SAFETY: see module docs; the queue is exclusively ours during the call.
+        unsafe { &mut *env.queue }.raise(e);
+        0
+    }
+
+    /// `run_action` on targets read from guest memory (`None`: outside it).
+    pub(crate) fn run_action(&mut self, h: i32, targets: Option<Vec<i64>>) -> i32 {
+        let Some(object) = self.host_object(h) else {
+            return self.fail("run_action: no such prepared action", -1);
+        };
+        let HostObject::Actions(actions) = &*object else {
+            return self.fail("run_action: the handle is not an action list", -1);
+        };
+        let Some(targets) = targets else {
+            return self.fail("run_action: targets are outside memory", -1);
+        };
+        let targets: Vec<ObjId> = targets.into_iter().filter_map(obj).collect();
+        let Some(env) = self.env else { return -1 };
+        if env.world_mut.is_null() || env.queue.is_null() || env.controller.is_null() {
+            return self.fail(
+                "run_action: conditions and selectors cannot run actions",
+                -1,
+            );
+        }
+        // SAFETY: see module docs; a writable environment holds `&mut` borrows of the
+        // world and queue for the whole call, and nothing else uses them meanwhile.
+        let mut ax = unsafe {
+            ActCx {
+                world: &mut *env.world_mut,
+                gen: &*env.gen,
+                scope: (*env.scope).clone(),
+                queue: &mut *env.queue,
+                controller: &*env.controller,
+                rt: &*env.rt,
+            }
+        };
+        for a in actions {
+            if let Err(e) = a.run(&mut ax, &targets) {
+                return self.fail(format!("run_action: {e}"), -1);
+            }
+        }
+        0
+    }
+
+    /// `prepare_selector`/`prepare_action`/`prepare_expr` of bytes read from the guest.
+    pub(crate) fn prepare_request(&mut self, kind: RequestKind, bytes: Option<Vec<u8>>) -> i32 {
+        let name = kind.name();
+        if !self.preparing {
+            return self.fail(
+                format!("{name} may only be called during tessera_prepare"),
+                -1,
+            );
+        }
+        let Some(bytes) = bytes else {
+            return self.fail(format!("{name}: bytes outside memory"), -1);
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            return self.fail(format!("{name}: not UTF-8"), -1);
+        };
+        let req = match kind {
+            RequestKind::Selector => HostRequest::Selector(text),
+            RequestKind::Action => HostRequest::Action(text),
+            RequestKind::Expr => HostRequest::Expr(text),
+        };
+        if let Some(replay) = &mut self.replay {
+            return match replay.pop_front() {
+                Some((r, h)) if r == req => h,
+                _ => self.fail(format!("{name}: prepare is not deterministic (a new instance asked for something else than at load)"), -1),
             };
-            pack(found)
+        }
+        let h = self.shared.reserve_handle(self.requests.len());
+        self.requests.push((req, h));
+        h
+    }
+
+    /// `random` (capability).
+    pub(crate) fn random(&self, lo: i64, hi: i64) -> i64 {
+        self.world().map_or(lo, |w| w.random_range(lo, hi))
+    }
+
+    /// `log` (capability).
+    pub(crate) fn log(&self, level: i32, bytes: Option<&[u8]>) {
+        let text = bytes
+            .map(|b| String::from_utf8_lossy(&b[..b.len().min(4096)]).into_owned())
+            .unwrap_or_default();
+        let mod_id = &self.shared.mod_id;
+        match level {
+            0 => tracing::error!(mod_id = %mod_id, "{text}"),
+            1 => tracing::warn!(mod_id = %mod_id, "{text}"),
+            2 => tracing::info!(mod_id = %mod_id, "{text}"),
+            _ => tracing::debug!(mod_id = %mod_id, "{text}"),
+        }
+    }
+}
+
+/// The capabilities a plugin may import, and the imports every plugin may use.
+pub(crate) const CAPABILITY_IMPORTS: &[(&str, &str)] = &[("random", "random"), ("log", "log")];
+
+/// Builds the linker: the ABI imports, plus the granted capabilities.
+pub(crate) fn linker(
+    engine: &wasmtime::Engine,
+    granted: &[String],
+) -> wasmtime::Result<Linker<HostState>> {
+    type C<'a> = Caller<'a, HostState>;
+    let mut l: Linker<HostState> = Linker::new(engine);
+    let m = abi::IMPORT_MODULE;
+    l.func_wrap(m, "intern", |mut c: C<'_>, ptr: i32, len: i32| -> i32 {
+        let bytes = read_bytes(&mut c, ptr, len);
+        c.data_mut().intern(bytes.as_deref())
+    })?;
+    l.func_wrap(m, "ctx", |c: C<'_>, which: i32| c.data().ctx(which))?;
+    l.func_wrap(m, "event_amount", |c: C<'_>| c.data().event_amount())?;
+    l.func_wrap(m, "exists", |c: C<'_>, o: i64| c.data().exists(o))?;
+    l.func_wrap(m, "get_int", |c: C<'_>, o: i64, k: i32| {
+        c.data().get_int(o, k)
+    })?;
+    l.func_wrap(m, "get_float", |c: C<'_>, o: i64, k: i32| {
+        c.data().get_float(o, k)
+    })?;
+    l.func_wrap(m, "has_prop", |c: C<'_>, o: i64, k: i32| {
+        c.data().has_prop(o, k)
+    })?;
+    l.func_wrap(m, "has_tag", |c: C<'_>, o: i64, t: i32| {
+        c.data().has_tag(o, t)
+    })?;
+    for (name, class) in [("zone", false), ("class", true)] {
+        l.func_wrap(m, name, move |mut c: C<'_>, o: i64| {
+            c.data_mut().zone_or_class(o, class)
         })?;
     }
-    l.func_wrap(m, "push", |mut c: Caller<'_, HostState>, o: i64| {
-        c.data_mut().pushed.push(o);
-    })?;
+    for (name, parent) in [("owner", false), ("parent", true)] {
+        l.func_wrap(m, name, move |c: C<'_>, o: i64| {
+            c.data().owner_or_parent(o, parent)
+        })?;
+    }
+    l.func_wrap(m, "push", |mut c: C<'_>, o: i64| c.data_mut().push(o))?;
     l.func_wrap(
         m,
         "query",
-        |mut c: Caller<'_, HostState>, h: i32, out: i32, cap: i32| -> i32 {
-            let Some(object) = host_object(&c, h) else {
-                return c.data_mut().fail("query: no such prepared selector", -1);
-            };
-            let HostObject::Selector(sel) = &*object else {
-                return c.data_mut().fail("query: the handle is not a selector", -1);
-            };
-            let result = with_cx(&c, |cx| {
-                let mut v = Vec::new();
-                sel.select(cx, &mut v).map(|()| v)
-            });
-            match result {
-                Some(Ok(objs)) => {
-                    let packed: Vec<i64> = objs.iter().map(|o| pack(Some(*o))).collect();
+        |mut c: C<'_>, h: i32, out: i32, cap: i32| -> i32 {
+            match c.data_mut().query(h) {
+                Ok(packed) => {
                     let n = usize::try_from(cap.max(0)).unwrap_or(0).min(packed.len());
                     if !write_i64s(&mut c, out, &packed[..n]) {
                         return c
@@ -374,261 +665,57 @@ pub(crate) fn linker(
                     }
                     i32::try_from(packed.len()).unwrap_or(i32::MAX)
                 }
-                Some(Err(e)) => c.data_mut().fail(format!("query failed: {e}"), -1),
-                None => c.data_mut().fail("query outside a call", -1),
+                Err(status) => status,
             }
         },
     )?;
-    l.func_wrap(m, "eval", |mut c: Caller<'_, HostState>, h: i32| -> f64 {
-        let Some(object) = host_object(&c, h) else {
-            return c.data_mut().fail("eval: no such prepared expression", 0.0);
-        };
-        let HostObject::Expr(e) = &*object else {
-            return c
-                .data_mut()
-                .fail("eval: the handle is not an expression", 0.0);
-        };
-        match with_cx(&c, |cx| e.eval(cx)) {
-            Some(Ok(v)) => v,
-            Some(Err(e)) => c.data_mut().fail(format!("eval failed: {e}"), 0.0),
-            None => 0.0,
-        }
+    l.func_wrap(m, "eval", |mut c: C<'_>, h: i32| c.data_mut().eval(h))?;
+    l.func_wrap(m, "pipeline_get", |c: C<'_>, k: i32| {
+        c.data().pipeline_get(k)
     })?;
-    l.func_wrap(
-        m,
-        "pipeline_get",
-        |c: Caller<'_, HostState>, key: i32| -> f64 {
-            let (Some(env), Some(k)) = (c.data().env, sym(&c, key)) else {
-                return 0.0;
-            };
-            if env.pipeline.is_null() {
-                return 0.0;
-            }
-            // SAFETY: see module docs; non-null only during a node call.
-            unsafe { &*env.pipeline }.value(k).unwrap_or(0.0)
-        },
-    )?;
-    l.func_wrap(
-        m,
-        "pipeline_set",
-        |mut c: Caller<'_, HostState>, key: i32, v: f64| {
-            let (Some(env), Some(k)) = (c.data().env, sym(&c, key)) else {
-                return;
-            };
-            if env.pipeline.is_null() {
-                c.data_mut().fail("pipeline_set outside a node call", ());
-                return;
-            }
-            // SAFETY: see module docs; non-null only during a node call.
-            unsafe { &mut *env.pipeline }
-                .values
-                .push((k, if v.is_nan() { 0.0 } else { v }));
-        },
-    )?;
+    l.func_wrap(m, "pipeline_set", |mut c: C<'_>, k: i32, v: f64| {
+        c.data_mut().pipeline_set(k, v)
+    })?;
     // Writes: only with a writable environment.
-    l.func_wrap(
-        m,
-        "set_int",
-        |mut c: Caller<'_, HostState>, o: i64, key: i32, v: i64| -> i32 {
-            let (Some(o), Some(k)) = (obj(o), sym(&c, key)) else {
-                return c.data_mut().fail("set_int: bad object or key", -1);
-            };
-            match world_mut(&c) {
-                Some(w) => match w.set(o, k, crate::state::Value::Int(v)) {
-                    Ok(_) => 0,
-                    Err(e) => c.data_mut().fail(format!("set_int: {e}"), -1),
-                },
-                None => c.data_mut().fail(
-                    "set_int: conditions and selectors cannot change the world",
-                    -1,
-                ),
-            }
-        },
-    )?;
-    l.func_wrap(
-        m,
-        "add_int",
-        |mut c: Caller<'_, HostState>, o: i64, key: i32, d: i64| -> i64 {
-            let (Some(o), Some(k)) = (obj(o), sym(&c, key)) else {
-                return c.data_mut().fail("add_int: bad object or key", 0);
-            };
-            match world_mut(&c) {
-                Some(w) => match w.add(o, k, d) {
-                    Ok(v) => v,
-                    Err(e) => c.data_mut().fail(format!("add_int: {e}"), 0),
-                },
-                None => c.data_mut().fail(
-                    "add_int: conditions and selectors cannot change the world",
-                    0,
-                ),
-            }
-        },
-    )?;
+    l.func_wrap(m, "set_int", |mut c: C<'_>, o: i64, k: i32, v: i64| {
+        c.data_mut().set_int(o, k, v)
+    })?;
+    l.func_wrap(m, "add_int", |mut c: C<'_>, o: i64, k: i32, d: i64| {
+        c.data_mut().add_int(o, k, d)
+    })?;
     for (name, add) in [("add_tag", true), ("remove_tag", false)] {
-        l.func_wrap(
-            m,
-            name,
-            move |mut c: Caller<'_, HostState>, o: i64, tag: i32| -> i32 {
-                let (Some(o), Some(t)) = (obj(o), sym(&c, tag)) else {
-                    return c.data_mut().fail("tag: bad object or tag", -1);
-                };
-                match world_mut(&c) {
-                    Some(w) => match if add { w.tag(o, t) } else { w.untag(o, t) } {
-                        Ok(_) => 0,
-                        Err(e) => c.data_mut().fail(format!("tag: {e}"), -1),
-                    },
-                    None => c
-                        .data_mut()
-                        .fail("tag: conditions and selectors cannot change the world", -1),
-                }
-            },
-        )?;
+        l.func_wrap(m, name, move |mut c: C<'_>, o: i64, t: i32| {
+            c.data_mut().tag(o, t, add)
+        })?;
     }
-    l.func_wrap(
-        m,
-        "emit",
-        |mut c: Caller<'_, HostState>, event: i32, target: i64, amount: i64| -> i32 {
-            let Some(s) = sym(&c, event) else {
-                return c.data_mut().fail("emit: bad event symbol", -1);
-            };
-            let Ok(id) = Id::parse(s.as_str()) else {
-                return c
-                    .data_mut()
-                    .fail(format!("emit: `{s}` is not an event id"), -1);
-            };
-            let Some(env) = c.data().env else { return -1 };
-            if env.queue.is_null() {
-                return c
-                    .data_mut()
-                    .fail("emit: conditions and selectors cannot raise events", -1);
-            }
-            // SAFETY: see module docs.
-            let (gen, scope) = unsafe { (&*env.gen, &*env.scope) };
-            if !gen.events.contains(&id) {
-                return c.data_mut().fail(format!("emit: unknown event `{id}`"), -1);
-            }
-            let mut e = Event::new(id).amount(amount);
-            e.source = scope.this;
-            e.target = obj(target);
-            // SAFETY: see module docs; the queue is exclusively ours during the call.
-            unsafe { &mut *env.queue }.raise(e);
-            0
-        },
-    )?;
-    l.func_wrap(
-        m,
-        "run_action",
-        |mut c: Caller<'_, HostState>, h: i32, ptr: i32, n: i32| -> i32 {
-            let Some(object) = host_object(&c, h) else {
-                return c.data_mut().fail("run_action: no such prepared action", -1);
-            };
-            let HostObject::Actions(actions) = &*object else {
-                return c
-                    .data_mut()
-                    .fail("run_action: the handle is not an action list", -1);
-            };
-            let Some(targets) = read_i64s(&mut c, ptr, n) else {
-                return c
-                    .data_mut()
-                    .fail("run_action: targets are outside memory", -1);
-            };
-            let targets: Vec<ObjId> = targets.into_iter().filter_map(obj).collect();
-            let Some(env) = c.data().env else { return -1 };
-            if env.world_mut.is_null() || env.queue.is_null() || env.controller.is_null() {
-                return c.data_mut().fail(
-                    "run_action: conditions and selectors cannot run actions",
-                    -1,
-                );
-            }
-            // SAFETY: see module docs; a writable environment holds `&mut` borrows of the
-            // world and queue for the whole call, and nothing else uses them meanwhile.
-            let mut ax = unsafe {
-                ActCx {
-                    world: &mut *env.world_mut,
-                    gen: &*env.gen,
-                    scope: (*env.scope).clone(),
-                    queue: &mut *env.queue,
-                    controller: &*env.controller,
-                    rt: &*env.rt,
-                }
-            };
-            for a in actions {
-                if let Err(e) = a.run(&mut ax, &targets) {
-                    return c.data_mut().fail(format!("run_action: {e}"), -1);
-                }
-            }
-            0
-        },
-    )?;
+    l.func_wrap(m, "emit", |mut c: C<'_>, e: i32, t: i64, a: i64| {
+        c.data_mut().emit(e, t, a)
+    })?;
+    l.func_wrap(m, "run_action", |mut c: C<'_>, h: i32, ptr: i32, n: i32| {
+        let targets = read_i64s(&mut c, ptr, n);
+        c.data_mut().run_action(h, targets)
+    })?;
     // Prepare-time requests.
     for (name, kind) in [
-        ("prepare_selector", 0u8),
-        ("prepare_action", 1u8),
-        ("prepare_expr", 2u8),
+        ("prepare_selector", RequestKind::Selector),
+        ("prepare_action", RequestKind::Action),
+        ("prepare_expr", RequestKind::Expr),
     ] {
-        l.func_wrap(m, name, move |mut c: Caller<'_, HostState>, ptr: i32, len: i32| -> i32 {
-            if !c.data().preparing {
-                return c.data_mut().fail(format!("{name} may only be called during tessera_prepare"), -1);
-            }
-            let Some(bytes) = read_bytes(&mut c, ptr, len) else { return c.data_mut().fail(format!("{name}: bytes outside memory"), -1) };
-            let Ok(text) = String::from_utf8(bytes) else { return c.data_mut().fail(format!("{name}: not UTF-8"), -1) };
-            let req = match kind {
-                0 => HostRequest::Selector(text),
-                1 => HostRequest::Action(text),
-                _ => HostRequest::Expr(text),
-            };
-            let data = c.data_mut();
-            if let Some(replay) = &mut data.replay {
-                return match replay.pop_front() {
-                    Some((r, h)) if r == req => h,
-                    _ => data.fail(format!("{name}: prepare is not deterministic (a new instance asked for something else than at load)"), -1),
-                };
-            }
-            let h = data.shared.reserve_handle(data.requests.len());
-            data.requests.push((req, h));
-            h
+        l.func_wrap(m, name, move |mut c: C<'_>, ptr: i32, len: i32| {
+            let bytes = read_bytes(&mut c, ptr, len);
+            c.data_mut().prepare_request(kind, bytes)
         })?;
     }
     if granted.iter().any(|g| g == "random") {
-        l.func_wrap(
-            m,
-            "random",
-            |c: Caller<'_, HostState>, lo: i64, hi: i64| -> i64 {
-                world(&c).map_or(lo, |w| w.random_range(lo, hi))
-            },
-        )?;
+        l.func_wrap(m, "random", |c: C<'_>, lo: i64, hi: i64| {
+            c.data().random(lo, hi)
+        })?;
     }
     if granted.iter().any(|g| g == "log") {
-        l.func_wrap(
-            m,
-            "log",
-            |mut c: Caller<'_, HostState>, level: i32, ptr: i32, len: i32| {
-                let text = read_bytes(&mut c, ptr, len.min(4096))
-                    .map(|b| String::from_utf8_lossy(&b).into_owned())
-                    .unwrap_or_default();
-                let mod_id = c.data().shared.mod_id.clone();
-                match level {
-                    0 => tracing::error!(mod_id = %mod_id, "{text}"),
-                    1 => tracing::warn!(mod_id = %mod_id, "{text}"),
-                    2 => tracing::info!(mod_id = %mod_id, "{text}"),
-                    _ => tracing::debug!(mod_id = %mod_id, "{text}"),
-                }
-            },
-        )?;
+        l.func_wrap(m, "log", |mut c: C<'_>, level: i32, ptr: i32, len: i32| {
+            let bytes = read_bytes(&mut c, ptr, len.min(4096));
+            c.data().log(level, bytes.as_deref())
+        })?;
     }
     Ok(l)
-}
-
-fn world_mut<'a>(caller: &Caller<'_, HostState>) -> Option<&'a mut World> {
-    let env = caller.data().env?;
-    if env.world_mut.is_null() {
-        return None;
-    }
-    // SAFETY: see module docs; a writable environment holds the only `&mut World` of the
-    // command for the whole call.
-    Some(unsafe { &mut *env.world_mut })
-}
-
-fn host_object(caller: &Caller<'_, HostState>, h: i32) -> Option<Arc<HostObject>> {
-    caller.data().shared.host_object(h)
 }

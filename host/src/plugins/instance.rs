@@ -1,5 +1,6 @@
-//! One plugin instance: its store, its exports, and calls into it under fuel and an epoch
-//! deadline, with traps turned into faults.
+//! One plugin instance: for wasm, its store, its exports, and calls into it under fuel
+//! and an epoch deadline, with traps turned into faults; for a native library, see
+//! native.rs. [`PluginInstance`] is either.
 
 use std::time::Duration;
 
@@ -7,7 +8,8 @@ use tessera_plugin_api::abi::{self, exports, Kind};
 use wasmtime::{Memory, Store, StoreLimitsBuilder, Trap, TypedFunc};
 
 use super::host::{CallEnv, HostRequest, HostState};
-use super::{engine, LoadedPlugin};
+use super::native::NativeInstance;
+use super::{engine, LoadedPlugin, PluginCode};
 
 /// Why a call failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,7 +21,8 @@ pub(crate) enum CallError {
     Fault(String),
 }
 
-pub(crate) struct PluginInstance {
+/// An instance of a wasm plugin (one per world).
+pub(crate) struct WasmInstance {
     store: Store<HostState>,
     memory: Memory,
     alloc: TypedFunc<i32, i32>,
@@ -54,24 +57,25 @@ fn describe_trap(e: &wasmtime::Error) -> String {
     }
 }
 
-impl PluginInstance {
+impl WasmInstance {
     /// Instantiates the plugin (no prepares run yet).
-    pub fn new(plugin: &LoadedPlugin) -> Result<PluginInstance, CallError> {
+    pub fn new(
+        plugin: &LoadedPlugin,
+        engine: &wasmtime::Engine,
+        pre: &wasmtime::InstancePre<HostState>,
+    ) -> Result<WasmInstance, CallError> {
         let limits = StoreLimitsBuilder::new()
             .memory_size(plugin.limits.memory_bytes)
             .table_elements(plugin.limits.table_elements)
             .instances(1)
             .build();
-        let mut store = Store::new(
-            &plugin.engine,
-            HostState::new(plugin.shared.clone(), limits),
-        );
+        let mut store = Store::new(engine, HostState::new(plugin.shared.clone(), limits));
         store.limiter(|s| &mut s.limits);
         store
             .set_fuel(plugin.limits.fuel)
             .map_err(|e| CallError::Fault(e.to_string()))?;
         store.set_epoch_deadline(ticks(plugin.limits.deadline));
-        let instance = plugin.pre.instantiate(&mut store).map_err(|e| {
+        let instance = pre.instantiate(&mut store).map_err(|e| {
             CallError::Fault(format!("could not be instantiated: {}", describe_trap(&e)))
         })?;
         let memory = instance
@@ -92,7 +96,7 @@ impl PluginInstance {
                 }
             };
         }
-        Ok(PluginInstance {
+        Ok(WasmInstance {
             alloc: required!(exports::ALLOC),
             dealloc: required!(exports::DEALLOC),
             error: required!(exports::ERROR),
@@ -411,4 +415,74 @@ impl PluginInstance {
 
 fn ticks(deadline: Duration) -> u64 {
     (deadline.as_millis() / engine::EPOCH_TICK.as_millis().max(1)).max(1) as u64 + 1
+}
+
+/// A plugin instance of either kind, with the same calls.
+pub(crate) enum PluginInstance {
+    /// A sandboxed wasm instance.
+    Wasm(Box<WasmInstance>),
+    /// A trusted native library's per-world host state.
+    Native(Box<NativeInstance>),
+}
+
+macro_rules! delegate {
+    ($( $(#[$m:meta])* fn $name:ident(&mut self $(, $a:ident: $t:ty)*) -> $r:ty; )*) => {$(
+        $(#[$m])*
+        pub fn $name(&mut self $(, $a: $t)*) -> $r {
+            match self {
+                PluginInstance::Wasm(w) => w.$name($($a),*),
+                PluginInstance::Native(n) => n.$name($($a),*),
+            }
+        }
+    )*};
+}
+
+impl PluginInstance {
+    /// A new instance of the plugin (no prepares run yet).
+    pub fn new(plugin: &LoadedPlugin) -> Result<PluginInstance, CallError> {
+        match &plugin.code {
+            PluginCode::Wasm { engine, pre } => Ok(PluginInstance::Wasm(Box::new(
+                WasmInstance::new(plugin, engine, pre)?,
+            ))),
+            PluginCode::Native(lib) => Ok(PluginInstance::Native(Box::new(NativeInstance::new(
+                plugin,
+                lib.clone(),
+            )))),
+        }
+    }
+
+    delegate! {
+        /// `tessera_describe`: the description JSON.
+        fn describe(&mut self, plugin: &LoadedPlugin) -> Result<Vec<u8>, CallError>;
+        /// `tessera_prepare`. With `replay`, host requests must match the recorded ones.
+        fn prepare(
+            &mut self,
+            plugin: &LoadedPlugin,
+            kind: Kind,
+            id: &str,
+            params: &str,
+            replay: Option<Vec<(HostRequest, i32)>>
+        ) -> Result<(i32, Vec<(HostRequest, i32)>), CallError>;
+        /// `tessera_condition`.
+        fn condition(&mut self, plugin: &LoadedPlugin, env: CallEnv, handle: i32, obj: i64) -> Result<bool, CallError>;
+        /// `tessera_condition_batch`.
+        fn condition_batch(
+            &mut self,
+            plugin: &LoadedPlugin,
+            env: CallEnv,
+            handle: i32,
+            objs: &[i64],
+            out: &mut Vec<bool>
+        ) -> Result<(), CallError>;
+        /// `tessera_select`: the pushed objects.
+        fn select(&mut self, plugin: &LoadedPlugin, env: CallEnv, handle: i32) -> Result<Vec<i64>, CallError>;
+        /// `tessera_action`.
+        fn action(&mut self, plugin: &LoadedPlugin, env: CallEnv, handle: i32, targets: &[i64]) -> Result<(), CallError>;
+        /// `tessera_node`.
+        fn node(&mut self, plugin: &LoadedPlugin, env: CallEnv, handle: i32) -> Result<(), CallError>;
+        /// `tessera_save_state`, if exported.
+        fn save_state(&mut self, plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError>;
+        /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
+        fn load_state(&mut self, plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError>;
+    }
 }

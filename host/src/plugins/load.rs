@@ -13,7 +13,7 @@ use wasmtime::{ExternType, Module};
 use super::host::{linker, CAPABILITY_IMPORTS};
 use super::instance::{CallError, PluginInstance};
 use super::kinds::{PluginKind, ENGINE_KEYS};
-use super::{engine, next_key, LoadedPlugin, LoadedShared};
+use super::{engine, native, next_key, LoadedPlugin, LoadedShared, PluginCode};
 use crate::diag::Diagnostic;
 use crate::id::Id;
 use crate::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
@@ -117,14 +117,20 @@ pub struct PluginRequest<'a> {
     pub asked: &'a [String],
     /// `server.toml` `[grants.<mod>] capabilities`.
     pub granted: &'a [String],
+    /// Whether `server.toml` lists the mod in `trusted_native` (needed to load a native
+    /// library: a `file` ending in `.so`, `.dylib` or `.dll`).
+    pub trusted_native: bool,
 }
 
 /// Loads a plugin: compiles it, checks its ABI, imports and capabilities, and checks its
 /// description against `provides`. Every problem is a diagnostic naming the mod and the
 /// plugin file, with a fix. [`register_plugin`] then adds what it provides to a registry.
+///
+/// A `file` ending in `.so`, `.dylib` or `.dll` is a trusted native extension (native
+/// ABI v1): loaded only if `req.trusted_native`, else refused with `E-PLUGIN-UNTRUSTED`.
 #[expect(
     clippy::result_large_err,
-    reason = "one diagnostic per failed plugin load; loads are rare"
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
 )]
 pub fn load_plugin(
     req: PluginRequest<'_>,
@@ -136,7 +142,27 @@ pub fn load_plugin(
             .in_file(&path)
             .for_mod(req.mod_id)
     };
-    let bytes = std::fs::read(&path).map_err(|e| {
+    let code = if native::is_native_file(req.file) {
+        PluginCode::Native(native::open(&req, &path, err)?)
+    } else {
+        load_wasm(&req, &path, &limits, err)?
+    };
+    finish_load(req, code, limits, err)
+}
+
+/// Compiles and links a wasm plugin, checking its ABI marker, exports, imports and
+/// capabilities.
+#[allow(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
+fn load_wasm(
+    req: &PluginRequest<'_>,
+    path: &Path,
+    limits: &PluginLimits,
+    err: impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<PluginCode, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| {
         err("E-PLUGIN-MISSING", format!("failed to read plugin {}: {e}", req.file))
             .with_help("build it with `tessera build <plugin crate folder>` (the example plugins live in `plugins/`)")
     })?;
@@ -232,7 +258,20 @@ pub fn load_plugin(
             format!("plugin {} cannot be linked: {e:#}", req.file),
         )
     })?;
+    Ok(PluginCode::Wasm { engine, pre })
+}
 
+/// Describes a plugin (wasm or native) and checks the description against `provides`.
+#[allow(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
+fn finish_load(
+    req: PluginRequest<'_>,
+    code: PluginCode,
+    limits: PluginLimits,
+    err: impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<Arc<LoadedPlugin>, Diagnostic> {
     let shared = Arc::new(LoadedShared {
         mod_id: req.mod_id.to_owned(),
         host_objects: RwLock::new(Vec::new()),
@@ -240,8 +279,7 @@ pub fn load_plugin(
     let mut plugin = LoadedPlugin {
         key: next_key(),
         shared,
-        engine,
-        pre,
+        code,
         limits,
         mod_id: req.mod_id.to_owned(),
         file: req.file.into(),
@@ -372,9 +410,11 @@ pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> R
                 doc: Cow::Owned(d.doc.clone()),
             })
             .collect();
-        let provider = Provider::Plugin {
-            mod_id: plugin.mod_id.clone(),
-            file: plugin.file.display().to_string(),
+        let (mod_id, file) = (plugin.mod_id.clone(), plugin.file.display().to_string());
+        let provider = if plugin.is_native() {
+            Provider::Native { mod_id, file }
+        } else {
+            Provider::Plugin { mod_id, file }
         };
         let kind = Arc::new(PluginKind {
             plugin: plugin.clone(),

@@ -1,4 +1,6 @@
-//! WebAssembly plugins: the sandbox (wasmtime), host functions, limits and faults.
+//! Plugins: WebAssembly modules (the sandbox: wasmtime, host functions, limits and
+//! faults) and trusted native extensions (native.rs: the same registrations through the
+//! native ABI, loaded only for mods `server.toml` lists in `trusted_native`).
 //!
 //! Owns loading a mod's plugin (compile through the on-disk cache, check its imports,
 //! capabilities and ABI version, check `describe` against the manifest's `provides`),
@@ -14,7 +16,7 @@
 
 #![expect(
     unsafe_code,
-    reason = "host functions read the world through a call environment valid only during a guest call (see host.rs)"
+    reason = "host functions read the world through a call environment valid only during a guest call (see host.rs); native libraries are loaded and called through raw symbols (native.rs)"
 )]
 
 pub mod build;
@@ -23,6 +25,7 @@ mod host;
 mod instance;
 mod kinds;
 mod load;
+mod native;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -84,13 +87,23 @@ struct PrepareCall {
     requests: Vec<(HostRequest, i32)>,
 }
 
-/// A loaded plugin: its compiled module, what it provides, and its fault record. Shared
+/// What runs a plugin's code.
+pub(crate) enum PluginCode {
+    /// A sandboxed wasm module.
+    Wasm {
+        engine: Engine,
+        pre: InstancePre<HostState>,
+    },
+    /// A trusted native library.
+    Native(Arc<native::NativeLib>),
+}
+
+/// A loaded plugin: its compiled module (or native library), what it provides, and its fault record. Shared
 /// by every world using the generation it belongs to.
 pub struct LoadedPlugin {
     key: u64,
     shared: Arc<LoadedShared>,
-    engine: Engine,
-    pre: InstancePre<HostState>,
+    code: PluginCode,
     limits: PluginLimits,
     /// The mod.
     pub mod_id: String,
@@ -152,9 +165,19 @@ impl LoadedPlugin {
         }
     }
 
-    /// A fresh instance with every recorded prepare replayed.
+    /// Whether this is a trusted native library (not a sandboxed wasm module).
+    pub fn is_native(&self) -> bool {
+        matches!(self.code, PluginCode::Native(_))
+    }
+
+    /// A fresh instance with every recorded prepare replayed. A native library is one
+    /// instance for the whole process: its prepared use sites stay valid, nothing is
+    /// replayed.
     fn fresh_instance(&self) -> Result<PluginInstance, CallError> {
         let mut inst = PluginInstance::new(self)?;
+        if self.is_native() {
+            return Ok(inst);
+        }
         let calls = self
             .prepared
             .lock()

@@ -332,17 +332,12 @@ fn export(args: ExportArgs) -> syn::Result<Tokens> {
     });
     let state = match (&args.save_state, &args.load_state) {
         (Some(save), Some(load)) => quote! {
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_save_state() -> i64 {
-                #rt::save_state(#save)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_load_state(ptr: i32, len: i32) -> i32 {
-                #rt::load_state(#load, ptr, len)
-            }
+            ::tessera_plugin_api::__tessera_export_state!(#save, #load);
         },
         _ => quote!(),
     };
+    // The entry points themselves come from the SDK (`sys`), which knows whether it is
+    // building a wasm module or a native library.
     Ok(quote! {
         #[doc(hidden)]
         static __TESSERA_PLUGIN: #rt::Plugin = #rt::Plugin {
@@ -350,63 +345,8 @@ fn export(args: ExportArgs) -> syn::Result<Tokens> {
             provides: &[#(#defs),*],
         };
 
-        #[allow(unsafe_code)]
-        const _: () = {
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_abi_v1() {}
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_alloc(size: i32) -> i32 {
-                #rt::alloc(size)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_dealloc(ptr: i32, size: i32) {
-                #rt::dealloc(ptr, size)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_describe() -> i64 {
-                #rt::describe(&__TESSERA_PLUGIN)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_prepare(
-                kind: i32,
-                id_ptr: i32,
-                id_len: i32,
-                params_ptr: i32,
-                params_len: i32,
-            ) -> i32 {
-                #rt::prepare(&__TESSERA_PLUGIN, kind, id_ptr, id_len, params_ptr, params_len)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_error() -> i64 {
-                #rt::error()
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_condition(handle: i32, obj: i64) -> i32 {
-                #rt::condition(handle, obj)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_condition_batch(
-                handle: i32,
-                objs_ptr: i32,
-                n: i32,
-                out_ptr: i32,
-            ) -> i32 {
-                #rt::condition_batch(handle, objs_ptr, n, out_ptr)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_select(handle: i32) -> i32 {
-                #rt::select(handle)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_action(handle: i32, targets_ptr: i32, n: i32) -> i32 {
-                #rt::action(handle, targets_ptr, n)
-            }
-            #[unsafe(no_mangle)]
-            pub extern "C" fn tessera_node(handle: i32) -> i32 {
-                #rt::node(handle)
-            }
-            #state
-        };
+        ::tessera_plugin_api::__tessera_export_abi!(__TESSERA_PLUGIN);
+        #state
     })
 }
 

@@ -1,0 +1,638 @@
+//! Trusted native extensions: a mod's plugin as a shared library (`.so`, `.dylib`,
+//! `.dll`) speaking the native ABI v1 (`plugin-api/ABI.md`, "Native extensions";
+//! constants in `tessera_plugin_api::abi::native`), loaded with `libloading` only when
+//! `server.toml` lists the mod in `trusted_native`.
+//!
+//! The library provides the same registrations as a wasm plugin and goes through the same
+//! flow: `describe` checked against `provides`, use sites prepared at load, registry
+//! entries the engine cannot tell from built-ins, the same fault record and quarantine.
+//! The host's functions reach it as a [`HostVtable`] of `extern "C"` functions, given once
+//! to `tessera_native_v1_init`; they run the same logic as the wasm imports (methods of
+//! [`HostState`]), reaching the calling instance's state through a thread-local set for
+//! the duration of each call (native code calls back synchronously, on the same thread).
+//!
+//! **What is not protected**: a native library runs with the server's full rights. No
+//! fuel, no deadline, no memory or stack limit: an endless loop hangs the server, a
+//! crash (segfault, abort, stack overflow, or a panic in a library built with
+//! `panic = "abort"`) takes the process down, and the library can read or write any
+//! memory and do any I/O. Only a panic in a library built with `panic = "unwind"` (what
+//! `tessera build --native` does) and errors it returns are reported like a wasm guest's.
+//! The library's state (the SDK's handle table, the plugin's statics) is one per process,
+//! shared by every world, and survives faults. Libraries are never unloaded (unloading
+//! Rust code that registered thread-local destructors is unsound), so replacing one
+//! needs a restart.
+
+use std::cell::Cell;
+use std::path::Path;
+use std::sync::Arc;
+
+use libloading::Library;
+use tessera_plugin_api::abi::native::{self, exports, Bytes, HostVtable};
+use tessera_plugin_api::abi::Kind;
+use wasmtime::StoreLimitsBuilder;
+
+use super::host::{CallEnv, HostRequest, HostState, RequestKind};
+use super::instance::CallError;
+use super::load::PluginRequest;
+use super::LoadedPlugin;
+use crate::diag::Diagnostic;
+
+/// Whether a `[[plugin]] file` names a native library (by its extension).
+pub(crate) fn is_native_file(file: &str) -> bool {
+    Path::new(file)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "so" | "dylib" | "dll"))
+}
+
+type DeallocFn = unsafe extern "C" fn(*mut u8, usize);
+type BytesFn = unsafe extern "C" fn() -> Bytes;
+type PrepareFn = unsafe extern "C" fn(i32, *const u8, usize, *const u8, usize) -> i32;
+type ConditionFn = unsafe extern "C" fn(i32, i64) -> i32;
+type BatchFn = unsafe extern "C" fn(i32, *const i64, usize, *mut u8) -> i32;
+type HandleFn = unsafe extern "C" fn(i32) -> i32;
+type ActionFn = unsafe extern "C" fn(i32, *const i64, usize) -> i32;
+type LoadStateFn = unsafe extern "C" fn(*const u8, usize) -> i32;
+type InitFn = unsafe extern "C" fn(*const HostVtable) -> i32;
+
+/// A loaded native library and its entry points.
+pub(crate) struct NativeLib {
+    /// Kept loaded for as long as the process runs (see the module docs); the function
+    /// pointers below point into it.
+    _lib: std::mem::ManuallyDrop<Library>,
+    dealloc: DeallocFn,
+    describe: BytesFn,
+    prepare: PrepareFn,
+    error: BytesFn,
+    condition: Option<ConditionFn>,
+    batch: Option<BatchFn>,
+    select: Option<HandleFn>,
+    action: Option<ActionFn>,
+    node: Option<HandleFn>,
+    save: Option<BytesFn>,
+    load: Option<LoadStateFn>,
+}
+
+impl NativeLib {
+    /// Copies a returned block out and gives it back to the library.
+    fn take(&self, b: Bytes) -> Option<Vec<u8>> {
+        if b.ptr.is_null() {
+            return None;
+        }
+        // SAFETY: the native ABI says a non-null `Bytes` is `len` readable bytes owned by
+        // the library until `tessera_dealloc`; the library is trusted to keep it.
+        let v = unsafe { std::slice::from_raw_parts(b.ptr, b.len) }.to_vec();
+        // SAFETY: giving the block back exactly once, with its length.
+        unsafe { (self.dealloc)(b.ptr, b.len) };
+        Some(v)
+    }
+}
+
+/// Opens a trusted library: checks trust, the version marker and the entry points, and
+/// calls `tessera_native_v1_init` with the host's vtable.
+#[allow(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
+pub(crate) fn open(
+    req: &PluginRequest<'_>,
+    path: &Path,
+    err: impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<Arc<NativeLib>, Diagnostic> {
+    if !req.trusted_native {
+        return Err(err(
+            "E-PLUGIN-UNTRUSTED",
+            format!(
+                "mod `{}` ships a native library ({}), which would run unsandboxed with the server's full rights; it is refused because server.toml does not trust this mod",
+                req.mod_id, req.file
+            ),
+        )
+        .with_help(format!(
+            "if you trust this mod's code, add `trusted_native = [\"{}\"]` to server.toml (top level); otherwise ask its author for a WebAssembly build (`tessera build`), which needs no trust",
+            req.mod_id
+        )));
+    }
+    if !path.is_file() {
+        return Err(err(
+            "E-PLUGIN-MISSING",
+            format!("failed to read plugin {}: no such file", req.file),
+        )
+        .with_help("build it with `tessera build --native <plugin crate folder>`".to_owned()));
+    }
+    // SAFETY: loading runs the library's initializers. The operator trusts this mod
+    // (`trusted_native`), which is exactly the promise that its code is sound.
+    let lib = unsafe { Library::new(path) }.map_err(|e| {
+        err(
+            "E-PLUGIN-NATIVE",
+            format!(
+                "plugin {} could not be loaded as a native library: {e}",
+                req.file
+            ),
+        )
+        .with_help("build it for this host's platform (`tessera build --native`)".to_owned())
+    })?;
+    // SAFETY (every `get` below): each symbol is declared by the native ABI with exactly
+    // the type it is read as; the trusted library is built by the SDK (or by hand to
+    // ABI.md). The pointers stay valid because the library is never unloaded.
+    unsafe {
+        if lib
+            .get::<unsafe extern "C" fn()>(native::MARKER.as_bytes())
+            .is_err()
+        {
+            let wasm_marker = lib
+                .get::<unsafe extern "C" fn()>(tessera_plugin_api::abi::MARKER.as_bytes())
+                .is_ok();
+            return Err(if wasm_marker {
+                err("E-PLUGIN-ABI", format!("plugin {} exports the wasm ABI's `{}`, not the native ABI's `{}`", req.file, tessera_plugin_api::abi::MARKER, native::MARKER))
+            } else {
+                err("E-PLUGIN-ABI", format!("plugin {} is not a Tessera native extension (or targets a native ABI this host does not speak): it has no `{}` symbol", req.file, native::MARKER))
+            }
+            .with_help("build it with the tessera-plugin-api SDK's `native` feature (`tessera build --native`), or export the symbols of ABI.md's \"Native extensions\"".to_owned()));
+        }
+        macro_rules! required {
+            ($name:expr, $ty:ty) => {
+                *lib.get::<$ty>($name.as_bytes()).map_err(|_| {
+                    err(
+                        "E-PLUGIN-EXPORT",
+                        format!("plugin {} does not export `{}`", req.file, $name),
+                    )
+                    .with_help("see ABI.md, \"Native extensions\", for the symbols every native extension needs".to_owned())
+                })?
+            };
+        }
+        macro_rules! optional {
+            ($name:expr, $ty:ty) => {
+                lib.get::<$ty>($name.as_bytes()).ok().map(|s| *s)
+            };
+        }
+        let init: InitFn = required!(native::INIT, InitFn);
+        let granted =
+            |cap: &str| req.asked.iter().any(|a| a == cap) && req.granted.iter().any(|g| g == cap);
+        let vtable = vtable(granted("random"), granted("log"));
+        // A library loaded twice (another generation) is the same library: init again
+        // with this load's grants.
+        if init(vtable) != 0 {
+            return Err(err(
+                "E-PLUGIN-ABI",
+                format!(
+                    "plugin {} refused the host's function table (native ABI v{}) in `{}`",
+                    req.file,
+                    native::VERSION,
+                    native::INIT
+                ),
+            )
+            .with_help(
+                "rebuild it against a tessera-plugin-api version this host supports".to_owned(),
+            ));
+        }
+        let out = NativeLib {
+            dealloc: required!(exports::DEALLOC, DeallocFn),
+            describe: required!(exports::DESCRIBE, BytesFn),
+            prepare: required!(exports::PREPARE, PrepareFn),
+            error: required!(exports::ERROR, BytesFn),
+            condition: optional!(exports::CONDITION, ConditionFn),
+            batch: optional!(exports::CONDITION_BATCH, BatchFn),
+            select: optional!(exports::SELECT, HandleFn),
+            action: optional!(exports::ACTION, ActionFn),
+            node: optional!(exports::NODE, HandleFn),
+            save: optional!(exports::SAVE_STATE, BytesFn),
+            load: optional!(exports::LOAD_STATE, LoadStateFn),
+            _lib: std::mem::ManuallyDrop::new(lib),
+        };
+        Ok(Arc::new(out))
+    }
+}
+
+/// A native plugin's per-world state on the host (symbols are process-wide, see
+/// `HostState::global_syms`); the library itself is shared.
+pub(crate) struct NativeInstance {
+    lib: Arc<NativeLib>,
+    state: HostState,
+}
+
+thread_local! {
+    /// The state of the native call running on this thread (null between calls).
+    static CURRENT: Cell<*mut HostState> = const { Cell::new(std::ptr::null_mut()) };
+}
+
+/// Runs `f` on the state of the native call running on this thread; `default` outside
+/// one.
+fn with<R>(default: R, f: impl FnOnce(&mut HostState) -> R) -> R {
+    let p = CURRENT.get();
+    if p.is_null() {
+        return default;
+    }
+    // SAFETY: `CURRENT` is only non-null while `NativeInstance::call` runs on this thread,
+    // pointing to that instance's state, which nothing else touches during the call (a
+    // nested plugin call uses another instance and restores the pointer when it returns).
+    f(unsafe { &mut *p })
+}
+
+/// Bytes the library passed (`None` for null with a non-zero length).
+fn bytes_at<'a>(ptr: *const u8, len: usize) -> Option<&'a [u8]> {
+    if len == 0 {
+        return Some(&[]);
+    }
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: the native ABI says the library passes `len` readable bytes it owns for
+    // the call; the library is trusted.
+    Some(unsafe { std::slice::from_raw_parts(ptr, len) })
+}
+
+impl NativeInstance {
+    /// The state for a new world's use of the library.
+    pub fn new(plugin: &LoadedPlugin, lib: Arc<NativeLib>) -> NativeInstance {
+        let mut state = HostState::new(plugin.shared.clone(), StoreLimitsBuilder::new().build());
+        state.global_syms = true;
+        NativeInstance { lib, state }
+    }
+
+    /// Runs `f` with the call environment set and this state current on this thread.
+    fn call<R>(&mut self, env: Option<CallEnv>, f: impl FnOnce(&NativeLib) -> R) -> R {
+        self.state.env = env;
+        self.state.host_error = None;
+        let prev = CURRENT.replace(&mut self.state as *mut HostState);
+        let r = f(&self.lib);
+        CURRENT.set(prev);
+        self.state.env = None;
+        r
+    }
+
+    fn last_error(&mut self) -> Option<String> {
+        // SAFETY: a native ABI entry point with no arguments.
+        let b = self.call(None, |l| unsafe { (l.error)() });
+        self.lib
+            .take(b)
+            .map(|v| String::from_utf8_lossy(&v).into_owned())
+    }
+
+    /// Turns a status into a result: `PANICKED` is a fault, other negatives a failure
+    /// (the host's message if the host failed it, else the library's).
+    fn status(&mut self, r: i32) -> Result<i32, CallError> {
+        if r == native::PANICKED {
+            self.state.host_error = None;
+            let msg = self
+                .last_error()
+                .unwrap_or_else(|| "without a message".into());
+            return Err(CallError::Fault(format!("panicked: {msg}")));
+        }
+        if r < 0 {
+            if let Some(h) = self.state.host_error.take() {
+                return Err(CallError::Guest(h));
+            }
+            return Err(CallError::Guest(
+                self.last_error()
+                    .unwrap_or_else(|| "failed without a message".into()),
+            ));
+        }
+        Ok(r)
+    }
+
+    fn missing(name: &str) -> CallError {
+        CallError::Fault(format!("does not export {name}"))
+    }
+
+    /// `tessera_describe`: the description JSON.
+    pub fn describe(&mut self, _plugin: &LoadedPlugin) -> Result<Vec<u8>, CallError> {
+        // SAFETY: a native ABI entry point with no arguments.
+        let b = self.call(None, |l| unsafe { (l.describe)() });
+        match self.lib.take(b) {
+            Some(v) => Ok(v),
+            None => Err(CallError::Guest(self.last_error().map_or_else(
+                || "tessera_describe returned nothing".into(),
+                |m| format!("panicked: {m}"),
+            ))),
+        }
+    }
+
+    /// `tessera_prepare`. Replays never happen for native libraries (one instance per
+    /// process), but are honoured.
+    pub fn prepare(
+        &mut self,
+        _plugin: &LoadedPlugin,
+        kind: Kind,
+        id: &str,
+        params: &str,
+        replay: Option<Vec<(HostRequest, i32)>>,
+    ) -> Result<(i32, Vec<(HostRequest, i32)>), CallError> {
+        self.state.preparing = true;
+        self.state.requests.clear();
+        self.state.replay = replay.map(Into::into);
+        let r = self.call(None, |l| {
+            // SAFETY: both buffers are valid for their lengths for the whole call.
+            unsafe {
+                (l.prepare)(
+                    kind.code(),
+                    id.as_ptr(),
+                    id.len(),
+                    params.as_ptr(),
+                    params.len(),
+                )
+            }
+        });
+        self.state.preparing = false;
+        self.state.replay = None;
+        let requests = std::mem::take(&mut self.state.requests);
+        let handle = self.status(r)?;
+        Ok((handle, requests))
+    }
+
+    /// `tessera_condition`.
+    pub fn condition(
+        &mut self,
+        _plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+        obj: i64,
+    ) -> Result<bool, CallError> {
+        let f = self
+            .lib
+            .condition
+            .ok_or_else(|| Self::missing(exports::CONDITION))?;
+        // SAFETY: a native ABI entry point taking integers.
+        let r = self.call(Some(env), |_| unsafe { f(handle, obj) });
+        match r {
+            0 => Ok(false),
+            1 => Ok(true),
+            r => self.status(r.min(-1)).map(|_| false),
+        }
+    }
+
+    /// `tessera_condition_batch` (falls back to single calls if not exported).
+    pub fn condition_batch(
+        &mut self,
+        plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+        objs: &[i64],
+        out: &mut Vec<bool>,
+    ) -> Result<(), CallError> {
+        let Some(f) = self.lib.batch else {
+            for &o in objs {
+                let r = self.condition(plugin, env, handle, o)?;
+                out.push(r);
+            }
+            return Ok(());
+        };
+        let mut flags = vec![0u8; objs.len()];
+        // SAFETY: `objs` and `flags` are valid for `n` elements for the whole call.
+        let r = self.call(Some(env), |_| unsafe {
+            f(handle, objs.as_ptr(), objs.len(), flags.as_mut_ptr())
+        });
+        if r != 0 {
+            self.status(r.min(-1))?;
+        }
+        out.extend(flags.iter().map(|&b| b != 0));
+        Ok(())
+    }
+
+    /// `tessera_select`: the pushed objects.
+    pub fn select(
+        &mut self,
+        _plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+    ) -> Result<Vec<i64>, CallError> {
+        let f = self
+            .lib
+            .select
+            .ok_or_else(|| Self::missing(exports::SELECT))?;
+        self.state.pushed.clear();
+        // SAFETY: a native ABI entry point taking integers.
+        let r = self.call(Some(env), |_| unsafe { f(handle) });
+        self.status(r)?;
+        Ok(std::mem::take(&mut self.state.pushed))
+    }
+
+    /// `tessera_action`.
+    pub fn action(
+        &mut self,
+        _plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+        targets: &[i64],
+    ) -> Result<(), CallError> {
+        let f = self
+            .lib
+            .action
+            .ok_or_else(|| Self::missing(exports::ACTION))?;
+        // SAFETY: `targets` is valid for its length for the whole call.
+        let r = self.call(Some(env), |_| unsafe {
+            f(handle, targets.as_ptr(), targets.len())
+        });
+        if r != 0 {
+            self.status(r.min(-1))?;
+        }
+        Ok(())
+    }
+
+    /// `tessera_node`.
+    pub fn node(
+        &mut self,
+        _plugin: &LoadedPlugin,
+        env: CallEnv,
+        handle: i32,
+    ) -> Result<(), CallError> {
+        let f = self.lib.node.ok_or_else(|| Self::missing(exports::NODE))?;
+        // SAFETY: a native ABI entry point taking integers.
+        let r = self.call(Some(env), |_| unsafe { f(handle) });
+        if r != 0 {
+            self.status(r.min(-1))?;
+        }
+        Ok(())
+    }
+
+    /// `tessera_save_state`, if exported.
+    pub fn save_state(&mut self, _plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError> {
+        let Some(f) = self.lib.save else {
+            return Ok(None);
+        };
+        // SAFETY: a native ABI entry point with no arguments.
+        let b = self.call(None, |_| unsafe { f() });
+        Ok(self.lib.take(b))
+    }
+
+    /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
+    pub fn load_state(&mut self, _plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError> {
+        let Some(f) = self.lib.load else {
+            return Ok(false);
+        };
+        // SAFETY: `bytes` is valid for its length for the whole call.
+        let r = self.call(None, |_| unsafe { f(bytes.as_ptr(), bytes.len()) });
+        if r != 0 {
+            self.status(r.min(-1))?;
+        }
+        Ok(true)
+    }
+}
+
+// The host functions of the vtable: each runs the wasm import's logic on the current
+// call's state. They never panic (a panic here would abort: it cannot unwind through C).
+
+unsafe extern "C" fn h_intern(ptr: *const u8, len: usize) -> i32 {
+    with(-1, |s| s.intern(bytes_at(ptr, len)))
+}
+extern "C" fn h_ctx(which: i32) -> i64 {
+    with(-1, |s| s.ctx(which))
+}
+extern "C" fn h_event_amount() -> i64 {
+    with(0, |s| s.event_amount())
+}
+extern "C" fn h_exists(o: i64) -> i32 {
+    with(0, |s| s.exists(o))
+}
+extern "C" fn h_get_int(o: i64, k: i32) -> i64 {
+    with(0, |s| s.get_int(o, k))
+}
+extern "C" fn h_get_float(o: i64, k: i32) -> f64 {
+    with(0.0, |s| s.get_float(o, k))
+}
+extern "C" fn h_has_prop(o: i64, k: i32) -> i32 {
+    with(0, |s| s.has_prop(o, k))
+}
+extern "C" fn h_has_tag(o: i64, t: i32) -> i32 {
+    with(0, |s| s.has_tag(o, t))
+}
+extern "C" fn h_zone(o: i64) -> i32 {
+    with(-1, |s| s.zone_or_class(o, false))
+}
+extern "C" fn h_class(o: i64) -> i32 {
+    with(-1, |s| s.zone_or_class(o, true))
+}
+extern "C" fn h_owner(o: i64) -> i64 {
+    with(-1, |s| s.owner_or_parent(o, false))
+}
+extern "C" fn h_parent(o: i64) -> i64 {
+    with(-1, |s| s.owner_or_parent(o, true))
+}
+unsafe extern "C" fn h_query(h: i32, out: *mut i64, cap: usize) -> i32 {
+    with(-1, |s| match s.query(h) {
+        Ok(ids) => {
+            let n = cap.min(ids.len());
+            if n > 0 {
+                if out.is_null() {
+                    return s.fail("query: null output buffer", -1);
+                }
+                // SAFETY: the library passes `cap` writable ids at `out` (ABI); `n <= cap`.
+                unsafe { std::ptr::copy_nonoverlapping(ids.as_ptr(), out, n) };
+            }
+            i32::try_from(ids.len()).unwrap_or(i32::MAX)
+        }
+        Err(status) => status,
+    })
+}
+extern "C" fn h_eval(h: i32) -> f64 {
+    with(0.0, |s| s.eval(h))
+}
+extern "C" fn h_push(o: i64) {
+    with((), |s| s.push(o))
+}
+extern "C" fn h_pipeline_get(k: i32) -> f64 {
+    with(0.0, |s| s.pipeline_get(k))
+}
+extern "C" fn h_pipeline_set(k: i32, v: f64) {
+    with((), |s| s.pipeline_set(k, v))
+}
+extern "C" fn h_set_int(o: i64, k: i32, v: i64) -> i32 {
+    with(-1, |s| s.set_int(o, k, v))
+}
+extern "C" fn h_add_int(o: i64, k: i32, d: i64) -> i64 {
+    with(0, |s| s.add_int(o, k, d))
+}
+extern "C" fn h_add_tag(o: i64, t: i32) -> i32 {
+    with(-1, |s| s.tag(o, t, true))
+}
+extern "C" fn h_remove_tag(o: i64, t: i32) -> i32 {
+    with(-1, |s| s.tag(o, t, false))
+}
+unsafe extern "C" fn h_run_action(h: i32, targets: *const i64, n: usize) -> i32 {
+    let targets = if n == 0 {
+        Some(Vec::new())
+    } else if targets.is_null() {
+        None
+    } else {
+        // SAFETY: the library passes `n` readable ids at `targets` (ABI).
+        Some(unsafe { std::slice::from_raw_parts(targets, n) }.to_vec())
+    };
+    with(-1, |s| s.run_action(h, targets))
+}
+extern "C" fn h_emit(e: i32, t: i64, a: i64) -> i32 {
+    with(-1, |s| s.emit(e, t, a))
+}
+unsafe extern "C" fn h_prepare_selector(ptr: *const u8, len: usize) -> i32 {
+    with(-1, |s| {
+        s.prepare_request(
+            RequestKind::Selector,
+            bytes_at(ptr, len).map(<[u8]>::to_vec),
+        )
+    })
+}
+unsafe extern "C" fn h_prepare_action(ptr: *const u8, len: usize) -> i32 {
+    with(-1, |s| {
+        s.prepare_request(RequestKind::Action, bytes_at(ptr, len).map(<[u8]>::to_vec))
+    })
+}
+unsafe extern "C" fn h_prepare_expr(ptr: *const u8, len: usize) -> i32 {
+    with(-1, |s| {
+        s.prepare_request(RequestKind::Expr, bytes_at(ptr, len).map(<[u8]>::to_vec))
+    })
+}
+extern "C" fn h_random(lo: i64, hi: i64) -> i64 {
+    with(lo, |s| s.random(lo, hi))
+}
+unsafe extern "C" fn h_log(level: i32, ptr: *const u8, len: usize) {
+    with((), |s| s.log(level, bytes_at(ptr, len.min(4096))))
+}
+
+const fn table(random: bool, log: bool) -> HostVtable {
+    HostVtable {
+        size: std::mem::size_of::<HostVtable>(),
+        version: native::VERSION,
+        intern: h_intern,
+        ctx: h_ctx,
+        event_amount: h_event_amount,
+        exists: h_exists,
+        get_int: h_get_int,
+        get_float: h_get_float,
+        has_prop: h_has_prop,
+        has_tag: h_has_tag,
+        zone: h_zone,
+        class: h_class,
+        owner: h_owner,
+        parent: h_parent,
+        query: h_query,
+        eval: h_eval,
+        push: h_push,
+        pipeline_get: h_pipeline_get,
+        pipeline_set: h_pipeline_set,
+        set_int: h_set_int,
+        add_int: h_add_int,
+        add_tag: h_add_tag,
+        remove_tag: h_remove_tag,
+        run_action: h_run_action,
+        emit: h_emit,
+        prepare_selector: h_prepare_selector,
+        prepare_action: h_prepare_action,
+        prepare_expr: h_prepare_expr,
+        random: if random { Some(h_random) } else { None },
+        log: if log { Some(h_log) } else { None },
+    }
+}
+
+// One `static` per capability combination: the ABI says the table outlives the library.
+static VT_NONE: HostVtable = table(false, false);
+static VT_RANDOM: HostVtable = table(true, false);
+static VT_LOG: HostVtable = table(false, true);
+static VT_BOTH: HostVtable = table(true, true);
+
+/// The host's table with the granted capabilities (null functions otherwise).
+fn vtable(random: bool, log: bool) -> &'static HostVtable {
+    match (random, log) {
+        (false, false) => &VT_NONE,
+        (true, false) => &VT_RANDOM,
+        (false, true) => &VT_LOG,
+        (true, true) => &VT_BOTH,
+    }
+}
