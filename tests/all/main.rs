@@ -11,5 +11,6 @@ mod mods_proptest;
 mod mods_resolve;
 mod mods_server;
 mod plugin_build;
+mod plugin_faults;
 mod readme;
 mod scenarios;
