@@ -442,11 +442,13 @@ fn bench_expr(c: &mut Criterion) {
         target: Some(b),
         ..Scope::default()
     };
+    let rt = tessera_host::plugins::Runtime::default();
     let cx = Cx {
         world: g.world(),
         gen: &gen,
         scope: &scope,
         controller: None,
+        rt: &rt,
     };
     assert_eq!(e.eval(&cx).expect("eval"), 7.0);
     let lit = expr::parse("(2 + 3) * 4 - 1", &mut NoNames).expect("parse");
