@@ -11,6 +11,7 @@ mod mods_proptest;
 mod mods_resolve;
 mod mods_server;
 mod plugin_build;
+mod plugin_faults;
 mod plugin_native;
 mod plugin_node;
 mod readme;

@@ -18,8 +18,7 @@ use std::sync::Arc;
 
 use std::sync::RwLock;
 use tessera_plugin_api::abi;
-
-use wasmtime::{Caller, Extern, Linker, StoreLimits};
+use wasmtime::{Caller, Extern, Linker, ResourceLimiter, StoreLimits};
 
 use super::LoadedShared;
 use crate::bus::{Event, EventQueue};
@@ -100,10 +99,57 @@ pub(crate) enum HostObject {
     Expr(Expr),
 }
 
+/// The store's resource limiter: the operator's limits, remembering a refused memory grow
+/// so that the fault which usually follows (a Rust plugin aborts on out-of-memory) can
+/// say why, instead of only "trapped".
+pub(crate) struct Limiter {
+    pub limits: StoreLimits,
+    /// The memory limit, bytes (for the message).
+    pub memory_bytes: usize,
+    /// The size (bytes) of the last memory grow refused since the call began.
+    pub refused_memory: Option<usize>,
+}
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        let allowed = self.limits.memory_growing(current, desired, maximum)?;
+        if !allowed {
+            self.refused_memory = Some(desired);
+        }
+        Ok(allowed)
+    }
+
+    fn table_growing(
+        &mut self,
+        current: usize,
+        desired: usize,
+        maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
+        self.limits.table_growing(current, desired, maximum)
+    }
+
+    fn instances(&self) -> usize {
+        self.limits.instances()
+    }
+
+    fn tables(&self) -> usize {
+        self.limits.tables()
+    }
+
+    fn memories(&self) -> usize {
+        self.limits.memories()
+    }
+}
+
 /// The data of a plugin's store.
 pub(crate) struct HostState {
     pub env: Option<CallEnv>,
-    pub limits: StoreLimits,
+    pub limits: Limiter,
     pub shared: Arc<LoadedShared>,
     pub syms: Vec<Sym>,
     pub sym_ids: HashMap<Sym, i32>,
@@ -122,7 +168,7 @@ pub(crate) struct HostState {
 }
 
 impl HostState {
-    pub fn new(shared: Arc<LoadedShared>, limits: StoreLimits) -> HostState {
+    pub fn new(shared: Arc<LoadedShared>, limits: Limiter) -> HostState {
         HostState {
             env: None,
             limits,

@@ -7,7 +7,7 @@ use std::time::Duration;
 use tessera_plugin_api::abi::{self, exports, Kind};
 use wasmtime::{Memory, Store, StoreLimitsBuilder, Trap, TypedFunc};
 
-use super::host::{CallEnv, HostRequest, HostState};
+use super::host::{CallEnv, HostRequest, HostState, Limiter};
 use super::native::NativeInstance;
 use super::{engine, LoadedPlugin, PluginCode};
 
@@ -69,6 +69,11 @@ impl WasmInstance {
             .table_elements(plugin.limits.table_elements)
             .instances(1)
             .build();
+        let limits = Limiter {
+            limits,
+            memory_bytes: plugin.limits.memory_bytes,
+            refused_memory: None,
+        };
         let mut store = Store::new(engine, HostState::new(plugin.shared.clone(), limits));
         store.limiter(|s| &mut s.limits);
         store
@@ -124,6 +129,7 @@ impl WasmInstance {
     ) -> Result<R, CallError> {
         self.store.data_mut().env = env;
         self.store.data_mut().host_error = None;
+        self.store.data_mut().limits.refused_memory = None;
         let armed = self.store.set_fuel(plugin.limits.fuel);
         self.store.set_epoch_deadline(ticks(plugin.limits.deadline));
         let result = armed.and_then(|()| f(self));
@@ -136,6 +142,15 @@ impl WasmInstance {
                 if let Some(panic) = self.last_error(plugin) {
                     msg = format!("panicked: {panic}");
                 }
+            }
+            let limiter = &self.store.data().limits;
+            if let Some(desired) = limiter.refused_memory {
+                msg = format!(
+                    "{msg}, after its memory hit the memory limit of {} MiB (growing to {} MiB was refused; raise `memory_mb` in server.toml [limits.{}])",
+                    limiter.memory_bytes >> 20,
+                    desired.div_ceil(1 << 20),
+                    plugin.mod_id
+                );
             }
             CallError::Fault(msg)
         })

@@ -139,8 +139,9 @@ impl LoadedPlugin {
         )
     }
 
-    /// Records a fault; quarantines the mod after too many in the window.
-    fn record_fault(&self, message: &str) {
+    /// Records a fault; quarantines the mod after too many in the window. Returns what to
+    /// add to the fault's message when this fault quarantined the mod.
+    fn record_fault(&self, message: &str) -> String {
         let now = self.calls.load(Ordering::Relaxed);
         let mut faults = self.faults.lock().unwrap_or_else(|e| e.into_inner());
         faults.push_back(now);
@@ -152,6 +153,11 @@ impl LoadedPlugin {
         }
         if faults.len() >= self.limits.max_faults && !self.is_quarantined() {
             self.quarantined.store(true, Ordering::Relaxed);
+            let note = format!(
+                "; the mod is now quarantined ({} faults within {} calls): its definitions stop running",
+                faults.len(),
+                self.limits.fault_window
+            );
             let reason = format!(
                 "{} faults within {} calls, the last: {message}",
                 faults.len(),
@@ -162,7 +168,9 @@ impl LoadedPlugin {
                 .quarantine_reason
                 .lock()
                 .unwrap_or_else(|e| e.into_inner()) = reason;
+            return note;
         }
+        String::new()
     }
 
     /// Whether this is a trusted native library (not a sandboxed wasm module).
@@ -263,8 +271,8 @@ impl Runtime {
             None => match plugin.fresh_instance() {
                 Ok(i) => i,
                 Err(CallError::Fault(m) | CallError::Guest(m)) => {
-                    plugin.record_fault(&m);
-                    return Err(RuleError::Failed(format!("{}: {m}", what())));
+                    let quarantined = plugin.record_fault(&m);
+                    return Err(RuleError::Failed(format!("{}: {m}{quarantined}", what())));
                 }
             },
         };
@@ -278,9 +286,9 @@ impl Runtime {
                 Err(RuleError::Failed(format!("{}: {m}", what())))
             }
             Err(CallError::Fault(m)) => {
-                plugin.record_fault(&m);
+                let quarantined = plugin.record_fault(&m);
                 Err(RuleError::Failed(format!(
-                    "{}: {m}; the instance was replaced",
+                    "{}: {m}; the instance was replaced{quarantined}",
                     what()
                 )))
             }

@@ -244,7 +244,13 @@ fn bytes_at<'a>(ptr: *const u8, len: usize) -> Option<&'a [u8]> {
 impl NativeInstance {
     /// The state for a new world's use of the library.
     pub fn new(plugin: &LoadedPlugin, lib: Arc<NativeLib>) -> NativeInstance {
-        let mut state = HostState::new(plugin.shared.clone(), StoreLimitsBuilder::new().build());
+        // Native code has no store: the limiter is never consulted.
+        let limiter = super::host::Limiter {
+            limits: StoreLimitsBuilder::new().build(),
+            memory_bytes: 0,
+            refused_memory: None,
+        };
+        let mut state = HostState::new(plugin.shared.clone(), limiter);
         state.global_syms = true;
         NativeInstance { lib, state }
     }
