@@ -39,6 +39,12 @@
 //!   event), auras, settle rules.
 //! - [`Game`] — commands run as transactions; events dispatch breadth-first.
 //! - [`Diagnostic`] — every problem with a code, a file:line and a fix.
+//! - [`mods`] — manifests, discovery, semver resolution, load order, `mods.lock`,
+//!   `server.toml`, and loading the resolved mods' plugins and content
+//!   ([`mods::load`]).
+//! - [`plugins`] — sandboxed WebAssembly plugins (ABI v1, see `plugin-api/ABI.md`) and
+//!   trusted native extensions, registered as ordinary registry entries.
+//! - [`scenario`] — scenario tests, the data-file way to test content.
 
 #![deny(missing_docs)]
 

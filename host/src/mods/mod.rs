@@ -3,7 +3,7 @@
 //!
 //! Owns everything between "a folder of mod folders" and "an ordered list of mods to load":
 //!
-//! - [`Manifest`] — a parsed `mod.toml` ([`manifest`](self::manifest)).
+//! - [`Manifest`] — a parsed `mod.toml`.
 //! - [`discover`] — finds mod folders and parses their manifests; a bad manifest disables
 //!   only its own mod.
 //! - [`resolve`] — checks the whole set at once (missing dependencies, version conflicts,
