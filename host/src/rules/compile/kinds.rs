@@ -305,16 +305,8 @@ impl<'c> Compiler<'c> {
                     "`type` must be a selector id",
                 )
             })?;
-            let id = self.kind_id(&self.registry.selectors, t, path)?;
-            let entry = self.registry.selectors.get(id).ok_or_else(|| {
-                ContentError::new(
-                    "E-CONTENT-UNKNOWN-ID",
-                    with(path, "type"),
-                    format!("unknown selector `{id}`"),
-                )
-            })?;
-            check_schema(id, &entry.params, m, path, SELECTOR_KEYS)?;
-            let imp = entry.imp.clone();
+            let registry = self.registry;
+            let (id, imp) = self.entry(&registry.selectors, t, m, path, SELECTOR_KEYS)?;
             let mut p = Params {
                 map: m,
                 path: path.to_vec(),
@@ -458,16 +450,8 @@ impl<'c> Compiler<'c> {
                         "a condition needs a `type` (or `all`, `any`, `not`, `ref`)",
                     )
                 })?;
-                let id = self.kind_id(&self.registry.conditions, t, path)?;
-                let entry = self.registry.conditions.get(id).ok_or_else(|| {
-                    ContentError::new(
-                        "E-CONTENT-UNKNOWN-ID",
-                        with(path, "type"),
-                        format!("unknown condition `{id}`"),
-                    )
-                })?;
-                check_schema(id, &entry.params, m, path, &[])?;
-                let imp = entry.imp.clone();
+                let registry = self.registry;
+                let (id, imp) = self.entry(&registry.conditions, t, m, path, &[])?;
                 let mut p = Params {
                     map: m,
                     path: path.to_vec(),
@@ -533,16 +517,8 @@ impl<'c> Compiler<'c> {
                 )
                 .help("for example `{ type = \"core:action/damage\", amount = 2 }`")
             })?;
-            let id = self.kind_id(&self.registry.actions, t, &p)?;
-            let entry = self.registry.actions.get(id).ok_or_else(|| {
-                ContentError::new(
-                    "E-CONTENT-UNKNOWN-ID",
-                    with(&p, "type"),
-                    format!("unknown action `{id}`"),
-                )
-            })?;
-            check_schema(id, &entry.params, m, &p, ACTION_KEYS)?;
-            let imp = entry.imp.clone();
+            let registry = self.registry;
+            let (id, imp) = self.entry(&registry.actions, t, m, &p, ACTION_KEYS)?;
             let to = match m.get("to") {
                 Some(s) => Some(self.selector(s, &with(&p, "to"))?),
                 None => None,
@@ -580,16 +556,8 @@ impl<'c> Compiler<'c> {
                 "a node needs a `type`",
             )
         })?;
-        let id = self.kind_id(&self.registry.nodes, t, path)?;
-        let entry = self.registry.nodes.get(id).ok_or_else(|| {
-            ContentError::new(
-                "E-CONTENT-UNKNOWN-ID",
-                with(path, "type"),
-                format!("unknown node `{id}`"),
-            )
-        })?;
-        check_schema(id, &entry.params, m, path, &[])?;
-        let imp = entry.imp.clone();
+        let registry = self.registry;
+        let (id, imp) = self.entry(&registry.nodes, t, m, path, &[])?;
         let mut p = Params {
             map: m,
             path: path.to_vec(),
@@ -597,6 +565,28 @@ impl<'c> Compiler<'c> {
             entry: id,
         };
         imp.prepare(&mut p)
+    }
+
+    /// Resolves `type` against a kind table, checks the use site's parameters against the
+    /// entry's schema, and returns the entry's id and implementation.
+    fn entry<K: ?Sized>(
+        &self,
+        table: &Table<K>,
+        t: &str,
+        m: &Map<String, Json>,
+        path: &[PathSeg],
+        generic: &[&str],
+    ) -> Result<(Id, Arc<K>), ContentError> {
+        let id = self.kind_id(table, t, path)?;
+        let entry = table.get(id).ok_or_else(|| {
+            ContentError::new(
+                "E-CONTENT-UNKNOWN-ID",
+                with(path, "type"),
+                format!("unknown {} `{id}`", table.kind()),
+            )
+        })?;
+        check_schema(id, &entry.params, m, path, generic)?;
+        Ok((id, entry.imp.clone()))
     }
 
     /// An aura parameter: a name or an inline table.
