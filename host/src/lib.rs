@@ -61,7 +61,9 @@ mod state;
 
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};
 pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};
-pub use game::{Answer, Choice, Controller, Game, Outcome, RandomController, ScriptedController};
+pub use game::{
+    Answer, Choice, Controller, Game, Outcome, RandomController, ScriptedController, SwapReport,
+};
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
 pub use registry::Registry;
 pub use rules::compile::{ContentSource, ExtraActions};

@@ -15,4 +15,5 @@ mod plugin_faults;
 mod plugin_native;
 mod plugin_node;
 mod readme;
+mod reload;
 mod scenarios;

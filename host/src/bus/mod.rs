@@ -131,6 +131,10 @@ pub mod core_events {
             "core:event/tick",
             "the scheduler advanced one tick (amount = the tick)",
         ),
+        (
+            "core:event/mods_reloaded",
+            "the world switched to a new registry generation (amount = its number)",
+        ),
     ];
 }
 

@@ -8,11 +8,13 @@
 //! choices. It reads no files.
 
 mod controller;
+mod swap;
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 pub use controller::{Answer, Choice, Controller, RandomController, ScriptedController};
+pub use swap::SwapReport;
 
 use crate::bus::{Binding, Event, EventQueue};
 use crate::id::{Id, Sym};
@@ -68,6 +70,11 @@ impl Game {
     /// The rules generation in force.
     pub fn generation(&self) -> &Arc<Generation> {
         &self.gen
+    }
+
+    /// This world's plugin instances.
+    pub fn runtime(&self) -> &Runtime {
+        &self.rt
     }
 
     /// Replaces the controller.

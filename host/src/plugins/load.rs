@@ -453,5 +453,6 @@ pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> R
         };
         r.map_err(|e| e.to_string())?;
     }
+    registry.plugins.push(plugin.clone());
     Ok(())
 }

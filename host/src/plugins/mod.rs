@@ -223,6 +223,15 @@ impl std::fmt::Debug for Runtime {
 }
 
 impl Runtime {
+    /// Drops the instances of plugins not in `keep` (after a reload, the old generation's
+    /// instances are freed). Returns how many were dropped.
+    pub fn retain_plugins(&self, keep: &[Arc<LoadedPlugin>]) -> usize {
+        let mut map = self.instances.borrow_mut();
+        let before = map.len();
+        map.retain(|k, _| keep.iter().any(|p| p.key == *k));
+        before - map.len()
+    }
+
     /// Number of live instances (for leak checks).
     pub fn instance_count(&self) -> usize {
         self.instances.borrow().len()

@@ -420,6 +420,8 @@ pub struct Registry {
     pub nodes: Table<dyn NodeKind>,
     /// Content loaders.
     pub loaders: Table<dyn LoaderKind>,
+    /// The plugins whose entries are registered here (for state handover on reload).
+    pub plugins: Vec<Arc<crate::plugins::LoadedPlugin>>,
 }
 
 impl fmt::Debug for Registry {
@@ -447,6 +449,7 @@ impl Registry {
             events: Table::new("event"),
             nodes: Table::new("node"),
             loaders: Table::new("loader"),
+            plugins: Vec::new(),
         }
     }
 

@@ -151,6 +151,11 @@ impl World {
         &self.health
     }
 
+    /// Marks everything changed, so every aura is recomputed (after a generation swap).
+    pub fn mark_all_dirty(&mut self) {
+        self.dirty.structural = true;
+    }
+
     /// Sets the health rule (done once, from the rules mod's `[world]` table).
     pub fn set_health_rule(&mut self, rule: HealthRule) {
         self.health = rule;
@@ -363,6 +368,15 @@ impl World {
         // `health` is derived from these two: whoever reads it must see the change.
         if key == self.health.damage_key || key == self.health.max_key {
             self.dirty.keys.insert(self.health.health_key);
+        }
+        Ok(old)
+    }
+
+    /// Removes a base property; returns its old value.
+    pub fn unset(&mut self, id: ObjId, key: Sym) -> Result<Option<Value>, StateError> {
+        let old = self.object_mut(id)?.props.remove(&key);
+        if old.is_some() {
+            self.dirty.keys.insert(key);
         }
         Ok(old)
     }
