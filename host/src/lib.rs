@@ -55,6 +55,7 @@ mod id;
 pub mod mods;
 pub mod plugins;
 pub mod registry;
+pub mod reload;
 pub mod rules;
 pub mod scenario;
 mod state;

@@ -16,4 +16,5 @@ mod plugin_native;
 mod plugin_node;
 mod readme;
 mod reload;
+mod reload_watch;
 mod scenarios;

@@ -94,9 +94,19 @@ pub fn load(
     server: Option<&ServerConfig>,
     registry: Arc<Registry>,
 ) -> LoadedMods {
+    load_generation(dirs, server, registry, 1)
+}
+
+/// Like [`load`], numbering the generation (hot reload counts generations up).
+pub fn load_generation(
+    dirs: &[PathBuf],
+    server: Option<&ServerConfig>,
+    registry: Arc<Registry>,
+    number: u64,
+) -> LoadedMods {
     let discovery = discover(dirs);
     let resolution = resolve(&discovery, &HOST_API_VERSION, server);
-    load_resolved(discovery, resolution, server, registry)
+    load_resolved(discovery, resolution, server, registry, number)
 }
 
 /// Loads the plugins and content of an already resolved set.
@@ -105,6 +115,7 @@ pub fn load_resolved(
     resolution: Resolution,
     server: Option<&ServerConfig>,
     registry: Arc<Registry>,
+    number: u64,
 ) -> LoadedMods {
     let mut diagnostics = Diagnostics::default();
     let mut plugins: Vec<(String, Arc<LoadedPlugin>)> = Vec::new();
@@ -181,7 +192,7 @@ pub fn load_resolved(
             }
         }
         let opts = BuildOptions {
-            number: 1,
+            number,
             extras: &[],
             ordered_after: Some(&ordered_after),
         };

@@ -47,7 +47,7 @@ mod server;
 mod toml_read;
 
 pub use discovery::{discover, BrokenMod, Discovery, FoundMod};
-pub use load::{load, load_resolved, LoadedMods, Locale};
+pub use load::{load, load_generation, load_resolved, LoadedMods, Locale};
 pub use lock::{hash_mod_dir, LockedMod, Lockfile};
 pub use manifest::{
     Break, Conflict, Dependency, LoadHints, LocaleConfig, Manifest, ManifestError, PluginEntry,
