@@ -182,3 +182,50 @@ fn deleting_a_mod_unloads_it_and_its_dependents() {
     );
     assert!(game.world().exists(s));
 }
+
+#[test]
+fn check_watch_rechecks_after_every_save() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let t = Tree::new("check-watch");
+    t.write("m", "mod.toml", MANIFEST);
+    t.write("m", "content/c.toml", &unit(1));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["check", "--watch", "--lock"])
+        .arg(t.root.join("mods.lock"))
+        .arg("--mods")
+        .arg(t.mods())
+        .current_dir(&t.root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tessera check --watch");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let out = child.stdout.take().expect("stdout");
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let next = |want: &str| -> String {
+        loop {
+            match rx.recv_timeout(WAIT) {
+                Ok(line) if line.contains(want) => return line,
+                Ok(_) => {}
+                Err(_) => panic!("no line containing `{want}`"),
+            }
+        }
+    };
+    assert!(next("checked 1 mods").contains("0 errors"));
+    next("watching");
+    t.write(
+        "m",
+        "content/c.toml",
+        "[class.unit]\nproperties = { attack = \"x\" + }\n",
+    );
+    assert!(next("checked 1 mods").contains("1 errors"));
+    t.write("m", "content/c.toml", &unit(2));
+    assert!(next("checked 1 mods").contains("0 errors"));
+    let _ = child.kill();
+    let _ = child.wait();
+}

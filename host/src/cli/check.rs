@@ -10,8 +10,13 @@ use tessera_host::{Diagnostic, Id, Registry, Severity};
 
 use super::{Format, ModArgs};
 
-/// Loads mods as the arguments say.
-pub fn load(args: &ModArgs, registry: Arc<Registry>) -> Result<LoadedMods, String> {
+/// The mod folders the arguments name (or server.toml's, or `./mods`).
+pub fn mod_dirs(args: &ModArgs) -> Result<Vec<PathBuf>, String> {
+    let (_, dirs) = server_and_dirs(args)?;
+    Ok(dirs)
+}
+
+fn server_and_dirs(args: &ModArgs) -> Result<(Option<ServerConfig>, Vec<PathBuf>), String> {
     // Like Cargo with Cargo.toml: a server.toml in the current folder is used by default.
     let default_server = PathBuf::from("server.toml");
     let server_path = args
@@ -29,6 +34,12 @@ pub fn load(args: &ModArgs, registry: Arc<Registry>) -> Result<LoadedMods, Strin
     } else {
         vec![PathBuf::from("mods")]
     };
+    Ok((server, dirs))
+}
+
+/// Loads mods as the arguments say.
+pub fn load(args: &ModArgs, registry: Arc<Registry>) -> Result<LoadedMods, String> {
+    let (server, dirs) = server_and_dirs(args)?;
     Ok(mods::load(&dirs, server.as_ref(), registry))
 }
 
@@ -119,6 +130,38 @@ pub fn check(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `check --watch`: checks, then checks again after every (debounced) save.
+pub fn watch(args: &ModArgs, format: Format, lock_path: &Path) -> Result<ExitCode, String> {
+    let dirs = mod_dirs(args)?;
+    let watcher =
+        tessera_host::reload::ModWatcher::new(&dirs, std::time::Duration::from_millis(200))?;
+    let mut last = check(args, format, lock_path, false)?;
+    println!(
+        "watching {} for changes (Ctrl-C to stop)",
+        dirs.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    loop {
+        let changed = watcher.changes(std::time::Duration::from_secs(3600));
+        if changed.is_empty() {
+            continue;
+        }
+        println!(
+            "changed: {}",
+            changed
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        last = check(args, format, lock_path, false).unwrap_or(last);
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+    }
 }
 
 pub fn mods(args: &ModArgs) -> Result<ExitCode, String> {

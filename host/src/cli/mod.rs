@@ -54,6 +54,10 @@ enum Command {
         /// Rewrite the lock file even if it exists.
         #[arg(long)]
         update_lock: bool,
+        /// Keep watching the mod folders and check again after every save (stop with
+        /// Ctrl-C).
+        #[arg(long)]
+        watch: bool,
     },
     /// Print the resolved load order, why each mod is enabled or disabled, and what
     /// depends on what.
@@ -101,7 +105,11 @@ pub fn run() -> Result<ExitCode, String> {
             format,
             lock,
             update_lock,
+            watch: false,
         } => check::check(&mods, format, &lock, update_lock),
+        Command::Check {
+            mods, format, lock, ..
+        } => check::watch(&mods, format, &lock),
         Command::Mods { mods } => check::mods(&mods),
         Command::Explain { id, mods } => check::explain(&id, &mods),
         Command::Test { paths, mods } => test(paths, &mods),
