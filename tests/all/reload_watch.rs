@@ -229,3 +229,57 @@ fn check_watch_rechecks_after_every_save() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn a_cascade_running_while_a_reload_stages_loses_nothing() {
+    let t = Tree::new("watch-cascade");
+    t.write("m", "mod.toml", MANIFEST);
+    let chain = |bonus: i64| {
+        let mut c = format!("{}\n", unit(0));
+        for i in 0..50 {
+            c.push_str(&format!("[event.e{i}]\n"));
+        }
+        for i in 0..49 {
+            c.push_str(&format!(
+                "\n[trigger.step{i}]\nwhen = \"m:event/e{i}\"\ndo = [{{ type = \"emit\", event = \"m:event/e{}\" }}, {{ type = \"add\", key = \"attack\", amount = {bonus}, to = {{ type = \"objects\", class = \"unit\" }} }}]\n",
+                i + 1
+            ));
+        }
+        c
+    };
+    t.write("m", "content/c.toml", &chain(1));
+    let (mut game, mut hot) = start(&t);
+    let u = game
+        .spawn(Id::parse("m:class/unit").unwrap(), None, "board")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    t.write("m", "content/c.toml", &chain(10));
+    // The game keeps running commands while the watcher and staging work off-thread.
+    let mut delivered = Vec::new();
+    let staged = loop {
+        let out = game
+            .emit(tessera_host::Event::new(Id::parse("m:event/e0").unwrap()))
+            .expect("cascade");
+        delivered.push(out.events.iter().map(|e| e.id.as_str()).collect::<Vec<_>>());
+        if let Some(s) = hot.poll() {
+            break s;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+        assert!(delivered.len() < 2000, "no staging arrived");
+    };
+    let expected: Vec<String> = (0..50).map(|i| format!("m:event/e{i}")).collect();
+    for events in &delivered {
+        assert_eq!(events, &expected, "every cascade complete and in order");
+    }
+    let before = game.world().get_int(u, Sym::new("attack"));
+    assert_eq!(before, 49 * delivered.len() as i64);
+    let (line, _) = HotReload::apply(&mut game, &staged);
+    assert!(line.starts_with("reloaded"), "{line}");
+    game.emit(tessera_host::Event::new(Id::parse("m:event/e0").unwrap()))
+        .expect("cascade");
+    assert_eq!(
+        game.world().get_int(u, Sym::new("attack")),
+        before + 490,
+        "the next cascade runs the new rules"
+    );
+}
