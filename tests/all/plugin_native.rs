@@ -176,3 +176,41 @@ fn a_wasm_module_named_like_a_library_is_not_a_native_extension() {
     assert!(loaded.loaded.iter().any(|m| m == "skirmish"));
     let _ = std::fs::remove_dir_all(root);
 }
+
+/// Distinct private copies of native libraries mapped into this process (Linux).
+fn mapped_copies() -> Option<std::collections::BTreeSet<String>> {
+    let maps = std::fs::read_to_string("/proc/self/maps").ok()?;
+    Some(
+        maps.lines()
+            .filter_map(|l| l.split_whitespace().nth(5))
+            .filter(|p| p.contains("tessera-native/beasts-"))
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+#[test]
+fn every_native_load_is_a_fresh_private_copy() {
+    let lib = native_beasts();
+    let root = mods_tree("reload", &lib, "trusted_native = [\"beasts\"]");
+    copy_lib(&lib, &root);
+    let first = load_tree(&root);
+    assert!(!first.has_errors(), "{:?}", diagnostics(&first));
+    let after_one = mapped_copies();
+    let second = load_tree(&root);
+    assert!(!second.has_errors(), "{:?}", diagnostics(&second));
+    if let (Some(a), Some(b)) = (after_one, mapped_copies()) {
+        // Opening the same path twice would return the first library, and a rebuilt
+        // file would never take effect; each load maps its own copy instead.
+        assert!(
+            b.len() > a.len(),
+            "a second load mapped no new copy: {a:?} then {b:?}"
+        );
+        assert!(
+            b.iter()
+                .all(|p| p.contains("(deleted)") || !std::path::Path::new(p).exists()),
+            "copies are unlinked once mapped: {b:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(root);
+}

@@ -18,12 +18,17 @@
 //! memory and do any I/O. Only a panic in a library built with `panic = "unwind"` (what
 //! `tessera build --native` does) and errors it returns are reported like a wasm guest's.
 //! The library's state (the SDK's handle table, the plugin's statics) is one per process,
-//! shared by every world, and survives faults. Libraries are never unloaded (unloading
-//! Rust code that registered thread-local destructors is unsound), so replacing one
-//! needs a restart.
+//! shared by every world, and survives faults.
+//!
+//! **Reloading**: each load opens a private copy of the library (a unique temporary path,
+//! unlinked once mapped), because opening the same path again would return the library
+//! already loaded and a rebuilt file would never take effect. Old copies are not closed:
+//! unloading Rust code that registered thread-local destructors is unsound, so each
+//! native reload keeps the old code mapped (a restart frees it). This deliberately
+//! departs from "close the old library once nothing references it".
 
 use std::cell::Cell;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use libloading::Library;
@@ -54,6 +59,21 @@ type HandleFn = unsafe extern "C" fn(i32) -> i32;
 type ActionFn = unsafe extern "C" fn(i32, *const i64, usize) -> i32;
 type LoadStateFn = unsafe extern "C" fn(*const u8, usize) -> i32;
 type InitFn = unsafe extern "C" fn(*const HostVtable) -> i32;
+
+/// Copies the library to a unique path under the temp dir, so every load is a fresh
+/// library (see the module docs on reloading).
+fn private_copy(mod_id: &str, path: &Path) -> std::io::Result<PathBuf> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join("tessera-native");
+    std::fs::create_dir_all(&dir)?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "plugin".into(), |f| f.to_string_lossy().into_owned());
+    let copy = dir.join(format!("{mod_id}-{}-{n}-{name}", std::process::id()));
+    std::fs::copy(path, &copy)?;
+    Ok(copy)
+}
 
 /// A loaded native library and its entry points.
 pub(crate) struct NativeLib {
@@ -119,9 +139,18 @@ pub(crate) fn open(
         )
         .with_help("build it with `tessera build --native <plugin crate folder>`".to_owned()));
     }
+    let copy = private_copy(req.mod_id, path).map_err(|e| {
+        err(
+            "E-PLUGIN-NATIVE",
+            format!("plugin {} could not be copied for loading: {e}", req.file),
+        )
+    })?;
     // SAFETY: loading runs the library's initializers. The operator trusts this mod
     // (`trusted_native`), which is exactly the promise that its code is sound.
-    let lib = unsafe { Library::new(path) }.map_err(|e| {
+    let loaded = unsafe { Library::new(&copy) };
+    // The mapping stays valid after the path is gone; nothing else needs the copy.
+    let _ = std::fs::remove_file(&copy);
+    let lib = loaded.map_err(|e| {
         err(
             "E-PLUGIN-NATIVE",
             format!(
