@@ -283,3 +283,41 @@ fn a_cascade_running_while_a_reload_stages_loses_nothing() {
         "the next cascade runs the new rules"
     );
 }
+
+#[test]
+fn a_broken_dependency_that_is_not_a_deletion_keeps_the_last_good() {
+    let t = Tree::new("watch-typo");
+    t.write(
+        "base",
+        "mod.toml",
+        "[mod]\nid = \"base\"\nversion = \"1.0.0\"\napi = \"0.1\"\n",
+    );
+    t.write("base", "content/c.toml", "[class.core_unit]\n");
+    t.write("extra", "mod.toml", "[mod]\nid = \"extra\"\nversion = \"1.0.0\"\napi = \"0.1\"\n[dependencies]\nbase = \"^1\"\n");
+    t.write("extra", "content/c.toml", "[class.add_on]\n");
+    let registry = Arc::new(Registry::with_core());
+    let loaded = load(&[t.mods()], None, registry.clone());
+    let mut game = Game::new(
+        loaded.generation.expect("generation"),
+        1,
+        Box::new(ScriptedController::default()),
+    );
+    let mut hot = HotReload::new(
+        vec![t.mods()],
+        None,
+        registry,
+        Duration::from_millis(300),
+        2,
+    )
+    .expect("watcher");
+    std::thread::sleep(Duration::from_millis(100));
+    t.write("extra", "mod.toml", "[mod]\nid = \"extra\"\nversion = \"1.0.0\"\napi = \"0.1\"\n[dependencies]\nbsae = \"^1\"\n");
+    let staged = hot.wait(WAIT).expect("a staging");
+    let (line, report) = HotReload::apply(&mut game, &staged);
+    assert!(
+        line.starts_with("reload failed") && line.ends_with("keeping generation 1"),
+        "{line}"
+    );
+    assert!(report.is_none());
+    assert_eq!(game.generation().mods, ["base", "extra"]);
+}

@@ -199,7 +199,7 @@ pub fn load_resolved(
         match Generation::build_with(Arc::new(round_registry), &sources, &opts) {
             Ok((gen, _)) => {
                 diagnostics.0.extend(gen.warnings.0.iter().cloned());
-                generation = Some(Arc::new(gen));
+                generation = Some(gen);
                 break;
             }
             Err(errs) => {
@@ -232,6 +232,10 @@ pub fn load_resolved(
         .filter(|id| !disabled.contains_key(id))
         .collect();
     let locale = read_locales(&resolution, &loaded, &mut diagnostics);
+    let generation = generation.map(|mut gen| {
+        gen.mods = loaded.clone();
+        Arc::new(gen)
+    });
     if let Some(gen) = &generation {
         check_locale_keys(gen, &resolution, &locale, &mut diagnostics);
     }

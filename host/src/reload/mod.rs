@@ -115,6 +115,53 @@ impl Staged {
     pub fn is_good(&self) -> bool {
         self.loaded.generation.is_some() && !self.loaded.has_errors()
     }
+
+    /// Whether it may replace a generation holding the mods `live`: no errors, except
+    /// about mods disabled because a live mod's folder was deleted (directly or through
+    /// their dependencies) — deleting a mod unloads it and its dependents cleanly, while
+    /// any other error keeps the last good generation.
+    pub fn may_replace(&self, live: &[String]) -> bool {
+        if self.loaded.generation.is_none() {
+            return false;
+        }
+        if self.is_good() {
+            return true;
+        }
+        let found: std::collections::BTreeSet<&str> = self
+            .loaded
+            .discovery
+            .mods
+            .iter()
+            .map(|m| m.manifest.id.as_str())
+            .collect();
+        let mut unloaded: std::collections::BTreeSet<&str> = live
+            .iter()
+            .map(String::as_str)
+            .filter(|m| !found.contains(m))
+            .collect();
+        if unloaded.is_empty() {
+            return false;
+        }
+        loop {
+            let before = unloaded.len();
+            for m in &self.loaded.discovery.mods {
+                if m.manifest
+                    .dependencies
+                    .iter()
+                    .any(|d| !d.optional && unloaded.contains(d.id.as_str()))
+                {
+                    unloaded.insert(m.manifest.id.as_str());
+                }
+            }
+            if unloaded.len() == before {
+                break;
+            }
+        }
+        self.loaded
+            .all_diagnostics()
+            .filter(|d| d.is_error())
+            .all(|d| d.mod_id.as_deref().is_some_and(|m| unloaded.contains(m)))
+    }
 }
 
 /// Watches mods, stages reloads off the game thread, and hands them over.

@@ -151,6 +151,8 @@ pub struct Generation {
     pub provenance: Provenance,
     /// The union of what every aura reads (recompute skips changes outside it).
     pub aura_deps: AuraDeps,
+    /// The mods whose content and plugins it holds, in load order (set by mod loading).
+    pub mods: Vec<String>,
     /// Warnings found while building (errors fail the build).
     pub warnings: Diagnostics,
 }
@@ -241,6 +243,7 @@ impl Generation {
             events: defs.events.clone(),
             provenance,
             aura_deps: AuraDeps::default(),
+            mods: Vec::new(),
             warnings: Diagnostics::default(),
         };
         for (i, file) in &files {
