@@ -24,6 +24,25 @@ fn generation(t: &Tree) -> Arc<Generation> {
     loaded.generation.expect("generation")
 }
 
+/// Copies the example `counter` mod (with its built plugin) into the tree.
+fn copy_counter_mod(t: &Tree) {
+    let src = crate::plugin_build::repo().join("mods/counter");
+    for file in ["mod.toml", "content/counter.toml"] {
+        t.write(
+            "counter",
+            file,
+            &std::fs::read_to_string(src.join(file)).unwrap(),
+        );
+    }
+    let dir = t.mods().join("counter/plugins");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("counter.wasm"),
+        std::fs::read(src.join("plugins/counter.wasm")).unwrap(),
+    )
+    .unwrap();
+}
+
 fn id(s: &str) -> Id {
     Id::parse(s).unwrap()
 }
@@ -160,21 +179,7 @@ fn a_failing_swap_keeps_the_last_good_generation() {
 fn plugin_state_is_handed_over_to_the_new_generation() {
     crate::plugin_build::ensure_built();
     let t = Tree::new("reload-plugin");
-    let src = crate::plugin_build::repo().join("mods/counter");
-    t.write(
-        "counter",
-        "mod.toml",
-        &std::fs::read_to_string(src.join("mod.toml")).unwrap(),
-    );
-    t.write(
-        "counter",
-        "content/counter.toml",
-        &std::fs::read_to_string(src.join("content/counter.toml")).unwrap(),
-    );
-    let wasm = std::fs::read(src.join("plugins/counter.wasm")).unwrap();
-    let dir = t.mods().join("counter/plugins");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("counter.wasm"), wasm).unwrap();
+    copy_counter_mod(&t);
 
     let mut g = Game::new(generation(&t), 1, Box::new(ScriptedController::default()));
     let tally = g.spawn(id("counter:class/tally"), None, "table").unwrap();
@@ -204,23 +209,7 @@ fn rss_kib() -> Option<u64> {
 fn soak_200_reloads_release_what_they_replace() {
     crate::plugin_build::ensure_built();
     let t = Tree::new("reload-soak");
-    let src = crate::plugin_build::repo().join("mods/counter");
-    t.write(
-        "counter",
-        "mod.toml",
-        &std::fs::read_to_string(src.join("mod.toml")).unwrap(),
-    );
-    t.write(
-        "counter",
-        "content/counter.toml",
-        &std::fs::read_to_string(src.join("content/counter.toml")).unwrap(),
-    );
-    std::fs::create_dir_all(t.mods().join("counter/plugins")).unwrap();
-    std::fs::write(
-        t.mods().join("counter/plugins/counter.wasm"),
-        std::fs::read(src.join("plugins/counter.wasm")).unwrap(),
-    )
-    .unwrap();
+    copy_counter_mod(&t);
     t.write("m", "mod.toml", MANIFEST);
     let version = |n: usize| {
         let mut c = String::from("[class.unit]\nproperties = { attack = 1 }\n");

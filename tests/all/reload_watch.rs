@@ -33,6 +33,18 @@ fn start(t: &Tree) -> (Game, HotReload) {
     (game, hot)
 }
 
+/// `base`, and `extra` which depends on it.
+fn base_and_extra(t: &Tree) {
+    t.write(
+        "base",
+        "mod.toml",
+        "[mod]\nid = \"base\"\nversion = \"1.0.0\"\napi = \"0.1\"\n",
+    );
+    t.write("base", "content/c.toml", "[class.core_unit]\n");
+    t.write("extra", "mod.toml", "[mod]\nid = \"extra\"\nversion = \"1.0.0\"\napi = \"0.1\"\n[dependencies]\nbase = \"^1\"\n");
+    t.write("extra", "content/c.toml", "[class.add_on]\n");
+}
+
 fn unit(attack: i64) -> String {
     format!("[class.unit]\nproperties = {{ attack = {attack} }}\n")
 }
@@ -127,35 +139,14 @@ fn twenty_saves_in_100_ms_are_one_reload() {
 #[test]
 fn deleting_a_mod_unloads_it_and_its_dependents() {
     let t = Tree::new("watch-delete");
-    t.write(
-        "base",
-        "mod.toml",
-        "[mod]\nid = \"base\"\nversion = \"1.0.0\"\napi = \"0.1\"\n",
-    );
-    t.write("base", "content/c.toml", "[class.core_unit]\n");
-    t.write("extra", "mod.toml", "[mod]\nid = \"extra\"\nversion = \"1.0.0\"\napi = \"0.1\"\n[dependencies]\nbase = \"^1\"\n");
-    t.write("extra", "content/c.toml", "[class.add_on]\n");
+    base_and_extra(&t);
     t.write(
         "lone",
         "mod.toml",
         "[mod]\nid = \"lone\"\nversion = \"1.0.0\"\napi = \"0.1\"\n",
     );
     t.write("lone", "content/c.toml", "[class.solo]\n");
-    let registry = Arc::new(Registry::with_core());
-    let loaded = load(&[t.mods()], None, registry.clone());
-    let mut game = Game::new(
-        loaded.generation.expect("generation"),
-        1,
-        Box::new(ScriptedController::default()),
-    );
-    let mut hot = HotReload::new(
-        vec![t.mods()],
-        None,
-        registry,
-        Duration::from_millis(300),
-        2,
-    )
-    .expect("watcher");
+    let (mut game, mut hot) = start(&t);
     let a = game
         .spawn(Id::parse("extra:class/add_on").unwrap(), None, "board")
         .unwrap();
@@ -287,29 +278,8 @@ fn a_cascade_running_while_a_reload_stages_loses_nothing() {
 #[test]
 fn a_broken_dependency_that_is_not_a_deletion_keeps_the_last_good() {
     let t = Tree::new("watch-typo");
-    t.write(
-        "base",
-        "mod.toml",
-        "[mod]\nid = \"base\"\nversion = \"1.0.0\"\napi = \"0.1\"\n",
-    );
-    t.write("base", "content/c.toml", "[class.core_unit]\n");
-    t.write("extra", "mod.toml", "[mod]\nid = \"extra\"\nversion = \"1.0.0\"\napi = \"0.1\"\n[dependencies]\nbase = \"^1\"\n");
-    t.write("extra", "content/c.toml", "[class.add_on]\n");
-    let registry = Arc::new(Registry::with_core());
-    let loaded = load(&[t.mods()], None, registry.clone());
-    let mut game = Game::new(
-        loaded.generation.expect("generation"),
-        1,
-        Box::new(ScriptedController::default()),
-    );
-    let mut hot = HotReload::new(
-        vec![t.mods()],
-        None,
-        registry,
-        Duration::from_millis(300),
-        2,
-    )
-    .expect("watcher");
+    base_and_extra(&t);
+    let (mut game, mut hot) = start(&t);
     std::thread::sleep(Duration::from_millis(100));
     t.write("extra", "mod.toml", "[mod]\nid = \"extra\"\nversion = \"1.0.0\"\napi = \"0.1\"\n[dependencies]\nbsae = \"^1\"\n");
     let staged = hot.wait(WAIT).expect("a staging");
