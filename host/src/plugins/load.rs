@@ -152,7 +152,7 @@ pub fn load_plugin(
 
 /// Compiles and links a wasm plugin, checking its ABI marker, exports, imports and
 /// capabilities.
-#[allow(
+#[expect(
     clippy::result_large_err,
     reason = "the same `Diagnostic` error as `load_plugin`"
 )]
@@ -262,7 +262,7 @@ fn load_wasm(
 }
 
 /// Describes a plugin (wasm or native) and checks the description against `provides`.
-#[allow(
+#[expect(
     clippy::result_large_err,
     reason = "the same `Diagnostic` error as `load_plugin`"
 )]

@@ -110,7 +110,7 @@ impl NativeLib {
 
 /// Opens a trusted library: checks trust, the version marker and the entry points, and
 /// calls `tessera_native_v1_init` with the host's vtable.
-#[allow(
+#[expect(
     clippy::result_large_err,
     reason = "the same `Diagnostic` error as `load_plugin`"
 )]
