@@ -125,6 +125,14 @@ pub mod core_events {
             "core:event/property_changed",
             "a base property changed (target; extra key, old, new)",
         ),
+        (
+            "core:event/shield_broken",
+            "a shield tag absorbed a hit (target; amount = the damage absorbed)",
+        ),
+        (
+            "core:event/armor_lost",
+            "armour soaked damage (target; amount = the armour lost)",
+        ),
         ("core:event/turn_started", "a turn started (player)"),
         ("core:event/turn_ended", "a turn ended (player)"),
         (

@@ -48,6 +48,11 @@ pub struct WorldSpec {
     pub on_max_health_drop: Option<MaxHealthDrop>,
     /// How many events one command may raise before it is stopped as a loop (default 1000).
     pub cascade_limit: Option<usize>,
+    /// A tag that absorbs one hit: `damage` to an object with it removes the tag and
+    /// raises `core:event/shield_broken` instead of dealing damage.
+    pub shield_tag: Option<String>,
+    /// A property that soaks damage before health (armour); it never goes below 0.
+    pub armor_key: Option<String>,
 }
 
 /// `[class.NAME]`: a definition objects are created from.

@@ -161,6 +161,8 @@ pub enum Expr {
     Bin(BinOp, Box<Expr>, Box<Expr>),
     /// `count(selector)`: how many objects a selector picks.
     Count(Arc<dyn Selector>),
+    /// `sum(selector, key)`: the sum of a property over the objects a selector picks.
+    Sum(Arc<dyn Selector>, Sym),
 }
 
 impl Expr {
@@ -209,6 +211,13 @@ impl Expr {
                 }
             }
             Expr::Count(sel) => sel.count(cx)? as f64,
+            Expr::Sum(sel, key) => {
+                let mut objs = Vec::new();
+                sel.select(cx, &mut objs)?;
+                objs.iter()
+                    .map(|o| cx.world.get_number(*o, *key).unwrap_or(0.0))
+                    .sum()
+            }
         })
     }
 
@@ -233,6 +242,10 @@ impl Expr {
                 b.deps(d);
             }
             Expr::Count(s) => s.deps(d),
+            Expr::Sum(s, key) => {
+                s.deps(d);
+                d.key(*key);
+            }
         }
     }
 }
@@ -257,6 +270,7 @@ impl fmt::Display for Expr {
                 write!(f, "({a} {o} {b})")
             }
             Expr::Count(_) => write!(f, "count(..)"),
+            Expr::Sum(_, key) => write!(f, "sum(.., {key})"),
         }
     }
 }
@@ -422,6 +436,25 @@ impl Parser<'_> {
                         }
                         let sel = self.names.selector(&name).map_err(|m| self.err(&m))?;
                         Ok(Expr::Count(sel))
+                    }
+                    "sum" => {
+                        if !self.eat(b'(') {
+                            return Err(self.err("expected `(` after `sum`"));
+                        }
+                        self.ws();
+                        let name = self.word().to_owned();
+                        let usage = "`sum` takes a selector ref and a property, e.g. `sum(friendly_minions, attack)`";
+                        if !self.eat(b',') {
+                            return Err(self.err(usage));
+                        }
+                        self.ws();
+                        let key = self.word().to_owned();
+                        check_ident(&key).map_err(|m| self.err(&m))?;
+                        if !self.eat(b')') {
+                            return Err(self.err(usage));
+                        }
+                        let sel = self.names.selector(&name).map_err(|m| self.err(&m))?;
+                        Ok(Expr::Sum(sel, Sym::new(&key)))
                     }
                     _ if w.contains('.') => {
                         let (head, rest) = w.split_once('.').unwrap_or((&w, ""));

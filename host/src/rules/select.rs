@@ -24,6 +24,16 @@ pub enum Pick {
     },
 }
 
+/// `sort = "key"` (lowest first) or `sort = "-key"` (highest first), by effective value;
+/// ties keep source order.
+#[derive(Debug, Clone, Copy)]
+pub struct SortBy {
+    /// The property.
+    pub key: crate::id::Sym,
+    /// Highest first.
+    pub descending: bool,
+}
+
 /// Drops every repeat of an object in `out[start..]`, keeping its first occurrence (so the
 /// union of sources keeps source order). Linear: selections over a whole board are common,
 /// and a pairwise check was quadratic in the number of candidates.
@@ -64,6 +74,8 @@ pub struct Select {
     pub sources: Vec<Box<dyn Selector>>,
     /// Exclusive filters: a candidate stays only if all hold (tested as `target`).
     pub filters: Vec<Box<dyn Condition>>,
+    /// Order of the candidates before picking (default: source order).
+    pub sort: Option<SortBy>,
     /// The picker.
     pub pick: Pick,
 }
@@ -92,6 +104,17 @@ impl Select {
                 }
             }
             out.truncate(keep);
+        }
+        if let Some(sort) = self.sort {
+            let key = |o: &ObjId| cx.world.get_number(*o, sort.key).unwrap_or(0.0);
+            out[start..].sort_by(|a, b| {
+                let ord = key(a).total_cmp(&key(b));
+                if sort.descending {
+                    ord.reverse()
+                } else {
+                    ord
+                }
+            });
         }
         Ok(())
     }
@@ -196,6 +219,9 @@ impl Selector for Select {
     }
 
     fn deps(&self, d: &mut Deps) {
+        if let Some(sort) = self.sort {
+            d.key(sort.key);
+        }
         for s in &self.sources {
             s.deps(d);
         }

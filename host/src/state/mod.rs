@@ -6,6 +6,7 @@
 //! [`World`] is a cheap snapshot: a command is rolled back by putting the snapshot back.
 
 mod modifier;
+mod slots;
 mod value;
 
 use std::cell::RefCell;
@@ -16,6 +17,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
+pub use slots::slot_key;
 pub use value::{ObjId, Value};
 
 use crate::bus::Event;
@@ -217,11 +219,14 @@ impl World {
         };
         self.by_class.entry(class).or_default().insert(id);
         self.dirty.structural = true;
+        // A fresh object is the last of its owner's objects in its zone.
+        let _ = self.join_slot(id, None);
         id
     }
 
     /// Removes an object entirely (its slot may be reused with a new generation).
     pub fn remove(&mut self, id: ObjId) -> Result<Arc<Object>, StateError> {
+        self.leave_slot(id)?;
         let obj = self.object(id)?.clone();
         if let Some(set) = self.by_class.get_mut(&obj.class) {
             set.remove(&id);
@@ -421,7 +426,13 @@ impl World {
 
     /// Moves an object to a zone; returns the zone it left. Entering a zone restarts the
     /// object's timestamp (its class auras now apply after older ones).
+    /// The object goes to the end of its owner's objects in that zone (see `slots`).
     pub fn move_to(&mut self, id: ObjId, zone: Sym) -> Result<Sym, StateError> {
+        self.move_to_slot(id, zone, None)
+    }
+
+    /// Changes only the zone field (slots are kept by the caller).
+    fn move_zone(&mut self, id: ObjId, zone: Sym) -> Result<Sym, StateError> {
         let ts = self.next_timestamp();
         let obj = self.object_mut(id)?;
         let old = std::mem::replace(&mut obj.zone, zone);
@@ -431,10 +442,12 @@ impl World {
     }
 
     /// Changes an object's owner.
+    /// The object goes to the end of its new owner's objects in its zone.
     pub fn set_owner(&mut self, id: ObjId, owner: Option<ObjId>) -> Result<(), StateError> {
+        self.leave_slot(id)?;
         self.object_mut(id)?.owner = owner;
         self.dirty.structural = true;
-        Ok(())
+        self.join_slot(id, None)
     }
 
     /// Attaches an object to a parent (or detaches it with `None`).

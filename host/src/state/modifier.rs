@@ -131,6 +131,11 @@ pub struct HealthRule {
     pub health_key: Sym,
     /// What a falling maximum does to damage.
     pub on_drop: MaxHealthDrop,
+    /// A tag that absorbs one hit: damage to an object with it removes the tag instead
+    /// (Hearthstone's divine shield). `None`: no shield.
+    pub shield_tag: Option<Sym>,
+    /// A property that soaks damage before health does (armour). `None`: no armour.
+    pub armor_key: Option<Sym>,
 }
 
 impl Default for HealthRule {
@@ -140,6 +145,8 @@ impl Default for HealthRule {
             damage_key: Sym::new("damage"),
             health_key: Sym::new("health"),
             on_drop: MaxHealthDrop::Keep,
+            shield_tag: None,
+            armor_key: None,
         }
     }
 }

@@ -84,6 +84,12 @@ impl<'c> Compiler<'c> {
             if let Some(l) = w.cascade_limit {
                 gen.world.cascade_limit = l.max(1);
             }
+            if let Some(t) = &w.shield_tag {
+                gen.world.health.shield_tag = Some(Sym::new(t));
+            }
+            if let Some(k) = &w.armor_key {
+                gen.world.health.armor_key = Some(Sym::new(k));
+            }
         }
         for (name, spec) in &f.class {
             let path = vec![PathSeg::Key("class".into()), PathSeg::Key(name.clone())];

@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
 
-use crate::id::{closest, Id};
+use crate::id::{closest, Id, Sym};
 use crate::registry::{Action, Condition, Node, Selector, Table};
 use crate::rules::content::AuraSpec;
 use crate::rules::expr::{self, Expr, Names};
 use crate::rules::params::{check_schema, json_type, Params, PathSeg};
-use crate::rules::select::{self, Pick, Select};
+use crate::rules::select::{self, Pick, Select, SortBy};
 use crate::rules::ContentError;
 
 use super::*;
@@ -274,6 +274,7 @@ impl<'c> Compiler<'c> {
                 Ok(Select {
                     sources,
                     filters: Vec::new(),
+                    sort: None,
                     pick: Pick::All,
                 })
             }
@@ -347,9 +348,42 @@ impl<'c> Compiler<'c> {
             None => Pick::All,
             Some(p) => self.pick(p, &with(path, "pick"))?,
         };
+        let sort = match m.get("sort") {
+            None => None,
+            Some(Json::String(s)) => {
+                let (key, desc) = match s.strip_prefix('-') {
+                    Some(k) => (k, true),
+                    None => (s.as_str(), false),
+                };
+                if key.is_empty()
+                    || !key
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+                {
+                    return Err(ContentError::new(
+                        "E-CONTENT-PARAM",
+                        with(path, "sort"),
+                        format!("`{s}` is not a property to sort by"),
+                    )
+                    .help("write a property name, `-` first for highest first: `sort = \"slot\"`, `sort = \"-attack\"`"));
+                }
+                Some(SortBy {
+                    key: Sym::new(key),
+                    descending: desc,
+                })
+            }
+            Some(other) => {
+                return Err(ContentError::new(
+                    "E-CONTENT-TYPE",
+                    with(path, "sort"),
+                    format!("`sort` must be a property name, found {}", json_type(other)),
+                ))
+            }
+        };
         Ok(Select {
             sources,
             filters,
+            sort,
             pick,
         })
     }

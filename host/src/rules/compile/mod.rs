@@ -547,7 +547,7 @@ fn defs_stub() -> Defs {
 }
 
 /// Compiles one file's definitions. Keys that every selector/condition/action accepts.
-const SELECTOR_KEYS: &[&str] = &["where", "pick", "from"];
+const SELECTOR_KEYS: &[&str] = &["where", "pick", "from", "sort"];
 const ACTION_KEYS: &[&str] = &["to"];
 
 pub(crate) struct Compiler<'c> {

@@ -1,5 +1,5 @@
 //! `core` actions: `damage`, `heal`, `destroy`, `create`, `move`, `set`, `add`, `tag`,
-//! `untag`, `give_aura`, `remove_aura`, `emit`.
+//! `untag`, `give_aura`, `remove_aura`, `emit`, `if`.
 
 use std::sync::Arc;
 
@@ -29,30 +29,68 @@ fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {
     e.eval_int(&ax.cx().with_scope(&scope))
 }
 
+/// The player an event about `obj` concerns: the object itself if it is a player, else
+/// its owner.
 fn owner_of(ax: &ActCx<'_>, obj: ObjId) -> Option<ObjId> {
+    if ax.world.has_tag(obj, Sym::new("player")) {
+        return Some(obj);
+    }
     ax.world.object(obj).ok().and_then(|o| o.owner)
+}
+
+/// Raises `event` about `target` with the holder as its source.
+fn raise_from_holder(ax: &mut ActCx<'_>, e: Event) {
+    let e = match ax.scope.this {
+        Some(s) => e.source(s),
+        None => e,
+    };
+    ax.raise(e);
 }
 
 #[derive(Debug)]
 struct Damage(Expr);
 impl Action for Damage {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
-        let key = ax.world.health_rule().damage_key;
+        let rule = ax.world.health_rule().clone();
         for &t in targets {
-            let amount = eval_for(ax, &self.0, t)?;
+            let mut amount = eval_for(ax, &self.0, t)?;
             if amount <= 0 || !ax.world.exists(t) {
                 continue;
             }
-            ax.world.add(t, key, amount)?;
+            // A shield absorbs the whole hit, once.
+            if let Some(shield) = rule.shield_tag {
+                if ax.world.untag(t, shield)? {
+                    let e = Event::new(ev!("shield_broken"))
+                        .target(t)
+                        .amount(amount)
+                        .player(owner_of(ax, t));
+                    raise_from_holder(ax, e);
+                    continue;
+                }
+            }
+            // Armour soaks what it can; the rest reaches health.
+            if let Some(armor) = rule.armor_key {
+                let have = ax.world.get_int(t, armor).max(0);
+                let soaked = have.min(amount);
+                if soaked > 0 {
+                    ax.world.set(t, armor, Value::Int(have - soaked))?;
+                    amount -= soaked;
+                    let e = Event::new(ev!("armor_lost"))
+                        .target(t)
+                        .amount(soaked)
+                        .player(owner_of(ax, t));
+                    raise_from_holder(ax, e);
+                }
+                if amount == 0 {
+                    continue;
+                }
+            }
+            ax.world.add(t, rule.damage_key, amount)?;
             let e = Event::new(ev!("damaged"))
                 .target(t)
                 .amount(amount)
                 .player(owner_of(ax, t));
-            let e = match ax.scope.this {
-                Some(s) => e.source(s),
-                None => e,
-            };
-            ax.raise(e);
+            raise_from_holder(ax, e);
         }
         Ok(())
     }
@@ -75,11 +113,7 @@ impl Action for Heal {
                 .target(t)
                 .amount(healed)
                 .player(owner_of(ax, t));
-            let e = match ax.scope.this {
-                Some(s) => e.source(s),
-                None => e,
-            };
-            ax.raise(e);
+            raise_from_holder(ax, e);
         }
         Ok(())
     }
@@ -99,11 +133,7 @@ impl Action for Destroy {
                 .target(t)
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()));
-            let e = match ax.scope.this {
-                Some(s) => e.source(s),
-                None => e,
-            };
-            ax.raise(e);
+            raise_from_holder(ax, e);
         }
         Ok(())
     }
@@ -116,6 +146,7 @@ struct Create {
     owner: Option<ObjRef>,
     count: Expr,
     limit: Option<Expr>,
+    slot: Option<Expr>,
     props: Vec<(Sym, Value)>,
 }
 impl Action for Create {
@@ -136,6 +167,10 @@ impl Action for Create {
             Some(l) => Some(l.eval_int(&cx)?),
             None => None,
         };
+        let mut slot = match &self.slot {
+            Some(s) => Some(s.eval_int(&cx)?),
+            None => None,
+        };
         for _ in 0..count {
             if let Some(limit) = limit {
                 let present = ax
@@ -149,32 +184,83 @@ impl Action for Create {
                 }
             }
             let id = instantiate(ax.world, ax.gen, self.class, owner, self.zone)?;
+            if let Some(at) = slot {
+                ax.world.move_to_slot(id, self.zone, Some(at))?;
+                // Several created at a slot stand side by side, in creation order.
+                slot = Some(at + 1);
+            }
             for (k, v) in &self.props {
                 ax.world.set(id, *k, v.clone())?;
             }
             let e = Event::new(ev!("created")).target(id).player(owner);
-            let e = match ax.scope.this {
-                Some(s) => e.source(s),
-                None => e,
-            };
-            ax.raise(e);
+            raise_from_holder(ax, e);
         }
         Ok(())
     }
 }
 
 #[derive(Debug)]
-struct Move(Sym);
+struct Move {
+    zone: Sym,
+    slot: Option<Expr>,
+    owner: Option<ObjRef>,
+}
 impl Action for Move {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         for &t in targets {
-            let from = ax.world.move_to(t, self.0)?;
+            if !ax.world.exists(t) {
+                continue;
+            }
+            if let Some(r) = &self.owner {
+                let scope = ax.scope.with_target(t);
+                let owner = r.resolve(&ax.cx().with_scope(&scope))?;
+                ax.world.set_owner(t, Some(owner))?;
+            }
+            let at = match &self.slot {
+                Some(e) => Some(eval_for(ax, e, t)?),
+                None => None,
+            };
+            let from = ax.world.move_to_slot(t, self.zone, at)?;
             let e = Event::new(ev!("moved"))
                 .target(t)
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()))
-                .with("to", Value::Text(self.0.as_str().into()));
+                .with("to", Value::Text(self.zone.as_str().into()));
             ax.raise(e);
+        }
+        Ok(())
+    }
+}
+
+/// `if`: for each target, runs `then` when the condition holds for it (tested as
+/// `target`), else `else`; each branch acts on that one target.
+#[derive(Debug)]
+struct If {
+    condition: Box<dyn crate::registry::Condition>,
+    then: Vec<Box<dyn Action>>,
+    otherwise: Vec<Box<dyn Action>>,
+}
+impl Action for If {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        // Without targets the condition is tested on the holder (world-level checks such
+        // as `count(...)` comparisons still work).
+        let each: Vec<ObjId> = if targets.is_empty() {
+            ax.scope.this.into_iter().collect()
+        } else {
+            targets.to_vec()
+        };
+        for t in each {
+            let holds = {
+                let scope = ax.scope.with_target(t);
+                self.condition.test(&ax.cx().with_scope(&scope), t)?
+            };
+            let branch = if holds { &self.then } else { &self.otherwise };
+            let saved = ax.scope.target;
+            ax.scope.target = Some(t);
+            for a in branch {
+                a.run(ax, &[t])?;
+            }
+            ax.scope.target = saved;
         }
         Ok(())
     }
@@ -369,6 +455,7 @@ pub(super) fn register(r: &mut Registry) {
             ParamSpec::optional("count", T::Expr, "how many (default 1)"),
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
             ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
+            ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `self.slot` to take the holder's place"),
         ],
         kind(|p| {
             Ok(Box::new(Create {
@@ -377,15 +464,57 @@ pub(super) fn register(r: &mut Registry) {
                 owner: p.object("owner")?,
                 count: p.expr_or("count", 1.0)?,
                 limit: p.opt_expr("limit")?,
+                slot: p.opt_expr("slot")?,
                 props: p.table("properties")?,
             }))
         }),
     );
     reg(
         "core:action/move",
-        "moves each target to a zone and raises `core:event/moved`",
-        vec![ParamSpec::required("zone", T::Name, "the zone")],
-        kind(|p| Ok(Box::new(Move(p.name("zone")?)))),
+        "moves each target to a zone (at the end, or at `slot`) and raises `core:event/moved`",
+        vec![
+            ParamSpec::required("zone", T::Name, "the zone"),
+            ParamSpec::optional(
+                "slot",
+                T::Expr,
+                "the position in the zone (0 = first; default: the end)",
+            ),
+            ParamSpec::optional(
+                "owner",
+                T::Object,
+                "a new owner (e.g. `self.owner` to take control)",
+            ),
+        ],
+        kind(|p| {
+            Ok(Box::new(Move {
+                zone: p.name("zone")?,
+                slot: p.opt_expr("slot")?,
+                owner: p.object("owner")?,
+            }))
+        }),
+    );
+    reg(
+        "core:action/if",
+        "for each target, runs `then` if the condition holds for it, else `else`",
+        vec![
+            ParamSpec::required(
+                "condition",
+                T::Condition,
+                "tested on each target (as `target`)",
+            ),
+            ParamSpec::optional("then", T::Actions, "actions when it holds"),
+            ParamSpec::optional("else", T::Actions, "actions when it does not"),
+        ],
+        kind(|p| {
+            let condition = p
+                .condition("condition")?
+                .ok_or_else(|| p.error("condition", "`if` needs a `condition`"))?;
+            Ok(Box::new(If {
+                condition,
+                then: p.actions("then")?,
+                otherwise: p.actions("else")?,
+            }))
+        }),
     );
     reg(
         "core:action/set",

@@ -8,7 +8,7 @@ use crate::id::{Id, Sym};
 use crate::registry::{
     builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry,
 };
-use crate::rules::expr::Expr;
+use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::{ContentError, Cx, Params, RuleError};
 use crate::state::ObjId;
 
@@ -112,6 +112,36 @@ impl Condition for OfClass {
     }
 }
 
+/// The object stands next to `of` (default: the holder): same owner, same zone, slots
+/// one apart.
+#[derive(Debug)]
+struct Adjacent(Option<ObjRef>);
+impl Condition for Adjacent {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let of = match &self.0 {
+            Some(r) => match r.resolve(cx) {
+                Ok(o) => o,
+                Err(_) => return Ok(false),
+            },
+            None => match cx.scope.this {
+                Some(t) => t,
+                None => return Ok(false),
+            },
+        };
+        let (Ok(a), Ok(b)) = (cx.world.object(of), cx.world.object(obj)) else {
+            return Ok(false);
+        };
+        Ok(of != obj
+            && a.owner == b.owner
+            && a.zone == b.zone
+            && (cx.world.slot(of) - cx.world.slot(obj)).abs() == 1)
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural = true;
+        d.key(crate::state::slot_key());
+    }
+}
+
 /// A condition kind built from a closure over its parameters.
 fn kind<F>(f: F) -> Arc<dyn ConditionKind>
 where
@@ -207,6 +237,16 @@ pub(super) fn register(r: &mut Registry) {
             "a zone or a list of zones",
         )],
         kind(|p| Ok(Box::new(InZone(p.names("zone")?)))),
+    );
+    reg(
+        "core:condition/adjacent",
+        "the object is next to `of` (default: the holder): same owner and zone, slots one apart",
+        vec![ParamSpec::optional(
+            "of",
+            T::Object,
+            "whose neighbours (default `self`)",
+        )],
+        kind(|p| Ok(Box::new(Adjacent(p.object("of")?)))),
     );
     reg(
         "core:condition/of_class",

@@ -1,0 +1,122 @@
+//! Order within a zone: every object has a `slot`, its 0-based position among the objects
+//! with the same owner in the same zone (a player's board, hand or deck).
+//!
+//! The world keeps slots dense and in order: an object entering a zone goes to the end
+//! (or to a given slot, shifting the ones after it right); an object leaving a zone closes
+//! the gap. `slot` is an ordinary base property, so content reads it as `self.slot`, auras
+//! that read it recompute when neighbours come and go, and the last slot an object held
+//! stays readable after it left (a deathrattle can summon into its holder's position).
+
+use super::{ObjId, StateError, Value, World};
+use crate::id::Sym;
+
+/// The property that holds an object's position in its zone.
+pub fn slot_key() -> Sym {
+    static KEY: std::sync::OnceLock<Sym> = std::sync::OnceLock::new();
+    *KEY.get_or_init(|| Sym::new("slot"))
+}
+
+impl World {
+    /// An object's slot in its zone (0 = first).
+    pub fn slot(&self, id: ObjId) -> i64 {
+        self.get_int(id, slot_key())
+    }
+
+    /// The objects sharing `id`'s owner and zone, other than `id`, with their slots.
+    fn group_of(&self, id: ObjId) -> Result<Vec<(ObjId, i64)>, StateError> {
+        let me = self.object(id)?;
+        let (owner, zone) = (me.owner, me.zone);
+        let key = slot_key();
+        Ok(self
+            .objects()
+            .filter(|(o, obj)| *o != id && obj.owner == owner && obj.zone == zone)
+            .map(|(o, obj)| {
+                let s = match obj.props.get(&key) {
+                    Some(Value::Int(i)) => *i,
+                    _ => 0,
+                };
+                (o, s)
+            })
+            .collect())
+    }
+
+    /// Takes `id` out of its group's order: the objects after it move one slot left.
+    /// Its own `slot` keeps the position it had.
+    pub(crate) fn leave_slot(&mut self, id: ObjId) -> Result<(), StateError> {
+        let mine = self.slot(id);
+        for (o, s) in self.group_of(id)? {
+            if s > mine {
+                self.set(o, slot_key(), Value::Int(s - 1))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Puts `id` into its group's order at `at` (clamped to the end; `None` = the end);
+    /// the objects from that slot on move one slot right.
+    pub(crate) fn join_slot(&mut self, id: ObjId, at: Option<i64>) -> Result<(), StateError> {
+        let group = self.group_of(id)?;
+        let end = i64::try_from(group.len()).unwrap_or(i64::MAX);
+        let at = at.map_or(end, |a| a.clamp(0, end));
+        for (o, s) in group {
+            if s >= at {
+                self.set(o, slot_key(), Value::Int(s + 1))?;
+            }
+        }
+        self.set(id, slot_key(), Value::Int(at))?;
+        Ok(())
+    }
+
+    /// Moves an object to a zone at a slot (`None`: the end); returns the zone it left.
+    pub fn move_to_slot(
+        &mut self,
+        id: ObjId,
+        zone: Sym,
+        at: Option<i64>,
+    ) -> Result<Sym, StateError> {
+        self.leave_slot(id)?;
+        let old = self.move_zone(id, zone)?;
+        self.join_slot(id, at)?;
+        Ok(old)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::id::Id;
+
+    fn zone_order(w: &World, owner: ObjId, zone: &str) -> Vec<ObjId> {
+        let mut v: Vec<(i64, ObjId)> = w
+            .objects()
+            .filter(|(_, o)| o.owner == Some(owner) && o.zone == Sym::new(zone))
+            .map(|(id, _)| (w.slot(id), id))
+            .collect();
+        v.sort();
+        v.into_iter().map(|(_, id)| id).collect()
+    }
+
+    #[test]
+    fn slots_stay_dense_and_ordered() {
+        let mut w = World::new(1);
+        let class = Id::parse("t:class/c").unwrap();
+        let p = w.create(class, None, Sym::new("table"));
+        let a = w.create(class, Some(p), Sym::new("board"));
+        let b = w.create(class, Some(p), Sym::new("board"));
+        let c = w.create(class, Some(p), Sym::new("board"));
+        let other = w.create(class, Some(a), Sym::new("board"));
+        assert_eq!(w.slot(other), 0, "another owner's board has its own order");
+        assert_eq!(zone_order(&w, p, "board"), vec![a, b, c]);
+        assert_eq!((w.slot(a), w.slot(b), w.slot(c)), (0, 1, 2));
+        w.move_to(b, Sym::new("graveyard")).unwrap();
+        assert_eq!((w.slot(a), w.slot(c)), (0, 1));
+        let d = w.create(class, Some(p), Sym::new("hand"));
+        w.move_to_slot(d, Sym::new("board"), Some(1)).unwrap();
+        assert_eq!(zone_order(&w, p, "board"), vec![a, d, c]);
+        w.move_to_slot(b, Sym::new("board"), Some(99)).unwrap();
+        assert_eq!(zone_order(&w, p, "board"), vec![a, d, c, b]);
+        w.remove(a).unwrap();
+        assert_eq!(zone_order(&w, p, "board"), vec![d, c, b]);
+        assert_eq!(w.slot(d), 0);
+    }
+}
