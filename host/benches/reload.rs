@@ -66,11 +66,11 @@ fn main() {
     write(&mods.join("cards/content/cards.toml"), &content(0));
     write(
         &mods.join("counter/mod.toml"),
-        &std::fs::read_to_string(repo.join("mods/counter/mod.toml")).expect("manifest"),
+        &std::fs::read_to_string(repo.join("examples/mods/counter/mod.toml")).expect("manifest"),
     );
     write(
         &mods.join("counter/content/counter.toml"),
-        &std::fs::read_to_string(repo.join("mods/counter/content/counter.toml")).expect("content"),
+        &std::fs::read_to_string(repo.join("examples/mods/counter/content/counter.toml")).expect("content"),
     );
     write(&mods.join("counter/plugins/counter.wasm"), "");
     std::fs::write(mods.join("counter/plugins/counter.wasm"), &wasm).expect("wasm");

@@ -322,9 +322,9 @@ fn the_example_mods_pass_check_with_no_warnings() {
         .args(["check", "--format", "json", "--lock"])
         .arg(&lock)
         .arg("--mods")
-        .arg(repo().join("mods"))
+        .arg(repo().join("examples/mods"))
         .arg("--server")
-        .arg(repo().join("server.toml"))
+        .arg(repo().join("examples/server.toml"))
         .output()
         .unwrap();
     let _ = std::fs::remove_file(&lock);
@@ -367,9 +367,9 @@ fn mod_scenarios_run_against_loaded_mods() {
     crate::plugin_build::ensure_built();
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["test", "--mods"])
-        .arg(repo().join("mods"))
+        .arg(repo().join("examples/mods"))
         .arg("--server")
-        .arg(repo().join("server.toml"))
+        .arg(repo().join("examples/server.toml"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -391,9 +391,9 @@ fn explain_describes_plugin_provided_ids() {
     crate::plugin_build::ensure_built();
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["explain", "beasts:condition/is_beast", "--mods"])
-        .arg(repo().join("mods"))
+        .arg(repo().join("examples/mods"))
         .arg("--server")
-        .arg(repo().join("server.toml"))
+        .arg(repo().join("examples/server.toml"))
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

@@ -47,7 +47,7 @@ fn mods_tree(tag: &str, file: &str, server: &str) -> PathBuf {
     ensure_built();
     let root = std::env::temp_dir().join(format!("tessera-native-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
-    copy_tree(&repo().join("mods"), &root.join("mods"));
+    copy_tree(&repo().join("examples/mods"), &root.join("mods"));
     let manifest = root.join("mods/beasts/mod.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     assert!(text.contains("file = \"plugins/beasts.wasm\""), "{text}");
@@ -121,7 +121,7 @@ fn the_same_scenario_passes_with_the_wasm_and_the_native_build() {
 
 /// The native library, next to the wasm module in the copied mod.
 fn copy_lib(lib: &str, root: &Path) {
-    let from = repo().join("mods/beasts/plugins").join(lib);
+    let from = repo().join("examples/mods/beasts/plugins").join(lib);
     let to = root.join("mods/beasts/plugins").join(lib);
     if !to.is_file() {
         std::fs::copy(from, to).unwrap();

@@ -13,9 +13,9 @@ use crate::plugin_build::{ensure_built, repo};
 
 fn game() -> Game {
     ensure_built();
-    let server = ServerConfig::load(&repo().join("server.toml")).expect("server.toml");
+    let server = ServerConfig::load(&repo().join("examples/server.toml")).expect("server.toml");
     let loaded = load(
-        &[repo().join("mods")],
+        &[repo().join("examples/mods")],
         Some(&server),
         Arc::new(Registry::with_core()),
     );

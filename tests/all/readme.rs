@@ -65,11 +65,11 @@ fn the_readme_tutorial_runs_as_written() {
     crate::plugin_build::ensure_built();
     let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .args(["test", "--mods"])
-        .arg(repo().join("mods"))
+        .arg(repo().join("examples/mods"))
         .arg("--mods")
         .arg(&root)
         .arg("--server")
-        .arg(repo().join("server.toml"))
+        .arg(repo().join("examples/server.toml"))
         .output()
         .unwrap();
     let text = format!(

@@ -26,7 +26,7 @@ fn generation(t: &Tree) -> Arc<Generation> {
 
 /// Copies the example `counter` mod (with its built plugin) into the tree.
 fn copy_counter_mod(t: &Tree) {
-    let src = crate::plugin_build::repo().join("mods/counter");
+    let src = crate::plugin_build::repo().join("examples/mods/counter");
     for file in ["mod.toml", "content/counter.toml"] {
         t.write(
             "counter",

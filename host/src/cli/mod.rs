@@ -2,6 +2,7 @@
 //! library.
 
 mod check;
+mod run;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -84,6 +85,20 @@ enum Command {
         #[arg(long)]
         native: bool,
     },
+    /// Play games between two AIs with the loaded mods, printing a readable log and a
+    /// summary line per game. The same seed gives the same game, line for line.
+    Run(run::RunArgs),
+    /// Play a recorded game (`tessera run --record FILE`) again and check that it ends
+    /// with the same world checksum.
+    Replay {
+        /// The recording.
+        file: PathBuf,
+        #[command(flatten)]
+        mods: ModArgs,
+        /// Print only the verdict.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
     /// With `--mods`, every loaded mod's content is available to the scenarios, and each
     /// mod's `tests/` folder is run.
@@ -114,6 +129,8 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Explain { id, mods } => check::explain(&id, &mods),
         Command::Test { paths, mods } => test(paths, &mods),
         Command::Build { paths, native } => build(paths, native),
+        Command::Run(args) => run::run(&args),
+        Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),
     }
 }
 

@@ -8,12 +8,14 @@
 //! choices. It reads no files.
 
 mod controller;
+mod moves;
 mod swap;
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 pub use controller::{Answer, Choice, Controller, RandomController, ScriptedController};
+pub use moves::MoveOption;
 pub use swap::SwapReport;
 
 use crate::bus::{Binding, Event, EventQueue};

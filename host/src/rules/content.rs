@@ -38,6 +38,91 @@ pub struct ContentFile {
     /// Event types this mod declares (`[event.spell_cast]`).
     #[serde(default)]
     pub event: IndexMap<String, EventSpec>,
+    /// How a match is set up and won (`[game]`; one rules mod defines it).
+    #[serde(default)]
+    pub game: Option<GameSpec>,
+    /// What a player may do on their turn (`[move.attack]`).
+    #[serde(default, rename = "move")]
+    pub moves: IndexMap<String, MoveSpec>,
+}
+
+/// `[game]`: how a match is set up, whose turn it is, and how it ends. The host creates
+/// the players and their decks, raises `start`, then asks the active player's controller
+/// for moves until a player has the `lost` tag.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSpec {
+    /// The class of player objects (a player is also its hero).
+    pub player_class: String,
+    /// How many players (default 2).
+    #[serde(default)]
+    pub players: Option<usize>,
+    /// The zone players are in (default `table`).
+    #[serde(default)]
+    pub player_zone: Option<String>,
+    /// Random decks dealt to each player before the start.
+    #[serde(default)]
+    pub deck: Option<DeckSpec>,
+    /// The event raised once the players and decks exist (opening hands, first turn).
+    pub start: String,
+    /// The tag of the player whose turn it is (default `active`).
+    #[serde(default)]
+    pub active_tag: Option<String>,
+    /// The tag a player gets when they lose (default `lost`); all players lost = a draw.
+    #[serde(default)]
+    pub lost_tag: Option<String>,
+    /// Turns after which the game is a draw (default 60).
+    #[serde(default)]
+    pub turn_limit: Option<u32>,
+    /// How good the world is for a player (`self`), for AIs that look ahead.
+    #[serde(default)]
+    pub score: Option<Json>,
+    /// Properties whose changes on objects in `show_zones` the match log reports
+    /// (auras changing numbers), e.g. `["attack", "max_health"]`.
+    #[serde(default)]
+    pub show: Vec<String>,
+    /// Zones whose objects the log reports on (default `board`).
+    #[serde(default)]
+    pub show_zones: Vec<String>,
+}
+
+/// `[game.deck]`: each player gets `size` cards drawn at random (at most `copies` of a
+/// class) from the classes with `tag`, created in `zone` in random order.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeckSpec {
+    /// Classes with this tag may go in a deck.
+    pub tag: String,
+    /// Cards per deck.
+    pub size: usize,
+    /// Most copies of one class (default 2).
+    #[serde(default)]
+    pub copies: Option<usize>,
+    /// The deck zone (default `deck`).
+    #[serde(default)]
+    pub zone: Option<String>,
+}
+
+/// `[move.NAME]`: something the active player may do. The legal moves are every
+/// `subject` (selected with `self` = the player) paired with every `target` (selected
+/// with `self` = the subject), or the subject alone when there is no `target`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoveSpec {
+    /// What acts: cards in hand, minions that can attack, the player itself (`"self"`).
+    pub subject: Json,
+    /// What it acts on, if anything.
+    #[serde(default)]
+    pub target: Option<Json>,
+    /// What happens: `self` = the subject, `target` = the target, `player` = the player.
+    #[serde(rename = "do")]
+    pub actions: Json,
+    /// The move ends the player's turn.
+    #[serde(default)]
+    pub ends_turn: bool,
+    /// Log line: `{player}`, `{subject}` and `{target}` are replaced by display names.
+    #[serde(default)]
+    pub log: Option<String>,
 }
 
 /// `[world]`: rules of the whole game.
@@ -186,4 +271,7 @@ pub struct RefSpec {
 pub struct EventSpec {
     /// What it means.
     pub description: Option<String>,
+    /// Match log line when it happens: `{source}`, `{target}`, `{player}` and `{amount}`
+    /// are replaced (absent: the event is not logged).
+    pub log: Option<String>,
 }

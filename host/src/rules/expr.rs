@@ -36,6 +36,12 @@ pub enum Base {
     Target,
     /// The event's player.
     Player,
+    /// The source of the event being handled (`event.source`), even where `source` was
+    /// rebound.
+    EventSource,
+    /// The target of the event being handled (`event.target`), even while an action
+    /// acts on (and rebinds `target` to) other objects.
+    EventTarget,
 }
 
 impl Base {
@@ -65,9 +71,22 @@ impl ObjRef {
     pub fn parse(s: &str) -> Result<ObjRef, String> {
         let mut parts = s.trim().split('.');
         let head = parts.next().unwrap_or("");
-        let base = Base::parse(head).ok_or_else(|| {
-            format!("`{head}` is not an object; start with `self`, `source`, `target` or `player`")
-        })?;
+        let base = if head == "event" {
+            match parts.next() {
+                Some("source") => Base::EventSource,
+                Some("target") => Base::EventTarget,
+                other => {
+                    return Err(format!(
+                        "`event.{}` is not an object; use `event.source` or `event.target`",
+                        other.unwrap_or("")
+                    ))
+                }
+            }
+        } else {
+            Base::parse(head).ok_or_else(|| {
+                format!("`{head}` is not an object; start with `self`, `source`, `target`, `player` or `event.target`")
+            })?
+        };
         let mut hops = smallvec::SmallVec::new();
         for p in parts {
             check_ident(p)?;
@@ -83,6 +102,8 @@ impl ObjRef {
             Base::Source => cx.scope.source,
             Base::Target => cx.scope.target,
             Base::Player => cx.scope.player,
+            Base::EventSource => cx.scope.event.as_ref().and_then(|e| e.source),
+            Base::EventTarget => cx.scope.event.as_ref().and_then(|e| e.target),
         };
         let mut cur = start.ok_or_else(|| RuleError::NoObject(self.to_string()))?;
         for hop in &self.hops {
@@ -108,6 +129,8 @@ impl fmt::Display for ObjRef {
             Base::Source => "source",
             Base::Target => "target",
             Base::Player => "player",
+            Base::EventSource => "event.source",
+            Base::EventTarget => "event.target",
         };
         f.write_str(b)?;
         for h in &self.hops {
@@ -458,7 +481,7 @@ impl Parser<'_> {
                     }
                     _ if w.contains('.') => {
                         let (head, rest) = w.split_once('.').unwrap_or((&w, ""));
-                        if head == "event" {
+                        if head == "event" && !rest.contains('.') {
                             check_ident(rest).map_err(|m| self.err(&m))?;
                             return Ok(Expr::EventField(Sym::new(rest)));
                         }

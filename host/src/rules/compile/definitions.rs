@@ -91,6 +91,48 @@ impl<'c> Compiler<'c> {
                 gen.world.health.armor_key = Some(Sym::new(k));
             }
         }
+        if let Some(g) = &f.game {
+            match self.game(g) {
+                Ok(def) => match &gen.game {
+                    Some(prev) => self.errors.push(
+                        ContentError::new(
+                            "E-CONTENT-DUPLICATE",
+                            vec![PathSeg::Key("game".into())],
+                            format!(
+                                "`[game]` is defined twice; the first is in {}:{}",
+                                prev.origin.file.display(),
+                                prev.origin.line
+                            ),
+                        )
+                        .help("one rules mod defines the game; patch it from other mods instead"),
+                    ),
+                    None => gen.game = Some(def),
+                },
+                Err(e) => self.errors.push(e),
+            }
+        }
+        for (name, spec) in &f.moves {
+            match self.move_def(name, spec) {
+                Ok(m) => gen.moves.push(m),
+                Err(e) => self.errors.push(e),
+            }
+        }
+        for (name, spec) in &f.event {
+            let Some(log) = &spec.log else { continue };
+            let path = vec![
+                PathSeg::Key("event".into()),
+                PathSeg::Key(name.clone()),
+                PathSeg::Key("log".into()),
+            ];
+            match super::play::check_template(log, &["source", "target", "player", "amount"], &path) {
+                Ok(()) => {
+                    if let Ok(id) = Id::from_parts(&self.ns, "event", name) {
+                        gen.event_logs.insert(id, log.clone());
+                    }
+                }
+                Err(e) => self.errors.push(e),
+            }
+        }
         for (name, spec) in &f.class {
             let path = vec![PathSeg::Key("class".into()), PathSeg::Key(name.clone())];
             if let Ok(id) = Id::from_parts(&self.ns, "class", name) {

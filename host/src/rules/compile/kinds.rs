@@ -293,6 +293,17 @@ impl<'c> Compiler<'c> {
         m: &Map<String, Json>,
         path: &[PathSeg],
     ) -> Result<Select, ContentError> {
+        if m.contains_key("ref") && ["where", "pick", "sort"].iter().any(|k| m.contains_key(*k)) {
+            // `{ ref = "x", where = ... }` narrows the ref's selection: the same as
+            // `{ from = [{ ref = "x" }], where = ... }`.
+            let (narrow, inner): (Map<String, Json>, Map<String, Json>) = m
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .partition(|(k, _)| matches!(k.as_str(), "where" | "pick" | "sort"));
+            let mut outer = narrow;
+            outer.insert("from".into(), Json::Array(vec![Json::Object(inner)]));
+            return self.selector_table(&outer, path);
+        }
         if m.contains_key("ref") {
             let (id, body) = self.expand_ref(m, "selector", path)?;
             return self.with_ref(id, |c| c.selector(&body, path));

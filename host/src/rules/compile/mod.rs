@@ -15,8 +15,10 @@
 mod definitions;
 mod defs;
 mod kinds;
+mod play;
 
 pub use defs::*;
+pub use play::{DeckDef, GameDef, MoveDef};
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
@@ -151,6 +153,12 @@ pub struct Generation {
     pub provenance: Provenance,
     /// The union of what every aura reads (recompute skips changes outside it).
     pub aura_deps: AuraDeps,
+    /// How a match is set up and won (`[game]`), if some mod defines it.
+    pub game: Option<GameDef>,
+    /// What players may do (`[move.NAME]`), in load order.
+    pub moves: Vec<MoveDef>,
+    /// Match log lines of declared events.
+    pub event_logs: HashMap<Id, String>,
     /// The mods whose content and plugins it holds, in load order (set by mod loading).
     pub mods: Vec<String>,
     /// Warnings found while building (errors fail the build).
@@ -243,6 +251,9 @@ impl Generation {
             events: defs.events.clone(),
             provenance,
             aura_deps: AuraDeps::default(),
+            game: None,
+            moves: Vec::new(),
+            event_logs: HashMap::new(),
             mods: Vec::new(),
             warnings: Diagnostics::default(),
         };
@@ -531,6 +542,9 @@ fn declare(
             if let Some(id) = declare_one("ref", name, "ref", diags) {
                 defs.refs.insert(id, (r.clone(), *i));
             }
+        }
+        for name in f.moves.keys() {
+            declare_one("move", name, "move", diags);
         }
     }
     defs

@@ -154,13 +154,8 @@ impl Action for Create {
         let cx = ax.cx();
         let owner = match &self.owner {
             Some(r) => Some(r.resolve(&cx)?),
-            None => ax.scope.this.and_then(|s| {
-                if ax.world.has_tag(s, Sym::new("player")) {
-                    Some(s)
-                } else {
-                    owner_of(ax, s)
-                }
-            }),
+            // The acting player: the holder (or its owner), else the event's player.
+            None => super::acting_player(&cx),
         };
         let count = self.count.eval_int(&cx)?.clamp(0, 1000);
         let limit = match &self.limit {
@@ -362,6 +357,7 @@ struct Emit {
     source: Option<ObjRef>,
     amount: Expr,
     delay: Option<Expr>,
+    count: Option<Expr>,
     fields: Vec<(Sym, Value)>,
 }
 impl Action for Emit {
@@ -392,9 +388,15 @@ impl Action for Emit {
                 Some(d) => Some(d.eval_int(&cx)?),
                 None => None,
             };
-            match delay {
-                Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e),
-                _ => ax.raise(e),
+            let times = match &self.count {
+                Some(c) => c.eval_int(&cx)?.clamp(0, 1000),
+                None => 1,
+            };
+            for _ in 0..times {
+                match delay {
+                    Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e.clone()),
+                    _ => ax.raise(e.clone()),
+                }
             }
         }
         Ok(())
@@ -595,6 +597,7 @@ pub(super) fn register(r: &mut Registry) {
             ParamSpec::optional("amount", T::Expr, "the event's amount (default 0)"),
             ParamSpec::optional("delay", T::Expr, "ticks to wait (default 0: now)"),
             ParamSpec::optional("fields", T::Table, "extra fields"),
+            ParamSpec::optional("count", T::Expr, "how many times to raise it (default 1)"),
         ],
         kind(|p| {
             Ok(Box::new(Emit {
@@ -602,6 +605,7 @@ pub(super) fn register(r: &mut Registry) {
                 source: p.object("source")?,
                 amount: p.expr_or("amount", 0.0)?,
                 delay: p.opt_expr("delay")?,
+                count: p.opt_expr("count")?,
                 fields: p.table("fields")?,
             }))
         }),

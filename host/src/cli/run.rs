@@ -1,0 +1,267 @@
+//! `tessera run` (AI-vs-AI games from the loaded mods, optionally with hot reload) and
+//! `tessera replay` (play a recorded game again and check its checksum).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tessera_host::mods::{LoadedMods, Lockfile};
+use tessera_host::play::{Agent, GreedyAgent, Input, Match, RandomAgent, RecordedMod, Recording, ReplayAgent};
+use tessera_host::reload::HotReload;
+use tessera_host::Registry;
+
+use super::{check, ModArgs};
+
+/// Options of `tessera run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub mods: ModArgs,
+    /// The seed of the first game (game N uses seed + N - 1).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How many games to play.
+    #[arg(long, default_value_t = 1)]
+    pub games: u32,
+    /// Pause after every turn (to watch a game, or to edit mods while it runs).
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub turn_delay_ms: u64,
+    /// Hot reload: watch the mod folders and switch the running game to every good save.
+    #[arg(long)]
+    pub watch: bool,
+    /// Who plays each seat: `random` or `greedy`, comma-separated.
+    #[arg(long, default_value = "random,greedy")]
+    pub agents: String,
+    /// Print only the summary line of each game.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Write each game's recording here (`game.json`; with several games `game-2.json`, ...).
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+}
+
+fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+    match name.trim() {
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
+        "greedy" => Ok(Box::new(GreedyAgent::new())),
+        other => Err(format!("unknown agent `{other}`; use `random` or `greedy`")),
+    }
+}
+
+/// The display-name lookup of loaded mods (English).
+fn translator(loaded: &LoadedMods) -> Rc<dyn Fn(&str) -> Option<String>> {
+    let text = loaded.locale.text.get("en").cloned().unwrap_or_default();
+    Rc::new(move |key: &str| text.get(key).cloned())
+}
+
+/// The loaded mods as a recording lists them.
+fn recorded_mods(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, String> {
+    let lock = Lockfile::from_resolution(&loaded.resolution)
+        .map_err(|e| format!("hashing the mods: {e}"))?;
+    Ok(loaded
+        .resolution
+        .order
+        .iter()
+        .filter(|m| loaded.loaded.contains(&m.id))
+        .map(|m| RecordedMod {
+            id: m.id.clone(),
+            version: m.version.to_string(),
+            hash: lock.get(&m.id).map(|l| l.hash.clone()).unwrap_or_default(),
+        })
+        .collect())
+}
+
+fn load_game(mods: &ModArgs) -> Result<(LoadedMods, Arc<tessera_host::Generation>), String> {
+    let loaded = check::load(mods, Arc::new(Registry::with_core()))?;
+    if loaded.has_errors() {
+        eprintln!("{}", check::render_all(&loaded));
+    }
+    let gen = loaded
+        .generation
+        .clone()
+        .ok_or("no mod loaded, so there is no game to run")?;
+    Ok((loaded, gen))
+}
+
+fn record_path(base: &Path, game: u32, games: u32) -> PathBuf {
+    if games <= 1 {
+        return base.to_path_buf();
+    }
+    let stem = base.file_stem().and_then(|s| s.to_str()).unwrap_or("game");
+    let ext = base.extension().and_then(|s| s.to_str()).unwrap_or("json");
+    base.with_file_name(format!("{stem}-{game}.{ext}"))
+}
+
+/// `tessera run`.
+pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
+    let (loaded, gen) = load_game(&args.mods)?;
+    let names: Vec<&str> = args.agents.split(',').collect();
+    let mut reload = if args.watch {
+        let (server, dirs) = check::server_and_dirs(&args.mods)?;
+        let r = HotReload::new(
+            dirs,
+            server,
+            Arc::new(Registry::with_core()),
+            Duration::from_millis(100),
+            gen.number + 1,
+        )?;
+        println!("watching the mod folders; save a file to reload it into the running game");
+        Some(r)
+    } else {
+        None
+    };
+    let mut gen = gen;
+    let mut translate = translator(&loaded);
+    let mut mods = recorded_mods(&loaded)?;
+    let started = Instant::now();
+    let (mut wins, mut draws, mut failures) = (vec![0u32; names.len()], 0u32, 0u32);
+    for n in 1..=args.games {
+        let seed = args.seed.wrapping_add(u64::from(n) - 1);
+        let agents = names
+            .iter()
+            .enumerate()
+            .map(|(i, a)| agent(a, seed.wrapping_mul(31).wrapping_add(i as u64)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let quiet = args.quiet;
+        let mut out = |line: &str| {
+            if !quiet {
+                println!("{line}");
+            }
+        };
+        if !quiet {
+            println!("== game {n} (seed {seed}) ==");
+        }
+        let mut m = match Match::new(gen.clone(), seed, agents, translate.clone(), &mut out) {
+            Ok(m) => m,
+            Err(e) => return Err(format!("game {n} could not start: {e}")),
+        };
+        let mut last_turn = m.turns();
+        let result = loop {
+            match m.step(&mut out) {
+                Ok(Some(summary)) => break Ok(summary),
+                Ok(None) => {}
+                Err(e) => break Err(e),
+            }
+            if m.turns() != last_turn {
+                last_turn = m.turns();
+                if args.turn_delay_ms > 0 {
+                    std::thread::sleep(Duration::from_millis(args.turn_delay_ms));
+                }
+            }
+            if let Some(r) = &mut reload {
+                if let Some(staged) = r.poll() {
+                    let (line, report) = m.apply_reload(&staged);
+                    println!("{line}");
+                    if report.is_some() {
+                        gen = m.game().generation().clone();
+                        translate = translator(&staged.loaded);
+                        m.set_translate(translate.clone());
+                        mods = recorded_mods(&staged.loaded)?;
+                    } else {
+                        eprintln!("{}", check::render_all(&staged.loaded));
+                    }
+                }
+            }
+        };
+        match result {
+            Ok(s) => {
+                match &s.ending {
+                    tessera_host::play::Ending::Won(seat) => wins[*seat] += 1,
+                    tessera_host::play::Ending::Draw(_) => draws += 1,
+                }
+                println!(
+                    "game {n} (seed {seed}): {} after {} turns, {} moves, {} events, {} ms (checksum {:016x})",
+                    s.ending,
+                    s.turns,
+                    s.moves,
+                    s.events,
+                    s.elapsed.as_millis(),
+                    s.checksum
+                );
+                if let Some(base) = &args.record {
+                    let path = record_path(base, n, args.games);
+                    m.recording(mods.clone(), &s.ending.to_string())
+                        .write(&path)
+                        .map_err(|e| format!("writing {}: {e}", path.display()))?;
+                }
+            }
+            Err(e) => {
+                failures += 1;
+                println!("game {n} (seed {seed}): error: {e}");
+            }
+        }
+    }
+    if args.games > 1 {
+        let secs = started.elapsed().as_secs_f64();
+        let wins: Vec<String> = wins
+            .iter()
+            .enumerate()
+            .map(|(i, w)| format!("Player {} ({}) {w}", i + 1, names[i].trim()))
+            .collect();
+        println!(
+            "{} games in {:.2} s ({:.1} games/s): {}, draws {draws}, errors {failures}",
+            args.games,
+            secs,
+            f64::from(args.games) / secs.max(1e-9),
+            wins.join(", ")
+        );
+    }
+    Ok(if failures > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `tessera replay FILE`.
+pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, String> {
+    let rec = Recording::read(file)?;
+    if rec.reloads > 0 {
+        return Err(format!(
+            "{}: this game was played across {} hot reload(s); it can only be replayed with the mod files as they were at each reload",
+            file.display(),
+            rec.reloads
+        ));
+    }
+    let (loaded, gen) = load_game(mods)?;
+    let differences = rec.mod_differences(&recorded_mods(&loaded)?);
+    if !differences.is_empty() {
+        return Err(format!(
+            "{}: the mods differ from the recording, so the game would not replay:\n  {}\nload the mods it was recorded with (`--mods DIR`)",
+            file.display(),
+            differences.join("\n  ")
+        ));
+    }
+    let inputs = Rc::new(std::cell::RefCell::new(
+        rec.inputs.iter().cloned().collect::<std::collections::VecDeque<Input>>(),
+    ));
+    let agents: Vec<Box<dyn Agent>> = rec
+        .agents
+        .iter()
+        .map(|_| Box::new(ReplayAgent::new(inputs.clone())) as Box<dyn Agent>)
+        .collect();
+    let mut out = |line: &str| {
+        if !quiet {
+            println!("{line}");
+        }
+    };
+    let mut m = Match::new(gen, rec.seed, agents, translator(&loaded), &mut out)?;
+    let summary = m.play(&mut out)?;
+    let checksum = format!("{:016x}", summary.checksum);
+    if checksum != rec.checksum {
+        println!(
+            "replay diverged: the final checksum is {checksum}, the recording says {}",
+            rec.checksum
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    println!(
+        "replayed {}: {} after {} turns; checksum {checksum} matches",
+        file.display(),
+        summary.ending,
+        summary.turns
+    );
+    Ok(ExitCode::SUCCESS)
+}

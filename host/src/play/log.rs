@@ -1,0 +1,128 @@
+//! The match log: readable lines for moves, events and numbers that auras changed.
+//!
+//! Names come from each class's display-name key through the mods' translations
+//! (falling back to the class's name), players are `Player N`. Core events have fixed
+//! lines; a mod's own events are logged when its `[event.NAME]` has a `log` template.
+
+use std::collections::HashMap;
+
+use crate::bus::Event;
+use crate::game::MoveOption;
+use crate::id::{Id, Sym};
+use crate::rules::Generation;
+use crate::state::{ObjId, Value, World};
+
+/// Gives objects their display names.
+#[derive(Debug, Clone)]
+pub struct Namer {
+    classes: HashMap<Id, String>,
+    players: Vec<ObjId>,
+}
+
+impl Namer {
+    /// Names for a generation's classes, translated by `translate` (a locale lookup).
+    pub fn new(gen: &Generation, players: Vec<ObjId>, translate: &dyn Fn(&str) -> Option<String>) -> Namer {
+        let classes = gen
+            .classes
+            .values()
+            .map(|c| {
+                let name = c
+                    .name
+                    .as_deref()
+                    .and_then(translate)
+                    .unwrap_or_else(|| c.id.name().replace('_', " "));
+                (c.id, name)
+            })
+            .collect();
+        Namer { classes, players }
+    }
+
+    /// An object's display name (`Player 2`, `Ember Whelp`).
+    pub fn name(&self, world: &World, id: ObjId) -> String {
+        if let Some(i) = self.players.iter().position(|p| *p == id) {
+            return format!("Player {}", i + 1);
+        }
+        match world.object(id) {
+            Ok(o) => self
+                .classes
+                .get(&o.class)
+                .cloned()
+                .unwrap_or_else(|| o.class.to_string()),
+            Err(_) => format!("{id}"),
+        }
+    }
+
+    /// The line for a move (its `log` template, or `player: move subject -> target`).
+    pub fn move_line(&self, gen: &Generation, world: &World, mv: &MoveOption) -> String {
+        let template = gen
+            .moves
+            .iter()
+            .find(|d| d.id == mv.id)
+            .and_then(|d| d.log.clone());
+        let player = self.name(world, mv.player);
+        let subject = self.name(world, mv.subject);
+        let target = mv.target.map(|t| self.name(world, t)).unwrap_or_default();
+        match template {
+            Some(t) => t
+                .replace("{player}", &player)
+                .replace("{subject}", &subject)
+                .replace("{target}", &target),
+            None if mv.target.is_some() => format!("{player}: {} {subject} -> {target}", mv.id.name()),
+            None => format!("{player}: {} {subject}", mv.id.name()),
+        }
+    }
+
+    /// The line for an event, if it is one the log reports. `world` is the world after
+    /// the command (names of objects that left play are still known).
+    pub fn event_line(&self, gen: &Generation, world: &World, e: &Event, show_zones: &[Sym]) -> Option<String> {
+        let name = |o: Option<ObjId>| o.map(|o| self.name(world, o)).unwrap_or_default();
+        let template: &str = match e.id.as_str() {
+            "core:event/damaged" => "{target} takes {amount} damage",
+            "core:event/healed" => "{target} is healed for {amount}",
+            "core:event/shield_broken" => "{target}'s shield absorbs {amount} damage",
+            "core:event/armor_lost" => "{target}'s armour absorbs {amount} damage",
+            "core:event/destroyed" => {
+                let from = e.field(Sym::new("from"));
+                let on_board = matches!(from, Some(Value::Text(z)) if show_zones.iter().any(|s| s.as_str() == z.as_ref()));
+                if on_board {
+                    "{target} dies"
+                } else {
+                    "{target} is destroyed"
+                }
+            }
+            _ => gen.event_logs.get(&e.id)?.as_str(),
+        };
+        Some(
+            template
+                .replace("{source}", &name(e.source))
+                .replace("{target}", &name(e.target))
+                .replace("{player}", &name(e.player))
+                .replace("{amount}", &e.amount.to_string()),
+        )
+    }
+
+    /// Lines for watched properties that changed on objects that stayed in a watched
+    /// zone (`Ember Whelp: attack 2 -> 3`), in object order.
+    pub fn changes(&self, before: &World, after: &World, keys: &[Sym], zones: &[Sym]) -> Vec<String> {
+        let mut out = Vec::new();
+        if keys.is_empty() {
+            return out;
+        }
+        for (id, o) in after.objects() {
+            if !zones.contains(&o.zone) {
+                continue;
+            }
+            let Ok(was) = before.object(id) else { continue };
+            if was.zone != o.zone {
+                continue;
+            }
+            for &k in keys {
+                let (a, b) = (before.get_int(id, k), after.get_int(id, k));
+                if a != b {
+                    out.push(format!("{}: {k} {a} -> {b}", self.name(after, id)));
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,389 @@
+//! Matches: a game played by agents from the rules mod's `[game]` and `[move.NAME]`
+//! tables — players and decks created, the start event raised, then one move at a time
+//! from the active player's agent until a player has lost or the turn limit is reached.
+//!
+//! Owns setup (players, random decks from the world's seed), the move loop and its
+//! limits, the readable log (`log`), agents (`agents`) and recordings for replay
+//! (`record`). It changes the world only through [`Game`] commands and reads no files.
+
+pub mod agents;
+pub mod log;
+pub mod record;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub use agents::{Agent, GreedyAgent, RandomAgent, ReplayAgent};
+pub use log::Namer;
+pub use record::{Input, RecordedMod, Recording};
+
+use agents::SeatController;
+use crate::bus::Event;
+use crate::game::{Game, MoveOption, ScriptedController};
+use crate::id::Id;
+use crate::rules::Generation;
+use crate::state::ObjId;
+
+/// Most moves one turn may take before only moves that end the turn are offered.
+pub const MOVES_PER_TURN: usize = 60;
+
+/// How a match ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// The player in this seat (0-based) won.
+    Won(usize),
+    /// Every player lost at once, or the turn limit was reached.
+    Draw(String),
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ending::Won(seat) => write!(f, "Player {} wins", seat + 1),
+            Ending::Draw(why) => write!(f, "draw ({why})"),
+        }
+    }
+}
+
+/// What a finished match reports.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// How it ended.
+    pub ending: Ending,
+    /// Turns played.
+    pub turns: u32,
+    /// Events handled.
+    pub events: usize,
+    /// Moves played.
+    pub moves: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// The final world checksum.
+    pub checksum: u64,
+}
+
+/// A match in progress.
+pub struct Match {
+    game: Game,
+    players: Vec<ObjId>,
+    agents: Rc<RefCell<Vec<Box<dyn Agent>>>>,
+    inputs: Rc<RefCell<Vec<Input>>>,
+    namer: Namer,
+    translate: Rc<dyn Fn(&str) -> Option<String>>,
+    seed: u64,
+    turns: u32,
+    moves_this_turn: usize,
+    refused: Vec<MoveOption>,
+    events: usize,
+    moves: usize,
+    started: Instant,
+    reloads: u32,
+    announced_turn: Option<u32>,
+}
+
+impl std::fmt::Debug for Match {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Match")
+            .field("seed", &self.seed)
+            .field("turns", &self.turns)
+            .finish()
+    }
+}
+
+impl Match {
+    /// Sets up a match: creates the players and deals their decks (from the world's
+    /// seeded RNG), then raises the game's start event. `agents` play the seats in
+    /// order; `translate` looks up display names (a locale).
+    pub fn new(
+        gen: Arc<Generation>,
+        seed: u64,
+        agents: Vec<Box<dyn Agent>>,
+        translate: Rc<dyn Fn(&str) -> Option<String>>,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<Match, String> {
+        let def = gen.game.as_ref().ok_or(
+            "no loaded mod defines `[game]`, so there is no game to run; load a rules mod such as `arena`",
+        )?;
+        if agents.len() != def.players {
+            return Err(format!(
+                "the game has {} players but {} agents were given",
+                def.players,
+                agents.len()
+            ));
+        }
+        let mut game = Game::new(gen.clone(), seed, Box::new(ScriptedController::default()));
+        let mut players = Vec::new();
+        for _ in 0..def.players {
+            let p = game
+                .spawn(def.player_class, None, def.player_zone.as_str())
+                .map_err(|e| format!("creating a player: {e}"))?;
+            players.push(p);
+        }
+        if let Some(deck) = &def.deck {
+            let mut pool: Vec<Id> = gen
+                .classes
+                .values()
+                .filter(|c| c.tags.contains(&deck.tag))
+                .map(|c| c.id)
+                .collect();
+            pool.sort();
+            if pool.is_empty() {
+                return Err(format!(
+                    "no class has the tag `{}`, so no deck can be dealt; tag the cards that may go in a deck",
+                    deck.tag
+                ));
+            }
+            for &p in &players {
+                let mut copies: HashMap<Id, usize> = HashMap::new();
+                for _ in 0..deck.size {
+                    let open: Vec<Id> = pool
+                        .iter()
+                        .copied()
+                        .filter(|c| copies.get(c).copied().unwrap_or(0) < deck.copies)
+                        .collect();
+                    if open.is_empty() {
+                        break;
+                    }
+                    let hi = i64::try_from(open.len() - 1).unwrap_or(0);
+                    let i = usize::try_from(game.world().random_range(0, hi)).unwrap_or(0);
+                    let class = open[i];
+                    *copies.entry(class).or_default() += 1;
+                    game.spawn(class, Some(p), deck.zone.as_str())
+                        .map_err(|e| format!("dealing `{class}`: {e}"))?;
+                }
+            }
+        }
+        let agents = Rc::new(RefCell::new(agents));
+        let inputs = Rc::new(RefCell::new(Vec::new()));
+        game.set_controller(Box::new(SeatController {
+            players: players.clone(),
+            agents: agents.clone(),
+            inputs: inputs.clone(),
+        }));
+        let namer = Namer::new(&gen, players.clone(), &*translate);
+        let mut m = Match {
+            game,
+            players,
+            agents,
+            inputs,
+            namer,
+            translate,
+            seed,
+            turns: 0,
+            moves_this_turn: 0,
+            refused: Vec::new(),
+            events: 0,
+            moves: 0,
+            started: Instant::now(),
+            reloads: 0,
+            announced_turn: None,
+        };
+        let before = m.game.world().clone();
+        let outcome = m
+            .game
+            .emit(Event::new(def.start))
+            .map_err(|e| format!("the start event `{}` failed: {e}", def.start))?;
+        m.report(&before, &outcome.events, out);
+        Ok(m)
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The player objects, by seat.
+    pub fn players(&self) -> &[ObjId] {
+        &self.players
+    }
+
+    /// Every input so far.
+    pub fn inputs(&self) -> Vec<Input> {
+        self.inputs.borrow().clone()
+    }
+
+    /// How the game stands: `Some` once it is over.
+    pub fn ending(&self) -> Option<Ending> {
+        let def = self.game.generation().game.as_ref()?;
+        let lost: Vec<usize> = self
+            .players
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| self.game.world().has_tag(**p, def.lost_tag))
+            .map(|(i, _)| i)
+            .collect();
+        let standing: Vec<usize> = (0..self.players.len()).filter(|i| !lost.contains(i)).collect();
+        if !lost.is_empty() {
+            return Some(match standing.as_slice() {
+                [one] => Ending::Won(*one),
+                [] => Ending::Draw("every player lost at once".into()),
+                _ => return None,
+            });
+        }
+        if self.turns >= def.turn_limit {
+            return Some(Ending::Draw(format!("turn limit {} reached", def.turn_limit)));
+        }
+        None
+    }
+
+    fn summary(&self, ending: Ending) -> Summary {
+        Summary {
+            ending,
+            turns: self.turns,
+            events: self.events,
+            moves: self.moves,
+            elapsed: self.started.elapsed(),
+            checksum: self.game.world().checksum(),
+        }
+    }
+
+    /// Plays one move (or reports the end). Log lines go to `out`.
+    pub fn step(&mut self, out: &mut dyn FnMut(&str)) -> Result<Option<Summary>, String> {
+        if let Some(end) = self.ending() {
+            return Ok(Some(self.summary(end)));
+        }
+        let gen = self.game.generation().clone();
+        let def = gen.game.as_ref().ok_or("the game definition is gone")?;
+        let active: Vec<usize> = (0..self.players.len())
+            .filter(|&i| self.game.world().has_tag(self.players[i], def.active_tag))
+            .collect();
+        let [seat] = active.as_slice() else {
+            return Err(format!(
+                "exactly one player must have the `{}` tag, but {} do; the rules mod's start event must tag the first player and ending a turn must pass the tag on",
+                def.active_tag,
+                active.len()
+            ));
+        };
+        let (seat, me) = (*seat, self.players[*seat]);
+        if self.announced_turn != Some(self.turns) {
+            self.announced_turn = Some(self.turns);
+            out(&format!("-- turn {}: Player {} --", self.turns + 1, seat + 1));
+        }
+        let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
+        let mut moves: Vec<MoveOption> = self
+            .game
+            .legal_moves(me)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .filter(|m| !self.refused.contains(m))
+            .collect();
+        if self.moves_this_turn >= MOVES_PER_TURN {
+            moves.retain(ends);
+        }
+        if moves.is_empty() {
+            return Err(format!(
+                "Player {} has no legal move; the rules mod needs a move that ends the turn and is always legal",
+                seat + 1
+            ));
+        }
+        let pick = {
+            let mut agents = self.agents.borrow_mut();
+            let agent = agents.get_mut(seat).ok_or("no agent for this seat")?;
+            agent.pick_move(&mut self.game, me, &moves)?
+        };
+        let mv = *moves
+            .get(pick)
+            .ok_or_else(|| format!("the agent picked move {pick} of {}", moves.len()))?;
+        self.inputs.borrow_mut().push(Input::Move(pick));
+        let before = self.game.world().clone();
+        out(&format!("  {}", self.namer.move_line(&gen, &before, &mv)));
+        self.moves += 1;
+        self.moves_this_turn += 1;
+        match self.game.play_move(&mv) {
+            Ok(outcome) => {
+                self.report(&before, &outcome.events, out);
+                if ends(&mv) {
+                    self.turns += 1;
+                    self.moves_this_turn = 0;
+                    self.refused.clear();
+                }
+            }
+            Err(e) => {
+                out(&format!("    (refused: {e})"));
+                if ends(&mv) {
+                    return Err(format!("ending the turn failed: {e}"));
+                }
+                self.refused.push(mv);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Logs what a command did: event lines, then watched numbers that changed.
+    fn report(&mut self, before: &crate::state::World, events: &[Event], out: &mut dyn FnMut(&str)) {
+        self.events += events.len();
+        let gen = self.game.generation().clone();
+        let Some(def) = gen.game.as_ref() else { return };
+        let after = self.game.world();
+        for e in events {
+            if let Some(line) = self.namer.event_line(&gen, after, e, &def.show_zones) {
+                out(&format!("    {line}"));
+            }
+        }
+        for line in self.namer.changes(before, after, &def.show, &def.show_zones) {
+            out(&format!("    {line}"));
+        }
+    }
+
+    /// Plays until the game ends.
+    pub fn play(&mut self, out: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+        loop {
+            if let Some(s) = self.step(out)? {
+                return Ok(s);
+            }
+        }
+    }
+
+    /// Turns completed so far.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Switches the running game to a new generation (hot reload): the world is kept.
+    pub fn swap(&mut self, gen: Arc<Generation>) -> Result<crate::game::SwapReport, String> {
+        let report = self.game.swap(gen.clone()).map_err(|e| e.to_string())?;
+        self.namer = Namer::new(&gen, self.players.clone(), &*self.translate);
+        self.reloads += 1;
+        Ok(report)
+    }
+
+    /// Applies a hot-reload staging between two moves (see [`HotReload::apply`]): the
+    /// log line, and the swap report when the new generation went live.
+    ///
+    /// [`HotReload::apply`]: crate::reload::HotReload::apply
+    pub fn apply_reload(
+        &mut self,
+        staged: &crate::reload::Staged,
+    ) -> (String, Option<crate::game::SwapReport>) {
+        let (line, report) = crate::reload::HotReload::apply(&mut self.game, staged);
+        if let Some(r) = &report {
+            self.reloads += 1;
+            self.events += r.outcome.events.len();
+            self.namer = Namer::new(self.game.generation(), self.players.clone(), &*self.translate);
+        }
+        (line, report)
+    }
+
+    /// Replaces the display-name lookup (after a reload changed translations).
+    pub fn set_translate(&mut self, translate: Rc<dyn Fn(&str) -> Option<String>>) {
+        self.namer = Namer::new(self.game.generation(), self.players.clone(), &*translate);
+        self.translate = translate;
+    }
+
+    /// The recording of the game so far.
+    pub fn recording(&self, mods: Vec<RecordedMod>, result: &str) -> Recording {
+        Recording {
+            format: 1,
+            seed: self.seed,
+            agents: self.agents.borrow().iter().map(|a| a.name()).collect(),
+            mods,
+            inputs: self.inputs(),
+            checksum: format!("{:016x}", self.game.world().checksum()),
+            result: result.to_owned(),
+            reloads: self.reloads,
+        }
+    }
+}

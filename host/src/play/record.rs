@@ -1,0 +1,107 @@
+//! Recordings: a game's seed, mod set and inputs, enough to play it again exactly
+//! (`tessera replay FILE`), and the final checksum to prove it did.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// One input of a game: which legal move was played, or how a choice was answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Input {
+    /// The index of the move among the legal moves, in their listed order.
+    Move(usize),
+    /// The option indices chosen.
+    Choice(Vec<usize>),
+}
+
+/// One mod of the recorded set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedMod {
+    /// Its id.
+    pub id: String,
+    /// Its version.
+    pub version: String,
+    /// The sha256 of its folder (as in `mods.lock`).
+    pub hash: String,
+}
+
+/// A recorded game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recording {
+    /// File format version (1).
+    pub format: u32,
+    /// The world's seed.
+    pub seed: u64,
+    /// The agents, by seat (informational: replay uses the inputs).
+    pub agents: Vec<String>,
+    /// The mods the game was played with, in load order.
+    pub mods: Vec<RecordedMod>,
+    /// Every move and choice, in order.
+    pub inputs: Vec<Input>,
+    /// The final world checksum (hex).
+    pub checksum: String,
+    /// How it ended (`player 2 won`, `draw`).
+    pub result: String,
+    /// Generations the game switched to by hot reload (a game played across edits
+    /// cannot be replayed from the files as they are now).
+    #[serde(default)]
+    pub reloads: u32,
+}
+
+impl Recording {
+    /// Writes the recording as JSON, atomically (temporary file, then rename).
+    pub fn write(&self, path: &Path) -> std::io::Result<()> {
+        let text = serde_json::to_string_pretty(self).map_err(std::io::Error::other)?;
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, text + "\n")?;
+        std::fs::rename(&tmp, path)
+    }
+
+    /// Reads a recording; errors name the file and what is wrong.
+    pub fn read(path: &Path) -> Result<Recording, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let r: Recording = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "{}:{}:{}: not a Tessera recording: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })?;
+        if r.format != 1 {
+            return Err(format!(
+                "{}: recording format {} is not supported (this tessera reads format 1)",
+                path.display(),
+                r.format
+            ));
+        }
+        Ok(r)
+    }
+
+    /// Differences between the recorded mod set and `current`, one line each.
+    pub fn mod_differences(&self, current: &[RecordedMod]) -> Vec<String> {
+        let mut out = Vec::new();
+        for m in &self.mods {
+            match current.iter().find(|c| c.id == m.id) {
+                None => out.push(format!("mod `{}` {} is not loaded now", m.id, m.version)),
+                Some(c) if c.version != m.version => out.push(format!(
+                    "mod `{}` was {} and is {} now",
+                    m.id, m.version, c.version
+                )),
+                Some(c) if c.hash != m.hash => out.push(format!(
+                    "mod `{}` {} has changed on disk since the recording",
+                    m.id, m.version
+                )),
+                Some(_) => {}
+            }
+        }
+        for c in current {
+            if !self.mods.iter().any(|m| m.id == c.id) {
+                out.push(format!("mod `{}` {} is loaded now but was not then", c.id, c.version));
+            }
+        }
+        out
+    }
+}
