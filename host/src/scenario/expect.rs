@@ -52,6 +52,25 @@ pub(super) fn run_step(
             .map_err(|e| e.to_string())
     } else if let Some(n) = step.tick {
         game.tick(n).map_err(|e| e.to_string())
+    } else if let Some(p) = &step.play {
+        let subject = look(&p.subject, names)?;
+        let player = match &p.player {
+            Some(n) => look(n, names)?,
+            None if game.world().has_tag(subject, Sym::new("player")) => subject,
+            None => game
+                .world()
+                .object(subject)
+                .ok()
+                .and_then(|o| o.owner)
+                .ok_or_else(|| format!("`{}` has no owner; name the `player` making the move", p.subject))?,
+        };
+        let mv = crate::game::MoveOption {
+            id: resolve_id(&p.id, "move", ns)?,
+            player,
+            subject,
+            target: p.target.as_deref().map(|n| look(n, names)).transpose()?,
+        };
+        game.play_move(&mv).map_err(|e| e.to_string())
     } else {
         Ok(Outcome::default())
     };

@@ -73,7 +73,22 @@ pub struct EmitSpec {
     pub amount: i64,
 }
 
-/// `[[step]]`: one command (`emit`, `do`, `tick` or `spawn`) and what must be true after.
+/// `play = { move, player, subject, target }`: a move as a player would make it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaySpec {
+    /// The move (`attack`, or `arena:move/attack`; bare names: the scenario's namespace).
+    #[serde(rename = "move")]
+    pub id: String,
+    /// The player making it (default: the subject's owner, or the subject if it is a player).
+    pub player: Option<String>,
+    /// What acts.
+    pub subject: String,
+    /// What it acts on.
+    pub target: Option<String>,
+}
+
+/// `[[step]]`: one command (`emit`, `do`, `tick` or `play`) and what must be true after.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepSpec {
@@ -92,6 +107,8 @@ pub struct StepSpec {
     pub targets: Vec<String>,
     /// Advance the scheduler this many ticks.
     pub tick: Option<u32>,
+    /// Play a move (`[move.NAME]` of the game's rules), if it is legal now.
+    pub play: Option<PlaySpec>,
     /// Scripted answers for choices in this step: each a list of object names.
     #[serde(default)]
     pub answers: Vec<Vec<String>>,
