@@ -70,7 +70,8 @@ fn main() {
     );
     write(
         &mods.join("counter/content/counter.toml"),
-        &std::fs::read_to_string(repo.join("examples/mods/counter/content/counter.toml")).expect("content"),
+        &std::fs::read_to_string(repo.join("examples/mods/counter/content/counter.toml"))
+            .expect("content"),
     );
     write(&mods.join("counter/plugins/counter.wasm"), "");
     std::fs::write(mods.join("counter/plugins/counter.wasm"), &wasm).expect("wasm");

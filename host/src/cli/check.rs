@@ -16,7 +16,9 @@ pub fn mod_dirs(args: &ModArgs) -> Result<Vec<PathBuf>, String> {
     Ok(dirs)
 }
 
-pub(crate) fn server_and_dirs(args: &ModArgs) -> Result<(Option<ServerConfig>, Vec<PathBuf>), String> {
+pub(crate) fn server_and_dirs(
+    args: &ModArgs,
+) -> Result<(Option<ServerConfig>, Vec<PathBuf>), String> {
     // Like Cargo with Cargo.toml: a server.toml in the current folder is used by default.
     let default_server = PathBuf::from("server.toml");
     let server_path = args

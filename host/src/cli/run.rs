@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tessera_host::mods::{LoadedMods, Lockfile};
-use tessera_host::play::{Agent, GreedyAgent, Input, Match, RandomAgent, RecordedMod, Recording, ReplayAgent};
+use tessera_host::play::{
+    Agent, GreedyAgent, Input, Match, RandomAgent, RecordedMod, Recording, ReplayAgent,
+};
 use tessera_host::reload::HotReload;
 use tessera_host::Registry;
 
@@ -235,7 +237,10 @@ pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, Stri
         ));
     }
     let inputs = Rc::new(std::cell::RefCell::new(
-        rec.inputs.iter().cloned().collect::<std::collections::VecDeque<Input>>(),
+        rec.inputs
+            .iter()
+            .cloned()
+            .collect::<std::collections::VecDeque<Input>>(),
     ));
     let agents: Vec<Box<dyn Agent>> = rec
         .agents

@@ -311,6 +311,14 @@ fn run_trigger(
         if !t.zones.is_empty() && !ax.world.object(h).is_ok_and(|o| t.zones.contains(&o.zone)) {
             return Ok(());
         }
+        if ax
+            .gen
+            .world
+            .silence_tag
+            .is_some_and(|s| ax.world.has_tag(h, s))
+        {
+            return Ok(());
+        }
     }
     let scope = Scope::for_event(holder, event);
     let gen = ax.gen;

@@ -20,7 +20,12 @@ pub trait Agent {
     fn name(&self) -> String;
     /// Picks one of `moves` (never empty) for player `me`; returns its index. `game` may
     /// be used to look ahead with [`Game::try_move`].
-    fn pick_move(&mut self, game: &mut Game, me: ObjId, moves: &[MoveOption]) -> Result<usize, String>;
+    fn pick_move(
+        &mut self,
+        game: &mut Game,
+        me: ObjId,
+        moves: &[MoveOption],
+    ) -> Result<usize, String>;
     /// Answers a choice a move asks for (indices into `choice.options`).
     fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String>;
 }
@@ -46,7 +51,12 @@ impl Agent for RandomAgent {
     fn name(&self) -> String {
         "random".into()
     }
-    fn pick_move(&mut self, _game: &mut Game, _me: ObjId, moves: &[MoveOption]) -> Result<usize, String> {
+    fn pick_move(
+        &mut self,
+        _game: &mut Game,
+        _me: ObjId,
+        moves: &[MoveOption],
+    ) -> Result<usize, String> {
         let n = u64::try_from(moves.len()).unwrap_or(1).max(1);
         Ok(usize::try_from(self.rng.next_u64() % n).unwrap_or(0))
     }
@@ -71,7 +81,11 @@ impl Controller for Probe {
             self.first_options.set(choice.options.len());
             let i = self.first.min(choice.options.len().saturating_sub(1));
             let mut v = vec![i];
-            v.extend((0..choice.options.len()).filter(|&j| j != i).take(n.saturating_sub(1)));
+            v.extend(
+                (0..choice.options.len())
+                    .filter(|&j| j != i)
+                    .take(n.saturating_sub(1)),
+            );
             v
         } else {
             (0..n).collect()
@@ -111,7 +125,12 @@ impl Agent for GreedyAgent {
         "greedy".into()
     }
 
-    fn pick_move(&mut self, game: &mut Game, me: ObjId, moves: &[MoveOption]) -> Result<usize, String> {
+    fn pick_move(
+        &mut self,
+        game: &mut Game,
+        me: ObjId,
+        moves: &[MoveOption],
+    ) -> Result<usize, String> {
         let gen = game.generation().clone();
         let score = gen
             .game
@@ -163,7 +182,11 @@ impl Agent for GreedyAgent {
             .unwrap_or(0)
             .min(choice.options.len().saturating_sub(1));
         let mut v = vec![first];
-        v.extend((0..choice.options.len()).filter(|&j| j != first).take(n.saturating_sub(1)));
+        v.extend(
+            (0..choice.options.len())
+                .filter(|&j| j != first)
+                .take(n.saturating_sub(1)),
+        );
         v.truncate(n);
         Ok(v)
     }
@@ -186,18 +209,30 @@ impl Agent for ReplayAgent {
     fn name(&self) -> String {
         "replay".into()
     }
-    fn pick_move(&mut self, _game: &mut Game, _me: ObjId, moves: &[MoveOption]) -> Result<usize, String> {
+    fn pick_move(
+        &mut self,
+        _game: &mut Game,
+        _me: ObjId,
+        moves: &[MoveOption],
+    ) -> Result<usize, String> {
         match self.inputs.borrow_mut().pop_front() {
             Some(Input::Move(i)) if i < moves.len() => Ok(i),
-            Some(Input::Move(i)) => Err(format!("the recording plays move {i}, but only {} are legal here: the game has diverged", moves.len())),
-            Some(other) => Err(format!("the recording has {other:?} where a move was expected: the game has diverged")),
+            Some(Input::Move(i)) => Err(format!(
+                "the recording plays move {i}, but only {} are legal here: the game has diverged",
+                moves.len()
+            )),
+            Some(other) => Err(format!(
+                "the recording has {other:?} where a move was expected: the game has diverged"
+            )),
             None => Err("the recording ended before the game did".into()),
         }
     }
     fn choose(&mut self, _world: &World, _choice: &Choice) -> Result<Vec<usize>, String> {
         match self.inputs.borrow_mut().pop_front() {
             Some(Input::Choice(v)) => Ok(v),
-            Some(other) => Err(format!("the recording has {other:?} where a choice was expected: the game has diverged")),
+            Some(other) => Err(format!(
+                "the recording has {other:?} where a choice was expected: the game has diverged"
+            )),
             None => Err("the recording ended before the game did".into()),
         }
     }

@@ -21,7 +21,11 @@ pub struct Namer {
 
 impl Namer {
     /// Names for a generation's classes, translated by `translate` (a locale lookup).
-    pub fn new(gen: &Generation, players: Vec<ObjId>, translate: &dyn Fn(&str) -> Option<String>) -> Namer {
+    pub fn new(
+        gen: &Generation,
+        players: Vec<ObjId>,
+        translate: &dyn Fn(&str) -> Option<String>,
+    ) -> Namer {
         let classes = gen
             .classes
             .values()
@@ -67,14 +71,22 @@ impl Namer {
                 .replace("{player}", &player)
                 .replace("{subject}", &subject)
                 .replace("{target}", &target),
-            None if mv.target.is_some() => format!("{player}: {} {subject} -> {target}", mv.id.name()),
+            None if mv.target.is_some() => {
+                format!("{player}: {} {subject} -> {target}", mv.id.name())
+            }
             None => format!("{player}: {} {subject}", mv.id.name()),
         }
     }
 
     /// The line for an event, if it is one the log reports. `world` is the world after
     /// the command (names of objects that left play are still known).
-    pub fn event_line(&self, gen: &Generation, world: &World, e: &Event, show_zones: &[Sym]) -> Option<String> {
+    pub fn event_line(
+        &self,
+        gen: &Generation,
+        world: &World,
+        e: &Event,
+        show_zones: &[Sym],
+    ) -> Option<String> {
         let name = |o: Option<ObjId>| o.map(|o| self.name(world, o)).unwrap_or_default();
         let template: &str = match e.id.as_str() {
             "core:event/damaged" => "{target} takes {amount} damage",
@@ -103,7 +115,13 @@ impl Namer {
 
     /// Lines for watched properties that changed on objects that stayed in a watched
     /// zone (`Ember Whelp: attack 2 -> 3`), in object order.
-    pub fn changes(&self, before: &World, after: &World, keys: &[Sym], zones: &[Sym]) -> Vec<String> {
+    pub fn changes(
+        &self,
+        before: &World,
+        after: &World,
+        keys: &[Sym],
+        zones: &[Sym],
+    ) -> Vec<String> {
         let mut out = Vec::new();
         if keys.is_empty() {
             return out;

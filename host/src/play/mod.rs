@@ -20,12 +20,12 @@ pub use agents::{Agent, GreedyAgent, RandomAgent, ReplayAgent};
 pub use log::Namer;
 pub use record::{Input, RecordedMod, Recording};
 
-use agents::SeatController;
 use crate::bus::Event;
 use crate::game::{Game, MoveOption, ScriptedController};
 use crate::id::Id;
 use crate::rules::Generation;
 use crate::state::ObjId;
+use agents::SeatController;
 
 /// Most moves one turn may take before only moves that end the turn are offered.
 pub const MOVES_PER_TURN: usize = 60;
@@ -215,7 +215,9 @@ impl Match {
             .filter(|(_, p)| self.game.world().has_tag(**p, def.lost_tag))
             .map(|(i, _)| i)
             .collect();
-        let standing: Vec<usize> = (0..self.players.len()).filter(|i| !lost.contains(i)).collect();
+        let standing: Vec<usize> = (0..self.players.len())
+            .filter(|i| !lost.contains(i))
+            .collect();
         if !lost.is_empty() {
             return Some(match standing.as_slice() {
                 [one] => Ending::Won(*one),
@@ -224,7 +226,10 @@ impl Match {
             });
         }
         if self.turns >= def.turn_limit {
-            return Some(Ending::Draw(format!("turn limit {} reached", def.turn_limit)));
+            return Some(Ending::Draw(format!(
+                "turn limit {} reached",
+                def.turn_limit
+            )));
         }
         None
     }
@@ -260,7 +265,11 @@ impl Match {
         let (seat, me) = (*seat, self.players[*seat]);
         if self.announced_turn != Some(self.turns) {
             self.announced_turn = Some(self.turns);
-            out(&format!("-- turn {}: Player {} --", self.turns + 1, seat + 1));
+            out(&format!(
+                "-- turn {}: Player {} --",
+                self.turns + 1,
+                seat + 1
+            ));
         }
         let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
         let mut moves: Vec<MoveOption> = self
@@ -313,7 +322,12 @@ impl Match {
     }
 
     /// Logs what a command did: event lines, then watched numbers that changed.
-    fn report(&mut self, before: &crate::state::World, events: &[Event], out: &mut dyn FnMut(&str)) {
+    fn report(
+        &mut self,
+        before: &crate::state::World,
+        events: &[Event],
+        out: &mut dyn FnMut(&str),
+    ) {
         self.events += events.len();
         let gen = self.game.generation().clone();
         let Some(def) = gen.game.as_ref() else { return };
@@ -323,7 +337,10 @@ impl Match {
                 out(&format!("    {line}"));
             }
         }
-        for line in self.namer.changes(before, after, &def.show, &def.show_zones) {
+        for line in self
+            .namer
+            .changes(before, after, &def.show, &def.show_zones)
+        {
             out(&format!("    {line}"));
         }
     }
@@ -362,7 +379,11 @@ impl Match {
         if let Some(r) = &report {
             self.reloads += 1;
             self.events += r.outcome.events.len();
-            self.namer = Namer::new(self.game.generation(), self.players.clone(), &*self.translate);
+            self.namer = Namer::new(
+                self.game.generation(),
+                self.players.clone(),
+                &*self.translate,
+            );
         }
         (line, report)
     }

@@ -99,7 +99,10 @@ impl Recording {
         }
         for c in current {
             if !self.mods.iter().any(|m| m.id == c.id) {
-                out.push(format!("mod `{}` {} is loaded now but was not then", c.id, c.version));
+                out.push(format!(
+                    "mod `{}` {} is loaded now but was not then",
+                    c.id, c.version
+                ));
             }
         }
         out

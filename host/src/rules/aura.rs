@@ -94,11 +94,22 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
     Ok(())
 }
 
-fn zone_ok(world: &World, def: &AuraDef, holder: ObjId, given_in: Option<Sym>) -> bool {
-    world.object(holder).is_ok_and(|o| match &def.zones {
-        AuraZones::Any => true,
-        AuraZones::Listed(z) => z.contains(&o.zone),
-        AuraZones::WhereGiven => given_in.is_none_or(|g| g == o.zone),
+/// Whether an aura is on: its holder is in the right zone and not silenced (a silenced
+/// holder's own auras, class and given, are off; auras of others still reach it).
+fn zone_ok(
+    world: &World,
+    def: &AuraDef,
+    holder: ObjId,
+    given_in: Option<Sym>,
+    silence: Option<Sym>,
+) -> bool {
+    world.object(holder).is_ok_and(|o| {
+        !silence.is_some_and(|t| o.tags.contains(&t))
+            && match &def.zones {
+                AuraZones::Any => true,
+                AuraZones::Listed(z) => z.contains(&o.zone),
+                AuraZones::WhereGiven => given_in.is_none_or(|g| g == o.zone),
+            }
     })
 }
 
@@ -135,7 +146,7 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
                 continue;
             };
             for (i, aura) in def.auras.iter().enumerate() {
-                if zone_ok(world, aura, holder, None) {
+                if zone_ok(world, aura, holder, None, gen.world.silence_tag) {
                     out.push(Active {
                         key: AuraKey::Class {
                             holder,
@@ -155,7 +166,13 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
             tracing::warn!(aura = %inst.def, "aura instance refers to an aura this generation does not define; it has no effect");
             continue;
         };
-        if zone_ok(world, def, inst.holder, Some(inst.zone)) {
+        if zone_ok(
+            world,
+            def,
+            inst.holder,
+            Some(inst.zone),
+            gen.world.silence_tag,
+        ) {
             out.push(Active {
                 key: AuraKey::Instance(n),
                 def: def.clone(),

@@ -138,6 +138,9 @@ pub struct WorldSpec {
     pub shield_tag: Option<String>,
     /// A property that soaks damage before health (armour); it never goes below 0.
     pub armor_key: Option<String>,
+    /// A tag that silences: an object with it runs none of its own triggers and its own
+    /// auras (class and given) are off; other objects' auras still affect it.
+    pub silence_tag: Option<String>,
 }
 
 /// `[class.NAME]`: a definition objects are created from.

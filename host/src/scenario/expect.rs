@@ -62,7 +62,12 @@ pub(super) fn run_step(
                 .object(subject)
                 .ok()
                 .and_then(|o| o.owner)
-                .ok_or_else(|| format!("`{}` has no owner; name the `player` making the move", p.subject))?,
+                .ok_or_else(|| {
+                    format!(
+                        "`{}` has no owner; name the `player` making the move",
+                        p.subject
+                    )
+                })?,
         };
         let mv = crate::game::MoveOption {
             id: resolve_id(&p.id, "move", ns)?,

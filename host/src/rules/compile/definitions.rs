@@ -87,6 +87,9 @@ impl<'c> Compiler<'c> {
             if let Some(t) = &w.shield_tag {
                 gen.world.health.shield_tag = Some(Sym::new(t));
             }
+            if let Some(t) = &w.silence_tag {
+                gen.world.silence_tag = Some(Sym::new(t));
+            }
             if let Some(k) = &w.armor_key {
                 gen.world.health.armor_key = Some(Sym::new(k));
             }
@@ -124,7 +127,8 @@ impl<'c> Compiler<'c> {
                 PathSeg::Key(name.clone()),
                 PathSeg::Key("log".into()),
             ];
-            match super::play::check_template(log, &["source", "target", "player", "amount"], &path) {
+            match super::play::check_template(log, &["source", "target", "player", "amount"], &path)
+            {
                 Ok(()) => {
                     if let Ok(id) = Id::from_parts(&self.ns, "event", name) {
                         gen.event_logs.insert(id, log.clone());

@@ -45,6 +45,9 @@ pub struct WorldConfig {
     pub health: HealthRule,
     /// Events one command may raise before it is stopped.
     pub cascade_limit: usize,
+    /// Objects with this tag are silenced: their own triggers do not run and their own
+    /// auras (class and given) are off.
+    pub silence_tag: Option<Sym>,
 }
 
 impl Default for WorldConfig {
@@ -52,6 +55,7 @@ impl Default for WorldConfig {
         WorldConfig {
             health: HealthRule::default(),
             cascade_limit: 1000,
+            silence_tag: None,
         }
     }
 }

@@ -1,7 +1,6 @@
 //! Compiling how a game is played: `[game]` (setup, turns, the end) and `[move.NAME]`
 //! (what the active player may do), and the log lines of declared events.
 
-
 use super::kinds::with;
 use super::*;
 use crate::registry::Action;
@@ -74,11 +73,8 @@ impl Compiler<'_> {
     /// Compiles `[game]`.
     pub(crate) fn game(&mut self, spec: &GameSpec) -> Result<GameDef, ContentError> {
         let path = vec![PathSeg::Key("game".into())];
-        let player_class = self.reference(
-            &spec.player_class,
-            "class",
-            &with(&path, "player_class"),
-        )?;
+        let player_class =
+            self.reference(&spec.player_class, "class", &with(&path, "player_class"))?;
         let start = self.reference(&spec.start, "event", &with(&path, "start"))?;
         let players = spec.players.unwrap_or(2);
         if !(1..=8).contains(&players) {
@@ -135,7 +131,11 @@ impl Compiler<'_> {
     }
 
     /// Compiles `[move.NAME]`.
-    pub(crate) fn move_def(&mut self, name: &str, spec: &MoveSpec) -> Result<MoveDef, ContentError> {
+    pub(crate) fn move_def(
+        &mut self,
+        name: &str,
+        spec: &MoveSpec,
+    ) -> Result<MoveDef, ContentError> {
         let path = vec![PathSeg::Key("move".into()), PathSeg::Key(name.to_owned())];
         let id = Id::from_parts(&self.ns, "move", name)
             .map_err(|e| ContentError::new("E-CONTENT-ID", path.clone(), e.to_string()))?;
@@ -196,4 +196,3 @@ pub(crate) fn check_template(
     }
     Ok(())
 }
-
