@@ -39,6 +39,9 @@ pub struct RunArgs {
     /// Print only the summary line of each game.
     #[arg(long)]
     pub quiet: bool,
+    /// After the games, print the time spent in each mod's content and plugins.
+    #[arg(long)]
+    pub profile: bool,
     /// Write each game's recording here (`game.json`; with several games `game-2.json`, ...).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -119,6 +122,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let mut mods = recorded_mods(&loaded)?;
     let started = Instant::now();
     let (mut wins, mut draws, mut failures) = (vec![0u32; names.len()], 0u32, 0u32);
+    let mut split = tessera_host::plugins::TimeSplit::default();
+    let mut agent_time = Duration::ZERO;
     for n in 1..=args.games {
         let seed = args.seed.wrapping_add(u64::from(n) - 1);
         let agents = names
@@ -139,6 +144,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             Ok(m) => m,
             Err(e) => return Err(format!("game {n} could not start: {e}")),
         };
+        m.set_profiling(args.profile);
         let mut last_turn = m.turns();
         let result = loop {
             match m.step(&mut out) {
@@ -167,6 +173,11 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
                 }
             }
         };
+        if args.profile {
+            let (p, a) = m.take_profile();
+            split.merge(&p);
+            agent_time += a;
+        }
         match result {
             Ok(s) => {
                 match &s.ending {
@@ -210,11 +221,40 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             wins.join(", ")
         );
     }
+    if args.profile {
+        print_profile(&split, agent_time, started.elapsed());
+    }
     Ok(if failures > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn print_profile(split: &tessera_host::plugins::TimeSplit, agents: Duration, total: Duration) {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "time per mod (content excludes the plugin calls it makes; both include AI look-ahead):"
+    );
+    let mut mods: Vec<&String> = split.content.keys().chain(split.plugins.keys()).collect();
+    mods.sort();
+    mods.dedup();
+    for m in mods {
+        let c = split.content.get(m).copied().unwrap_or_default();
+        let p = split.plugins.get(m).copied().unwrap_or_default();
+        println!(
+            "  {m:<16} content {:>9.1} ms ({:>4.1}%)   plugins {:>9.1} ms ({:>4.1}%)",
+            ms(c),
+            100.0 * c.as_secs_f64() / total.as_secs_f64().max(1e-9),
+            ms(p),
+            100.0 * p.as_secs_f64() / total.as_secs_f64().max(1e-9)
+        );
+    }
+    println!(
+        "  agents choosing moves (look-ahead included): {:.1} ms of {:.1} ms in all",
+        ms(agents),
+        ms(total)
+    );
 }
 
 /// `tessera replay FILE`.

@@ -273,6 +273,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
         aura::recompute(ax.world, gen, ax.rt)?;
         for check in &gen.checks {
             let scope = Scope::for_event(None, &event);
+            let timer = ax.rt.profiler.start();
             let mut targets = Vec::new();
             {
                 let cx = Cx {
@@ -288,6 +289,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
                     .map_err(|e| e.context(&check.origin))?;
             }
             if targets.is_empty() {
+                ax.rt.profiler.stop(timer, &check.origin.mod_id);
                 continue;
             }
             let _span = tracing::trace_span!("rule", def = %check.origin.def, mod_id = %check.origin.mod_id).entered();
@@ -295,13 +297,27 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
             for a in &check.actions {
                 a.run(ax, &targets)?;
             }
+            ax.rt.profiler.stop(timer, &check.origin.mod_id);
             aura::recompute(ax.world, gen, ax.rt)?;
         }
     }
     Ok(())
 }
 
+/// Runs one trigger for one holder (timed per mod when profiling).
 fn run_trigger(
+    ax: &mut ActCx<'_>,
+    t: &Trigger,
+    holder: Option<ObjId>,
+    event: &Arc<Event>,
+) -> Result<(), RuleError> {
+    let timer = ax.rt.profiler.start();
+    let r = run_trigger_untimed(ax, t, holder, event);
+    ax.rt.profiler.stop(timer, &t.origin.mod_id);
+    r
+}
+
+fn run_trigger_untimed(
     ax: &mut ActCx<'_>,
     t: &Trigger,
     holder: Option<ObjId>,

@@ -88,6 +88,11 @@ impl Game {
                 mv.target.map(|t| format!(" on {t}")).unwrap_or_default()
             )));
         }
+        self.run_move(mv)
+    }
+
+    /// Runs a move known to be legal (it came from [`Game::legal_moves`] on this world).
+    fn run_move(&mut self, mv: &MoveOption) -> Result<Outcome, RuleError> {
         let gen = Arc::clone(&self.gen);
         let def = gen
             .moves
@@ -103,17 +108,21 @@ impl Game {
                 player: Some(mv.player),
                 ..Scope::default()
             };
+            let timer = ax.rt.profiler.start();
             for a in &def.actions {
                 a.run(ax, &targets)?;
                 crate::rules::aura::recompute(ax.world, ax.gen, ax.rt)?;
             }
+            ax.rt.profiler.stop(timer, &def.origin.mod_id);
             Ok(())
         })
     }
 
     /// Plays a move with `controller` answering its choices, and returns the world it
-    /// leads to; this game's world is left exactly as it was. (State a plugin keeps in
-    /// its own memory is not rewound: look-ahead is for rules written as content.)
+    /// leads to; this game's world is left exactly as it was. `mv` must come from
+    /// [`Game::legal_moves`] on the current world (it is not checked again). State a
+    /// plugin keeps in its own memory is not rewound: look-ahead is for rules written as
+    /// content.
     pub fn try_move(
         &mut self,
         mv: &MoveOption,
@@ -121,7 +130,7 @@ impl Game {
     ) -> (Result<World, RuleError>, Box<dyn Controller>) {
         let saved = self.world.clone();
         let previous = self.controller.replace(controller);
-        let result = self.play_move(mv).map(|_| self.world.clone());
+        let result = self.run_move(mv).map(|_| self.world.clone());
         self.world = saved;
         let used = self.controller.replace(previous);
         (result, used)

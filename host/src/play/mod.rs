@@ -82,6 +82,7 @@ pub struct Match {
     started: Instant,
     reloads: u32,
     announced_turn: Option<u32>,
+    agent_time: Duration,
 }
 
 impl std::fmt::Debug for Match {
@@ -180,6 +181,7 @@ impl Match {
             started: Instant::now(),
             reloads: 0,
             announced_turn: None,
+            agent_time: Duration::ZERO,
         };
         let before = m.game.world().clone();
         let outcome = m
@@ -288,11 +290,13 @@ impl Match {
                 seat + 1
             ));
         }
+        let thinking = Instant::now();
         let pick = {
             let mut agents = self.agents.borrow_mut();
             let agent = agents.get_mut(seat).ok_or("no agent for this seat")?;
             agent.pick_move(&mut self.game, me, &moves)?
         };
+        self.agent_time += thinking.elapsed();
         let mv = *moves
             .get(pick)
             .ok_or_else(|| format!("the agent picked move {pick} of {}", moves.len()))?;
@@ -352,6 +356,20 @@ impl Match {
                 return Ok(s);
             }
         }
+    }
+
+    /// Turns per-mod timing on (before the first move) or off.
+    pub fn set_profiling(&self, on: bool) {
+        self.game.runtime().set_profiling(on);
+    }
+
+    /// Time per mod since profiling was turned on (it includes agents trying moves),
+    /// and the time agents spent choosing moves.
+    pub fn take_profile(&mut self) -> (crate::plugins::TimeSplit, Duration) {
+        (
+            self.game.runtime().take_profile(),
+            std::mem::take(&mut self.agent_time),
+        )
     }
 
     /// Turns completed so far.

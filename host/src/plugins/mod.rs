@@ -26,6 +26,7 @@ mod instance;
 mod kinds;
 mod load;
 mod native;
+mod profile;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -39,6 +40,7 @@ use wasmtime::{Engine, InstancePre};
 
 pub use engine::cache_dir;
 pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest};
+pub use profile::TimeSplit;
 
 use host::{HostObject, HostRequest, HostState};
 use instance::{CallError, PluginInstance};
@@ -210,6 +212,8 @@ pub struct Runtime {
     instances: RefCell<HashMap<u64, PluginInstance>>,
     /// Plugins with a call in progress (their instance is out of the map meanwhile).
     busy: RefCell<std::collections::HashSet<u64>>,
+    /// Time per mod, when profiling is on.
+    pub(crate) profiler: profile::Profiler,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -230,6 +234,16 @@ impl Runtime {
         let before = map.len();
         map.retain(|k, _| keep.iter().any(|p| p.key == *k));
         before - map.len()
+    }
+
+    /// Turns the per-mod time split on or off (off by default: timing costs a little).
+    pub fn set_profiling(&self, on: bool) {
+        self.profiler.set_enabled(on);
+    }
+
+    /// The time split gathered since profiling was turned on (or last taken).
+    pub fn take_profile(&self) -> TimeSplit {
+        self.profiler.take()
     }
 
     /// Number of live instances (for leak checks).
@@ -262,7 +276,11 @@ impl Runtime {
                 what()
             )));
         }
+        let started = self.profiler.enabled().then(std::time::Instant::now);
         let result = self.call_inner(plugin, what, f);
+        if let Some(t) = started {
+            self.profiler.plugin(&plugin.mod_id, t.elapsed());
+        }
         self.busy.borrow_mut().remove(&plugin.key);
         result
     }

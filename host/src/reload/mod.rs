@@ -324,7 +324,16 @@ fn changed_mods(staged: &Staged) -> String {
         .resolution
         .order
         .iter()
-        .filter(|m| staged.changed.iter().any(|p| p.starts_with(&m.dir)))
+        .filter(|m| {
+            // Mod folders may be relative to the working folder; the watcher's paths are
+            // absolute.
+            let dir = std::fs::canonicalize(&m.dir).unwrap_or_else(|_| m.dir.clone());
+            staged.changed.iter().any(|p| {
+                p.starts_with(&m.dir)
+                    || p.starts_with(&dir)
+                    || std::fs::canonicalize(p).is_ok_and(|c| c.starts_with(&dir))
+            })
+        })
         .map(|m| m.id.as_str())
         .collect();
     ids.dedup();

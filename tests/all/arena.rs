@@ -1,0 +1,359 @@
+//! The reference game: the mods in `mods/` play whole games between AIs; the same seed
+//! gives the same game line for line; a recording replays to the same checksum; a game
+//! running with hot reload picks up an edited card and keeps going.
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tessera_host::mods::{load, LoadedMods, ServerConfig};
+use tessera_host::play::{Agent, GreedyAgent, Input, Match, RandomAgent, ReplayAgent, Summary};
+use tessera_host::reload::HotReload;
+use tessera_host::{Generation, Registry};
+
+use crate::plugin_build::{ensure_built, repo};
+
+/// The game's mods as `tessera run` loads them from the repository root.
+fn game_mods(dir: &Path) -> LoadedMods {
+    ensure_built();
+    let server = ServerConfig::load(&repo().join("server.toml")).expect("server.toml");
+    let loaded = load(
+        &[dir.to_path_buf()],
+        Some(&server),
+        Arc::new(Registry::with_core()),
+    );
+    let errors: Vec<String> = loaded
+        .all_diagnostics()
+        .filter(|d| d.is_error())
+        .map(|d| d.render(false))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the game's mods must load cleanly:\n{}",
+        errors.join("\n")
+    );
+    loaded
+}
+
+fn translator(loaded: &LoadedMods) -> Rc<dyn Fn(&str) -> Option<String>> {
+    let text = loaded.locale.text.get("en").cloned().unwrap_or_default();
+    Rc::new(move |k: &str| text.get(k).cloned())
+}
+
+fn agents(kind: &str, seed: u64) -> Vec<Box<dyn Agent>> {
+    kind.split(',')
+        .enumerate()
+        .map(|(i, k)| -> Box<dyn Agent> {
+            match k {
+                "greedy" => Box::new(GreedyAgent::new()),
+                _ => Box::new(RandomAgent::new(seed * 31 + i as u64)),
+            }
+        })
+        .collect()
+}
+
+/// Plays one game; returns its log, summary and inputs.
+fn play(
+    gen: &Arc<Generation>,
+    loaded: &LoadedMods,
+    seed: u64,
+    seats: Vec<Box<dyn Agent>>,
+) -> (Vec<String>, Summary, Vec<Input>) {
+    let mut log = Vec::new();
+    let mut out = |l: &str| log.push(l.to_owned());
+    let mut m = Match::new(gen.clone(), seed, seats, translator(loaded), &mut out)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    let s = m
+        .play(&mut out)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    let inputs = m.inputs();
+    (log, s, inputs)
+}
+
+#[test]
+fn the_same_seed_gives_the_same_game_line_for_line() {
+    let loaded = game_mods(&repo().join("mods"));
+    let gen = loaded.generation.clone().expect("generation");
+    let (a, sa, _) = play(&gen, &loaded, 11, agents("random,greedy", 11));
+    let (b, sb, _) = play(&gen, &loaded, 11, agents("random,greedy", 11));
+    assert_eq!(a, b, "same seed, same log");
+    assert_eq!(sa.checksum, sb.checksum);
+    assert_eq!(sa.ending, sb.ending);
+    let (c, sc, _) = play(&gen, &loaded, 12, agents("random,greedy", 12));
+    assert!(
+        c != a || sc.checksum != sa.checksum,
+        "another seed plays another game"
+    );
+    // The log reads like a game: turns, plays, attacks, damage, deaths, the end.
+    let text = a.join("\n");
+    for needle in [
+        "-- turn 1: Player",
+        " plays ",
+        " attacks ",
+        " damage",
+        " ends the turn",
+    ] {
+        assert!(text.contains(needle), "the log has `{needle}`:\n{text}");
+    }
+}
+
+#[test]
+fn seeded_games_between_the_ais_finish_without_error() {
+    let loaded = game_mods(&repo().join("mods"));
+    let gen = loaded.generation.clone().expect("generation");
+    let mut endings = Vec::new();
+    for seed in 0..30 {
+        let (_, s, _) = play(&gen, &loaded, seed, agents("random,random", seed));
+        assert!(s.turns > 2, "seed {seed}: a real game takes turns ({s:?})");
+        endings.push(s.ending);
+    }
+    for seed in 100..104 {
+        let (_, s, _) = play(&gen, &loaded, seed, agents("random,greedy", seed));
+        endings.push(s.ending);
+    }
+    assert!(
+        endings
+            .iter()
+            .any(|e| *e == tessera_host::play::Ending::Won(0))
+            && endings
+                .iter()
+                .any(|e| *e == tessera_host::play::Ending::Won(1)),
+        "both seats win some games: {endings:?}"
+    );
+}
+
+#[test]
+fn a_recording_replays_to_the_same_checksum_and_a_changed_one_does_not() {
+    let loaded = game_mods(&repo().join("mods"));
+    let gen = loaded.generation.clone().expect("generation");
+    let (log, s, inputs) = play(&gen, &loaded, 5, agents("greedy,random", 5));
+    assert!(inputs.iter().any(|i| matches!(i, Input::Choice(_))) || !inputs.is_empty());
+    let queue = Rc::new(RefCell::new(
+        inputs.iter().cloned().collect::<VecDeque<_>>(),
+    ));
+    let seats: Vec<Box<dyn Agent>> = (0..2)
+        .map(|_| Box::new(ReplayAgent::new(queue.clone())) as Box<dyn Agent>)
+        .collect();
+    let (replayed_log, r, _) = play(&gen, &loaded, 5, seats);
+    assert_eq!(replayed_log, log);
+    assert_eq!(r.checksum, s.checksum);
+    assert!(queue.borrow().is_empty(), "every input is used");
+
+    // Change one move: the replay either diverges with an error or ends elsewhere.
+    let mut changed = inputs.clone();
+    let i = changed
+        .iter()
+        .position(|x| matches!(x, Input::Move(n) if *n > 0))
+        .expect("some move other than the first option");
+    changed[i] = Input::Move(0);
+    let queue = Rc::new(RefCell::new(changed.into_iter().collect::<VecDeque<_>>()));
+    let seats: Vec<Box<dyn Agent>> = (0..2)
+        .map(|_| Box::new(ReplayAgent::new(queue.clone())) as Box<dyn Agent>)
+        .collect();
+    let mut out = |_: &str| {};
+    let mut m = Match::new(gen.clone(), 5, seats, translator(&loaded), &mut out).unwrap();
+    match m.play(&mut out) {
+        Err(e) => assert!(e.contains("diverged") || e.contains("ended before"), "{e}"),
+        Ok(other) => assert_ne!(other.checksum, s.checksum),
+    }
+}
+
+fn tessera(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tessera"));
+    c.current_dir(dir).env_remove("RUST_LOG");
+    c
+}
+
+#[test]
+fn tessera_run_records_and_tessera_replay_checks_the_checksum() {
+    ensure_built();
+    let dir = std::env::temp_dir().join(format!("tessera-arena-replay-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let rec = dir.join("game.json");
+    let out = tessera(&repo())
+        .args(["run", "--seed", "42", "--quiet", "--record"])
+        .arg(&rec)
+        .output()
+        .expect("tessera runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("game 1 (seed 42): "), "{stdout}");
+    let out = tessera(&repo())
+        .arg("replay")
+        .arg(&rec)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    let replay = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{replay}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(replay.contains("matches"), "{replay}");
+    // A tampered checksum is caught.
+    let text = std::fs::read_to_string(&rec).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut v = v;
+    v["checksum"] = serde_json::Value::String("0000000000000000".into());
+    std::fs::write(&rec, v.to_string()).unwrap();
+    let out = tessera(&repo())
+        .arg("replay")
+        .arg(&rec)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("replay diverged"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        let dest = to.join(e.file_name());
+        if p.is_dir() {
+            copy_tree(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
+}
+
+/// A copy of the game's mods to edit.
+fn mods_copy(name: &str) -> PathBuf {
+    ensure_built();
+    let root = std::env::temp_dir().join(format!("tessera-arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    copy_tree(&repo().join("mods"), &root.join("mods"));
+    std::fs::copy(repo().join("server.toml"), root.join("server.toml")).unwrap();
+    root
+}
+
+#[test]
+fn a_running_match_picks_up_an_edited_card_and_keeps_going() {
+    let root = mods_copy("watch");
+    let mods = root.join("mods");
+    let loaded = game_mods(&mods);
+    let gen = loaded.generation.clone().expect("generation");
+    let server = ServerConfig::load(&root.join("server.toml")).unwrap();
+    let mut hot = HotReload::new(
+        vec![mods.clone()],
+        Some(server),
+        Arc::new(Registry::with_core()),
+        Duration::from_millis(100),
+        gen.number + 1,
+    )
+    .unwrap();
+    let mut out = |_: &str| {};
+    let mut m = Match::new(
+        gen.clone(),
+        3,
+        agents("random,random", 3),
+        translator(&loaded),
+        &mut out,
+    )
+    .unwrap();
+    for _ in 0..15 {
+        assert!(m.step(&mut out).unwrap().is_none(), "the game is still on");
+    }
+    let file = mods.join("arena-classic/content/minions.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replace(
+        "properties = { cost = 2, attack = 2, max_health = 3 }",
+        "properties = { cost = 2, attack = 7, max_health = 3 }",
+    );
+    assert_ne!(text, edited, "the Brook Lurker line is in the file");
+    std::fs::write(&file, edited).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let line = loop {
+        if let Some(staged) = hot.wait(Duration::from_millis(50)) {
+            let (line, report) = m.apply_reload(&staged);
+            assert!(report.is_some(), "{line}");
+            break line;
+        }
+        assert!(Instant::now() < deadline, "no reload within 20 s");
+    };
+    assert!(
+        line.starts_with("reloaded arena-classic (generation 2)"),
+        "{line}"
+    );
+    let lurker = tessera_host::Id::parse("arena-classic:class/brook_lurker").unwrap();
+    let world = m.game().world();
+    for o in world.objects_of_class(lurker) {
+        assert_eq!(
+            world.get_int(o, tessera_host::Sym::new("attack")),
+            7,
+            "objects of the class re-bind"
+        );
+    }
+    assert_eq!(m.game().generation().number, 2);
+    let s = m.play(&mut out).expect("the game goes on after the reload");
+    assert!(s.turns > 0);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn tessera_run_watch_reloads_while_the_game_runs() {
+    let root = mods_copy("cli-watch");
+    let mut child = tessera(&root)
+        .args([
+            "run",
+            "--seed",
+            "9",
+            "--watch",
+            "--turn-delay-ms",
+            "150",
+            "--agents",
+            "random,random",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("tessera runs");
+    std::thread::sleep(Duration::from_millis(1500));
+    let file = root.join("mods/arena-classic/content/minions.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        text.replace(
+            "cost = 4, attack = 3, max_health = 5",
+            "cost = 4, attack = 4, max_health = 5",
+        ),
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    // A broken save is reported and the game keeps the last good generation.
+    std::fs::write(&file, "[class.broken\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("watching the mod folders"), "{stdout}");
+    assert!(
+        stdout.contains("reloaded arena-classic (generation 2) in "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("reload failed: ") && stdout.contains("keeping generation 2"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("game 1 (seed 9): "),
+        "the game finished: {stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
