@@ -306,7 +306,7 @@ fn a_running_match_picks_up_an_edited_card_and_keeps_going() {
 #[test]
 fn tessera_run_watch_reloads_while_the_game_runs() {
     let root = mods_copy("cli-watch");
-    let mut child = tessera(&root)
+    let child = tessera(&root)
         .args([
             "run",
             "--seed",
