@@ -47,11 +47,17 @@ impl Relation {
     }
 }
 
+/// The `player` tag, interned once (it is tested on hot paths).
+pub(crate) fn player_tag() -> Sym {
+    static TAG: std::sync::OnceLock<Sym> = std::sync::OnceLock::new();
+    *TAG.get_or_init(|| Sym::new("player"))
+}
+
 /// The player the holder acts for: the holder itself if it is a player, else its owner;
 /// without a holder, the event's player.
 pub fn acting_player(cx: &Cx<'_>) -> Option<ObjId> {
     match cx.scope.this {
-        Some(t) if cx.world.has_tag(t, Sym::new("player")) => Some(t),
+        Some(t) if cx.world.has_tag(t, player_tag()) => Some(t),
         Some(t) => cx.world.object(t).ok().and_then(|o| o.owner),
         None => cx.scope.player,
     }
@@ -63,7 +69,8 @@ pub(crate) fn owner_relation(cx: &Cx<'_>, owner: Option<ObjId>, obj: ObjId, rel:
         return true;
     }
     let me = acting_player(cx);
-    let side = if cx.world.has_tag(obj, Sym::new("player")) {
+    // A player has no owner; an owned object is never a player.
+    let side = if owner.is_none() && cx.world.has_tag(obj, player_tag()) {
         Some(obj)
     } else {
         owner

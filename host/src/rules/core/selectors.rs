@@ -65,9 +65,10 @@ struct Objects {
 
 impl Objects {
     fn matches(&self, cx: &Cx<'_>, id: ObjId) -> bool {
-        let Ok(o) = cx.world.object(id) else {
-            return false;
-        };
+        cx.world.object(id).is_ok_and(|o| self.matches_obj(cx, id, o))
+    }
+
+    fn matches_obj(&self, cx: &Cx<'_>, id: ObjId, o: &crate::state::Object) -> bool {
         (self.zones.is_empty() || self.zones.contains(&o.zone))
             && self.tags.iter().all(|t| o.tags.contains(t))
             && !(self.exclude_self && cx.scope.this == Some(id))
@@ -86,8 +87,8 @@ impl Selector for Objects {
             None => out.extend(
                 cx.world
                     .objects()
-                    .map(|(id, _)| id)
-                    .filter(|&id| self.matches(cx, id)),
+                    .filter(|(id, o)| self.matches_obj(cx, *id, o))
+                    .map(|(id, _)| id),
             ),
         }
         Ok(())
@@ -102,7 +103,7 @@ impl Selector for Objects {
             None => cx
                 .world
                 .objects()
-                .filter(|(id, _)| self.matches(cx, *id))
+                .filter(|(id, o)| self.matches_obj(cx, *id, o))
                 .count(),
         })
     }
