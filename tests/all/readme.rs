@@ -149,9 +149,11 @@ fn your_first_mod_in_five_minutes_runs_as_written() {
         std::fs::copy(repo().join(f), root.join(f)).unwrap();
     }
 
-    // 1. A game that reloads edits.
+    // 1. A game that reloads edits (and rebuilds plugin sources under ./plugins).
+    std::fs::create_dir_all(root.join("plugins")).unwrap();
     let mut child = tessera(&root)
         .args(["run", "--watch", "--turn-delay-ms", "300", "--games", "20"])
+        .env("CARGO_TARGET_DIR", repo().join("plugins/target"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -250,6 +252,14 @@ fn your_first_mod_in_five_minutes_runs_as_written() {
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains("0 errors, 0 warnings"), "{text}");
+
+    // 6. Saving the plugin's source rebuilds it and the game reloads the new module.
+    let lib = root.join("plugins/my-cards/src/lib.rs");
+    let source = std::fs::read_to_string(&lib).unwrap();
+    assert!(source.contains("> 0"));
+    std::fs::write(&lib, source.replace("> 0", ">= 2")).unwrap();
+    game.wait_for(&["rebuilt plugin my-cards in "]);
+    game.wait_for(&["reloaded my-cards (generation "]);
     let _ = game.child.kill();
     let _ = game.child.wait();
     let _ = std::fs::remove_dir_all(&root);

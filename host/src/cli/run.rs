@@ -117,6 +117,17 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     } else {
         None
     };
+    // Plugin sources under ./plugins are rebuilt on save; the new module then reloads
+    // like any other change to its mod.
+    let plugins_dir = Path::new("plugins");
+    let mut rebuilder = if args.watch && plugins_dir.is_dir() {
+        let r =
+            tessera_host::reload::PluginRebuilder::new(plugins_dir, Duration::from_millis(200))?;
+        println!("watching plugin sources in ./plugins; saving one rebuilds it");
+        Some(r)
+    } else {
+        None
+    };
     let mut gen = gen;
     let mut translate = translator(&loaded);
     let mut mods = recorded_mods(&loaded)?;
@@ -157,6 +168,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
                 if args.turn_delay_ms > 0 {
                     std::thread::sleep(Duration::from_millis(args.turn_delay_ms));
                 }
+            }
+            if let Some(line) = rebuilder.as_mut().and_then(|r| r.poll()) {
+                println!("{line}");
             }
             if let Some(r) = &mut reload {
                 if let Some(staged) = r.poll() {

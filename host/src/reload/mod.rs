@@ -16,6 +16,10 @@ use std::time::{Duration, Instant};
 
 use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
+mod rebuild;
+
+pub use rebuild::{crate_of, PluginRebuilder};
+
 use crate::game::{Game, SwapReport};
 use crate::mods::{load_generation, LoadedMods, ServerConfig};
 use crate::registry::Registry;

@@ -65,7 +65,9 @@ struct Objects {
 
 impl Objects {
     fn matches(&self, cx: &Cx<'_>, id: ObjId) -> bool {
-        cx.world.object(id).is_ok_and(|o| self.matches_obj(cx, id, o))
+        cx.world
+            .object(id)
+            .is_ok_and(|o| self.matches_obj(cx, id, o))
     }
 
     fn matches_obj(&self, cx: &Cx<'_>, id: ObjId, o: &crate::state::Object) -> bool {
