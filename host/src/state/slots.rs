@@ -3,9 +3,10 @@
 //!
 //! The world keeps slots dense and in order: an object entering a zone goes to the end
 //! (or to a given slot, shifting the ones after it right); an object leaving a zone closes
-//! the gap. `slot` is an ordinary base property, so content reads it as `self.slot`, auras
-//! that read it recompute when neighbours come and go, and the last slot an object held
-//! stays readable after it left (a deathrattle can summon into its holder's position).
+//! the gap. `slot` is an ordinary base property, so content reads it as `self.slot`, and
+//! auras that read it recompute when neighbours come and go. An object that leaves a zone
+//! remembers where it stood in `left_slot` (a deathrattle summons into its holder's old
+//! position with `slot = "self.left_slot"`).
 
 use super::{ObjId, StateError, Value, World};
 use crate::id::Sym;
@@ -14,6 +15,12 @@ use crate::id::Sym;
 pub fn slot_key() -> Sym {
     static KEY: std::sync::OnceLock<Sym> = std::sync::OnceLock::new();
     *KEY.get_or_init(|| Sym::new("slot"))
+}
+
+/// The property that holds the slot an object had in the zone it last left.
+pub fn left_slot_key() -> Sym {
+    static KEY: std::sync::OnceLock<Sym> = std::sync::OnceLock::new();
+    *KEY.get_or_init(|| Sym::new("left_slot"))
 }
 
 impl World {
@@ -40,8 +47,8 @@ impl World {
             .collect())
     }
 
-    /// Takes `id` out of its group's order: the objects after it move one slot left.
-    /// Its own `slot` keeps the position it had.
+    /// Takes `id` out of its group's order: the objects after it move one slot left, and
+    /// `left_slot` records where it stood.
     pub(crate) fn leave_slot(&mut self, id: ObjId) -> Result<(), StateError> {
         let mine = self.slot(id);
         for (o, s) in self.group_of(id)? {
@@ -49,6 +56,7 @@ impl World {
                 self.set(o, slot_key(), Value::Int(s - 1))?;
             }
         }
+        self.set(id, left_slot_key(), Value::Int(mine))?;
         Ok(())
     }
 
@@ -110,6 +118,12 @@ mod tests {
         assert_eq!((w.slot(a), w.slot(b), w.slot(c)), (0, 1, 2));
         w.move_to(b, Sym::new("graveyard")).unwrap();
         assert_eq!((w.slot(a), w.slot(c)), (0, 1));
+        assert_eq!(
+            w.get_int(b, left_slot_key()),
+            1,
+            "it remembers where it stood"
+        );
+        assert_eq!(w.slot(b), 0, "first in the graveyard");
         let d = w.create(class, Some(p), Sym::new("hand"));
         w.move_to_slot(d, Sym::new("board"), Some(1)).unwrap();
         assert_eq!(zone_order(&w, p, "board"), vec![a, d, c]);

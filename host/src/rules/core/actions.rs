@@ -457,7 +457,7 @@ pub(super) fn register(r: &mut Registry) {
             ParamSpec::optional("count", T::Expr, "how many (default 1)"),
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
             ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
-            ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `self.slot` to take the holder's place"),
+            ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `self.left_slot` to take the place a destroyed holder had"),
         ],
         kind(|p| {
             Ok(Box::new(Create {
