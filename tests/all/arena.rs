@@ -11,8 +11,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tessera_host::mods::{load, LoadedMods, ServerConfig};
-use tessera_host::play::{Agent, GreedyAgent, Input, Match, RandomAgent, ReplayAgent, Summary};
+use tessera_host::play::{GreedyAgent, Input, Match, RandomAgent, ReplayAgent, Summary};
 use tessera_host::reload::HotReload;
+use tessera_host::Controller;
 use tessera_host::{Generation, Registry};
 
 use crate::plugin_build::{ensure_built, repo};
@@ -44,10 +45,10 @@ fn translator(loaded: &LoadedMods) -> Rc<dyn Fn(&str) -> Option<String>> {
     Rc::new(move |k: &str| text.get(k).cloned())
 }
 
-fn agents(kind: &str, seed: u64) -> Vec<Box<dyn Agent>> {
+fn agents(kind: &str, seed: u64) -> Vec<Box<dyn Controller>> {
     kind.split(',')
         .enumerate()
-        .map(|(i, k)| -> Box<dyn Agent> {
+        .map(|(i, k)| -> Box<dyn Controller> {
             match k {
                 "greedy" => Box::new(GreedyAgent::new()),
                 _ => Box::new(RandomAgent::new(seed * 31 + i as u64)),
@@ -61,7 +62,7 @@ fn play(
     gen: &Arc<Generation>,
     loaded: &LoadedMods,
     seed: u64,
-    seats: Vec<Box<dyn Agent>>,
+    seats: Vec<Box<dyn Controller>>,
 ) -> (Vec<String>, Summary, Vec<Input>) {
     let mut log = Vec::new();
     let mut out = |l: &str| log.push(l.to_owned());
@@ -135,8 +136,8 @@ fn a_recording_replays_to_the_same_checksum_and_a_changed_one_does_not() {
     let queue = Rc::new(RefCell::new(
         inputs.iter().cloned().collect::<VecDeque<_>>(),
     ));
-    let seats: Vec<Box<dyn Agent>> = (0..2)
-        .map(|_| Box::new(ReplayAgent::new(queue.clone())) as Box<dyn Agent>)
+    let seats: Vec<Box<dyn Controller>> = (0..2)
+        .map(|_| Box::new(ReplayAgent::new(queue.clone())) as Box<dyn Controller>)
         .collect();
     let (replayed_log, r, _) = play(&gen, &loaded, 5, seats);
     assert_eq!(replayed_log, log);
@@ -151,8 +152,8 @@ fn a_recording_replays_to_the_same_checksum_and_a_changed_one_does_not() {
         .expect("some move other than the first option");
     changed[i] = Input::Move(0);
     let queue = Rc::new(RefCell::new(changed.into_iter().collect::<VecDeque<_>>()));
-    let seats: Vec<Box<dyn Agent>> = (0..2)
-        .map(|_| Box::new(ReplayAgent::new(queue.clone())) as Box<dyn Agent>)
+    let seats: Vec<Box<dyn Controller>> = (0..2)
+        .map(|_| Box::new(ReplayAgent::new(queue.clone())) as Box<dyn Controller>)
         .collect();
     let mut out = |_: &str| {};
     let mut m = Match::new(gen.clone(), 5, seats, translator(&loaded), &mut out).unwrap();

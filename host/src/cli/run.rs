@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use tessera_host::mods::{LoadedMods, Lockfile};
 use tessera_host::play::{
-    Agent, GreedyAgent, Input, Match, RandomAgent, RecordedMod, Recording, ReplayAgent,
+    GreedyAgent, Input, Match, RandomAgent, RecordedMod, Recording, ReplayAgent,
 };
 use tessera_host::reload::HotReload;
-use tessera_host::Registry;
+use tessera_host::{Controller, Registry};
 
 use super::{check, ModArgs};
 
@@ -47,7 +47,7 @@ pub struct RunArgs {
     pub record: Option<PathBuf>,
 }
 
-fn agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, String> {
+fn agent(name: &str, seed: u64) -> Result<Box<dyn Controller>, String> {
     match name.trim() {
         "random" => Ok(Box::new(RandomAgent::new(seed))),
         "greedy" => Ok(Box::new(GreedyAgent::new())),
@@ -296,10 +296,10 @@ pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, Stri
             .cloned()
             .collect::<std::collections::VecDeque<Input>>(),
     ));
-    let agents: Vec<Box<dyn Agent>> = rec
+    let agents: Vec<Box<dyn Controller>> = rec
         .agents
         .iter()
-        .map(|_| Box::new(ReplayAgent::new(inputs.clone())) as Box<dyn Agent>)
+        .map(|_| Box::new(ReplayAgent::new(inputs.clone())) as Box<dyn Controller>)
         .collect();
     let mut out = |line: &str| {
         if !quiet {

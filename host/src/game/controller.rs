@@ -23,11 +23,30 @@ pub struct Choice {
     pub max: usize,
 }
 
-/// Answers choices. Returns indices into `choice.options`; an `Err` fails the command
-/// (rolled back) with the message.
+/// Plays for a player: answers choices inside commands (targets, modes) and, in a match,
+/// picks the player's next move. Returns indices; an `Err` fails the command (rolled
+/// back) with the message.
 pub trait Controller {
-    /// Makes a choice.
+    /// Makes a choice: indices into `choice.options`.
     fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String>;
+
+    /// Picks one of `moves` (never empty) for player `me` and returns its index. `game`
+    /// may be used to look ahead with [`Game::try_move`](super::Game::try_move). By
+    /// default a controller does not play moves (it only answers choices).
+    fn choose_move(
+        &mut self,
+        game: &mut super::Game,
+        me: ObjId,
+        moves: &[super::MoveOption],
+    ) -> Result<usize, String> {
+        let _ = (game, me, moves);
+        Err("this controller answers choices but does not play moves".into())
+    }
+
+    /// A short name for logs and recordings (`random`, `greedy`, `scripted`).
+    fn name(&self) -> String {
+        "controller".into()
+    }
 }
 
 /// One scripted answer.
@@ -68,6 +87,10 @@ impl ScriptedController {
 }
 
 impl Controller for ScriptedController {
+    fn name(&self) -> String {
+        "scripted".into()
+    }
+
     fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
         self.asked.push(choice.prompt.clone());
         match self.answers.pop_front() {
@@ -108,6 +131,10 @@ impl RandomController {
 }
 
 impl Controller for RandomController {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
     fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
         let mut idx: Vec<usize> = (0..choice.options.len()).collect();
         let n = choice.max.min(idx.len());

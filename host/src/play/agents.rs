@@ -1,7 +1,7 @@
-//! Agents: who plays a seat. An agent picks moves and answers the choices those moves
-//! ask for. The random agent plays any legal move; the greedy agent tries each legal
-//! move on a copy of the world and keeps the one the game's `score` rates highest; the
-//! replay agent repeats a recorded game's inputs.
+//! Agents: controllers that play a seat — they pick moves ([`Controller::choose_move`])
+//! and answer the choices those moves ask for. The random agent plays any legal move; the
+//! greedy agent tries each legal move on a copy of the world and keeps the one the game's
+//! `score` rates highest; the replay agent repeats a recorded game's inputs.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -13,22 +13,6 @@ use rand_chacha::ChaCha8Rng;
 use super::record::Input;
 use crate::game::{Choice, Controller, Game, MoveOption, RandomController};
 use crate::state::{ObjId, World};
-
-/// Plays one seat.
-pub trait Agent {
-    /// A short name for logs and replay files (`random`, `greedy`).
-    fn name(&self) -> String;
-    /// Picks one of `moves` (never empty) for player `me`; returns its index. `game` may
-    /// be used to look ahead with [`Game::try_move`].
-    fn pick_move(
-        &mut self,
-        game: &mut Game,
-        me: ObjId,
-        moves: &[MoveOption],
-    ) -> Result<usize, String>;
-    /// Answers a choice a move asks for (indices into `choice.options`).
-    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String>;
-}
 
 /// Plays uniformly random legal moves and answers, from its own seed.
 #[derive(Debug)]
@@ -47,11 +31,11 @@ impl RandomAgent {
     }
 }
 
-impl Agent for RandomAgent {
+impl Controller for RandomAgent {
     fn name(&self) -> String {
         "random".into()
     }
-    fn pick_move(
+    fn choose_move(
         &mut self,
         _game: &mut Game,
         _me: ObjId,
@@ -61,7 +45,7 @@ impl Agent for RandomAgent {
         Ok(usize::try_from(self.rng.next_u64() % n).unwrap_or(0))
     }
     fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
-        self.answers.choose(world, choice)
+        Controller::choose(&mut self.answers, world, choice)
     }
 }
 
@@ -120,12 +104,12 @@ impl GreedyAgent {
     }
 }
 
-impl Agent for GreedyAgent {
+impl Controller for GreedyAgent {
     fn name(&self) -> String {
         "greedy".into()
     }
 
-    fn pick_move(
+    fn choose_move(
         &mut self,
         game: &mut Game,
         me: ObjId,
@@ -205,11 +189,11 @@ impl ReplayAgent {
     }
 }
 
-impl Agent for ReplayAgent {
+impl Controller for ReplayAgent {
     fn name(&self) -> String {
         "replay".into()
     }
-    fn pick_move(
+    fn choose_move(
         &mut self,
         _game: &mut Game,
         _me: ObjId,
@@ -242,7 +226,7 @@ impl Agent for ReplayAgent {
 /// and records the answer.
 pub(crate) struct SeatController {
     pub(crate) players: Vec<ObjId>,
-    pub(crate) agents: Rc<RefCell<Vec<Box<dyn Agent>>>>,
+    pub(crate) agents: Rc<RefCell<Vec<Box<dyn Controller>>>>,
     pub(crate) inputs: Rc<RefCell<Vec<Input>>>,
 }
 

@@ -102,6 +102,14 @@ impl Namer {
                     "{target} is destroyed"
                 }
             }
+            "core:event/created" => {
+                // Tokens summoned to the board; cards created elsewhere are not news.
+                let zone = e.target.and_then(|t| world.object(t).ok()).map(|o| o.zone);
+                if !zone.is_some_and(|z| show_zones.contains(&z)) {
+                    return None;
+                }
+                "{target} is summoned"
+            }
             _ => gen.event_logs.get(&e.id)?.as_str(),
         };
         Some(

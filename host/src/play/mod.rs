@@ -16,12 +16,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-pub use agents::{Agent, GreedyAgent, RandomAgent, ReplayAgent};
+pub use agents::{GreedyAgent, RandomAgent, ReplayAgent};
 pub use log::Namer;
 pub use record::{Input, RecordedMod, Recording};
 
 use crate::bus::Event;
-use crate::game::{Game, MoveOption, ScriptedController};
+use crate::game::{Controller, Game, MoveOption, ScriptedController};
 use crate::id::Id;
 use crate::rules::Generation;
 use crate::state::ObjId;
@@ -69,7 +69,7 @@ pub struct Summary {
 pub struct Match {
     game: Game,
     players: Vec<ObjId>,
-    agents: Rc<RefCell<Vec<Box<dyn Agent>>>>,
+    agents: Rc<RefCell<Vec<Box<dyn Controller>>>>,
     inputs: Rc<RefCell<Vec<Input>>>,
     namer: Namer,
     translate: Rc<dyn Fn(&str) -> Option<String>>,
@@ -97,11 +97,12 @@ impl std::fmt::Debug for Match {
 impl Match {
     /// Sets up a match: creates the players and deals their decks (from the world's
     /// seeded RNG), then raises the game's start event. `agents` play the seats in
-    /// order; `translate` looks up display names (a locale).
+    /// order (each a [`Controller`] that plays moves); `translate` looks up display names
+    /// (a locale).
     pub fn new(
         gen: Arc<Generation>,
         seed: u64,
-        agents: Vec<Box<dyn Agent>>,
+        agents: Vec<Box<dyn Controller>>,
         translate: Rc<dyn Fn(&str) -> Option<String>>,
         out: &mut dyn FnMut(&str),
     ) -> Result<Match, String> {
@@ -294,7 +295,7 @@ impl Match {
         let pick = {
             let mut agents = self.agents.borrow_mut();
             let agent = agents.get_mut(seat).ok_or("no agent for this seat")?;
-            agent.pick_move(&mut self.game, me, &moves)?
+            agent.choose_move(&mut self.game, me, &moves)?
         };
         self.agent_time += thinking.elapsed();
         let mv = *moves
