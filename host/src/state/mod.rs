@@ -104,6 +104,8 @@ pub struct World {
     slots: Vector<Slot>,
     free: Vector<u32>,
     by_class: OrdMap<Id, OrdSet<ObjId>>,
+    /// Living objects by zone (an index: selections by zone need not scan every object).
+    by_zone: OrdMap<Sym, OrdSet<ObjId>>,
     /// Runtime aura instances by instance number.
     pub(crate) auras: OrdMap<u64, AuraInstance>,
     /// Modifiers each aura currently produces (cache of the last recompute).
@@ -129,6 +131,7 @@ impl World {
             slots: Vector::new(),
             free: Vector::new(),
             by_class: OrdMap::new(),
+            by_zone: OrdMap::new(),
             auras: OrdMap::new(),
             aura_results: OrdMap::new(),
             applied: OrdMap::new(),
@@ -218,6 +221,7 @@ impl World {
             }
         };
         self.by_class.entry(class).or_default().insert(id);
+        self.by_zone.entry(zone).or_default().insert(id);
         self.dirty.structural = true;
         // A fresh object is the last of its owner's objects in its zone.
         let _ = self.join_slot(id, None);
@@ -229,6 +233,9 @@ impl World {
         self.leave_slot(id)?;
         let obj = self.object(id)?.clone();
         if let Some(set) = self.by_class.get_mut(&obj.class) {
+            set.remove(&id);
+        }
+        if let Some(set) = self.by_zone.get_mut(&obj.zone) {
             set.remove(&id);
         }
         self.slots[id.index as usize].object = None;
@@ -292,6 +299,14 @@ impl World {
     pub fn objects_of_class(&self, class: Id) -> impl Iterator<Item = ObjId> + '_ {
         self.by_class
             .get(&class)
+            .into_iter()
+            .flat_map(|s| s.iter().copied())
+    }
+
+    /// The objects in a zone, in id order.
+    pub fn objects_in_zone(&self, zone: Sym) -> impl Iterator<Item = ObjId> + '_ {
+        self.by_zone
+            .get(&zone)
             .into_iter()
             .flat_map(|s| s.iter().copied())
     }
@@ -438,6 +453,12 @@ impl World {
         let old = std::mem::replace(&mut obj.zone, zone);
         obj.timestamp = ts;
         self.dirty.structural = true;
+        if old != zone {
+            if let Some(set) = self.by_zone.get_mut(&old) {
+                set.remove(&id);
+            }
+            self.by_zone.entry(zone).or_default().insert(id);
+        }
         Ok(old)
     }
 

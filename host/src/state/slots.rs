@@ -35,8 +35,10 @@ impl World {
         let (owner, zone) = (me.owner, me.zone);
         let key = slot_key();
         Ok(self
-            .objects()
-            .filter(|(o, obj)| *o != id && obj.owner == owner && obj.zone == zone)
+            .objects_in_zone(zone)
+            .filter(|o| *o != id)
+            .filter_map(|o| self.object(o).ok().map(|obj| (o, obj)))
+            .filter(|(_, obj)| obj.owner == owner)
             .map(|(o, obj)| {
                 let s = match obj.props.get(&key) {
                     Some(Value::Int(i)) => *i,

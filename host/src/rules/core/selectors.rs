@@ -78,6 +78,23 @@ impl Objects {
     }
 }
 
+impl Objects {
+    /// Candidates from the zone index, in id order (one zone, or several merged).
+    fn zone_candidates(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) {
+        let start = out.len();
+        for z in &self.zones {
+            out.extend(
+                cx.world
+                    .objects_in_zone(*z)
+                    .filter(|&id| self.matches(cx, id)),
+            );
+        }
+        if self.zones.len() > 1 {
+            out[start..].sort_unstable();
+        }
+    }
+}
+
 impl Selector for Objects {
     fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         match self.class {
@@ -86,6 +103,7 @@ impl Selector for Objects {
                     .objects_of_class(c)
                     .filter(|&id| self.matches(cx, id)),
             ),
+            None if !self.zones.is_empty() => self.zone_candidates(cx, out),
             None => out.extend(
                 cx.world
                     .objects()
@@ -102,6 +120,16 @@ impl Selector for Objects {
                 .objects_of_class(c)
                 .filter(|&id| self.matches(cx, id))
                 .count(),
+            None if !self.zones.is_empty() => self
+                .zones
+                .iter()
+                .map(|z| {
+                    cx.world
+                        .objects_in_zone(*z)
+                        .filter(|&id| self.matches(cx, id))
+                        .count()
+                })
+                .sum(),
             None => cx
                 .world
                 .objects()
