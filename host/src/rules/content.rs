@@ -38,6 +38,10 @@ pub struct ContentFile {
     /// Event types this mod declares (`[event.spell_cast]`).
     #[serde(default)]
     pub event: IndexMap<String, EventSpec>,
+    /// Abilities in the ability schema's shape: one ability table or a list of them
+    /// (compiled by `crate::ability`).
+    #[serde(default)]
+    pub abilities: Option<Json>,
 }
 
 /// `[world]`: rules of the whole game.
