@@ -97,7 +97,7 @@ fn rule_3_translation_keys_must_exist_in_the_mods_locale() {
     for f in ["mod.toml", "locale/en.toml", "content/spark.json"] {
         std::fs::copy(fixtures().join("missing_locale_key").join(f), m.join(f)).unwrap();
     }
-    let loaded = load(&[dir.clone()], None, Arc::new(Registry::with_core()));
+    let loaded = load(std::slice::from_ref(&dir), None, Arc::new(Registry::with_core()));
     let d = loaded
         .all_diagnostics()
         .find(|d| d.code == "E-ABILITY-LOCALE")

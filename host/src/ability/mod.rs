@@ -132,3 +132,35 @@ pub(crate) fn register(r: &mut Registry) {
         ))
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_core_registry_has_the_schemas_node_types_and_cast() {
+        let r = Registry::with_core();
+        for name in [
+            "base_value",
+            "range",
+            "area_of_effect",
+            "damage",
+            "damage_over_time",
+            "condition",
+            "meta",
+        ] {
+            let entry = r.nodes.get(nodes::builtin_id(name)).expect(name);
+            assert!(
+                entry.params.iter().any(|p| p.required),
+                "{name} has a parameter schema"
+            );
+        }
+        assert!(r
+            .actions
+            .get(Id::parse("core:action/cast").unwrap())
+            .is_some());
+        for (name, _) in EVENTS {
+            assert!(r.events.get(event_id(name)).is_some(), "{name}");
+        }
+    }
+}
