@@ -45,9 +45,12 @@
 //! - [`plugins`] — sandboxed WebAssembly plugins (ABI v1, see `plugin-api/ABI.md`) and
 //!   trusted native extensions, registered as ordinary registry entries.
 //! - [`scenario`] — scenario tests, the data-file way to test content.
+//! - [`ability`] — the ability schema (`math` node pipelines) and casting
+//!   ([`Game::cast`]).
 
 #![deny(missing_docs)]
 
+pub mod ability;
 mod bus;
 mod diag;
 mod game;
@@ -72,5 +75,5 @@ pub use registry::Registry;
 pub use rules::compile::{ContentSource, ExtraActions};
 pub use rules::{Generation, RuleError};
 pub use state::{
-    AppliedMod, HealthRule, Layer, MaxHealthDrop, ObjId, Object, StateError, Value, World,
+    AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId, Object, StateError, Value, World,
 };

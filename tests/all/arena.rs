@@ -358,3 +358,26 @@ fn tessera_run_watch_reloads_while_the_game_runs() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn every_scenario_of_the_game_mods_passes() {
+    ensure_built();
+    let out = tessera(&repo()).arg("test").output().expect("tessera test");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = text.trim_end().lines().last().unwrap_or("");
+    let passed: usize = last
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no summary line: {text}"));
+    assert!(last.ends_with(" passed, 0 failed"), "{text}");
+    assert!(
+        passed >= 5,
+        "the game's mods have their scenario tests: {text}"
+    );
+}

@@ -2,6 +2,8 @@
 //!
 //! One binary with one module per area (as wasmtime's `tests/all`).
 
+mod abilities;
+mod abilities_format;
 mod arena;
 mod bad_input;
 mod mods_content;

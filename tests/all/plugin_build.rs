@@ -12,7 +12,7 @@ pub fn repo() -> PathBuf {
 pub fn ensure_built() {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
     let r = BUILT.get_or_init(|| {
-        let dirs: Vec<PathBuf> = ["beasts", "counter", "crits", "tactics"]
+        let dirs: Vec<PathBuf> = ["beasts", "counter", "crits", "spellbook", "tactics"]
             .iter()
             .map(|p| repo().join("plugins").join(p))
             .collect();

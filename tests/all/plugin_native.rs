@@ -61,7 +61,7 @@ fn mods_tree(tag: &str, file: &str, server: &str) -> PathBuf {
     .unwrap();
     std::fs::write(
         root.join("server.toml"),
-        format!("mod_dirs = [\"mods\"]\n{server}\n[grants.crits]\ncapabilities = [\"random\"]\n"),
+        format!("mod_dirs = [\"mods\"]\n{server}\n[grants.crits]\ncapabilities = [\"random\"]\n[grants.original]\ncapabilities = [\"random\"]\n"),
     )
     .unwrap();
     root

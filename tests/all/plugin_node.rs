@@ -37,7 +37,7 @@ fn game() -> Game {
 fn damage_in(values: f64) -> Pipeline {
     Pipeline {
         values: vec![(Sym::new("damage"), values)],
-        targets: Vec::new(),
+        ..Pipeline::default()
     }
 }
 

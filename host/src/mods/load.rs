@@ -159,6 +159,18 @@ pub fn load_resolved(
     }
     let after = order_relation(&resolution);
     let ordered_after = |a: &str, b: &str| after.get(a).is_some_and(|s| s.contains(b));
+    // Translations, read up front so abilities can be checked against them while they
+    // compile (problems with these files are reported once, below).
+    let all_ids: Vec<String> = resolution.order.iter().map(|m| m.id.clone()).collect();
+    let early_locale = read_locales(&resolution, &all_ids, &mut Diagnostics::default());
+    let translations = |mod_id: &str, key: &str| {
+        resolution.get(mod_id).is_some_and(|m| {
+            early_locale
+                .languages
+                .get(&m.manifest.locale.default)
+                .is_some_and(|l| l.contains_key(key))
+        })
+    };
     let mut disabled: BTreeMap<String, String> = BTreeMap::new();
     for (id, why) in unreadable.iter().chain(broken_plugins.iter()) {
         disable_with_dependents(&resolution, id, why, &mut disabled);
@@ -195,6 +207,7 @@ pub fn load_resolved(
             number,
             extras: &[],
             ordered_after: Some(&ordered_after),
+            translations: Some(&translations),
         };
         match Generation::build_with(Arc::new(round_registry), &sources, &opts) {
             Ok((gen, _)) => {

@@ -457,6 +457,7 @@ impl Registry {
     pub fn with_core() -> Registry {
         let mut r = Registry::empty();
         crate::rules::core::register(&mut r);
+        crate::ability::register(&mut r);
         r
     }
 

@@ -44,6 +44,10 @@ pub struct ContentFile {
     /// What a player may do on their turn (`[move.attack]`).
     #[serde(default, rename = "move")]
     pub moves: IndexMap<String, MoveSpec>,
+    /// Abilities in the ability schema's shape: one ability table or a list of them
+    /// (compiled by `crate::ability`).
+    #[serde(default)]
+    pub abilities: Option<Json>,
 }
 
 /// `[game]`: how a match is set up, whose turn it is, and how it ends. The host creates

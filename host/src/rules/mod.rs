@@ -19,12 +19,13 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
+/// The shared context of an ability pipeline (owned by [`crate::ability`]).
+pub use crate::ability::Pipeline;
 pub use compile::{Generation, Origin, Trigger, WorldConfig};
 pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
 use crate::game::Controller;
-use crate::id::Sym;
 use crate::plugins::Runtime;
 use crate::state::{ObjId, StateError, World};
 
@@ -135,27 +136,6 @@ impl ActCx<'_> {
         if !self.gen.index.listeners(event.id).is_empty() {
             self.queue.raise(event);
         }
-    }
-}
-
-/// The shared context of an ability pipeline: values computed by earlier nodes, and
-/// the targets being affected.
-#[derive(Debug, Clone, Default)]
-pub struct Pipeline {
-    /// Named numbers produced so far, in order.
-    pub values: Vec<(Sym, f64)>,
-    /// The objects the pipeline affects.
-    pub targets: Vec<ObjId>,
-}
-
-impl Pipeline {
-    /// A value produced by an earlier node.
-    pub fn value(&self, key: Sym) -> Option<f64> {
-        self.values
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| *v)
     }
 }
 

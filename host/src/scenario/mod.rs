@@ -179,6 +179,7 @@ fn run(
         number: 1,
         extras: &extras,
         ordered_after: None,
+        ..BuildOptions::default()
     };
     let (gen, mut compiled) =
         Generation::build_with(registry.clone(), &sources, &opts).map_err(|d| d.render(false))?;

@@ -5,6 +5,7 @@
 //! about mods, and never runs rules. All collections are persistent (`imbl`), so cloning a
 //! [`World`] is a cheap snapshot: a command is rolled back by putting the snapshot back.
 
+mod coords;
 mod modifier;
 mod slots;
 mod value;
@@ -16,6 +17,7 @@ use imbl::{OrdMap, OrdSet, Vector};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use coords::Coords;
 pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
 pub use value::{ObjId, Value};

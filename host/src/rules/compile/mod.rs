@@ -163,6 +163,8 @@ pub struct Generation {
     pub mods: Vec<String>,
     /// Warnings found while building (errors fail the build).
     pub warnings: Diagnostics,
+    /// Abilities by id.
+    pub abilities: crate::ability::AbilityBook,
 }
 
 /// The extra action lists compiled by [`Generation::build_with`], in request order.
@@ -186,6 +188,9 @@ pub struct BuildOptions<'a> {
     pub extras: &'a [ExtraActions],
     /// Mod order, for judging patch conflicts (`None`: no two mods are ordered).
     pub ordered_after: Option<OrderedAfter<'a>>,
+    /// Which translation keys each mod has, for the ability schema's rule that display
+    /// names are keys present in the mod's locale (`None`: not checked).
+    pub translations: Option<crate::ability::Translations<'a>>,
 }
 
 impl Generation {
@@ -256,10 +261,17 @@ impl Generation {
             event_logs: HashMap::new(),
             mods: Vec::new(),
             warnings: Diagnostics::default(),
+            abilities: crate::ability::AbilityBook::default(),
         };
         for (i, file) in &files {
             let mut c = Compiler::new(&registry, &defs, sources, *i);
             c.file(file, &mut gen);
+            crate::ability::compile_file(
+                &mut c,
+                file.abilities.as_ref(),
+                opts.translations,
+                &mut gen,
+            );
             let errors: Vec<ContentError> = c.errors.drain(..).collect();
             for e in errors {
                 diags.push(c.diagnostic(e));
@@ -268,6 +280,7 @@ impl Generation {
                 gen.auras.insert(id, Arc::new(aura));
             }
         }
+        crate::ability::install(&mut gen);
         for (n, t) in gen.triggers.iter().enumerate() {
             gen.index.add(
                 t.event,
