@@ -40,7 +40,7 @@ fn game_mods(dir: &Path) -> LoadedMods {
     loaded
 }
 
-fn translator(loaded: &LoadedMods) -> Rc<dyn Fn(&str) -> Option<String>> {
+fn translator(loaded: &LoadedMods) -> tessera_host::play::Translate {
     let text = loaded.locale.text.get("en").cloned().unwrap_or_default();
     Rc::new(move |k: &str| text.get(k).cloned())
 }
@@ -117,12 +117,8 @@ fn seeded_games_between_the_ais_finish_without_error() {
         endings.push(s.ending);
     }
     assert!(
-        endings
-            .iter()
-            .any(|e| *e == tessera_host::play::Ending::Won(0))
-            && endings
-                .iter()
-                .any(|e| *e == tessera_host::play::Ending::Won(1)),
+        endings.contains(&tessera_host::play::Ending::Won(0))
+            && endings.contains(&tessera_host::play::Ending::Won(1)),
         "both seats win some games: {endings:?}"
     );
 }

@@ -56,7 +56,7 @@ fn agent(name: &str, seed: u64) -> Result<Box<dyn Controller>, String> {
 }
 
 /// The display-name lookup of loaded mods (English).
-fn translator(loaded: &LoadedMods) -> Rc<dyn Fn(&str) -> Option<String>> {
+fn translator(loaded: &LoadedMods) -> tessera_host::play::Translate {
     let text = loaded.locale.text.get("en").cloned().unwrap_or_default();
     Rc::new(move |key: &str| text.get(key).cloned())
 }

@@ -12,6 +12,9 @@ use crate::id::{Id, Sym};
 use crate::rules::Generation;
 use crate::state::{ObjId, Value, World};
 
+/// Looks up the display text of a translation key (a locale), if there is one.
+pub type Translate = std::rc::Rc<dyn Fn(&str) -> Option<String>>;
+
 /// Gives objects their display names.
 #[derive(Debug, Clone)]
 pub struct Namer {

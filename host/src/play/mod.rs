@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use agents::{GreedyAgent, RandomAgent, ReplayAgent};
-pub use log::Namer;
+pub use log::{Namer, Translate};
 pub use record::{Input, RecordedMod, Recording};
 
 use crate::bus::Event;
@@ -72,7 +72,7 @@ pub struct Match {
     agents: Rc<RefCell<Vec<Box<dyn Controller>>>>,
     inputs: Rc<RefCell<Vec<Input>>>,
     namer: Namer,
-    translate: Rc<dyn Fn(&str) -> Option<String>>,
+    translate: Translate,
     seed: u64,
     turns: u32,
     moves_this_turn: usize,
@@ -103,7 +103,7 @@ impl Match {
         gen: Arc<Generation>,
         seed: u64,
         agents: Vec<Box<dyn Controller>>,
-        translate: Rc<dyn Fn(&str) -> Option<String>>,
+        translate: Translate,
         out: &mut dyn FnMut(&str),
     ) -> Result<Match, String> {
         let def = gen.game.as_ref().ok_or(
@@ -408,7 +408,7 @@ impl Match {
     }
 
     /// Replaces the display-name lookup (after a reload changed translations).
-    pub fn set_translate(&mut self, translate: Rc<dyn Fn(&str) -> Option<String>>) {
+    pub fn set_translate(&mut self, translate: Translate) {
         self.namer = Namer::new(self.game.generation(), self.players.clone(), &*translate);
         self.translate = translate;
     }
