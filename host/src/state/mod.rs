@@ -5,6 +5,8 @@
 //! about mods, and never runs rules. All collections are persistent (`imbl`), so cloning a
 //! [`World`] is a cheap snapshot: a command is rolled back by putting the snapshot back.
 
+mod auras;
+mod checksum;
 mod coords;
 mod modifier;
 mod slots;
@@ -17,6 +19,7 @@ use imbl::{OrdMap, OrdSet, Vector};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub(crate) use checksum::Fnv;
 pub use coords::Coords;
 pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
@@ -480,66 +483,6 @@ impl World {
         Ok(())
     }
 
-    /// Gives an aura instance to `holder`; returns the instance number.
-    pub fn give_aura(
-        &mut self,
-        def: Id,
-        holder: ObjId,
-        source: Option<ObjId>,
-    ) -> Result<u64, StateError> {
-        let zone = self.object(holder)?.zone;
-        let timestamp = self.next_timestamp();
-        self.next_aura += 1;
-        let n = self.next_aura;
-        self.auras.insert(
-            n,
-            AuraInstance {
-                def,
-                holder,
-                source,
-                timestamp,
-                zone,
-            },
-        );
-        self.dirty.structural = true;
-        Ok(n)
-    }
-
-    /// Removes the aura instances matching `pred`; returns how many were removed.
-    pub fn remove_auras(&mut self, mut pred: impl FnMut(&AuraInstance) -> bool) -> usize {
-        let gone: Vec<u64> = self
-            .auras
-            .iter()
-            .filter(|(_, a)| pred(a))
-            .map(|(k, _)| *k)
-            .collect();
-        for k in &gone {
-            self.auras.remove(k);
-        }
-        let removed = gone.len();
-        if removed > 0 {
-            self.dirty.structural = true;
-        }
-        removed
-    }
-
-    /// Ends one aura instance; returns whether it existed.
-    pub fn remove_aura_instance(&mut self, n: u64) -> bool {
-        let removed = self.auras.remove(&n).is_some();
-        self.dirty.structural |= removed;
-        removed
-    }
-
-    /// The runtime aura instances, by instance number.
-    pub fn aura_instances(&self) -> impl Iterator<Item = (u64, &AuraInstance)> + '_ {
-        self.auras.iter().map(|(k, v)| (*k, v))
-    }
-
-    /// The modifiers currently in effect on an object.
-    pub fn modifiers(&self, id: ObjId) -> &[AppliedMod] {
-        self.applied.get(&id).map_or(&[], |m| m.as_slice())
-    }
-
     /// Schedules an event `delay` ticks from now (0 = at the next tick).
     pub fn schedule(&mut self, delay: u64, event: Event) {
         let due = self.tick.saturating_add(delay.max(1));
@@ -550,81 +493,6 @@ impl World {
     /// Number of delayed events waiting.
     pub fn scheduled_len(&self) -> usize {
         self.scheduled.len()
-    }
-
-    /// A checksum of the whole observable state (objects, properties, tags, zones,
-    /// owners, modifiers, aura instances, scheduler, tick, RNG position). Two worlds
-    /// with equal checksums are, for every rule, the same world.
-    pub fn checksum(&self) -> u64 {
-        let mut h = Fnv::new();
-        for (id, o) in self.objects() {
-            h.bytes(&id.index.to_le_bytes());
-            h.bytes(&id.generation.to_le_bytes());
-            h.str(o.class.as_str());
-            h.bytes(
-                &o.owner
-                    .map_or(u64::MAX, |x| u64::from(x.index))
-                    .to_le_bytes(),
-            );
-            h.str(o.zone.as_str());
-            h.bytes(
-                &o.parent
-                    .map_or(u64::MAX, |x| u64::from(x.index))
-                    .to_le_bytes(),
-            );
-            h.bytes(&o.timestamp.to_le_bytes());
-            for (k, v) in &o.props {
-                h.str(k.as_str());
-                v.hash_into(&mut h);
-            }
-            for t in &o.tags {
-                h.str(t.as_str());
-            }
-            for m in self.modifiers(id) {
-                h.str(m.key.as_str());
-                h.bytes(&m.value.to_bits().to_le_bytes());
-                h.bytes(&m.timestamp.to_le_bytes());
-            }
-        }
-        for (n, a) in &self.auras {
-            h.bytes(&n.to_le_bytes());
-            h.str(a.def.as_str());
-            h.bytes(&a.holder.index.to_le_bytes());
-        }
-        for ((due, seq), e) in &self.scheduled {
-            h.bytes(&due.to_le_bytes());
-            h.bytes(&seq.to_le_bytes());
-            h.str(e.id.as_str());
-        }
-        h.bytes(&self.tick.to_le_bytes());
-        h.bytes(&self.clock.to_le_bytes());
-        h.bytes(&self.rng.borrow().get_word_pos().to_le_bytes());
-        h.finish()
-    }
-}
-
-/// FNV-1a, 64-bit: a stable hash for checksums (std's hasher may change between releases).
-pub(crate) struct Fnv(u64);
-
-impl Fnv {
-    pub(crate) fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    pub(crate) fn byte(&mut self, b: u8) {
-        self.0 ^= u64::from(b);
-        self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-    }
-    pub(crate) fn bytes(&mut self, bs: &[u8]) {
-        for &b in bs {
-            self.byte(b);
-        }
-    }
-    pub(crate) fn str(&mut self, s: &str) {
-        self.bytes(&(s.len() as u64).to_le_bytes());
-        self.bytes(s.as_bytes());
-    }
-    pub(crate) fn finish(&self) -> u64 {
-        self.0
     }
 }
 

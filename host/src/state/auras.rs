@@ -1,0 +1,67 @@
+//! Aura instances in the world: giving and removing them, and the modifiers they put on
+//! objects (the recompute itself is the rules' job, in `rules::aura`).
+
+use super::{AppliedMod, AuraInstance, ObjId, StateError, World};
+use crate::id::Id;
+
+impl World {
+    /// Gives an aura instance to `holder`; returns the instance number.
+    pub fn give_aura(
+        &mut self,
+        def: Id,
+        holder: ObjId,
+        source: Option<ObjId>,
+    ) -> Result<u64, StateError> {
+        let zone = self.object(holder)?.zone;
+        let timestamp = self.next_timestamp();
+        self.next_aura += 1;
+        let n = self.next_aura;
+        self.auras.insert(
+            n,
+            AuraInstance {
+                def,
+                holder,
+                source,
+                timestamp,
+                zone,
+            },
+        );
+        self.dirty.structural = true;
+        Ok(n)
+    }
+
+    /// Removes the aura instances matching `pred`; returns how many were removed.
+    pub fn remove_auras(&mut self, mut pred: impl FnMut(&AuraInstance) -> bool) -> usize {
+        let gone: Vec<u64> = self
+            .auras
+            .iter()
+            .filter(|(_, a)| pred(a))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in &gone {
+            self.auras.remove(k);
+        }
+        let removed = gone.len();
+        if removed > 0 {
+            self.dirty.structural = true;
+        }
+        removed
+    }
+
+    /// Ends one aura instance; returns whether it existed.
+    pub fn remove_aura_instance(&mut self, n: u64) -> bool {
+        let removed = self.auras.remove(&n).is_some();
+        self.dirty.structural |= removed;
+        removed
+    }
+
+    /// The runtime aura instances, by instance number.
+    pub fn aura_instances(&self) -> impl Iterator<Item = (u64, &AuraInstance)> + '_ {
+        self.auras.iter().map(|(k, v)| (*k, v))
+    }
+
+    /// The modifiers currently in effect on an object.
+    pub fn modifiers(&self, id: ObjId) -> &[AppliedMod] {
+        self.applied.get(&id).map_or(&[], |m| m.as_slice())
+    }
+}
