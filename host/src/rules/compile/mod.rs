@@ -16,6 +16,7 @@ mod definitions;
 mod defs;
 mod kinds;
 mod play;
+mod selectors;
 
 pub use defs::*;
 pub use play::{DeckDef, GameDef, MoveDef};
