@@ -2,6 +2,7 @@
 //!
 //! One binary with one module per area (as wasmtime's `tests/all`).
 
+mod arena_plus;
 mod bad_input;
 mod mods_content;
 mod mods_fixture;

@@ -24,3 +24,17 @@ pub fn ensure_built() {
         panic!("building the example plugins failed:\n{e}");
     }
 }
+
+/// Builds the game's plugins (the crates whose mods live in `mods/`: `arena-plus`) once;
+/// panics with cargo's output if that fails.
+pub fn ensure_game_plugins_built() {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    let r = BUILT.get_or_init(|| {
+        tessera_host::plugins::build::build(&[repo().join("plugins").join("arena-plus")])
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    });
+    if let Err(e) = r {
+        panic!("building the game's plugins failed:\n{e}");
+    }
+}
