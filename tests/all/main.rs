@@ -5,6 +5,7 @@
 mod abilities;
 mod abilities_format;
 mod arena;
+mod arena_plus;
 mod bad_input;
 mod mods_content;
 mod mods_fixture;

@@ -12,10 +12,17 @@ pub fn repo() -> PathBuf {
 pub fn ensure_built() {
     static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
     let r = BUILT.get_or_init(|| {
-        let dirs: Vec<PathBuf> = ["beasts", "counter", "crits", "spellbook", "tactics"]
-            .iter()
-            .map(|p| repo().join("plugins").join(p))
-            .collect();
+        let dirs: Vec<PathBuf> = [
+            "arena-plus",
+            "beasts",
+            "counter",
+            "crits",
+            "spellbook",
+            "tactics",
+        ]
+        .iter()
+        .map(|p| repo().join("plugins").join(p))
+        .collect();
         tessera_host::plugins::build::build(&dirs)
             .map(|_| ())
             .map_err(|e| e.to_string())
@@ -23,4 +30,10 @@ pub fn ensure_built() {
     if let Err(e) = r {
         panic!("building the example plugins failed:\n{e}");
     }
+}
+
+/// Builds the game's plugins (the crates whose mods live in `mods/`); every plugin is
+/// built together, once.
+pub fn ensure_game_plugins_built() {
+    ensure_built();
 }
