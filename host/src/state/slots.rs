@@ -4,8 +4,10 @@
 //! The world keeps slots dense and in order: an object entering a zone goes to the end
 //! (or to a given slot, shifting the ones after it right); an object leaving a zone closes
 //! the gap. `slot` is an ordinary base property, so content reads it as `self.slot`, auras
-//! that read it recompute when neighbours come and go, and the last slot an object held
-//! stays readable after it left (a deathrattle can summon into its holder's position).
+//! that read it recompute when neighbours come and go. An object that leaves a zone takes
+//! a slot in its new zone (a destroyed minion has a graveyard slot), so `destroyed` and
+//! `moved` events carry the slot it left as `event.slot` (a deathrattle summons into its
+//! holder's position with `slot = "event.slot"`).
 
 use super::{ObjId, StateError, Value, World};
 use crate::id::Sym;
