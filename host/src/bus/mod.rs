@@ -107,7 +107,7 @@ pub mod core_events {
         ),
         (
             "core:event/destroyed",
-            "an object was destroyed (target = the object)",
+            "an object was destroyed (target = the object; extra from, slot = the slot it left)",
         ),
         (
             "core:event/damaged",
@@ -119,7 +119,7 @@ pub mod core_events {
         ),
         (
             "core:event/moved",
-            "an object changed zone (target; extra from, to)",
+            "an object changed zone (target; extra from, to, slot = the slot it left)",
         ),
         (
             "core:event/property_changed",

@@ -5,8 +5,10 @@
 //! (or to a given slot, shifting the ones after it right); an object leaving a zone closes
 //! the gap. `slot` is an ordinary base property, so content reads it as `self.slot`, and
 //! auras that read it recompute when neighbours come and go. An object that leaves a zone
-//! remembers where it stood in `left_slot` (a deathrattle summons into its holder's old
-//! position with `slot = "self.left_slot"`).
+//! takes a slot in its new zone (a destroyed minion has a graveyard slot); it remembers
+//! where it stood in `left_slot`, and `destroyed` and `moved` events carry that slot as
+//! `event.slot` (a deathrattle summons into its holder's position with
+//! `slot = "event.slot"` or `slot = "self.left_slot"`).
 
 use super::{ObjId, StateError, Value, World};
 use crate::id::Sym;

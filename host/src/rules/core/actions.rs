@@ -128,11 +128,15 @@ impl Action for Destroy {
             if o.zone == self.0 {
                 continue; // already destroyed: destroying twice raises nothing
             }
+            // The slot it leaves: once moved, `self.slot` is its place in the new zone, so
+            // a deathrattle reads its old position as `event.slot`.
+            let left = ax.world.slot(t);
             let from = ax.world.move_to(t, self.0)?;
             let e = Event::new(ev!("destroyed"))
                 .target(t)
                 .player(owner_of(ax, t))
-                .with("from", Value::Text(from.as_str().into()));
+                .with("from", Value::Text(from.as_str().into()))
+                .with("slot", Value::Int(left));
             raise_from_holder(ax, e);
         }
         Ok(())
@@ -215,11 +219,13 @@ impl Action for Move {
                 Some(e) => Some(eval_for(ax, e, t)?),
                 None => None,
             };
+            let left = ax.world.slot(t);
             let from = ax.world.move_to_slot(t, self.zone, at)?;
             let e = Event::new(ev!("moved"))
                 .target(t)
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()))
+                .with("slot", Value::Int(left))
                 .with("to", Value::Text(self.zone.as_str().into()));
             ax.raise(e);
         }
@@ -457,7 +463,7 @@ pub(super) fn register(r: &mut Registry) {
             ParamSpec::optional("count", T::Expr, "how many (default 1)"),
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
             ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
-            ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `self.left_slot` to take the place a destroyed holder had"),
+            ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `event.slot` or `self.left_slot` in a deathrattle to take the destroyed holder's place"),
         ],
         kind(|p| {
             Ok(Box::new(Create {
