@@ -74,10 +74,19 @@ impl Game {
         Ok(out)
     }
 
-    /// Command: plays a move, if it is legal now. Its actions run with `self` = the
-    /// subject, `target` = the target and `player` = the player; an illegal move or any
-    /// failure leaves the world as it was.
+    /// Command: plays a move, if it is legal now (and, when the rules define `[game]`, it
+    /// is the player's turn). Its actions run with `self` = the subject, `target` = the
+    /// target and `player` = the player; an illegal move or any failure leaves the world
+    /// as it was.
     pub fn play_move(&mut self, mv: &MoveOption) -> Result<Outcome, RuleError> {
+        if let Some(game) = &self.gen.game {
+            if !self.world.has_tag(mv.player, game.active_tag) {
+                return Err(RuleError::Failed(format!(
+                    "it is not {}'s turn: the player making a move needs the `{}` tag",
+                    mv.player, game.active_tag
+                )));
+            }
+        }
         let legal = self.legal_moves(mv.player)?;
         if !legal.contains(mv) {
             return Err(RuleError::Failed(format!(

@@ -39,7 +39,7 @@ pub(super) fn run_step(
     game.set_controller(Box::new(ScriptedController::new(answers)));
     let before = game.world().checksum();
     let result: Result<Outcome, String> = if let Some(e) = &step.emit {
-        let event = event_of(e, ns, names, game.generation())?;
+        let event = event_of(e, ns, names, game.generation(), game.world())?;
         game.emit(event).map_err(|e| e.to_string())
     } else if let Some(actions) = actions {
         let this = step.this.as_deref().map(|n| look(n, names)).transpose()?;

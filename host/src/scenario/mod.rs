@@ -283,12 +283,14 @@ pub(crate) fn resolve_id(s: &str, category: &str, ns: &str) -> Result<Id, String
     Id::from_parts(ns, category, s).map_err(|e| e.to_string())
 }
 
-/// Builds the event a step emits.
+/// Builds the event a step emits. Without `player`, the event is about the target's side:
+/// the target itself if it is a player, else its owner (as events the rules raise are).
 pub(crate) fn event_of(
     spec: &format::EmitSpec,
     ns: &str,
     names: &BTreeMap<String, ObjId>,
     gen: &Generation,
+    world: &crate::state::World,
 ) -> Result<Event, String> {
     let mut id = resolve_id(&spec.event, "event", ns)?;
     if !gen.events.contains(&id) && !spec.event.contains(':') {
@@ -314,7 +316,16 @@ pub(crate) fn event_of(
     let mut e = Event::new(id);
     e.source = look(&spec.source)?;
     e.target = look(&spec.target)?;
-    e.player = look(&spec.player)?;
+    e.player = match look(&spec.player)? {
+        Some(p) => Some(p),
+        None => e.target.and_then(|t| {
+            if world.has_tag(t, crate::rules::core::player_tag()) {
+                Some(t)
+            } else {
+                world.object(t).ok().and_then(|o| o.owner)
+            }
+        }),
+    };
     e.amount = spec.amount;
     Ok(e)
 }

@@ -48,12 +48,26 @@ fn raise_from_holder(ax: &mut ActCx<'_>, e: Event) {
 }
 
 #[derive(Debug)]
-struct Damage(Expr);
+struct Damage {
+    amount: Expr,
+    /// Who deals it (default: the holder).
+    source: Option<ObjRef>,
+}
 impl Action for Damage {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let rule = ax.world.health_rule().clone();
+        let source = match &self.source {
+            Some(r) => r.resolve(&ax.cx()).ok(),
+            None => ax.scope.this,
+        };
+        let raise = |ax: &mut ActCx<'_>, e: Event| {
+            ax.raise(match source {
+                Some(s) => e.source(s),
+                None => e,
+            })
+        };
         for &t in targets {
-            let mut amount = eval_for(ax, &self.0, t)?;
+            let mut amount = eval_for(ax, &self.amount, t)?;
             if amount <= 0 || !ax.world.exists(t) {
                 continue;
             }
@@ -64,7 +78,7 @@ impl Action for Damage {
                         .target(t)
                         .amount(amount)
                         .player(owner_of(ax, t));
-                    raise_from_holder(ax, e);
+                    raise(ax, e);
                     continue;
                 }
             }
@@ -79,7 +93,7 @@ impl Action for Damage {
                         .target(t)
                         .amount(soaked)
                         .player(owner_of(ax, t));
-                    raise_from_holder(ax, e);
+                    raise(ax, e);
                 }
                 if amount == 0 {
                     continue;
@@ -90,7 +104,7 @@ impl Action for Damage {
                 .target(t)
                 .amount(amount)
                 .player(owner_of(ax, t));
-            raise_from_holder(ax, e);
+            raise(ax, e);
         }
         Ok(())
     }
@@ -426,12 +440,20 @@ pub(super) fn register(r: &mut Registry) {
     reg(
         "core:action/damage",
         "adds to each target's `damage` and raises `core:event/damaged`",
-        vec![ParamSpec::required(
-            "amount",
-            T::Expr,
-            "how much (the target is `target`)",
-        )],
-        kind(|p| Ok(Box::new(Damage(p.expr("amount")?)))),
+        vec![
+            ParamSpec::required("amount", T::Expr, "how much (the target is `target`)"),
+            ParamSpec::optional(
+                "source",
+                T::Object,
+                "who deals it, for the `damaged` event (default: the holder), e.g. `event.source` in combat rules",
+            ),
+        ],
+        kind(|p| {
+            Ok(Box::new(Damage {
+                amount: p.expr("amount")?,
+                source: p.object("source")?,
+            }))
+        }),
     );
     reg(
         "core:action/heal",
