@@ -386,13 +386,27 @@ impl World {
     }
 
     /// Sets a base property value. Marks the key dirty for aura recompute.
+    /// A lower base maximum health follows the health rule, like a lost modifier does
+    /// (`clamp`: current health is kept down to the new maximum, never below).
     pub fn set(&mut self, id: ObjId, key: Sym, value: Value) -> Result<Option<Value>, StateError> {
+        let max_before = (key == self.health.max_key).then(|| self.get_int(id, key));
         let obj = self.object_mut(id)?;
         let old = obj.props.insert(key, value);
         self.dirty.keys.insert(key);
         // `health` is derived from these two: whoever reads it must see the change.
         if key == self.health.damage_key || key == self.health.max_key {
             self.dirty.keys.insert(self.health.health_key);
+        }
+        if let Some(before) = max_before {
+            let after = self.get_int(id, key);
+            if after < before {
+                let damage_key = self.health.damage_key;
+                let damage = self.get_int(id, damage_key);
+                let kept = self.health.damage_after_max_change(damage, before, after);
+                if kept != damage {
+                    self.set(id, damage_key, Value::Int(kept))?;
+                }
+            }
         }
         Ok(old)
     }
