@@ -7,7 +7,8 @@ use std::time::Duration;
 use tessera_plugin_api::abi::{self, exports, Kind};
 use wasmtime::{Memory, Store, StoreLimitsBuilder, Trap, TypedFunc};
 
-use super::host::{CallEnv, HostRequest, HostState, Limiter};
+use super::host::{CallEnv, HostRequest, HostState};
+use super::linker::Limiter;
 use super::native::NativeInstance;
 use super::{engine, LoadedPlugin, PluginCode};
 

@@ -10,9 +10,9 @@ use std::time::Duration;
 use tessera_plugin_api::abi::{self, exports, Description, Kind, ParamType as AbiType};
 use wasmtime::{ExternType, Module};
 
-use super::host::{linker, CAPABILITY_IMPORTS};
 use super::instance::{CallError, PluginInstance};
 use super::kinds::{PluginKind, ENGINE_KEYS};
+use super::linker::{linker, CAPABILITY_IMPORTS};
 use super::{engine, native, next_key, LoadedPlugin, LoadedShared, PluginCode};
 use crate::diag::Diagnostic;
 use crate::id::Id;

@@ -24,8 +24,10 @@ mod engine;
 mod host;
 mod instance;
 mod kinds;
+mod linker;
 mod load;
 mod native;
+mod native_vtable;
 mod profile;
 
 use std::cell::RefCell;

@@ -36,9 +36,10 @@ use tessera_plugin_api::abi::native::{self, exports, Bytes, HostVtable};
 use tessera_plugin_api::abi::Kind;
 use wasmtime::StoreLimitsBuilder;
 
-use super::host::{CallEnv, HostRequest, HostState, RequestKind};
+use super::host::{CallEnv, HostRequest, HostState};
 use super::instance::CallError;
 use super::load::PluginRequest;
+use super::native_vtable::vtable;
 use super::LoadedPlugin;
 use crate::diag::Diagnostic;
 
@@ -246,7 +247,7 @@ thread_local! {
 
 /// Runs `f` on the state of the native call running on this thread; `default` outside
 /// one.
-fn with<R>(default: R, f: impl FnOnce(&mut HostState) -> R) -> R {
+pub(super) fn with<R>(default: R, f: impl FnOnce(&mut HostState) -> R) -> R {
     let p = CURRENT.get();
     if p.is_null() {
         return default;
@@ -258,7 +259,7 @@ fn with<R>(default: R, f: impl FnOnce(&mut HostState) -> R) -> R {
 }
 
 /// Bytes the library passed (`None` for null with a non-zero length).
-fn bytes_at<'a>(ptr: *const u8, len: usize) -> Option<&'a [u8]> {
+pub(super) fn bytes_at<'a>(ptr: *const u8, len: usize) -> Option<&'a [u8]> {
     if len == 0 {
         return Some(&[]);
     }
@@ -274,7 +275,7 @@ impl NativeInstance {
     /// The state for a new world's use of the library.
     pub fn new(plugin: &LoadedPlugin, lib: Arc<NativeLib>) -> NativeInstance {
         // Native code has no store: the limiter is never consulted.
-        let limiter = super::host::Limiter {
+        let limiter = super::linker::Limiter {
             limits: StoreLimitsBuilder::new().build(),
             memory_bytes: 0,
             refused_memory: None,
@@ -500,174 +501,5 @@ impl NativeInstance {
             self.status(r.min(-1))?;
         }
         Ok(true)
-    }
-}
-
-// The host functions of the vtable: each runs the wasm import's logic on the current
-// call's state. They never panic (a panic here would abort: it cannot unwind through C).
-
-unsafe extern "C" fn h_intern(ptr: *const u8, len: usize) -> i32 {
-    with(-1, |s| s.intern(bytes_at(ptr, len)))
-}
-extern "C" fn h_ctx(which: i32) -> i64 {
-    with(-1, |s| s.ctx(which))
-}
-extern "C" fn h_event_amount() -> i64 {
-    with(0, |s| s.event_amount())
-}
-extern "C" fn h_exists(o: i64) -> i32 {
-    with(0, |s| s.exists(o))
-}
-extern "C" fn h_get_int(o: i64, k: i32) -> i64 {
-    with(0, |s| s.get_int(o, k))
-}
-extern "C" fn h_get_float(o: i64, k: i32) -> f64 {
-    with(0.0, |s| s.get_float(o, k))
-}
-extern "C" fn h_has_prop(o: i64, k: i32) -> i32 {
-    with(0, |s| s.has_prop(o, k))
-}
-extern "C" fn h_has_tag(o: i64, t: i32) -> i32 {
-    with(0, |s| s.has_tag(o, t))
-}
-extern "C" fn h_zone(o: i64) -> i32 {
-    with(-1, |s| s.zone_or_class(o, false))
-}
-extern "C" fn h_class(o: i64) -> i32 {
-    with(-1, |s| s.zone_or_class(o, true))
-}
-extern "C" fn h_owner(o: i64) -> i64 {
-    with(-1, |s| s.owner_or_parent(o, false))
-}
-extern "C" fn h_parent(o: i64) -> i64 {
-    with(-1, |s| s.owner_or_parent(o, true))
-}
-unsafe extern "C" fn h_query(h: i32, out: *mut i64, cap: usize) -> i32 {
-    with(-1, |s| match s.query(h) {
-        Ok(ids) => {
-            let n = cap.min(ids.len());
-            if n > 0 {
-                if out.is_null() {
-                    return s.fail("query: null output buffer", -1);
-                }
-                // SAFETY: the library passes `cap` writable ids at `out` (ABI); `n <= cap`.
-                unsafe { std::ptr::copy_nonoverlapping(ids.as_ptr(), out, n) };
-            }
-            i32::try_from(ids.len()).unwrap_or(i32::MAX)
-        }
-        Err(status) => status,
-    })
-}
-extern "C" fn h_eval(h: i32) -> f64 {
-    with(0.0, |s| s.eval(h))
-}
-extern "C" fn h_push(o: i64) {
-    with((), |s| s.push(o))
-}
-extern "C" fn h_pipeline_get(k: i32) -> f64 {
-    with(0.0, |s| s.pipeline_get(k))
-}
-extern "C" fn h_pipeline_set(k: i32, v: f64) {
-    with((), |s| s.pipeline_set(k, v))
-}
-extern "C" fn h_set_int(o: i64, k: i32, v: i64) -> i32 {
-    with(-1, |s| s.set_int(o, k, v))
-}
-extern "C" fn h_add_int(o: i64, k: i32, d: i64) -> i64 {
-    with(0, |s| s.add_int(o, k, d))
-}
-extern "C" fn h_add_tag(o: i64, t: i32) -> i32 {
-    with(-1, |s| s.tag(o, t, true))
-}
-extern "C" fn h_remove_tag(o: i64, t: i32) -> i32 {
-    with(-1, |s| s.tag(o, t, false))
-}
-unsafe extern "C" fn h_run_action(h: i32, targets: *const i64, n: usize) -> i32 {
-    let targets = if n == 0 {
-        Some(Vec::new())
-    } else if targets.is_null() {
-        None
-    } else {
-        // SAFETY: the library passes `n` readable ids at `targets` (ABI).
-        Some(unsafe { std::slice::from_raw_parts(targets, n) }.to_vec())
-    };
-    with(-1, |s| s.run_action(h, targets))
-}
-extern "C" fn h_emit(e: i32, t: i64, a: i64) -> i32 {
-    with(-1, |s| s.emit(e, t, a))
-}
-unsafe extern "C" fn h_prepare_selector(ptr: *const u8, len: usize) -> i32 {
-    with(-1, |s| {
-        s.prepare_request(
-            RequestKind::Selector,
-            bytes_at(ptr, len).map(<[u8]>::to_vec),
-        )
-    })
-}
-unsafe extern "C" fn h_prepare_action(ptr: *const u8, len: usize) -> i32 {
-    with(-1, |s| {
-        s.prepare_request(RequestKind::Action, bytes_at(ptr, len).map(<[u8]>::to_vec))
-    })
-}
-unsafe extern "C" fn h_prepare_expr(ptr: *const u8, len: usize) -> i32 {
-    with(-1, |s| {
-        s.prepare_request(RequestKind::Expr, bytes_at(ptr, len).map(<[u8]>::to_vec))
-    })
-}
-extern "C" fn h_random(lo: i64, hi: i64) -> i64 {
-    with(lo, |s| s.random(lo, hi))
-}
-unsafe extern "C" fn h_log(level: i32, ptr: *const u8, len: usize) {
-    with((), |s| s.log(level, bytes_at(ptr, len.min(4096))))
-}
-
-const fn table(random: bool, log: bool) -> HostVtable {
-    HostVtable {
-        size: std::mem::size_of::<HostVtable>(),
-        version: native::VERSION,
-        intern: h_intern,
-        ctx: h_ctx,
-        event_amount: h_event_amount,
-        exists: h_exists,
-        get_int: h_get_int,
-        get_float: h_get_float,
-        has_prop: h_has_prop,
-        has_tag: h_has_tag,
-        zone: h_zone,
-        class: h_class,
-        owner: h_owner,
-        parent: h_parent,
-        query: h_query,
-        eval: h_eval,
-        push: h_push,
-        pipeline_get: h_pipeline_get,
-        pipeline_set: h_pipeline_set,
-        set_int: h_set_int,
-        add_int: h_add_int,
-        add_tag: h_add_tag,
-        remove_tag: h_remove_tag,
-        run_action: h_run_action,
-        emit: h_emit,
-        prepare_selector: h_prepare_selector,
-        prepare_action: h_prepare_action,
-        prepare_expr: h_prepare_expr,
-        random: if random { Some(h_random) } else { None },
-        log: if log { Some(h_log) } else { None },
-    }
-}
-
-// One `static` per capability combination: the ABI says the table outlives the library.
-static VT_NONE: HostVtable = table(false, false);
-static VT_RANDOM: HostVtable = table(true, false);
-static VT_LOG: HostVtable = table(false, true);
-static VT_BOTH: HostVtable = table(true, true);
-
-/// The host's table with the granted capabilities (null functions otherwise).
-fn vtable(random: bool, log: bool) -> &'static HostVtable {
-    match (random, log) {
-        (false, false) => &VT_NONE,
-        (true, false) => &VT_RANDOM,
-        (false, true) => &VT_LOG,
-        (true, true) => &VT_BOTH,
     }
 }
