@@ -1,5 +1,5 @@
 //! `core` actions: `damage`, `heal`, `destroy`, `create`, `move`, `set`, `add`, `tag`,
-//! `untag`, `give_aura`, `remove_aura`, `emit`, `if`.
+//! `untag`, `give_aura`, `remove_aura`, `emit`, `if` (the last two are in `flow`).
 
 use std::sync::Arc;
 
@@ -31,7 +31,7 @@ fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {
 
 /// The player an event about `obj` concerns: the object itself if it is a player, else
 /// its owner.
-fn owner_of(ax: &ActCx<'_>, obj: ObjId) -> Option<ObjId> {
+pub(super) fn owner_of(ax: &ActCx<'_>, obj: ObjId) -> Option<ObjId> {
     if ax.world.has_tag(obj, super::player_tag()) {
         return Some(obj);
     }
@@ -247,40 +247,6 @@ impl Action for Move {
     }
 }
 
-/// `if`: for each target, runs `then` when the condition holds for it (tested as
-/// `target`), else `else`; each branch acts on that one target.
-#[derive(Debug)]
-struct If {
-    condition: Box<dyn crate::registry::Condition>,
-    then: Vec<Box<dyn Action>>,
-    otherwise: Vec<Box<dyn Action>>,
-}
-impl Action for If {
-    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
-        // Without targets the condition is tested on the holder (world-level checks such
-        // as `count(...)` comparisons still work).
-        let each: Vec<ObjId> = if targets.is_empty() {
-            ax.scope.this.into_iter().collect()
-        } else {
-            targets.to_vec()
-        };
-        for t in each {
-            let holds = {
-                let scope = ax.scope.with_target(t);
-                self.condition.test(&ax.cx().with_scope(&scope), t)?
-            };
-            let branch = if holds { &self.then } else { &self.otherwise };
-            let saved = ax.scope.target;
-            ax.scope.target = Some(t);
-            for a in branch {
-                a.run(ax, &[t])?;
-            }
-            ax.scope.target = saved;
-        }
-        Ok(())
-    }
-}
-
 #[derive(Debug)]
 struct SetProp {
     key: Sym,
@@ -367,58 +333,6 @@ impl Action for RemoveAura {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         ax.world
             .remove_auras(|a| a.def == self.0 && targets.contains(&a.holder));
-        Ok(())
-    }
-}
-
-#[derive(Debug)]
-struct Emit {
-    event: Id,
-    source: Option<ObjRef>,
-    amount: Expr,
-    delay: Option<Expr>,
-    count: Option<Expr>,
-    fields: Vec<(Sym, Value)>,
-}
-impl Action for Emit {
-    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
-        let once = [None];
-        let each: Vec<Option<ObjId>> = if targets.is_empty() {
-            once.to_vec()
-        } else {
-            targets.iter().copied().map(Some).collect()
-        };
-        for t in each {
-            let scope = match t {
-                Some(t) => ax.scope.with_target(t),
-                None => ax.scope.clone(),
-            };
-            let cx = ax.cx();
-            let cx = cx.with_scope(&scope);
-            let mut e = Event::new(self.event);
-            e.source = match &self.source {
-                Some(r) => Some(r.resolve(&cx)?),
-                None => ax.scope.this,
-            };
-            e.target = t;
-            e.player = t.and_then(|t| owner_of(ax, t)).or(ax.scope.player);
-            e.amount = self.amount.eval_int(&cx)?;
-            e.extra = self.fields.clone();
-            let delay = match &self.delay {
-                Some(d) => Some(d.eval_int(&cx)?),
-                None => None,
-            };
-            let times = match &self.count {
-                Some(c) => c.eval_int(&cx)?.clamp(0, 1000),
-                None => 1,
-            };
-            for _ in 0..times {
-                match delay {
-                    Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e.clone()),
-                    _ => ax.raise(e.clone()),
-                }
-            }
-        }
         Ok(())
     }
 }
@@ -539,7 +453,7 @@ pub(super) fn register(r: &mut Registry) {
             let condition = p
                 .condition("condition")?
                 .ok_or_else(|| p.error("condition", "`if` needs a `condition`"))?;
-            Ok(Box::new(If {
+            Ok(Box::new(super::flow::If {
                 condition,
                 then: p.actions("then")?,
                 otherwise: p.actions("else")?,
@@ -628,7 +542,7 @@ pub(super) fn register(r: &mut Registry) {
             ParamSpec::optional("count", T::Expr, "how many times to raise it (default 1)"),
         ],
         kind(|p| {
-            Ok(Box::new(Emit {
+            Ok(Box::new(super::flow::Emit {
                 event: p.id("event", "event")?,
                 source: p.object("source")?,
                 amount: p.expr_or("amount", 0.0)?,

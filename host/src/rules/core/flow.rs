@@ -1,0 +1,97 @@
+//! `core` actions that route rather than change state themselves: `if` (a branch per
+//! target) and `emit` (raising events, now, later, or several times).
+
+use crate::bus::Event;
+use crate::id::{Id, Sym};
+use crate::registry::Action;
+use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::{ActCx, RuleError};
+use crate::state::{ObjId, Value};
+
+use super::actions::owner_of;
+
+/// `if`: for each target, runs `then` when the condition holds for it (tested as
+/// `target`), else `else`; each branch acts on that one target.
+#[derive(Debug)]
+pub(super) struct If {
+    pub(super) condition: Box<dyn crate::registry::Condition>,
+    pub(super) then: Vec<Box<dyn Action>>,
+    pub(super) otherwise: Vec<Box<dyn Action>>,
+}
+impl Action for If {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        // Without targets the condition is tested on the holder (world-level checks such
+        // as `count(...)` comparisons still work).
+        let each: Vec<ObjId> = if targets.is_empty() {
+            ax.scope.this.into_iter().collect()
+        } else {
+            targets.to_vec()
+        };
+        for t in each {
+            let holds = {
+                let scope = ax.scope.with_target(t);
+                self.condition.test(&ax.cx().with_scope(&scope), t)?
+            };
+            let branch = if holds { &self.then } else { &self.otherwise };
+            let saved = ax.scope.target;
+            ax.scope.target = Some(t);
+            for a in branch {
+                a.run(ax, &[t])?;
+            }
+            ax.scope.target = saved;
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+pub(super) struct Emit {
+    pub(super) event: Id,
+    pub(super) source: Option<ObjRef>,
+    pub(super) amount: Expr,
+    pub(super) delay: Option<Expr>,
+    pub(super) count: Option<Expr>,
+    pub(super) fields: Vec<(Sym, Value)>,
+}
+impl Action for Emit {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        let once = [None];
+        let each: Vec<Option<ObjId>> = if targets.is_empty() {
+            once.to_vec()
+        } else {
+            targets.iter().copied().map(Some).collect()
+        };
+        for t in each {
+            let scope = match t {
+                Some(t) => ax.scope.with_target(t),
+                None => ax.scope.clone(),
+            };
+            let cx = ax.cx();
+            let cx = cx.with_scope(&scope);
+            let mut e = Event::new(self.event);
+            e.source = match &self.source {
+                Some(r) => Some(r.resolve(&cx)?),
+                None => ax.scope.this,
+            };
+            e.target = t;
+            e.player = t.and_then(|t| owner_of(ax, t)).or(ax.scope.player);
+            e.amount = self.amount.eval_int(&cx)?;
+            e.extra = self.fields.clone();
+            let delay = match &self.delay {
+                Some(d) => Some(d.eval_int(&cx)?),
+                None => None,
+            };
+            let times = match &self.count {
+                Some(c) => c.eval_int(&cx)?.clamp(0, 1000),
+                None => 1,
+            };
+            for _ in 0..times {
+                match delay {
+                    Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e.clone()),
+                    _ => ax.raise(e.clone()),
+                }
+            }
+        }
+        Ok(())
+    }
+}
