@@ -308,12 +308,25 @@ impl Match {
         self.moves_this_turn += 1;
         match self.game.play_move(&mv) {
             Ok(outcome) => {
-                self.report(&before, &outcome.events, out);
                 if ends(&mv) {
                     self.turns += 1;
                     self.moves_this_turn = 0;
                     self.refused.clear();
+                    // The next turn's header comes before what its start caused (draws).
+                    if self.ending().is_none() {
+                        if let Some(next) = (0..self.players.len())
+                            .find(|&i| self.game.world().has_tag(self.players[i], def.active_tag))
+                        {
+                            self.announced_turn = Some(self.turns);
+                            out(&format!(
+                                "-- turn {}: Player {} --",
+                                self.turns + 1,
+                                next + 1
+                            ));
+                        }
+                    }
                 }
+                self.report(&before, &outcome.events, out);
             }
             Err(e) => {
                 out(&format!("    (refused: {e})"));
