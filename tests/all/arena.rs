@@ -16,7 +16,7 @@ use tessera_host::reload::HotReload;
 use tessera_host::Controller;
 use tessera_host::{Generation, Registry};
 
-use crate::plugin_build::{ensure_built, repo};
+use crate::plugin_build::{copy_tree, ensure_built, repo};
 
 /// The game's mods as `tessera run` loads them from the repository root.
 fn game_mods(dir: &Path) -> LoadedMods {
@@ -212,19 +212,6 @@ fn tessera_run_records_and_tessera_replay_checks_the_checksum() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("replay diverged"));
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        let dest = to.join(e.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).unwrap();
-        }
-    }
 }
 
 /// A copy of the game's mods to edit.

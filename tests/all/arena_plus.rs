@@ -3,7 +3,6 @@
 //! the plugin describes what the manifest declares, bad parameters are load errors that
 //! name the parameter, and seeded games with the plugin's cards play without error.
 
-use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
@@ -11,7 +10,7 @@ use tessera_host::mods::{load, LoadedMods, ServerConfig};
 use tessera_host::{Id, Registry};
 
 use crate::mods_fixture::Tree;
-use crate::plugin_build::{ensure_game_plugins_built, repo};
+use crate::plugin_build::{copy_tree, ensure_game_plugins_built, repo};
 
 /// The plugin's entries, as `mods/arena-plus/mod.toml` declares them.
 const ENTRIES: [&str; 5] = [
@@ -128,19 +127,6 @@ fn the_plugin_provides_what_the_manifest_declares_and_the_cards_load() {
             "{id}: {text}"
         );
         assert!(text.contains(param), "{id}: {text}");
-    }
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let dest = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_tree(&entry.path(), &dest);
-        } else {
-            std::fs::copy(entry.path(), &dest).unwrap();
-        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! Builds the example plugins (once per test run) into their mods' `plugins/` folders, as
 //! `tessera build` does, so a fresh clone needs nothing else before `cargo test`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub fn repo() -> PathBuf {
@@ -36,4 +36,18 @@ pub fn ensure_built() {
 /// built together, once.
 pub fn ensure_game_plugins_built() {
     ensure_built();
+}
+
+/// Copies a folder tree (test fixtures are copies of the repository's mods).
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        let dest = to.join(e.file_name());
+        if p.is_dir() {
+            copy_tree(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).unwrap();
+        }
+    }
 }

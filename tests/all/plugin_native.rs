@@ -12,7 +12,7 @@ use tessera_host::plugins::build::{build_for, native_file_name, Target};
 use tessera_host::registry::Provider;
 use tessera_host::{scenario, Id, Registry};
 
-use crate::plugin_build::{ensure_built, repo};
+use crate::plugin_build::{copy_tree, ensure_built, repo};
 
 /// Builds the native `beasts` library once (into `mods/beasts/plugins/`); its file name.
 fn native_beasts() -> String {
@@ -25,19 +25,6 @@ fn native_beasts() -> String {
     match r {
         Ok(f) => f.clone(),
         Err(e) => panic!("building the native beasts plugin failed:\n{e}"),
-    }
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        let dest = to.join(e.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).unwrap();
-        }
     }
 }
 

@@ -8,6 +8,7 @@
 //! says. The content-language section's blocks must also check and pass, against the
 //! teaching mods in `examples/mods`.
 
+use crate::plugin_build::copy_tree;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -61,19 +62,6 @@ fn file_blocks() -> Vec<(String, bool, String)> {
             Some((path.to_owned(), append, body))
         })
         .collect()
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        let dest = to.join(e.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).unwrap();
-        }
-    }
 }
 
 fn write(root: &Path, path: &str, append: bool, body: &str) {
