@@ -100,8 +100,9 @@ impl Game {
         self.run_move(mv)
     }
 
-    /// Runs a move known to be legal (it came from [`Game::legal_moves`] on this world).
-    fn run_move(&mut self, mv: &MoveOption) -> Result<Outcome, RuleError> {
+    /// Runs a move known to be legal (it came from [`Game::legal_moves`] on this world,
+    /// for the player whose turn it is); a match uses it for the move its agent picked.
+    pub(crate) fn run_move(&mut self, mv: &MoveOption) -> Result<Outcome, RuleError> {
         let gen = Arc::clone(&self.gen);
         let def = gen
             .moves

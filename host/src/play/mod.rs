@@ -306,7 +306,8 @@ impl Match {
         out(&format!("  {}", self.namer.move_line(&gen, &before, &mv)));
         self.moves += 1;
         self.moves_this_turn += 1;
-        match self.game.play_move(&mv) {
+        // `mv` is one of the legal moves of the active player, listed on this world.
+        match self.game.run_move(&mv) {
             Ok(outcome) => {
                 if ends(&mv) {
                     self.turns += 1;
