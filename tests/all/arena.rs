@@ -364,3 +364,46 @@ fn every_scenario_of_the_game_mods_passes() {
         "the game's mods have their scenario tests: {text}"
     );
 }
+
+#[test]
+fn tessera_run_builds_a_missing_plugin_module_first() {
+    // A fresh clone has the plugin sources under ./plugins but no built modules.
+    let root = mods_copy("fresh");
+    let module = root.join("mods/arena-plus/plugins/arena-plus.wasm");
+    std::fs::remove_file(&module).expect("the copy has the module");
+    // The plugin sources as a clone has them: the plugins workspace (without its build
+    // output) and the SDK it depends on (a member of the root workspace).
+    std::fs::create_dir_all(root.join("plugins")).unwrap();
+    for e in std::fs::read_dir(repo().join("plugins")).unwrap().flatten() {
+        let name = e.file_name();
+        if name == "target" {
+            continue;
+        }
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &root.join("plugins").join(&name));
+        } else {
+            std::fs::copy(e.path(), root.join("plugins").join(&name)).unwrap();
+        }
+    }
+    crate::plugin_build::link_sdk(&root);
+    let out = tessera(&root)
+        .args(["run", "--seed", "3", "--quiet"])
+        .env("CARGO_TARGET_DIR", repo().join("plugins/target"))
+        .output()
+        .expect("tessera runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr
+            .contains("building the plugins the mods need (their modules are missing): arena-plus"),
+        "{stderr}"
+    );
+    assert!(
+        module.is_file(),
+        "the module was built into the copy's mod folder"
+    );
+    assert!(!stderr.contains("error"), "arena-plus loaded: {stderr}");
+    assert!(stdout.contains("game 1 (seed 3): "), "{stdout}");
+    let _ = std::fs::remove_dir_all(&root);
+}

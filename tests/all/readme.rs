@@ -130,12 +130,7 @@ fn your_first_mod_in_five_minutes_runs_as_written() {
     copy_tree(&repo().join("mods"), &root.join("mods"));
     std::fs::copy(repo().join("server.toml"), root.join("server.toml")).unwrap();
     // The plugin SDK as it sits in the repository (a member of the root workspace).
-    for member in ["plugin-api", "host"] {
-        std::os::unix::fs::symlink(repo().join(member), root.join(member)).unwrap();
-    }
-    for f in ["Cargo.toml", "Cargo.lock"] {
-        std::fs::copy(repo().join(f), root.join(f)).unwrap();
-    }
+    crate::plugin_build::link_sdk(&root);
 
     // 1. A game that reloads edits (and rebuilds plugin sources under ./plugins).
     std::fs::create_dir_all(root.join("plugins")).unwrap();

@@ -78,7 +78,52 @@ fn recorded_mods(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, String> {
         .collect())
 }
 
+/// Builds the plugins of the loaded mod folders whose module is missing and whose source
+/// crate is under `./plugins` (a fresh clone has sources, not modules), so `tessera run`
+/// works with no other step. A build failure is printed; the mod is then reported as
+/// broken by the load, and the game runs without it.
+fn build_missing_plugins(mods: &ModArgs) -> Result<(), String> {
+    use tessera_host::plugins::build::{build, read_plugin_crate};
+    let (_, dirs) = check::server_and_dirs(mods)?;
+    let dirs: Vec<PathBuf> = dirs
+        .iter()
+        .filter_map(|d| std::fs::canonicalize(d).ok())
+        .collect();
+    let missing: Vec<PathBuf> = super::plugin_crates(Path::new("plugins"))
+        .into_iter()
+        .filter(|dir| {
+            read_plugin_crate(dir).is_ok_and(|c| {
+                let module = c.mod_dir.join("plugins").join(format!("{}.wasm", c.name));
+                let in_use = std::fs::canonicalize(&c.mod_dir)
+                    .is_ok_and(|m| dirs.iter().any(|d| m.starts_with(d)));
+                in_use && !module.is_file()
+            })
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = missing
+        .iter()
+        .map(|d| {
+            d.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    eprintln!(
+        "building the plugins the mods need (their modules are missing): {}",
+        names.join(", ")
+    );
+    if let Err(e) = build(&missing) {
+        eprintln!("plugin build failed: {e}");
+    }
+    Ok(())
+}
+
 fn load_game(mods: &ModArgs) -> Result<(LoadedMods, Arc<tessera_host::Generation>), String> {
+    build_missing_plugins(mods)?;
     let loaded = check::load(mods, Arc::new(Registry::with_core()))?;
     if loaded.has_errors() {
         eprintln!("{}", check::render_all(&loaded));
