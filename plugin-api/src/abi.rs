@@ -39,6 +39,9 @@ pub mod exports {
     pub const SAVE_STATE: &str = "tessera_save_state";
     /// `(ptr: i32, len: i32) -> i32` (optional)
     pub const LOAD_STATE: &str = "tessera_load_state";
+    /// `(id_ptr, id_len, text_ptr, text_len) -> packed` (optional: plugins with loaders):
+    /// the content tree of a file, as a JSON [`LoadReply`](super::LoadReply).
+    pub const LOAD: &str = "tessera_load";
 }
 
 /// What a registry entry provided by a plugin is.
@@ -53,6 +56,9 @@ pub enum Kind {
     Action,
     /// A step of an ability pipeline.
     Node,
+    /// A content loader: turns files of its extensions into the content tree (never
+    /// prepared; called through `tessera_load` while mods load).
+    Loader,
 }
 
 impl Kind {
@@ -63,6 +69,7 @@ impl Kind {
             Kind::Selector => 2,
             Kind::Action => 3,
             Kind::Node => 4,
+            Kind::Loader => 5,
         }
     }
 
@@ -73,6 +80,7 @@ impl Kind {
             2 => Kind::Selector,
             3 => Kind::Action,
             4 => Kind::Node,
+            5 => Kind::Loader,
             _ => return None,
         })
     }
@@ -84,6 +92,7 @@ impl Kind {
             Kind::Selector => "selector",
             Kind::Action => "action",
             Kind::Node => "node",
+            Kind::Loader => "loader",
         }
     }
 }
@@ -319,6 +328,23 @@ pub struct Provided {
     /// Its parameters.
     #[serde(default)]
     pub params: Vec<ParamDesc>,
+    /// For a loader: the file extensions it reads (without the dot).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<String>,
+}
+
+/// What `tessera_load` returns: the content tree, or why the text is not valid.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadReply {
+    /// The content tree (the shape of a TOML/JSON content file), when the text is valid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<serde_json::Value>,
+    /// Why the text is not valid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Where, as a byte offset into the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
 }
 
 /// What `tessera_describe` returns.
@@ -344,7 +370,13 @@ mod tests {
         assert_eq!(unpack_obj(NO_OBJECT), None);
         assert_eq!(unpack_range(pack_range(1024, 17)), Some((1024, 17)));
         assert_eq!(unpack_range(0), None);
-        for k in [Kind::Condition, Kind::Selector, Kind::Action, Kind::Node] {
+        for k in [
+            Kind::Condition,
+            Kind::Selector,
+            Kind::Action,
+            Kind::Node,
+            Kind::Loader,
+        ] {
             assert_eq!(Kind::from_code(k.code()), Some(k));
         }
     }

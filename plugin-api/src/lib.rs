@@ -104,7 +104,37 @@ pub use guest::{
     log, random, ActionList, Ctx, Expr, HostError, Level, Obj, Selector, Sym, SymCache,
 };
 pub use params::{ParamKind, Params};
-pub use tessera_plugin_api_macros::{action, condition, export_plugin, node, selector, Params};
+pub use tessera_plugin_api_macros::{
+    action, condition, export_plugin, loader, node, selector, Params,
+};
+
+/// Why a loader cannot read a file: what is wrong and where (a byte offset into the text,
+/// which the host turns into file:line:col).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    /// What is wrong, and how to fix it.
+    pub message: String,
+    /// Where, as a byte offset into the text.
+    pub offset: Option<usize>,
+}
+
+impl LoadError {
+    /// An error about the whole file.
+    pub fn new(message: impl Into<String>) -> LoadError {
+        LoadError {
+            message: message.into(),
+            offset: None,
+        }
+    }
+
+    /// An error at a byte offset.
+    pub fn at(offset: usize, message: impl Into<String>) -> LoadError {
+        LoadError {
+            message: message.into(),
+            offset: Some(offset),
+        }
+    }
+}
 
 /// Everything a plugin usually needs: `use tessera_plugin_api::prelude::*;`.
 pub mod prelude {
@@ -115,7 +145,10 @@ pub mod prelude {
     pub use crate::params::Params;
     #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::sym;
-    pub use tessera_plugin_api_macros::{action, condition, export_plugin, node, selector, Params};
+    pub use crate::LoadError;
+    pub use tessera_plugin_api_macros::{
+        action, condition, export_plugin, loader, node, selector, Params,
+    };
 }
 
 /// What the SDK's macros expand to. Not a stable API.

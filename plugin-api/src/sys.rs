@@ -344,6 +344,19 @@ macro_rules! __tessera_export_abi {
             pub extern "C" fn tessera_node(handle: i32) -> i32 {
                 rt::node(handle)
             }
+            #[unsafe(no_mangle)]
+            pub extern "C" fn tessera_load(
+                id_ptr: i32,
+                id_len: i32,
+                text_ptr: i32,
+                text_len: i32,
+            ) -> i64 {
+                rt::sys::leak_bytes(&rt::load(
+                    &$plugin,
+                    rt::sys::host_bytes(id_ptr, id_len),
+                    rt::sys::host_bytes(text_ptr, text_len),
+                ))
+            }
         };
     };
 }

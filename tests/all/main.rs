@@ -16,6 +16,7 @@ mod mods_resolve;
 mod mods_server;
 mod plugin_build;
 mod plugin_faults;
+mod plugin_loader;
 mod plugin_native;
 mod plugin_node;
 mod readme;

@@ -374,7 +374,7 @@ fn mod_scenarios_run_against_loaded_mods() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(text.trim_end().ends_with("5 passed, 0 failed"), "{text}");
+    assert!(text.trim_end().ends_with("6 passed, 0 failed"), "{text}");
     // Plugin-provided definitions run like built-ins: a wasm condition in an aura filter,
     // a wasm selector and an action calling back into core, and plugin-internal state.
     for name in ["pack leader", "marksman", "plugin state persists"] {

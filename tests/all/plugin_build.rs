@@ -17,6 +17,7 @@ pub fn ensure_built() {
             "beasts",
             "counter",
             "crits",
+            "decklist",
             "spellbook",
             "tactics",
         ]

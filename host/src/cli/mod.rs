@@ -154,11 +154,12 @@ fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
             .map(|m| m.dir.join("tests"))
             .filter(|p| p.is_dir())
             .collect();
-        let shared = loaded.sources(&registry);
-        // Scenarios compile against the registry the mods loaded into (with their plugins).
+        // Scenarios compile against the registry the mods loaded into (with their plugins,
+        // whose loaders may read some of the content files).
         if let Some(gen) = &loaded.generation {
             registry = gen.registry.clone();
         }
+        let shared = loaded.sources(&registry);
         (shared, tests)
     };
     let paths = if paths.is_empty() {

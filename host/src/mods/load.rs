@@ -82,7 +82,7 @@ impl LoadedMods {
             .order
             .iter()
             .filter(|m| self.loaded.contains(&m.id))
-            .filter_map(|m| read_content(m, registry).ok())
+            .filter_map(|m| read_content(m, registry, &[]).ok())
             .flatten()
             .collect()
     }
@@ -146,10 +146,18 @@ pub fn load_resolved(
             }
         }
     }
+    // Files a plugin's loader reads are content too (the loader parses them once the
+    // plugin is registered, below).
+    let plugin_extensions: Vec<String> = plugins
+        .iter()
+        .flat_map(|(_, p)| p.description.provides.iter())
+        .filter(|d| d.kind == tessera_plugin_api::abi::Kind::Loader)
+        .flat_map(|d| d.extensions.iter().cloned())
+        .collect();
     let mut per_mod: Vec<(String, Vec<ContentSource>)> = Vec::new();
     let mut unreadable: BTreeMap<String, String> = BTreeMap::new();
     for m in &resolution.order {
-        match read_content(m, &registry) {
+        match read_content(m, &registry, &plugin_extensions) {
             Ok(sources) => per_mod.push((m.id.clone(), sources)),
             Err(d) => {
                 unreadable.insert(m.id.clone(), d.message.clone());
@@ -264,10 +272,11 @@ pub fn load_resolved(
 }
 
 /// Reads a mod's content files: every file under its `[content] paths` that a registered
-/// loader reads, sorted by path.
+/// loader (or a loaded plugin's loader: `plugin_extensions`) reads, sorted by path.
 fn read_content(
     m: &ResolvedMod,
     registry: &Registry,
+    plugin_extensions: &[String],
 ) -> Result<Vec<ContentSource>, Box<Diagnostic>> {
     let mut files = Vec::new();
     for p in &m.manifest.content_paths {
@@ -279,9 +288,9 @@ fn read_content(
         }
     }
     files.retain(|f| {
-        f.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| registry.loader_for(e).is_some())
+        f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+            registry.loader_for(e).is_some() || plugin_extensions.iter().any(|x| x == e)
+        })
     });
     files.sort();
     let mut out = Vec::new();

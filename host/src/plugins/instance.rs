@@ -38,6 +38,7 @@ pub(crate) struct WasmInstance {
     node: Option<TypedFunc<i32, i32>>,
     save: Option<TypedFunc<(), i64>>,
     load: Option<TypedFunc<(i32, i32), i32>>,
+    content: Option<TypedFunc<(i32, i32, i32, i32), i64>>,
     /// A guest buffer the host reuses for object lists: (ptr, capacity in bytes).
     scratch: Option<(i32, usize)>,
 }
@@ -115,6 +116,7 @@ impl WasmInstance {
             node: optional!(exports::NODE),
             save: optional!(exports::SAVE_STATE),
             load: optional!(exports::LOAD_STATE),
+            content: optional!(exports::LOAD),
             store,
             memory,
             scratch: None,
@@ -411,6 +413,29 @@ impl WasmInstance {
         })
     }
 
+    /// `tessera_load`: loader `id`'s reply for a content file's text (JSON `LoadReply`).
+    pub fn load_content(
+        &mut self,
+        plugin: &LoadedPlugin,
+        id: &str,
+        text: &str,
+    ) -> Result<Vec<u8>, CallError> {
+        let Some(f) = self.content.clone() else {
+            return Err(CallError::Guest(
+                "the module exports no `tessera_load` (rebuild it with this SDK)".into(),
+            ));
+        };
+        let out = self.call(plugin, None, |me| {
+            let (ip, il) = me.put(id.as_bytes())?;
+            let (tp, tl) = me.put(text.as_bytes())?;
+            let packed = f.call(&mut me.store, (ip, il, tp, tl))?;
+            me.dealloc.call(&mut me.store, (ip, il.max(1)))?;
+            me.dealloc.call(&mut me.store, (tp, tl.max(1)))?;
+            me.take_packed(packed)
+        })?;
+        out.ok_or_else(|| CallError::Guest("tessera_load returned nothing".into()))
+    }
+
     /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
     pub fn load_state(&mut self, plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError> {
         let Some(f) = self.load.clone() else {
@@ -500,5 +525,7 @@ impl PluginInstance {
         fn save_state(&mut self, plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError>;
         /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
         fn load_state(&mut self, plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError>;
+        /// `tessera_load`: a loader's reply for a content file's text.
+        fn load_content(&mut self, plugin: &LoadedPlugin, id: &str, text: &str) -> Result<Vec<u8>, CallError>;
     }
 }

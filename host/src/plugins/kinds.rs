@@ -260,3 +260,61 @@ impl Node for PluginNode {
         )
     }
 }
+
+/// A content loader a plugin provides: the mod's load-time instance turns a file's text
+/// into the content tree (`tessera_load`). Loaders run while mods load, never in a world.
+pub(crate) struct PluginLoader {
+    pub(crate) plugin: Arc<LoadedPlugin>,
+    pub(crate) id: Id,
+    pub(crate) extensions: Vec<&'static str>,
+}
+
+impl crate::registry::LoaderKind for PluginLoader {
+    fn extensions(&self) -> &[&str] {
+        &self.extensions
+    }
+
+    fn parse(
+        &self,
+        text: &str,
+        _spans: &mut dyn FnMut(&[crate::rules::PathSeg], std::ops::Range<usize>),
+    ) -> Result<Json, (String, Option<std::ops::Range<usize>>)> {
+        let plugin = &self.plugin;
+        let what = |m: String| {
+            (
+                format!("loader `{}` of mod `{}`: {m}", self.id, plugin.mod_id),
+                None,
+            )
+        };
+        if plugin.is_quarantined() {
+            return Err(what("the mod is quarantined".into()));
+        }
+        let bytes = {
+            let mut inst = plugin.loader.lock().unwrap_or_else(|e| e.into_inner());
+            if inst.is_none() {
+                *inst = Some(PluginInstance::new(plugin).map_err(|e| what(format!("{e:?}")))?);
+            }
+            let i = inst.as_mut().ok_or_else(|| what("no instance".into()))?;
+            let r = i.load_content(plugin, self.id.as_str(), text);
+            if matches!(r, Err(super::CallError::Fault(_))) {
+                *inst = None;
+            }
+            r.map_err(|e| match e {
+                super::CallError::Guest(m) | super::CallError::Fault(m) => what(m),
+            })?
+        };
+        let reply: tessera_plugin_api::abi::LoadReply = serde_json::from_slice(&bytes)
+            .map_err(|e| what(format!("its reply is not a load reply: {e}")))?;
+        match (reply.tree, reply.error) {
+            (_, Some(message)) => {
+                let span = reply.offset.and_then(|o| usize::try_from(o).ok()).map(|o| {
+                    let o = o.min(text.len());
+                    o..(o + 1).min(text.len())
+                });
+                Err((message, span))
+            }
+            (Some(tree), None) => Ok(tree),
+            (None, None) => Err(what("it returned neither a tree nor an error".into())),
+        }
+    }
+}

@@ -450,6 +450,21 @@ pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> R
                 doc: p.doc.clone(),
                 imp: kind,
             }),
+            Kind::Loader => registry.loaders.register(Entry {
+                id,
+                provider,
+                params,
+                doc: p.doc.clone(),
+                imp: Arc::new(super::kinds::PluginLoader {
+                    plugin: plugin.clone(),
+                    id,
+                    extensions: p
+                        .extensions
+                        .iter()
+                        .map(|e| crate::id::Sym::new(e).as_str())
+                        .collect(),
+                }),
+            }),
         };
         r.map_err(|e| e.to_string())?;
     }

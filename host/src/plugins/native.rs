@@ -490,6 +490,18 @@ impl NativeInstance {
         Ok(self.lib.take(b))
     }
 
+    /// Content loaders are a wasm-only feature: a native library cannot provide one.
+    pub fn load_content(
+        &mut self,
+        _plugin: &LoadedPlugin,
+        id: &str,
+        _text: &str,
+    ) -> Result<Vec<u8>, CallError> {
+        Err(CallError::Guest(format!(
+            "`{id}`: content loaders are only supported in wasm plugins; build the plugin without `--native`"
+        )))
+    }
+
     /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
     pub fn load_state(&mut self, _plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError> {
         let Some(f) = self.lib.load else {

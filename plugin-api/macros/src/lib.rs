@@ -57,6 +57,7 @@ enum Kind {
     Selector,
     Action,
     Node,
+    Loader,
 }
 
 impl Kind {
@@ -66,6 +67,7 @@ impl Kind {
             Kind::Selector => "selector",
             Kind::Action => "action",
             Kind::Node => "node",
+            Kind::Loader => "loader",
         }
     }
 
@@ -73,7 +75,7 @@ impl Kind {
     fn fixed_args(self) -> usize {
         match self {
             Kind::Condition | Kind::Action => 2,
-            Kind::Selector | Kind::Node => 1,
+            Kind::Selector | Kind::Node | Kind::Loader => 1,
         }
     }
 
@@ -83,6 +85,7 @@ impl Kind {
             Kind::Selector => "fn(ctx: &Ctx, params: &P) -> Vec<Obj>",
             Kind::Action => "fn(ctx: &Ctx, targets: &[Obj], params: &P) -> Result<(), E>",
             Kind::Node => "fn(ctx: &Ctx, params: &P) -> Result<(), E>",
+            Kind::Loader => "fn(text: &str) -> Result<serde_json::Value, LoadError>",
         }
     }
 }
@@ -236,6 +239,12 @@ fn definition_tokens(kind: Kind, id: &LitStr, f: ItemFn) -> syn::Result<Tokens> 
             quote!(Node),
             quote!(move |ctx| #rt::UnitOutput::into_result(#name(ctx #p))),
         ),
+        Kind::Loader => {
+            return Err(Error::new(
+                sig.span(),
+                "write a loader with `#[loader(\"ns:loader/name\", extensions = [...])]`",
+            ))
+        }
     };
     let span = sig.ident.span();
     let bind = if has_params { quote!(p) } else { quote!(_p) };
@@ -253,6 +262,102 @@ fn definition_tokens(kind: Kind, id: &LitStr, f: ItemFn) -> syn::Result<Tokens> 
                 let #bind = <#params_ty as ::tessera_plugin_api::Params>::from_json(json)?;
                 ::core::result::Result::Ok(#rt::Prepared::#variant(::std::boxed::Box::new(#closure)))
             },
+            extensions: &[],
+            load: ::core::option::Option::None,
+        };
+    })
+}
+
+/// `#[loader("ns:loader/name", extensions = ["csv"])]` arguments.
+struct LoaderArgs {
+    id: LitStr,
+    extensions: Vec<LitStr>,
+}
+
+impl syn::parse::Parse for LoaderArgs {
+    fn parse(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let id: LitStr = input.parse()?;
+        input.parse::<syn::Token![,]>().map_err(|e| {
+            Error::new(e.span(), "a loader names its file extensions: `#[loader(\"ns:loader/name\", extensions = [\"csv\"])]`")
+        })?;
+        let key: Ident = input.parse()?;
+        if key != "extensions" {
+            return Err(Error::new(key.span(), "expected `extensions = [\"...\"]`"));
+        }
+        input.parse::<syn::Token![=]>()?;
+        let list;
+        syn::bracketed!(list in input);
+        let exts = syn::punctuated::Punctuated::<LitStr, syn::Token![,]>::parse_terminated(&list)?;
+        let extensions: Vec<LitStr> = exts.into_iter().collect();
+        if extensions.is_empty() {
+            return Err(Error::new(
+                key.span(),
+                "a loader reads at least one file extension",
+            ));
+        }
+        for e in &extensions {
+            let v = e.value();
+            if v.is_empty()
+                || v.starts_with('.')
+                || !v
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
+                return Err(Error::new(
+                    e.span(),
+                    format!("`{v}` is not a file extension: write it without the dot, e.g. `csv`"),
+                ));
+            }
+        }
+        let _ = input.parse::<Option<syn::Token![,]>>()?;
+        Ok(LoaderArgs { id, extensions })
+    }
+}
+
+/// Defines a content loader: `fn(text: &str) -> Result<serde_json::Value, LoadError>`,
+/// turning files of its extensions into the content tree (the shape of a TOML/JSON content
+/// file). Errors carry a byte offset, which the host reports as file:line:col.
+#[proc_macro_attribute]
+pub fn loader(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let args = syn::parse_macro_input!(attr as LoaderArgs);
+    let f = syn::parse_macro_input!(item as ItemFn);
+    loader_tokens(&args, f)
+        .unwrap_or_else(Error::into_compile_error)
+        .into()
+}
+
+fn loader_tokens(args: &LoaderArgs, f: ItemFn) -> syn::Result<Tokens> {
+    check_id(Kind::Loader, &args.id)?;
+    let sig = &f.sig;
+    if !sig.generics.params.is_empty() || sig.asyncness.is_some() || sig.inputs.len() != 1 {
+        return Err(Error::new(
+            sig.span(),
+            format!("a loader is a plain function: {}", Kind::Loader.signature()),
+        ));
+    }
+    let name = &sig.ident;
+    let vis = &f.vis;
+    let def = def_ident(name);
+    let doc = docs(&f.attrs);
+    let id = &args.id;
+    let exts = &args.extensions;
+    let rt = quote!(::tessera_plugin_api::__rt);
+    let span = sig.ident.span();
+    Ok(quote_spanned! {span=>
+        #f
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals)]
+        #vis static #def: #rt::Def = #rt::Def {
+            kind: ::tessera_plugin_api::abi::Kind::Loader,
+            id: #id,
+            doc: #doc,
+            params: ::std::vec::Vec::new,
+            prepare: |_| ::core::result::Result::Err(::std::string::String::from(
+                "a loader is not prepared: it reads content files",
+            )),
+            extensions: &[#(#exts),*],
+            load: ::core::option::Option::Some(#name),
         };
     })
 }
