@@ -453,3 +453,56 @@ do = [{ type = \"damage\", amount = \"source.owner.attack\" }]
     assert!(err.to_string().contains("source.owner"), "{err}");
     assert_eq!(g.world().checksum(), before);
 }
+
+#[test]
+fn game_and_move_mistakes_are_located_errors() {
+    let base = "[class.hero]\ntags = [\"player\"]\n[event.go]\n";
+    let d = errors_of_files(&[
+        ("rules.toml", base),
+        (
+            "game.toml",
+            "[game]\nplayer_class = \"heroo\"\nstart = \"go\"\n",
+        ),
+    ]);
+    let e = only(&d);
+    assert_eq!(e.code, "E-CONTENT-UNKNOWN-ID");
+    assert!(
+        e.render(false).contains("game.toml:2:"),
+        "{}",
+        e.render(false)
+    );
+
+    let d = errors_of_files(&[
+        ("rules.toml", base),
+        (
+            "moves.toml",
+            "[move.pass]\nsubject = \"self\"\ndo = []\nlog = \"{player} passes {nobody}\"\n",
+        ),
+    ]);
+    let e = only(&d);
+    assert!(
+        e.message.contains("`{nobody}` is not a placeholder"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.render(false).contains("moves.toml:4:"),
+        "{}",
+        e.render(false)
+    );
+
+    let game = "[game]\nplayer_class = \"hero\"\nstart = \"go\"\n";
+    let d = errors_of_files(&[("rules.toml", base), ("a.toml", game), ("b.toml", game)]);
+    let e = only(&d);
+    assert_eq!(e.code, "E-CONTENT-DUPLICATE");
+    assert!(
+        e.message.contains("`[game]` is defined twice"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message.contains("a.toml"),
+        "it names the first: {}",
+        e.message
+    );
+}
