@@ -137,4 +137,84 @@ mod tests {
         assert_eq!(zone_order(&w, p, "board"), vec![d, c, b]);
         assert_eq!(w.slot(d), 0);
     }
+
+    /// One step of a random history: create in a zone, move (to the end or a slot),
+    /// change owner, or remove.
+    #[derive(Debug, Clone)]
+    enum Op {
+        Create {
+            owner: usize,
+            zone: usize,
+        },
+        Move {
+            obj: usize,
+            zone: usize,
+            at: Option<i64>,
+        },
+        Owner {
+            obj: usize,
+            owner: usize,
+        },
+        Remove {
+            obj: usize,
+        },
+    }
+
+    fn op() -> impl proptest::strategy::Strategy<Value = Op> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0..2usize, 0..3usize).prop_map(|(owner, zone)| Op::Create { owner, zone }),
+            (0..40usize, 0..3usize, proptest::option::of(-2..10i64))
+                .prop_map(|(obj, zone, at)| Op::Move { obj, zone, at }),
+            (0..40usize, 0..2usize).prop_map(|(obj, owner)| Op::Owner { obj, owner }),
+            (0..40usize).prop_map(|obj| Op::Remove { obj }),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever happens, every (owner, zone) group's slots are exactly 0..n, and a
+        /// move to slot `at` puts the object there (clamped to the group).
+        #[test]
+        fn slots_stay_a_permutation_of_0_to_n(ops in proptest::collection::vec(op(), 1..60)) {
+            let zones = [Sym::new("board"), Sym::new("hand"), Sym::new("deck")];
+            let mut w = World::new(3);
+            let class = Id::parse("t:class/c").unwrap();
+            let players = [w.create(class, None, Sym::new("table")), w.create(class, None, Sym::new("table"))];
+            let mut objs: Vec<ObjId> = Vec::new();
+            for op in ops {
+                match op {
+                    Op::Create { owner, zone } => objs.push(w.create(class, Some(players[owner]), zones[zone])),
+                    Op::Move { obj, zone, at } => {
+                        let Some(&o) = objs.get(obj % objs.len().max(1)) else { continue };
+                        if !w.exists(o) { continue; }
+                        w.move_to_slot(o, zones[zone], at).unwrap();
+                        let n = w.objects_in_zone(zones[zone]).filter(|x| w.object(*x).unwrap().owner == w.object(o).unwrap().owner).count();
+                        let last = i64::try_from(n).unwrap_or(i64::MAX) - 1;
+                        let want = at.map_or(last, |a| a.clamp(0, last));
+                        proptest::prop_assert_eq!(w.slot(o), want);
+                    }
+                    Op::Owner { obj, owner } => {
+                        let Some(&o) = objs.get(obj % objs.len().max(1)) else { continue };
+                        if w.exists(o) { w.set_owner(o, Some(players[owner])).unwrap(); }
+                    }
+                    Op::Remove { obj } => {
+                        let Some(&o) = objs.get(obj % objs.len().max(1)) else { continue };
+                        if w.exists(o) { w.remove(o).unwrap(); }
+                    }
+                }
+                for &p in &players {
+                    for &z in &zones {
+                        let mut slots: Vec<i64> = w
+                            .objects_in_zone(z)
+                            .filter(|x| w.object(*x).unwrap().owner == Some(p))
+                            .map(|x| w.slot(x))
+                            .collect();
+                        slots.sort_unstable();
+                        let want: Vec<i64> = (0..slots.len() as i64).collect();
+                        proptest::prop_assert_eq!(slots, want);
+                    }
+                }
+            }
+        }
+    }
 }
