@@ -151,40 +151,26 @@ impl Game {
         self.controller.replace(controller)
     }
 
-    /// Evaluates an expression over the current world with `self` = `this`.
-    pub fn eval(&self, expr: &crate::rules::expr::Expr, this: ObjId) -> Result<f64, RuleError> {
-        eval_in(&self.world, self, expr, this)
-    }
-
-    /// Evaluates an expression over another world (one [`Game::try_move`] returned), with
-    /// this game's rules, and `self` = `this`.
+    /// Evaluates an expression over a world (one [`Game::try_move`] returned), with this
+    /// game's rules, and `self` = `this` (a player: also `player`).
     pub fn eval_in(
         &self,
         world: &World,
         expr: &crate::rules::expr::Expr,
         this: ObjId,
     ) -> Result<f64, RuleError> {
-        eval_in(world, self, expr, this)
+        let scope = Scope {
+            this: Some(this),
+            player: Some(this),
+            ..Scope::default()
+        };
+        let cx = Cx {
+            world,
+            gen: &self.gen,
+            scope: &scope,
+            controller: None,
+            rt: &self.rt,
+        };
+        expr.eval(&cx)
     }
-}
-
-fn eval_in(
-    world: &World,
-    game: &Game,
-    expr: &crate::rules::expr::Expr,
-    this: ObjId,
-) -> Result<f64, RuleError> {
-    let scope = Scope {
-        this: Some(this),
-        player: Some(this),
-        ..Scope::default()
-    };
-    let cx = Cx {
-        world,
-        gen: &game.gen,
-        scope: &scope,
-        controller: None,
-        rt: &game.rt,
-    };
-    expr.eval(&cx)
 }

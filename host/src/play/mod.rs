@@ -392,14 +392,6 @@ impl Match {
         self.turns
     }
 
-    /// Switches the running game to a new generation (hot reload): the world is kept.
-    pub fn swap(&mut self, gen: Arc<Generation>) -> Result<crate::game::SwapReport, String> {
-        let report = self.game.swap(gen.clone()).map_err(|e| e.to_string())?;
-        self.namer = Namer::new(&gen, self.players.clone(), &*self.translate);
-        self.reloads += 1;
-        Ok(report)
-    }
-
     /// Applies a hot-reload staging between two moves (see [`HotReload::apply`]): the
     /// log line, and the swap report when the new generation went live.
     ///

@@ -56,18 +56,12 @@ pub(super) fn run_step(
         let subject = look(&p.subject, names)?;
         let player = match &p.player {
             Some(n) => look(n, names)?,
-            None if game.world().has_tag(subject, Sym::new("player")) => subject,
-            None => game
-                .world()
-                .object(subject)
-                .ok()
-                .and_then(|o| o.owner)
-                .ok_or_else(|| {
-                    format!(
-                        "`{}` has no owner; name the `player` making the move",
-                        p.subject
-                    )
-                })?,
+            None => crate::rules::core::side_of(game.world(), subject).ok_or_else(|| {
+                format!(
+                    "`{}` has no owner; name the `player` making the move",
+                    p.subject
+                )
+            })?,
         };
         let mv = crate::game::MoveOption {
             id: resolve_id(&p.id, "move", ns)?,

@@ -318,13 +318,7 @@ pub(crate) fn event_of(
     e.target = look(&spec.target)?;
     e.player = match look(&spec.player)? {
         Some(p) => Some(p),
-        None => e.target.and_then(|t| {
-            if world.has_tag(t, crate::rules::core::player_tag()) {
-                Some(t)
-            } else {
-                world.object(t).ok().and_then(|o| o.owner)
-            }
-        }),
+        None => e.target.and_then(|t| crate::rules::core::side_of(world, t)),
     };
     e.amount = spec.amount;
     Ok(e)

@@ -32,10 +32,7 @@ fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {
 /// The player an event about `obj` concerns: the object itself if it is a player, else
 /// its owner.
 pub(super) fn owner_of(ax: &ActCx<'_>, obj: ObjId) -> Option<ObjId> {
-    if ax.world.has_tag(obj, super::player_tag()) {
-        return Some(obj);
-    }
-    ax.world.object(obj).ok().and_then(|o| o.owner)
+    super::side_of(ax.world, obj)
 }
 
 /// Raises `event` about `target` with the holder as its source.

@@ -54,6 +54,14 @@ pub(crate) fn player_tag() -> Sym {
     *TAG.get_or_init(|| Sym::new("player"))
 }
 
+/// The player an object stands for: itself if it is a player, else its owner.
+pub(crate) fn side_of(world: &World, obj: ObjId) -> Option<ObjId> {
+    if world.has_tag(obj, player_tag()) {
+        return Some(obj);
+    }
+    world.object(obj).ok().and_then(|o| o.owner)
+}
+
 /// The player the holder acts for: the holder itself if it is a player, else its owner;
 /// without a holder, the event's player.
 pub fn acting_player(cx: &Cx<'_>) -> Option<ObjId> {
