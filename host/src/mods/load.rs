@@ -287,14 +287,45 @@ fn read_content(
             walk(&path, &mut files);
         }
     }
+    // A file named in `[content] loaders` is read by that loader (as its name or path
+    // was written: `"card_defs.json"` or `"data/card_defs.json"`).
+    let named_loader = |f: &Path| -> Option<&str> {
+        m.manifest
+            .content_loaders
+            .iter()
+            .find(|(name, _)| f.ends_with(name))
+            .map(|(_, l)| l.as_str())
+    };
     files.retain(|f| {
-        f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-            registry.loader_for(e).is_some() || plugin_extensions.iter().any(|x| x == e)
-        })
+        named_loader(f).is_some()
+            || f.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+                registry.loader_for(e).is_some() || plugin_extensions.iter().any(|x| x == e)
+            })
     });
     files.sort();
     let mut out = Vec::new();
     for f in files {
+        let loader = match named_loader(&f) {
+            Some(l) => {
+                let full = if l.contains(':') {
+                    l.to_owned()
+                } else {
+                    format!("{}:loader/{l}", m.id)
+                };
+                Some(crate::id::Id::parse(&full).map_err(|e| {
+                    Diagnostic::error(
+                        "E-MANIFEST-VALUE",
+                        format!("`[content] loaders` names `{l}`, which is not a loader id: {e}"),
+                    )
+                    .in_file(&m.dir.join("mod.toml"))
+                    .with_help(
+                        "write the loader's name (`cards`) or its id (`my-mod:loader/cards`)",
+                    )
+                    .for_mod(&m.id)
+                })?)
+            }
+            None => None,
+        };
         let text = std::fs::read_to_string(&f).map_err(|e| {
             Diagnostic::error(
                 "E-CONTENT-READ",
@@ -303,7 +334,9 @@ fn read_content(
             .in_file(&f)
             .for_mod(&m.id)
         })?;
-        out.push(ContentSource::new(m.id.clone(), SourceText::new(f, text)));
+        let mut src = ContentSource::new(m.id.clone(), SourceText::new(f, text));
+        src.loader = loader;
+        out.push(src);
     }
     Ok(out)
 }

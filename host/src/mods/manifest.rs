@@ -45,6 +45,10 @@ pub struct Manifest {
     /// `[content] paths`: folders (relative to the mod) holding definitions.
     /// By default `["content"]`.
     pub content_paths: Vec<String>,
+    /// `[content] loaders`: files read by a named loader whatever their extension, as
+    /// `(file name or path as written under the paths, loader id)` — e.g. a JSON file in
+    /// another program's format (`"card_defs.json" = "cards"`).
+    pub content_loaders: Vec<(String, String)>,
     /// `[[plugin]]` entries.
     pub plugins: Vec<PluginEntry>,
     /// `[locale]`.
@@ -180,6 +184,7 @@ impl Manifest {
             breaks: Vec::new(),
             load: LoadHints::default(),
             content_paths: vec!["content".into()],
+            content_loaders: Vec::new(),
             plugins: Vec::new(),
             locale: LocaleConfig::default(),
             source: None,

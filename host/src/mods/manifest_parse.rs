@@ -43,7 +43,7 @@ const MOD_KEYS: &[&str] = &[
 const DEP_KEYS: &[&str] = &["version", "optional"];
 const CONFLICT_KEYS: &[&str] = &["version", "reason"];
 const LOAD_KEYS: &[&str] = &["after", "before"];
-const CONTENT_KEYS: &[&str] = &["paths"];
+const CONTENT_KEYS: &[&str] = &["paths", "loaders"];
 const PLUGIN_KEYS: &[&str] = &["file", "provides", "capabilities"];
 const LOCALE_KEYS: &[&str] = &["dir", "default"];
 
@@ -250,6 +250,24 @@ pub(crate) fn read_manifest(
                 .and_then(|v| r.string_list(v, "content.paths", "paths = [\"content\"]"))
             {
                 m.content_paths = list.into_iter().map(|(s, _)| s).collect();
+            }
+            if let Some(lt) = get(t, "loaders").and_then(|v| {
+                r.table(
+                    v,
+                    "content.loaders",
+                    "loaders = { \"cards.json\" = \"cards\" }",
+                )
+            }) {
+                for (key, v) in lt.iter() {
+                    let file: &str = key.get_ref();
+                    if let Some((loader, _)) = r.string(
+                        v,
+                        &format!("content.loaders.{file}"),
+                        &format!("\"{file}\" = \"cards\""),
+                    ) {
+                        m.content_loaders.push((file.to_owned(), loader));
+                    }
+                }
             }
         }
     }

@@ -38,6 +38,16 @@ pub struct ContentFile {
     /// Event types this mod declares (`[event.spell_cast]`).
     #[serde(default)]
     pub event: IndexMap<String, EventSpec>,
+    /// Actions defined in content (`[action.draw] params = ["amount"] do = [...]`), used
+    /// as `{ type = "ns:action/draw", amount = 2 }` like any registered action.
+    #[serde(default)]
+    pub action: IndexMap<String, KindSpec>,
+    /// Conditions defined in content (`[condition.is_beast] condition = {...}`).
+    #[serde(default)]
+    pub condition: IndexMap<String, KindSpec>,
+    /// Selectors defined in content (`[selector.my_beasts] select = {...}`).
+    #[serde(default)]
+    pub selector: IndexMap<String, KindSpec>,
     /// How a match is set up and won (`[game]`; one rules mod defines it).
     #[serde(default)]
     pub game: Option<GameSpec>,
@@ -264,12 +274,39 @@ pub struct RefSpec {
     /// Parameter names; `$name` in the body is replaced by the argument.
     #[serde(default)]
     pub params: Vec<String>,
+    /// Values for parameters a use may leave out.
+    #[serde(default)]
+    pub defaults: IndexMap<String, Json>,
     /// An action list body.
     pub action: Option<Json>,
     /// A condition body.
     pub condition: Option<Json>,
     /// A selector body.
     pub selector: Option<Json>,
+}
+
+/// An action, condition or selector defined in content: a named, parameterised body
+/// that content uses with `type = "ns:<kind>/<name>"`, exactly like a registered kind
+/// (it is expanded where it is used, like a `[ref]`). The body key matches the table:
+/// `[action.X] do`, `[condition.X] condition`, `[selector.X] select`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindSpec {
+    /// What it does (for `tessera explain` and readers).
+    pub description: Option<String>,
+    /// Parameter names; `$name` in the body is replaced by the argument.
+    #[serde(default)]
+    pub params: Vec<String>,
+    /// Values for parameters a use may leave out.
+    #[serde(default)]
+    pub defaults: IndexMap<String, Json>,
+    /// The body of an `[action.X]`: a list of actions.
+    #[serde(rename = "do")]
+    pub actions: Option<Json>,
+    /// The body of a `[condition.X]`.
+    pub condition: Option<Json>,
+    /// The body of a `[selector.X]`.
+    pub select: Option<Json>,
 }
 
 /// A declared event type.

@@ -144,6 +144,24 @@ impl Params<'_, '_> {
         }
     }
 
+    /// Ids of a category: one (`"wolf"`) or a list (`["wolf", "bear"]`); each checked to
+    /// exist. Absent: an empty list.
+    pub fn ids(&mut self, key: &str, category: &'static str) -> Result<Vec<Id>, ContentError> {
+        let items: Vec<Json> = match self.map.get(key) {
+            None => return Ok(Vec::new()),
+            Some(Json::Array(a)) => a.clone(),
+            Some(v) => vec![v.clone()],
+        };
+        let path = self.path_of(key);
+        items
+            .iter()
+            .map(|v| match v {
+                Json::String(s) => self.compiler.reference(s, category, &path),
+                other => Err(self.wrong_type(key, ParamType::Id(category), other)),
+            })
+            .collect()
+    }
+
     /// Optional text.
     pub fn opt_text(&mut self, key: &str) -> Result<Option<String>, ContentError> {
         match self.map.get(key) {

@@ -200,7 +200,7 @@ fn check_value(
             let missing: Vec<&str> = wanted
                 .iter()
                 .copied()
-                .filter(|t| !obj.tags.contains(&Sym::new(t)))
+                .filter(|t| !w.object_has_tag(id, obj, Sym::new(t)))
                 .collect();
             if missing.is_empty() {
                 return Ok(());
@@ -218,7 +218,7 @@ fn check_value(
             let present: Vec<&str> = wanted
                 .iter()
                 .copied()
-                .filter(|t| obj.tags.contains(&Sym::new(t)))
+                .filter(|t| w.object_has_tag(id, obj, Sym::new(t)))
                 .collect();
             if present.is_empty() {
                 return Ok(());

@@ -455,7 +455,18 @@ impl World {
 
     /// Whether the object has the tag.
     pub fn has_tag(&self, id: ObjId, tag: Sym) -> bool {
-        self.object(id).is_ok_and(|o| o.tags.contains(&tag))
+        self.object(id)
+            .is_ok_and(|o| self.object_has_tag(id, o, tag))
+    }
+
+    /// Whether `o` (the object `id`) has `tag`: its own tags, or one granted by a
+    /// modifier of an aura (`op = "tag"`).
+    pub fn object_has_tag(&self, id: ObjId, o: &Object, tag: Sym) -> bool {
+        o.tags.contains(&tag)
+            || self.applied.get(&id).is_some_and(|mods| {
+                mods.iter()
+                    .any(|m| m.key == tag && m.layer == modifier::Layer::Tag)
+            })
     }
 
     /// Moves an object to a zone; returns the zone it left. Entering a zone restarts the

@@ -22,6 +22,8 @@ pub enum Layer {
     Multiply,
     /// Clamp the value between a minimum and a maximum.
     Clamp,
+    /// Grant the tag named by the key while the modifier is in effect (no number).
+    Tag,
 }
 
 /// Identifies one aura producing modifiers: a class aura of an object, or an aura instance.

@@ -347,13 +347,14 @@ impl<'c> Compiler<'c> {
                 "add" => Layer::Add,
                 "multiply" => Layer::Multiply,
                 "clamp" => Layer::Clamp,
+                "tag" => Layer::Tag,
                 other => {
                     return Err(ContentError::new(
                         "E-CONTENT-PARAM",
                         with(&p, "op"),
                         format!("`op = \"{other}\"` is not a modifier operation"),
                     )
-                    .help("use `set`, `add`, `multiply` or `clamp`"))
+                    .help("use `set`, `add`, `multiply`, `clamp` or `tag`"))
                 }
             };
             let (value, max) = if layer == Layer::Clamp {
@@ -366,6 +367,8 @@ impl<'c> Compiler<'c> {
                     None => None,
                 };
                 (min, max)
+            } else if layer == Layer::Tag {
+                (Expr::lit(1.0), None)
             } else {
                 let v = m.value.as_ref().ok_or_else(|| {
                     ContentError::new(

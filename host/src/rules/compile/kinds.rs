@@ -221,7 +221,12 @@ impl<'c> Compiler<'c> {
                 format!("ref `{id}` has no `{want}` body, but it is used as a {want}"),
             )
         })?;
-        for k in m.keys().filter(|k| *k != "ref") {
+        let generic: &[&str] = if want == "action" {
+            &["ref", "to"]
+        } else {
+            &["ref"]
+        };
+        for k in m.keys().filter(|k| !generic.contains(&k.as_str())) {
             if !spec.params.iter().any(|p| p == k) {
                 return Err(ContentError::new(
                     "E-CONTENT-UNKNOWN-PARAM",
@@ -231,16 +236,64 @@ impl<'c> Compiler<'c> {
                 .help(format!("its parameters are: {}", spec.params.join(", "))));
             }
         }
+        let mut args = m.clone();
         for p in &spec.params {
             if !m.contains_key(p) {
-                return Err(ContentError::new(
-                    "E-CONTENT-MISSING-PARAM",
-                    path.to_vec(),
-                    format!("ref `{id}` needs the argument `{p}`"),
-                ));
+                let Some(v) = spec.defaults.get(p) else {
+                    return Err(ContentError::new(
+                        "E-CONTENT-MISSING-PARAM",
+                        path.to_vec(),
+                        format!("`{id}` needs the argument `{p}`"),
+                    ));
+                };
+                args.insert(p.clone(), v.clone());
             }
         }
-        Ok((id, substitute(body, m)))
+        Ok((id, substitute(body, &args)))
+    }
+
+    /// If `m` names a content-defined kind (`[action.X]`, `[condition.X]`,
+    /// `[selector.X]`) in its `type`, the same table written as a ref use.
+    pub(crate) fn content_kind(
+        &self,
+        kind: &str,
+        m: &Map<String, Json>,
+    ) -> Option<Map<String, Json>> {
+        let t = m.get("type")?.as_str()?;
+        let candidates: Vec<String> = if t.contains(':') {
+            vec![t.to_owned()]
+        } else if t.contains('/') {
+            vec![format!("{}:{t}", self.ns)]
+        } else {
+            vec![
+                format!("{}:{kind}/{t}", self.ns),
+                format!("core:{kind}/{t}"),
+            ]
+        };
+        let table_has = |id: Id| match kind {
+            "action" => self.registry.actions.get(id).is_some(),
+            "condition" => self.registry.conditions.get(id).is_some(),
+            _ => self.registry.selectors.get(id).is_some(),
+        };
+        for c in &candidates {
+            let Ok(id) = Id::parse(c) else { continue };
+            if id.category() != kind {
+                return None;
+            }
+            if self.defs.refs.contains_key(&id) {
+                let mut out: Map<String, Json> = m
+                    .iter()
+                    .filter(|(k, _)| *k != "type")
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                out.insert("ref".into(), Json::String(id.as_str().to_owned()));
+                return Some(out);
+            }
+            if table_has(id) {
+                return None;
+            }
+        }
+        None
     }
 
     pub(crate) fn with_ref<T>(
@@ -301,6 +354,9 @@ impl<'c> Compiler<'c> {
                     return Ok(Box::new(select::Not(
                         self.condition(inner, &with(path, "not"))?,
                     )));
+                }
+                if let Some(r) = self.content_kind("condition", m) {
+                    return self.condition(&Json::Object(r), path);
                 }
                 if m.contains_key("ref") {
                     let (id, body) = self.expand_ref(m, "condition", path)?;
@@ -366,10 +422,21 @@ impl<'c> Compiler<'c> {
                     format!("expected an action table, found {}", json_type(item)),
                 ));
             };
+            let rewritten = self.content_kind("action", m);
+            let m = rewritten.as_ref().unwrap_or(m);
             if m.contains_key("ref") {
                 let (id, body) = self.expand_ref(m, "action", &p)?;
                 let mut expanded = self.with_ref(id, |c| c.actions(&body, &p))?;
-                out.append(&mut expanded);
+                match m.get("to") {
+                    // `to` on a ref use: the whole body acts on that selection.
+                    Some(s) => {
+                        let to = Some(self.selector(s, &with(&p, "to"))?);
+                        let origin = self.origin(&p, format!("`{id}`"));
+                        let action = Box::new(Sequence(expanded));
+                        out.push(Box::new(Located { action, to, origin }) as Box<dyn Action>);
+                    }
+                    None => out.append(&mut expanded),
+                }
                 continue;
             }
             let t = m.get("type").and_then(Json::as_str).ok_or_else(|| {
@@ -482,6 +549,20 @@ impl<'c> Compiler<'c> {
                 format!("expected an aura name or table, found {}", json_type(other)),
             )),
         }
+    }
+}
+
+/// Actions run one after another on the same targets (a ref body used with `to`).
+#[derive(Debug)]
+struct Sequence(Vec<Box<dyn Action>>);
+
+impl Action for Sequence {
+    fn run(
+        &self,
+        ax: &mut crate::rules::ActCx<'_>,
+        targets: &[crate::state::ObjId],
+    ) -> Result<(), crate::rules::RuleError> {
+        self.0.iter().try_for_each(|a| a.run(ax, targets))
     }
 }
 

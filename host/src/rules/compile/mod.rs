@@ -45,6 +45,9 @@ pub struct ContentSource {
     /// Top-level keys that are not content and are skipped (scenario files keep their
     /// `scenario`, `object` and `step` tables beside content). Usually empty.
     pub ignore_keys: Vec<String>,
+    /// The loader that reads it, when the mod names one for this file (`[content]
+    /// loaders`); otherwise the loader for its extension.
+    pub loader: Option<Id>,
     /// Spans of every path in the file (keyed by path hash), filled when it is parsed.
     spans: Arc<OnceLock<HashMap<u64, std::ops::Range<usize>>>>,
     /// Byte offset of each line start, computed once on first use.
@@ -58,6 +61,7 @@ impl ContentSource {
             mod_id: mod_id.into(),
             source,
             ignore_keys: Vec::new(),
+            loader: None,
             spans: Arc::default(),
             lines: Arc::default(),
         }
@@ -373,6 +377,22 @@ fn loader_of<'r>(
     src: &ContentSource,
 ) -> Result<&'r crate::registry::Entry<dyn crate::registry::LoaderKind>, Box<Diagnostic>> {
     let path = &src.source.path;
+    if let Some(id) = src.loader {
+        return registry.loaders.get(id).ok_or_else(|| {
+            let known: Vec<&str> = registry.loaders.iter().map(|l| l.id.as_str()).collect();
+            Diagnostic::error(
+                "E-CONTENT-FORMAT",
+                format!("no content loader `{id}` is registered"),
+            )
+            .in_file(path)
+            .with_help(format!(
+                "mod.toml `[content] loaders` names it for this file; the loaders are: {}",
+                known.join(", ")
+            ))
+            .for_mod(&src.mod_id)
+            .into()
+        });
+    }
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     registry.loader_for(ext).ok_or_else(|| {
         Diagnostic::error("E-CONTENT-FORMAT", format!("no content loader reads `.{ext}` files"))
@@ -559,6 +579,52 @@ fn declare(
         }
         for name in f.moves.keys() {
             declare_one("move", name, "move", diags);
+        }
+        // Content-defined kinds are refs declared under their kind's category.
+        let kinds = [
+            ("action", &f.action),
+            ("condition", &f.condition),
+            ("selector", &f.selector),
+        ];
+        for (kind, table) in kinds {
+            for (name, k) in table {
+                let Some(id) = declare_one(kind, name, kind, diags) else {
+                    continue;
+                };
+                let body = match kind {
+                    "action" => k.actions.clone(),
+                    "condition" => k.condition.clone(),
+                    _ => k.select.clone(),
+                };
+                let Some(body) = body else {
+                    let stub = defs_stub();
+                    let c = Compiler::new(registry, &stub, sources, *i);
+                    let key = match kind {
+                        "action" => "do",
+                        "condition" => "condition",
+                        _ => "select",
+                    };
+                    diags.push(
+                        c.diagnostic(
+                            ContentError::new(
+                                "E-CONTENT-MISSING-PARAM",
+                                vec![PathSeg::Key(kind.to_owned()), PathSeg::Key(name.clone())],
+                                format!("`[{kind}.{name}]` has no body"),
+                            )
+                            .help(format!("write what it does under `{key} = ...`")),
+                        ),
+                    );
+                    continue;
+                };
+                let spec = RefSpec {
+                    params: k.params.clone(),
+                    defaults: k.defaults.clone(),
+                    action: (kind == "action").then(|| body.clone()),
+                    condition: (kind == "condition").then(|| body.clone()),
+                    selector: (kind == "selector").then_some(body),
+                };
+                defs.refs.insert(id, (spec, *i));
+            }
         }
     }
     defs

@@ -50,6 +50,9 @@ impl Compiler<'_> {
         m: &Map<String, Json>,
         path: &[PathSeg],
     ) -> Result<Select, ContentError> {
+        if let Some(r) = self.content_kind("selector", m) {
+            return self.selector_table(&r, path);
+        }
         if m.contains_key("ref") && ["where", "pick", "sort"].iter().any(|k| m.contains_key(*k)) {
             // `{ ref = "x", where = ... }` narrows the ref's selection: the same as
             // `{ from = [{ ref = "x" }], where = ... }`.

@@ -156,7 +156,10 @@ impl Action for Destroy {
 
 #[derive(Debug)]
 struct Create {
-    class: Id,
+    /// The classes to create from: one, or several (one picked at random per object).
+    classes: Vec<Id>,
+    /// Create the class of each selected object instead (a copy of a card).
+    class_of: Option<crate::rules::select::Select>,
     zone: Sym,
     owner: Option<ObjRef>,
     count: Expr,
@@ -181,7 +184,32 @@ impl Action for Create {
             Some(s) => Some(s.eval_int(&cx)?),
             None => None,
         };
-        for _ in 0..count {
+        let mut copied = Vec::new();
+        if let Some(sel) = &self.class_of {
+            let mut objs = Vec::new();
+            crate::registry::Selector::select(sel, &cx, &mut objs)?;
+            copied = objs
+                .iter()
+                .filter_map(|o| ax.world.object(*o).ok().map(|o| o.class))
+                .collect();
+        }
+        let rounds: Vec<Option<Id>> = if self.class_of.is_some() {
+            (0..count)
+                .flat_map(|_| copied.iter().map(|c| Some(*c)))
+                .collect()
+        } else {
+            (0..count).map(|_| None).collect()
+        };
+        for pick in rounds {
+            let class = match pick {
+                Some(c) => c,
+                None if self.classes.len() == 1 => self.classes[0],
+                None => {
+                    let hi = i64::try_from(self.classes.len()).unwrap_or(i64::MAX) - 1;
+                    let i = usize::try_from(ax.world.random_range(0, hi)).unwrap_or(0);
+                    self.classes[i]
+                }
+            };
             if let Some(limit) = limit {
                 let present = ax
                     .world
@@ -189,11 +217,11 @@ impl Action for Create {
                     .filter(|(_, o)| o.zone == self.zone && o.owner == owner)
                     .count();
                 if i64::try_from(present).unwrap_or(i64::MAX) >= limit {
-                    tracing::debug!(class = %self.class, zone = %self.zone, limit, "zone is full; nothing created");
+                    tracing::debug!(class = %class, zone = %self.zone, limit, "zone is full; nothing created");
                     break;
                 }
             }
-            let id = instantiate(ax.world, ax.gen, self.class, owner, self.zone)?;
+            let id = instantiate(ax.world, ax.gen, class, owner, self.zone)?;
             if let Some(at) = slot {
                 ax.world.move_to_slot(id, self.zone, Some(at))?;
                 // Several created at a slot stand side by side, in creation order.
@@ -390,7 +418,8 @@ pub(super) fn register(r: &mut Registry) {
         "core:action/create",
         "creates objects of a class and raises `core:event/created` for each",
         vec![
-            ParamSpec::required("class", T::Id("class"), "the class to create"),
+            ParamSpec::optional("class", T::Names, "the class to create, or a list of classes to pick one from at random (the world's RNG) for each object, or a selector table (as `class_of`)"),
+            ParamSpec::optional("class_of", T::Selector, "instead of `class`: create an object of the class of each selected object (a copy of a card)"),
             ParamSpec::optional("zone", T::Name, "where (default `board`)"),
             ParamSpec::optional("owner", T::Object, "who owns it (default: the holder's owner)"),
             ParamSpec::optional("count", T::Expr, "how many (default 1)"),
@@ -399,8 +428,24 @@ pub(super) fn register(r: &mut Registry) {
             ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `event.slot` or `self.left_slot` in a deathrattle to take the destroyed holder's place"),
         ],
         kind(|p| {
+            // `class` may also be a selector table: the same as `class_of`.
+            let (classes, class_of) = if p.raw("class").is_some_and(serde_json::Value::is_object) {
+                if p.raw("class_of").is_some() {
+                    return Err(p.error("class_of", "give either `class` or `class_of`, not both"));
+                }
+                (Vec::new(), p.selector("class")?)
+            } else {
+                (p.ids("class", "class")?, p.selector("class_of")?)
+            };
+            if classes.is_empty() == class_of.is_none() {
+                return Err(p.error(
+                    "class",
+                    "`create` needs exactly one of `class` (a class or a list) and `class_of` (a selector)",
+                ));
+            }
             Ok(Box::new(Create {
-                class: p.id("class", "class")?,
+                classes,
+                class_of,
                 zone: p.opt_name("zone")?.unwrap_or_else(|| Sym::new("board")),
                 owner: p.object("owner")?,
                 count: p.expr_or("count", 1.0)?,

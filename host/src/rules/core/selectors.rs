@@ -72,7 +72,7 @@ impl Objects {
 
     fn matches_obj(&self, cx: &Cx<'_>, id: ObjId, o: &crate::state::Object) -> bool {
         (self.zones.is_empty() || self.zones.contains(&o.zone))
-            && self.tags.iter().all(|t| o.tags.contains(t))
+            && self.tags.iter().all(|t| cx.world.object_has_tag(id, o, *t))
             && !(self.exclude_self && cx.scope.this == Some(id))
             && owner_relation(cx, o.owner, id, self.owner)
     }
