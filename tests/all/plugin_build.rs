@@ -18,6 +18,7 @@ pub fn ensure_built() {
             "counter",
             "crits",
             "decklist",
+            "hearthbreaker",
             "spellbook",
             "tactics",
         ]

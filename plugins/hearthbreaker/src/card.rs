@@ -1,0 +1,223 @@
+//! One card definition → one `[class.*]`: its fields become properties and tags, its
+//! `impl.buffs` / `impl.auras` / `enrage` / top-level `buffs` become class auras, and its
+//! `battlecry`, `combo`, `choices`, `deathrattle`, `impl.effects` and top-level `effects`
+//! become triggers.
+
+use std::collections::HashMap;
+
+use serde_json::{json, Map, Value};
+
+use crate::translate::{self, slug, Fail, Out, KEYWORDS};
+
+/// A card that could not be translated.
+pub struct CardError {
+    /// The card's name.
+    pub card: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The whole file (a list of card definitions) → the content tree.
+pub fn translate_all(defs: &Value) -> Result<Value, CardError> {
+    let list = defs.as_array().ok_or_else(|| CardError {
+        card: String::new(),
+        message: "expected a list of card definitions".into(),
+    })?;
+    // Card names → class names. A name used by two cards (a token and a card, e.g.
+    // "Spellbender") refers to the one without a `ref_name`.
+    let mut names: HashMap<String, String> = HashMap::new();
+    for c in list {
+        let name = c.get("name").and_then(Value::as_str).unwrap_or_default();
+        let class = class_name(c);
+        if let Some(r) = c.get("ref_name").and_then(Value::as_str) {
+            names.insert(r.to_owned(), class.clone());
+            names.entry(name.to_owned()).or_insert(class);
+        } else {
+            names.insert(name.to_owned(), class);
+        }
+    }
+    let lookup = |n: &str| names.get(n).cloned();
+    let mut classes = Map::new();
+    let mut refs = Map::new();
+    for c in list {
+        let name = c.get("name").and_then(Value::as_str).unwrap_or_default();
+        let class = class_name(c);
+        let def = card(c, &class, name, &mut refs, &lookup).map_err(|message| CardError {
+            card: name.to_owned(),
+            message,
+        })?;
+        if classes.insert(class.clone(), def).is_some() {
+            return Err(CardError {
+                card: name.to_owned(),
+                message: format!("two cards are both named `{class}`"),
+            });
+        }
+    }
+    Ok(json!({ "class": classes, "ref": refs }))
+}
+
+fn class_name(c: &Value) -> String {
+    let n = c
+        .get("ref_name")
+        .or_else(|| c.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    slug(n)
+}
+
+fn card(
+    c: &Value,
+    class: &str,
+    name: &str,
+    refs: &mut Map<String, Value>,
+    names: &dyn Fn(&str) -> Option<String>,
+) -> Result<Value, Fail> {
+    let mut out = Out {
+        slug: class,
+        refs,
+        names,
+        prompt: name,
+    };
+    let kind = c.get("type").and_then(Value::as_str).unwrap_or("minion");
+    let int = |k: &str| c.get(k).and_then(Value::as_i64).unwrap_or(0);
+    let text = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+    let card_class = match text("character_class").as_str() {
+        "" => "neutral".to_owned(),
+        other => other.to_owned(),
+    };
+    let mut props = Map::new();
+    props.insert("cost".into(), json!(int("mana")));
+    props.insert("base_cost".into(), json!(int("mana")));
+    props.insert("attack".into(), json!(int("attack")));
+    match kind {
+        "minion" => {
+            props.insert("max_health".into(), json!(int("health")));
+        }
+        "weapon" => {
+            props.insert("durability".into(), json!(int("durability")));
+        }
+        other => return Err(format!("unknown card type `{other}` (expected minion or weapon)")),
+    }
+    if c.get("overload").is_some() {
+        props.insert("overload".into(), json!(int("overload")));
+    }
+    props.insert("title".into(), json!(name));
+    props.insert("card_class".into(), json!(card_class));
+    props.insert("rarity".into(), json!(text("rarity")));
+    props.insert("minion_type".into(), json!(text("minion_type")));
+    let mut tags = vec![json!("card"), json!("hearthbreaker"), json!(kind)];
+    if c.get("collectible").and_then(Value::as_bool) == Some(true) {
+        tags.push(json!("collectible"));
+    }
+    tags.push(json!(format!("class_{card_class}")));
+    tags.push(json!(format!("rarity_{}", text("rarity"))));
+    if !text("minion_type").is_empty() {
+        tags.push(json!(text("minion_type")));
+    }
+    for (k, tag) in [("battlecry", "battlecry"), ("deathrattle", "deathrattle"), ("choices", "choose_one"), ("combo", "combo")] {
+        if c.get(k).is_some() {
+            tags.push(json!(tag));
+        }
+    }
+    let in_play = if kind == "weapon" { "weapon" } else { "board" };
+    let mut auras = Vec::new();
+    let mut triggers = Vec::new();
+    let imp = c.get("impl");
+    // Buffs a card is created with: keywords are its own tags (silence removes them, a
+    // shield breaks), other statuses an aura on itself (silence turns it off).
+    for b in list(imp.and_then(|i| i.get("buffs"))) {
+        let st = b.get("status").ok_or("a buff needs a `status`")?;
+        let n = st.get("name").and_then(Value::as_str).unwrap_or_default();
+        if KEYWORDS.contains(&n) && b.get("until").is_none() {
+            tags.push(json!(n));
+        } else {
+            let mut a = translate::aura(b, &mut out)?;
+            a["zones"] = json!([in_play]);
+            auras.push(a);
+        }
+    }
+    // Buffs active while the card is in its owner's hand (cost changes).
+    for b in list(c.get("buffs")) {
+        let mut a = translate::aura(b, &mut out)?;
+        a["zones"] = json!(["hand"]);
+        auras.push(a);
+    }
+    for a in list(imp.and_then(|i| i.get("auras"))) {
+        let mut t = translate::aura(a, &mut out)?;
+        t["zones"] = json!([in_play]);
+        auras.push(t);
+    }
+    for a in list(c.get("enrage")) {
+        let mut t = translate::aura(a, &mut out)?;
+        t["zones"] = json!([in_play]);
+        t["while"] = json!({ "type": "hearthbreaker:condition/enraged" });
+        auras.push(t);
+    }
+    let own = |event: &str| json!({ "event": format!("hearthbreaker:event/{event}"), "target": "is_self" });
+    for t in list(c.get("battlecry")) {
+        triggers.push(trigger(own("battlecry"), None, t, &mut out)?);
+    }
+    if let Some(t) = c.get("combo") {
+        for t in one_or_many(t) {
+            triggers.push(trigger(own("combo"), None, t, &mut out)?);
+        }
+    }
+    for (i, t) in list(c.get("choices")).iter().enumerate() {
+        // Choose one: option `i` runs when the player chose it (`choice` = i + 1).
+        let mut tr = trigger(own("choose_one"), None, t, &mut out)?;
+        let body = tr["do"].take();
+        tr["do"] = json!([{
+            "type": "core:action/if",
+            "to": "self",
+            "condition": { "type": "hearthbreaker:condition/chose", "option": i + 1 },
+            "then": [{ "type": "hearthbreaker:action/run_choice", "actions": body, "select": tr.get("select").cloned().unwrap_or(json!("self")) }]
+        }]);
+        tr.as_object_mut().map(|m| m.remove("select"));
+        triggers.push(tr);
+    }
+    for t in list(c.get("deathrattle")) {
+        triggers.push(trigger(own("deathrattle"), None, t, &mut out)?);
+    }
+    for e in list(imp.and_then(|i| i.get("effects"))) {
+        let when = translate::event(e.get("event").ok_or("an effect needs an `event`")?, &mut out)?;
+        for t in list(e.get("tags")) {
+            triggers.push(trigger(when.clone(), Some(in_play), t, &mut out)?);
+        }
+    }
+    for e in list(c.get("effects")) {
+        let when = translate::event(e.get("event").ok_or("an effect needs an `event`")?, &mut out)?;
+        for t in list(e.get("tags")) {
+            triggers.push(trigger(when.clone(), Some("hand"), t, &mut out)?);
+        }
+    }
+    let mut def = Map::new();
+    def.insert("properties".into(), Value::Object(props));
+    def.insert("tags".into(), Value::Array(tags));
+    if !auras.is_empty() {
+        def.insert("aura".into(), Value::Array(auras));
+    }
+    if !triggers.is_empty() {
+        def.insert("trigger".into(), Value::Array(triggers));
+    }
+    Ok(Value::Object(def))
+}
+
+fn trigger(when: Value, zone: Option<&str>, tag: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let mut t = translate::tag(tag, out)?;
+    t["when"] = when;
+    if let Some(z) = zone {
+        t["zones"] = json!([z]);
+    }
+    Ok(t)
+}
+
+fn list(v: Option<&Value>) -> Vec<&Value> {
+    v.and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
+}
+
+fn one_or_many(v: &Value) -> Vec<&Value> {
+    match v {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    }
+}

@@ -1,0 +1,53 @@
+//! `hearthbreaker`: a content loader for Hearthbreaker's card definitions
+//! (`card_defs.json`, the JSON its tag classes serialize to). Every card becomes a class in
+//! the `hearthbreaker` namespace, and every name of Hearthbreaker's vocabulary becomes a
+//! Tessera id the `hearthbreaker` mod defines in content:
+//!
+//! | Hearthbreaker | Tessera |
+//! |---|---|
+//! | action `{"name": "draw", ...}` | `{ type = "hearthbreaker:action/draw", ... }` |
+//! | selector `{"name": "minion", "players", "picker", "condition"}` | `{ type = "hearthbreaker:selector/minion", players, where, pick }` |
+//! | condition `{"name": "is_type", ...}` (`and` / `not`) | `{ type = "hearthbreaker:condition/is_type", ... }` (`all` / `not`) |
+//! | event `{"event_name", "player", "condition"}` | `when = { event = "hearthbreaker:event/<name>", player, target }` |
+//! | picker `all` / `random` (`count`) / `user` | `pick = "all"` / `{ random = N }` / `{ chosen = 1 }` |
+//! | status (`change_attack`, `taunt`, ...) | aura modifiers ([`status`]) |
+//! | function (`count`, `attribute`, ...) | expressions ([`amount`]) |
+//! | card source (`collection`, `deck`, ...) and card names | class ids or selectors for `create` ([`card`]) |
+//!
+//! The translation is structural: an unknown name becomes an id the mod does not define,
+//! which the content compiler reports as an unknown action/condition/selector/event at
+//! the card — so "zero unknown names" is checked by loading. The semantics of each id live
+//! in the mod's content (`mods/hearthbreaker/content`).
+
+mod card;
+mod translate;
+
+use serde_json::Value;
+use tessera_plugin_api::prelude::*;
+
+pub use translate::{amount, card_source, status};
+
+/// Hearthbreaker's `card_defs.json` → `[class.*]` (plus generated `[ref.*]` selections for
+/// `attribute` amounts). Reads `*.hbjson` files, and any file `mod.toml` names for it
+/// (`[content] loaders = { "card_defs.json" = "cards" }`).
+#[loader("hearthbreaker:loader/cards", extensions = ["hbjson"])]
+fn cards(text: &str) -> Result<Value, LoadError> {
+    let defs: Value = serde_json::from_str(text).map_err(|e| {
+        let offset = line_offset(text, e.line(), e.column());
+        LoadError::at(offset, format!("not Hearthbreaker card JSON: {e}"))
+    })?;
+    card::translate_all(&defs).map_err(|e| {
+        let offset = text.find(&format!("\"{}\"", e.card)).unwrap_or(0);
+        LoadError::at(offset, format!("card `{}`: {}", e.card, e.message))
+    })
+}
+
+fn line_offset(text: &str, line: usize, col: usize) -> usize {
+    text.split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>()
+        + col.saturating_sub(1)
+}
+
+export_plugin!(provides = [cards]);

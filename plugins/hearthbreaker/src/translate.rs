@@ -1,0 +1,431 @@
+//! The vocabulary, structurally: Hearthbreaker's actions, selectors, pickers, conditions,
+//! events, statuses, functions and card sources → Tessera content values. Names are never
+//! interpreted here beyond their shape; their meaning is the `hearthbreaker` mod's content.
+
+use serde_json::{json, Map, Value};
+
+/// Why a part of a card cannot be translated.
+pub type Fail = String;
+
+/// What the translation of one card collects beside its class: generated selector refs
+/// (for `attribute` amounts, which `sum(ref, key)` needs by name).
+pub struct Out<'a> {
+    /// The card's class name (prefix of generated names).
+    pub slug: &'a str,
+    /// Generated `[ref.*]` tables.
+    pub refs: &'a mut Map<String, Value>,
+    /// The card's name → class slug table, for card names in actions.
+    pub names: &'a dyn Fn(&str) -> Option<String>,
+    /// The prompt for choices the player makes (`user` pickers): the card's name.
+    pub prompt: &'a str,
+}
+
+fn name_of(v: &Value) -> Result<&str, Fail> {
+    v.get("name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("expected a table with a `name`, found {v}"))
+}
+
+fn id(kind: &str, name: &str) -> Value {
+    Value::String(format!("hearthbreaker:{kind}/{name}"))
+}
+
+/// Hearthbreaker's `players` (`friendly`, `enemy`, `both`, `current_player`, ...) as
+/// written in Tessera (`both` is `any`).
+fn players(v: &Value) -> Value {
+    match v.as_str() {
+        Some("both") => json!("any"),
+        Some(s) => json!(s),
+        None => v.clone(),
+    }
+}
+
+/// A selector table → `{ type = "hearthbreaker:selector/<name>", players, where, pick }`.
+pub fn selector(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let name = name_of(v)?;
+    let mut m = Map::new();
+    m.insert("type".into(), id("selector", name));
+    for (k, x) in v.as_object().into_iter().flatten() {
+        match k.as_str() {
+            "name" => {}
+            "players" => {
+                m.insert("players".into(), players(x));
+            }
+            "condition" => {
+                m.insert("where".into(), condition(x, out)?);
+            }
+            "picker" => {
+                if let Some(p) = picker(x, out)? {
+                    m.insert("pick".into(), p);
+                }
+            }
+            other => {
+                m.insert(other.into(), param(other, x, out)?);
+            }
+        }
+    }
+    Ok(Value::Object(m))
+}
+
+/// A picker → a Tessera `pick` (`None` for `all`: a selection is all by default).
+pub fn picker(v: &Value, out: &Out<'_>) -> Result<Option<Value>, Fail> {
+    match name_of(v)? {
+        "all" => Ok(None),
+        "random" => {
+            let n = v.get("count").cloned().unwrap_or(json!(1));
+            Ok(Some(json!({ "random": n })))
+        }
+        "user" => Ok(Some(json!({ "chosen": 1, "prompt": out.prompt }))),
+        other => Ok(Some(json!({ "type": id("picker", other) }))),
+    }
+}
+
+/// A condition → `{ type = "hearthbreaker:condition/<name>", ... }`; `and` and `not`
+/// become `all` and `not`; `include_self = false` adds "and not the holder itself".
+pub fn condition(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let name = name_of(v)?;
+    match name {
+        "and" => {
+            let list = v
+                .get("conditions")
+                .and_then(Value::as_array)
+                .ok_or("`and` needs `conditions`")?;
+            let all = list
+                .iter()
+                .map(|c| condition(c, out))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(json!({ "all": all }));
+        }
+        "not" => {
+            let inner = v.get("condition").ok_or("`not` needs a `condition`")?;
+            return Ok(json!({ "not": condition(inner, out)? }));
+        }
+        _ => {}
+    }
+    let mut m = Map::new();
+    m.insert("type".into(), id("condition", name));
+    let mut exclude_self = false;
+    for (k, x) in v.as_object().into_iter().flatten() {
+        match k.as_str() {
+            "name" => {}
+            "include_self" => exclude_self = x == &Value::Bool(false),
+            other => {
+                m.insert(other.into(), param(other, x, out)?);
+            }
+        }
+    }
+    let c = Value::Object(m);
+    Ok(if exclude_self {
+        json!({ "all": [c, { "not": { "type": "core:condition/is_self" } }] })
+    } else {
+        c
+    })
+}
+
+/// A list of conditions (card sources' `conditions`) → one condition (all must hold).
+pub fn conditions(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let list = v.as_array().ok_or("`conditions` must be a list")?;
+    let all = list
+        .iter()
+        .map(|c| condition(c, out))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(json!({ "all": all }))
+}
+
+/// An event table → a trigger's `when`: `{ event = "hearthbreaker:event/<name>",
+/// player, target = <condition> }`.
+pub fn event(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let name = v
+        .get("event_name")
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("an event needs an `event_name`, found {v}"))?;
+    let mut m = Map::new();
+    m.insert("event".into(), id("event", name));
+    if let Some(p) = v.get("player") {
+        let p = players(p);
+        if p != json!("any") {
+            m.insert("player".into(), p);
+        }
+    }
+    if let Some(c) = v.get("condition") {
+        m.insert("target".into(), condition(c, out)?);
+    }
+    Ok(Value::Object(m))
+}
+
+/// A number or a function (`count`, `attribute`, `difference`, `random_amount`,
+/// `event_value`) → a Tessera expression.
+pub fn amount(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    if v.is_number() {
+        return Ok(v.clone());
+    }
+    let name = name_of(v)?;
+    let sel = |out: &mut Out<'_>| -> Result<String, Fail> {
+        let s = v.get("selector").ok_or_else(|| format!("`{name}` needs a `selector`"))?;
+        let s = selector(s, out)?;
+        let r = format!("{}_{}", out.slug, out.refs.len());
+        out.refs.insert(r.clone(), json!({ "selector": s }));
+        Ok(r)
+    };
+    match name {
+        "count" => Ok(json!(format!("count({})", sel(out)?))),
+        "attribute" => {
+            let key = v
+                .get("attribute")
+                .and_then(Value::as_str)
+                .ok_or("`attribute` needs an `attribute`")?;
+            Ok(json!(format!("sum({}, {})", sel(out)?, property(key))))
+        }
+        "event_value" => Ok(json!("event.amount")),
+        "random_amount" => {
+            let lo = v.get("minimum").and_then(Value::as_i64).unwrap_or(0);
+            let hi = v.get("maximum").and_then(Value::as_i64).unwrap_or(lo);
+            Ok(json!(format!("1d{} + {}", hi - lo + 1, lo - 1)))
+        }
+        "difference" => {
+            let a = amount(v.get("amount").ok_or("`difference` needs `amount`")?, out)?;
+            let b = amount(v.get("value").ok_or("`difference` needs `value`")?, out)?;
+            Ok(json!(format!("abs(({}) - ({}))", text(&a), text(&b))))
+        }
+        other => Err(format!("unknown function `{other}`")),
+    }
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Hearthbreaker's attribute names → Tessera property keys.
+pub fn property(key: &str) -> &str {
+    match key {
+        "mana" => "cost",
+        "health" => "health",
+        "max_health" => "max_health",
+        "character_class" => "card_class",
+        other => other,
+    }
+}
+
+/// An amount scaled by a status's `multiplier`.
+fn scaled(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let a = amount(v.get("amount").unwrap_or(&json!(0)), out)?;
+    Ok(match v.get("multiplier").and_then(Value::as_f64) {
+        Some(m) if (m - 1.0).abs() > f64::EPSILON => json!(format!("({}) * ({m})", text(&a))),
+        _ => a,
+    })
+}
+
+/// Keyword statuses: a tag while the status holds.
+pub const KEYWORDS: &[&str] = &[
+    "taunt",
+    "charge",
+    "stealth",
+    "divine_shield",
+    "windfury",
+    "mega_windfury",
+    "frozen",
+    "immune",
+    "can_attack",
+    "cant_attack",
+    "heal_as_damage",
+    "no_spell_target",
+    "power_targets_minions",
+    "double_deathrattle",
+];
+
+/// A status → aura modifiers (statuses are modifiers on the recomputed-property model).
+pub fn status(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
+    let name = name_of(v)?;
+    if KEYWORDS.contains(&name) {
+        return Ok(vec![json!({ "key": name, "op": "tag" })]);
+    }
+    Ok(match name {
+        "change_attack" => vec![json!({ "key": "attack", "op": "add", "value": scaled(v, out)? })],
+        "change_health" => {
+            vec![json!({ "key": "max_health", "op": "add", "value": scaled(v, out)? })]
+        }
+        "set_attack" => vec![json!({ "key": "attack", "op": "set", "value": scaled(v, out)? })],
+        "attack_equals_health" => {
+            vec![json!({ "key": "attack", "op": "set", "value": "self.health" })]
+        }
+        "double_attack" => vec![json!({ "key": "attack", "op": "multiply", "value": 2 })],
+        "spell_damage" => {
+            let d = amount(v.get("damage").unwrap_or(&json!(0)), out)?;
+            vec![json!({ "key": "spell_damage", "op": "add", "value": d })]
+        }
+        "mana_change" => {
+            let mut mods = vec![json!({ "key": "cost", "op": "add", "value": scaled(v, out)? })];
+            if let Some(min) = v.get("minimum") {
+                mods.push(json!({ "key": "cost", "op": "clamp", "min": amount(min, out)? }));
+            }
+            mods
+        }
+        "multiply_heal_amount" => vec![json!({
+            "key": "heal_multiplier", "op": "multiply", "value": amount(v.get("amount").unwrap_or(&json!(1)), out)?
+        })],
+        "multiply_spell_damage" => vec![json!({
+            "key": "spell_multiplier", "op": "multiply", "value": amount(v.get("amount").unwrap_or(&json!(1)), out)?
+        })],
+        other => return Err(format!("unknown status `{other}`")),
+    })
+}
+
+/// A card name or a card source → what `create` takes as `class`: a class id, or a
+/// selector table whose objects' classes are copied.
+pub fn card_source(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    if let Some(name) = v.as_str() {
+        let slug = (out.names)(name).unwrap_or_else(|| slug(name));
+        return Ok(json!(format!("hearthbreaker:class/{slug}")));
+    }
+    // A list of card names: one of them at random.
+    if let Some(list) = v.as_array() {
+        return list.iter().map(|n| card_source(n, out)).collect::<Result<Vec<_>, _>>().map(Value::Array);
+    }
+    let name = name_of(v)?;
+    let mut m = Map::new();
+    m.insert("type".into(), id("selector", &format!("card_{name}")));
+    for (k, x) in v.as_object().into_iter().flatten() {
+        match k.as_str() {
+            "name" => {}
+            "conditions" => {
+                if x.as_array().is_some_and(|a| !a.is_empty()) {
+                    m.insert("where".into(), conditions(x, out)?);
+                }
+            }
+            "player" => {
+                m.insert("players".into(), players(x));
+            }
+            "selector" => {
+                m.insert("from".into(), json!([selector(x, out)?]));
+                m.remove("type");
+            }
+            other => {
+                m.insert(other.into(), param(other, x, out)?);
+            }
+        }
+    }
+    if name != "object" && name != "same" && name != "last_card" {
+        m.insert("pick".into(), json!({ "random": 1 }));
+    }
+    Ok(Value::Object(m))
+}
+
+/// A class name from a card's name: lowercase, runs of other characters as `_`.
+pub fn slug(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            s.push(c.to_ascii_lowercase());
+        } else if c == '\'' {
+            // "Captain's Parrot" → captains_parrot
+        } else if !s.ends_with('_') {
+            s.push('_');
+        }
+    }
+    s.trim_matches('_').to_owned()
+}
+
+/// A buff (`{status, until?}`) or aura (`{status, selector, until?, expires}`) → an
+/// aura table for `give_aura`.
+pub fn aura(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let st = v.get("status").ok_or("a buff needs a `status`")?;
+    let mut m = Map::new();
+    m.insert("modifiers".into(), Value::Array(status(st, out)?));
+    if let Some(s) = v.get("selector") {
+        m.insert("select".into(), selector(s, out)?);
+    }
+    if let Some(u) = v.get("until") {
+        let name = u
+            .get("event_name")
+            .and_then(Value::as_str)
+            .ok_or("`until` needs an `event_name`")?;
+        m.insert("until".into(), id("event", name));
+    }
+    Ok(Value::Object(m))
+}
+
+/// One action → Tessera actions (a `give` of several buffs is one `give` per buff).
+pub fn action(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
+    let name = name_of(v)?;
+    if name == "give" {
+        let mut list = Vec::new();
+        for b in v.get("buffs").and_then(Value::as_array).into_iter().flatten() {
+            list.push(give(b, out)?);
+        }
+        for a in v.get("auras").and_then(Value::as_array).into_iter().flatten() {
+            list.push(json!({ "type": id("action", "give"), "aura": aura(a, out)? }));
+        }
+        for e in v.get("effects").and_then(Value::as_array).into_iter().flatten() {
+            list.push(json!({ "type": id("action", "give_effect"), "effect": effect_spec(e, out)? }));
+        }
+        return Ok(list);
+    }
+    let mut m = Map::new();
+    m.insert("type".into(), id("action", name));
+    for (k, x) in v.as_object().into_iter().flatten() {
+        if k != "name" {
+            m.insert(k.clone(), param(k, x, out)?);
+        }
+    }
+    Ok(vec![Value::Object(m)])
+}
+
+/// A permanent keyword buff is the keyword's tag (silence or a broken shield removes it);
+/// everything else is an aura given to the target.
+fn give(b: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let st = b.get("status").ok_or("a buff needs a `status`")?;
+    let name = name_of(st)?;
+    if KEYWORDS.contains(&name) && b.get("until").is_none() {
+        return Ok(json!({ "type": id("action", "give_keyword"), "keyword": name }));
+    }
+    Ok(json!({ "type": id("action", "give"), "aura": aura(b, out)? }))
+}
+
+/// An effect given at run time (`give` with `effects`): the trigger's parts.
+fn effect_spec(e: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let ev = event(e.get("event").ok_or("an effect needs an `event`")?, out)?;
+    let tags = e.get("tags").and_then(Value::as_array).ok_or("an effect needs `tags`")?;
+    let mut list = Vec::new();
+    for t in tags {
+        list.push(tag(t, out)?);
+    }
+    Ok(json!({ "when": ev, "tags": list }))
+}
+
+/// A tag (`{selector, actions, condition?}`) → `{ select, do }` for a trigger.
+pub fn tag(t: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    let mut actions = Vec::new();
+    for a in t.get("actions").and_then(Value::as_array).into_iter().flatten() {
+        actions.extend(action(a, out)?);
+    }
+    let actions = match t.get("condition") {
+        Some(c) => vec![json!({ "type": "core:action/if", "condition": condition(c, out)?, "then": actions })],
+        None => actions,
+    };
+    let mut m = Map::new();
+    if let Some(s) = t.get("selector") {
+        m.insert("select".into(), selector(s, out)?);
+    }
+    m.insert("do".into(), Value::Array(actions));
+    Ok(Value::Object(m))
+}
+
+/// An action parameter by its key.
+fn param(key: &str, v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+    Ok(match key {
+        "amount" | "count" | "value" | "minimum" | "maximum" | "attack_min" | "attack_max"
+        | "attack_equal" => amount(v, out)?,
+        "selector" => selector(v, out)?,
+        "condition" => condition(v, out)?,
+        "conditions" => conditions(v, out)?,
+        "card" | "weapon" | "query" | "secrets" => card_source(v, out)?,
+        "win_action" => Value::Array(action(v, out)?),
+        "players" | "player" => players(v),
+        "minion_type" => json!(v.as_str().unwrap_or_default().to_ascii_lowercase()),
+        "status" if v.is_object() => Value::Array(status(v, out)?),
+        _ => v.clone(),
+    })
+}
