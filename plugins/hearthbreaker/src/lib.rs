@@ -42,6 +42,12 @@ fn cards(text: &str) -> Result<Value, LoadError> {
     })
 }
 
+/// The content tree of a parsed `card_defs.json` (what the loader returns), or why a card
+/// cannot be translated (`card: message`).
+pub fn translate_file(defs: &Value) -> Result<Value, String> {
+    card::translate_all(defs).map_err(|e| format!("card `{}`: {}", e.card, e.message))
+}
+
 fn line_offset(text: &str, line: usize, col: usize) -> usize {
     text.split_inclusive('\n')
         .take(line.saturating_sub(1))
