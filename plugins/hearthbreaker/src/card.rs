@@ -170,7 +170,7 @@ fn card(
             "type": "core:action/if",
             "to": "self",
             "condition": { "type": "hearthbreaker:condition/chose", "option": i + 1 },
-            "then": [{ "type": "hearthbreaker:action/run_choice", "actions": body, "select": tr.get("select").cloned().unwrap_or(json!("self")) }]
+            "then": [{ "type": "hearthbreaker:action/run_choice", "actions": body, "to": tr.get("select").cloned().unwrap_or(json!("self")) }]
         }]);
         tr.as_object_mut().map(|m| m.remove("select"));
         triggers.push(tr);
