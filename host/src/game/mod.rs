@@ -262,11 +262,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
             }
         }
         // Given auras that last `until` this event end now.
-        let ended = ax.world.remove_auras(|a| {
-            gen.auras
-                .get(&a.def)
-                .is_some_and(|d| d.until == Some(event.id))
-        });
+        let ended = end_auras_until(ax, &event)?;
         if ended > 0 {
             tracing::trace!(ended, "auras ended");
         }
@@ -305,6 +301,50 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
 }
 
 /// Runs one trigger for one holder (timed per mod when profiling).
+/// Ends the given aura instances whose `until` matches the event (its player and target
+/// filters judged from the giver's side, else the holder's); returns how many ended.
+fn end_auras_until(ax: &mut ActCx<'_>, event: &Arc<Event>) -> Result<usize, RuleError> {
+    let gen = ax.gen;
+    let mut ending = Vec::new();
+    for (n, inst) in ax.world.aura_instances() {
+        let Some(until) = gen.auras.get(&inst.def).and_then(|d| d.until.as_ref()) else {
+            continue;
+        };
+        if until.event != event.id {
+            continue;
+        }
+        let side = inst.source.unwrap_or(inst.holder);
+        let scope = Scope::for_event(Some(side), event);
+        let cx = Cx {
+            world: ax.world,
+            gen,
+            scope: &scope,
+            controller: Some(ax.controller),
+            rt: ax.rt,
+        };
+        if until.player != PlayerFilter::Any {
+            let mine = match (acting_player(&cx), event.player) {
+                (Some(me), Some(p)) => (me == p) == (until.player == PlayerFilter::Friendly),
+                _ => false,
+            };
+            if !mine {
+                continue;
+            }
+        }
+        if let Some(c) = &until.target {
+            let Some(t) = event.target else { continue };
+            if !c.test(&cx.with_scope(&scope.with_target(t)), t)? {
+                continue;
+            }
+        }
+        ending.push(n);
+    }
+    for n in &ending {
+        ax.world.remove_aura_instance(*n);
+    }
+    Ok(ending.len())
+}
+
 fn run_trigger(
     ax: &mut ActCx<'_>,
     t: &Trigger,

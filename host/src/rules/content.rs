@@ -234,8 +234,10 @@ pub struct AuraSpec {
     /// A condition on the holder; the aura is off while it is false.
     #[serde(rename = "while")]
     pub while_: Option<Json>,
-    /// An event that ends the aura (given auras are removed when it happens).
-    pub until: Option<String>,
+    /// An event that ends the aura (given auras are removed when it happens): an event id,
+    /// or `{ event, player, target }` filtered like a trigger's `when`, relative to whoever
+    /// gave the aura (else its holder).
+    pub until: Option<WhenSpec>,
     /// Zones the holder must be in (default for class auras: `board`; given auras: any).
     pub zones: Option<Vec<String>>,
 }

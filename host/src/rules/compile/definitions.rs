@@ -283,20 +283,7 @@ impl<'c> Compiler<'c> {
             ),
         };
         let event = self.reference(event, "event", &p)?;
-        let player = match player {
-            None | Some("any") => PlayerFilter::Any,
-            Some("friendly") => PlayerFilter::Friendly,
-            Some("enemy") => PlayerFilter::Enemy,
-            Some(other) => {
-                p.push(PathSeg::Key("player".into()));
-                return Err(ContentError::new(
-                    "E-CONTENT-PARAM",
-                    p,
-                    format!("`player = \"{other}\"` is not a player filter"),
-                )
-                .help("use `friendly`, `enemy` or `any`"));
-            }
-        };
+        let player = player_filter(player, &p)?;
         let condition = match condition {
             Some(c) => {
                 p.push(PathSeg::Key("condition".into()));
@@ -391,7 +378,39 @@ impl<'c> Compiler<'c> {
             None => None,
         };
         let until = match &spec.until {
-            Some(e) => Some(self.reference(e, "event", &with(path, "until"))?),
+            Some(w) => {
+                let p = with(path, "until");
+                Some(match w {
+                    WhenSpec::Event(e) => Until {
+                        event: self.reference(e, "event", &p)?,
+                        player: PlayerFilter::Any,
+                        target: None,
+                    },
+                    WhenSpec::Full {
+                        event,
+                        player,
+                        condition,
+                        target,
+                    } => {
+                        if condition.is_some() {
+                            return Err(ContentError::new(
+                                "E-CONTENT-PARAM",
+                                with(&p, "condition"),
+                                "`until` filters the event's `player` and `target` only",
+                            )
+                            .help("write the condition on the event's target as `target = ...`"));
+                        }
+                        Until {
+                            event: self.reference(event, "event", &p)?,
+                            player: player_filter(player.as_deref(), &p)?,
+                            target: match target {
+                                Some(c) => Some(self.condition(c, &with(&p, "target"))?),
+                                None => None,
+                            },
+                        }
+                    }
+                })
+            }
             None => None,
         };
         let zones = match &spec.zones {
@@ -426,5 +445,20 @@ impl<'c> Compiler<'c> {
             deps,
             origin: self.origin(path, format!("aura `{id}`")),
         })
+    }
+}
+
+/// `player = "friendly" | "enemy" | "any"` of a `when` or `until`.
+fn player_filter(player: Option<&str>, path: &[PathSeg]) -> Result<PlayerFilter, ContentError> {
+    match player {
+        None | Some("any") => Ok(PlayerFilter::Any),
+        Some("friendly") => Ok(PlayerFilter::Friendly),
+        Some("enemy") => Ok(PlayerFilter::Enemy),
+        Some(other) => Err(ContentError::new(
+            "E-CONTENT-PARAM",
+            with(path, "player"),
+            format!("`player = \"{other}\"` is not a player filter"),
+        )
+        .help("use `friendly`, `enemy` or `any`")),
     }
 }

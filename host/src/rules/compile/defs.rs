@@ -92,6 +92,18 @@ pub struct ModifierDef {
     pub max: Option<Expr>,
 }
 
+/// When given aura instances end: an event, filtered like a trigger's `when` (relative to
+/// the instance's giver, else its holder).
+#[derive(Debug)]
+pub struct Until {
+    /// The event.
+    pub event: Id,
+    /// Whose event it must be.
+    pub player: PlayerFilter,
+    /// A condition on the event's target.
+    pub target: Option<Box<dyn Condition>>,
+}
+
 /// A compiled aura.
 #[derive(Debug)]
 pub struct AuraDef {
@@ -104,7 +116,7 @@ pub struct AuraDef {
     /// Condition on the holder.
     pub while_: Option<Box<dyn Condition>>,
     /// Event that ends given instances.
-    pub until: Option<Id>,
+    pub until: Option<Until>,
     /// Where the holder must be for the aura to be active.
     pub zones: AuraZones,
     /// What it reads.
