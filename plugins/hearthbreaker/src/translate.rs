@@ -143,7 +143,8 @@ pub fn event(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     m.insert("event".into(), id("event", name));
     if let Some(p) = v.get("player") {
         let p = players(p);
-        if p != json!("any") {
+        // `current_player`: whoever's turn it is — the event's own player, so any.
+        if p != json!("any") && p != json!("current_player") {
             m.insert("player".into(), p);
         }
     }
@@ -338,11 +339,7 @@ pub fn aura(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         m.insert("select".into(), selector(s, out)?);
     }
     if let Some(u) = v.get("until") {
-        let name = u
-            .get("event_name")
-            .and_then(Value::as_str)
-            .ok_or("`until` needs an `event_name`")?;
-        m.insert("until".into(), id("event", name));
+        m.insert("until".into(), event(u, out)?);
     }
     Ok(Value::Object(m))
 }
