@@ -18,7 +18,19 @@ use crate::id::{closest, Id};
 use crate::registry::Registry;
 
 /// The content tables whose entries are definitions with ids.
-pub const CATEGORIES: &[&str] = &["class", "aura", "trigger", "rule", "alias", "ref", "event"];
+pub const CATEGORIES: &[&str] = &[
+    "class",
+    "aura",
+    "trigger",
+    "rule",
+    "alias",
+    "ref",
+    "event",
+    "move",
+    "action",
+    "condition",
+    "selector",
+];
 
 /// One thing that happened to a definition.
 #[derive(Debug, Clone, PartialEq, Eq)]
