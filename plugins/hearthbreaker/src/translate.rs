@@ -185,7 +185,8 @@ pub fn amount(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         "difference" => {
             let a = amount(v.get("amount").ok_or("`difference` needs `amount`")?, out)?;
             let b = amount(v.get("value").ok_or("`difference` needs `value`")?, out)?;
-            Ok(json!(format!("abs(({}) - ({}))", text(&a), text(&b))))
+            // Hearthbreaker's `Difference`: `max(0, value - amount)` (Jeeves: up to 3 cards).
+            Ok(json!(format!("max(0, ({}) - ({}))", text(&b), text(&a))))
         }
         other => Err(format!("unknown function `{other}`")),
     }
