@@ -186,7 +186,8 @@ pub fn amount(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         "difference" => {
             let a = amount(v.get("amount").ok_or("`difference` needs `amount`")?, out)?;
             let b = amount(v.get("value").ok_or("`difference` needs `value`")?, out)?;
-            Ok(json!(format!("abs(({}) - ({}))", text(&a), text(&b))))
+            // Hearthbreaker's `Difference`: `max(0, value - amount)` (Jeeves: up to 3 cards).
+            Ok(json!(format!("max(0, ({}) - ({}))", text(&b), text(&a))))
         }
         other => Err(format!("unknown function `{other}`")),
     }
@@ -350,7 +351,7 @@ pub fn action(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
     if name == "give" {
         let mut list = Vec::new();
         for b in v.get("buffs").and_then(Value::as_array).into_iter().flatten() {
-            list.push(give(b, out)?);
+            list.extend(give(b, out)?);
         }
         for a in v.get("auras").and_then(Value::as_array).into_iter().flatten() {
             list.push(json!({ "type": id("action", "give"), "aura": aura(a, out)? }));
@@ -371,14 +372,29 @@ pub fn action(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
 }
 
 /// A permanent keyword buff is the keyword's tag (silence or a broken shield removes it);
-/// everything else is an aura given to the target.
-fn give(b: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+/// everything else is an aura given to the target. A given buff's function amounts are
+/// frozen when it is given (Hearthbreaker's `to_instance`: Blood Knight counts the shields
+/// before they go, Void Terror its neighbours before they die): each is computed into a
+/// property of the target first, and the aura reads that property.
+fn give(b: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
     let st = b.get("status").ok_or("a buff needs a `status`")?;
     let name = name_of(st)?;
     if KEYWORDS.contains(&name) && b.get("until").is_none() {
-        return Ok(json!({ "type": id("action", "give_keyword"), "keyword": name }));
+        return Ok(vec![json!({ "type": id("action", "give_keyword"), "keyword": name })]);
     }
-    Ok(json!({ "type": id("action", "give"), "aura": aura(b, out)? }))
+    let mut a = aura(b, out)?;
+    let mut list = Vec::new();
+    if let Some(mods) = a.get_mut("modifiers").and_then(Value::as_array_mut) {
+        for m in mods {
+            let Some(v) = m.get("value").filter(|v| !v.is_number()).cloned() else { continue };
+            let key = m.get("key").and_then(Value::as_str).unwrap_or("value");
+            let frozen = format!("given_{key}_{}_{}", out.slug, out.refs.len() + list.len());
+            list.push(json!({ "type": "core:action/set", "key": frozen, "value": v }));
+            m["value"] = json!(format!("self.{frozen}"));
+        }
+    }
+    list.push(json!({ "type": id("action", "give"), "aura": a }));
+    Ok(list)
 }
 
 /// An effect given at run time (`give` with `effects`): the trigger's parts.
