@@ -23,4 +23,5 @@ mod plugin_node;
 mod readme;
 mod reload;
 mod reload_watch;
+mod scenario_matches;
 mod scenarios;
