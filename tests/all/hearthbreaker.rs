@@ -136,3 +136,36 @@ fn every_hearthbreaker_scenario_passes() {
     );
     assert!(text.trim_end().ends_with(" passed, 0 failed"), "{text}");
 }
+
+/// The 455 cards in random decks: seeded AI-vs-AI games on the arena rules finish with no
+/// error (the note reports 1,000 games in release; a test run plays a sample).
+#[test]
+fn seeded_games_with_hearthbreaker_decks_finish_without_errors() {
+    ensure_built();
+    corpus();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(repo())
+        .args([
+            "run",
+            "--server",
+            "hearthbreaker.toml",
+            "--games",
+            "24",
+            "--seed",
+            "500",
+            "--quiet",
+            "--agents",
+            "random,random",
+        ])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("tessera run");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("24 games in"))
+        .unwrap_or_else(|| panic!("no summary line: {text}"));
+    assert!(summary.ends_with("errors 0"), "{summary}");
+}
