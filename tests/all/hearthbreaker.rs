@@ -195,7 +195,7 @@ fn an_unknown_name_is_an_error_at_the_cards_line() {
     std::fs::write(&actions, text).unwrap();
     let server = ServerConfig::load(&repo().join("hearthbreaker.toml")).unwrap();
     let loaded = load(
-        &[root.clone()],
+        std::slice::from_ref(&root),
         Some(&server),
         Arc::new(Registry::with_core()),
     );
