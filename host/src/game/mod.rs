@@ -302,47 +302,62 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
 
 /// Runs one trigger for one holder (timed per mod when profiling).
 /// Ends the given aura instances whose `until` matches the event (its player and target
-/// filters judged from the giver's side, else the holder's); returns how many ended.
+/// filters judged from the holder's side: "until the end of its holder's turn"); returns how
+/// many ended.
 fn end_auras_until(ax: &mut ActCx<'_>, event: &Arc<Event>) -> Result<usize, RuleError> {
     let gen = ax.gen;
     let mut ending = Vec::new();
     for (n, inst) in ax.world.aura_instances() {
-        let Some(until) = gen.auras.get(&inst.def).and_then(|d| d.until.as_ref()) else {
+        let Some(def) = gen.auras.get(&inst.def) else {
             continue;
         };
-        if until.event != event.id {
-            continue;
-        }
-        let side = inst.source.unwrap_or(inst.holder);
-        let scope = Scope::for_event(Some(side), event);
-        let cx = Cx {
-            world: ax.world,
-            gen,
-            scope: &scope,
-            controller: Some(ax.controller),
-            rt: ax.rt,
-        };
-        if until.player != PlayerFilter::Any {
-            let mine = match (acting_player(&cx), event.player) {
-                (Some(me), Some(p)) => (me == p) == (until.player == PlayerFilter::Friendly),
-                _ => false,
-            };
-            if !mine {
-                continue;
+        for until in def.until.iter().filter(|u| u.event == event.id) {
+            if until_matches(ax, until, inst, event)? {
+                ending.push(n);
+                break;
             }
         }
-        if let Some(c) = &until.target {
-            let Some(t) = event.target else { continue };
-            if !c.test(&cx.with_scope(&scope.with_target(t)), t)? {
-                continue;
-            }
-        }
-        ending.push(n);
     }
     for n in &ending {
         ax.world.remove_aura_instance(*n);
     }
     Ok(ending.len())
+}
+
+/// Whether one `until` of a given aura instance matches the event.
+fn until_matches(
+    ax: &ActCx<'_>,
+    until: &crate::rules::compile::Until,
+    inst: &crate::state::AuraInstance,
+    event: &Arc<Event>,
+) -> Result<bool, RuleError> {
+    let gen = ax.gen;
+    let scope = Scope::for_event(Some(inst.holder), event);
+    let cx = Cx {
+        world: ax.world,
+        gen,
+        scope: &scope,
+        controller: Some(ax.controller),
+        rt: ax.rt,
+    };
+    if until.player != PlayerFilter::Any {
+        let mine = match (acting_player(&cx), event.player) {
+            (Some(me), Some(p)) => (me == p) == (until.player == PlayerFilter::Friendly),
+            _ => false,
+        };
+        if !mine {
+            return Ok(false);
+        }
+    }
+    if let Some(c) = &until.target {
+        let Some(t) = event.target else {
+            return Ok(false);
+        };
+        if !c.test(&cx.with_scope(&scope.with_target(t)), t)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 fn run_trigger(

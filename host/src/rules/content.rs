@@ -222,6 +222,17 @@ pub enum WhenSpec {
     },
 }
 
+/// `until` of an aura: one event (filtered like a `when`), or a list of them (whichever
+/// comes first ends it).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum UntilSpec {
+    /// One event.
+    One(WhenSpec),
+    /// Several: the first that happens ends the aura.
+    Any(Vec<WhenSpec>),
+}
+
 /// An aura: selected objects get modifiers while it is active.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -235,9 +246,9 @@ pub struct AuraSpec {
     #[serde(rename = "while")]
     pub while_: Option<Json>,
     /// An event that ends the aura (given auras are removed when it happens): an event id,
-    /// or `{ event, player, target }` filtered like a trigger's `when`, relative to whoever
-    /// gave the aura (else its holder).
-    pub until: Option<WhenSpec>,
+    /// or `{ event, player, target }` filtered like a trigger's `when`, relative to the
+    /// aura's holder; or a list of them (the first that happens ends it).
+    pub until: Option<UntilSpec>,
     /// Zones the holder must be in (default for class auras: `board`; given auras: any).
     pub zones: Option<Vec<String>>,
 }

@@ -393,6 +393,13 @@ pub fn aura(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         // An aura's end is filtered by player and target only: "until its holder's attack
         // completes" ends at any completed attack (the holder's own, in every corpus use).
         until.as_object_mut().map(|m| m.remove("condition"));
+        // `expires` (an AuraUntil's default): it also ends at its holder's turn end.
+        if v.get("expires") == Some(&Value::Bool(true)) {
+            let turn_end = json!({ "event": "core:event/turn_ended", "player": "friendly" });
+            if until != turn_end {
+                until = json!([until, turn_end]);
+            }
+        }
         m.insert("until".into(), until);
     }
     Ok(Value::Object(m))

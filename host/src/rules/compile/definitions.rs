@@ -6,7 +6,7 @@ use crate::bus::Binding;
 use crate::diag::{Diagnostic, Location};
 use crate::id::{Id, Sym};
 use crate::registry::{Deps, Registry, Selector};
-use crate::rules::content::{AuraSpec, ClassSpec, ContentFile, TriggerSpec, WhenSpec};
+use crate::rules::content::{AuraSpec, ClassSpec, ContentFile, TriggerSpec, UntilSpec, WhenSpec};
 use crate::rules::expr::Expr;
 use crate::rules::params::{json_type, path_string, PathSeg};
 use crate::rules::ContentError;
@@ -377,42 +377,19 @@ impl<'c> Compiler<'c> {
             Some(c) => Some(self.condition(c, &with(path, "while"))?),
             None => None,
         };
-        let until = match &spec.until {
-            Some(w) => {
-                let p = with(path, "until");
-                Some(match w {
-                    WhenSpec::Event(e) => Until {
-                        event: self.reference(e, "event", &p)?,
-                        player: PlayerFilter::Any,
-                        target: None,
-                    },
-                    WhenSpec::Full {
-                        event,
-                        player,
-                        condition,
-                        target,
-                    } => {
-                        if condition.is_some() {
-                            return Err(ContentError::new(
-                                "E-CONTENT-PARAM",
-                                with(&p, "condition"),
-                                "`until` filters the event's `player` and `target` only",
-                            )
-                            .help("write the condition on the event's target as `target = ...`"));
-                        }
-                        Until {
-                            event: self.reference(event, "event", &p)?,
-                            player: player_filter(player.as_deref(), &p)?,
-                            target: match target {
-                                Some(c) => Some(self.condition(c, &with(&p, "target"))?),
-                                None => None,
-                            },
-                        }
-                    }
-                })
-            }
-            None => None,
+        let whens: Vec<&WhenSpec> = match &spec.until {
+            None => Vec::new(),
+            Some(UntilSpec::One(w)) => vec![w],
+            Some(UntilSpec::Any(list)) => list.iter().collect(),
         };
+        let mut until = Vec::with_capacity(whens.len());
+        for (i, w) in whens.into_iter().enumerate() {
+            let mut p = with(path, "until");
+            if matches!(spec.until, Some(UntilSpec::Any(_))) {
+                p.push(PathSeg::Index(i));
+            }
+            until.push(self.until(w, &p)?);
+        }
         let zones = match &spec.zones {
             Some(z) if z.iter().any(|z| z == "*") => AuraZones::Any,
             Some(z) => AuraZones::Listed(z.iter().map(|z| Sym::new(z)).collect()),
@@ -444,6 +421,42 @@ impl<'c> Compiler<'c> {
             zones,
             deps,
             origin: self.origin(path, format!("aura `{id}`")),
+        })
+    }
+}
+
+impl Compiler<'_> {
+    /// One event of an aura's `until`.
+    fn until(&mut self, w: &WhenSpec, p: &[PathSeg]) -> Result<Until, ContentError> {
+        Ok(match w {
+            WhenSpec::Event(e) => Until {
+                event: self.reference(e, "event", p)?,
+                player: PlayerFilter::Any,
+                target: None,
+            },
+            WhenSpec::Full {
+                event,
+                player,
+                condition,
+                target,
+            } => {
+                if condition.is_some() {
+                    return Err(ContentError::new(
+                        "E-CONTENT-PARAM",
+                        with(p, "condition"),
+                        "`until` filters the event's `player` and `target` only",
+                    )
+                    .help("write the condition on the event's target as `target = ...`"));
+                }
+                Until {
+                    event: self.reference(event, "event", p)?,
+                    player: player_filter(player.as_deref(), p)?,
+                    target: match target {
+                        Some(c) => Some(self.condition(c, &with(p, "target"))?),
+                        None => None,
+                    },
+                }
+            }
         })
     }
 }

@@ -115,8 +115,8 @@ pub struct AuraDef {
     pub modifiers: Vec<ModifierDef>,
     /// Condition on the holder.
     pub while_: Option<Box<dyn Condition>>,
-    /// Event that ends given instances.
-    pub until: Option<Until>,
+    /// Events that end given instances (whichever comes first; empty: none).
+    pub until: Vec<Until>,
     /// Where the holder must be for the aura to be active.
     pub zones: AuraZones,
     /// What it reads.
