@@ -33,7 +33,8 @@ pub struct RunArgs {
     /// Hot reload: watch the mod folders and switch the running game to every good save.
     #[arg(long)]
     pub watch: bool,
-    /// Who plays each seat: `random` or `greedy`, comma-separated.
+    /// Who plays each seat: `random`, `greedy` or a testing agent (`none`, `play_first`,
+    /// `keep_playing`, `play_and_attack`), comma-separated.
     #[arg(long, default_value = "random,greedy")]
     pub agents: String,
     /// Print only the summary line of each game.
@@ -51,7 +52,15 @@ fn agent(name: &str, seed: u64) -> Result<Box<dyn Controller>, String> {
     match name.trim() {
         "random" => Ok(Box::new(RandomAgent::new(seed))),
         "greedy" => Ok(Box::new(GreedyAgent::new())),
-        other => Err(format!("unknown agent `{other}`; use `random` or `greedy`")),
+        other => match tessera_host::play::TestStyle::parse(other) {
+            Some(style) => Ok(Box::new(tessera_host::play::TestAgent::new(
+                style,
+                tessera_host::play::TestSetup::default(),
+            ))),
+            None => Err(format!(
+                "unknown agent `{other}`; use `random`, `greedy`, or a testing agent: `none`, `play_first`, `keep_playing`, `play_and_attack`"
+            )),
+        },
     }
 }
 

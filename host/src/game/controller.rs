@@ -43,6 +43,20 @@ pub trait Controller {
         Err("this controller answers choices but does not play moves".into())
     }
 
+    /// Scripts a random pick (`pick = "random"` or `{ random = N }`): returns indices into
+    /// `options` (`n` of them), or `None` to let the world's seeded RNG pick, which is
+    /// the default. Tests use it to fix what a random effect picks; an `Err` fails the
+    /// command (rolled back) with the message.
+    fn random_pick(
+        &mut self,
+        world: &World,
+        options: &[ObjId],
+        n: usize,
+    ) -> Option<Result<Vec<usize>, String>> {
+        let _ = (world, options, n);
+        None
+    }
+
     /// A short name for logs and recordings (`random`, `greedy`, `scripted`).
     fn name(&self) -> String {
         "controller".into()

@@ -3,12 +3,13 @@
 //! from the active player's agent until a player has lost or the turn limit is reached.
 //!
 //! Owns setup (players, random decks from the world's seed), the move loop and its
-//! limits, the readable log (`log`), agents (`agents`) and recordings for replay
-//! (`record`). It changes the world only through [`Game`] commands and reads no files.
+//! limits, the readable log (`log`), agents (`agents`), the predictable agents of card
+//! tests (`testing`) and recordings for replay (`record`). It changes the world only through [`Game`] commands and reads no files.
 
 pub mod agents;
 pub mod log;
 pub mod record;
+pub mod testing;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 pub use agents::{GreedyAgent, RandomAgent, ReplayAgent};
 pub use log::{Namer, Translate};
 pub use record::{Input, RecordedMod, Recording};
+pub use testing::{TestAgent, TestSetup, TestStyle};
 
 use crate::bus::Event;
 use crate::game::{Controller, Game, MoveOption, ScriptedController};

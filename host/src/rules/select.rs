@@ -129,8 +129,19 @@ impl Select {
             }
             Pick::Random(n) => {
                 let n = usize::try_from(n.eval_int(cx)?.max(0)).unwrap_or(0);
+                let n = n.min(out.len() - start);
+                if let Some(picked) = scripted_random(cx, &out[start..], n) {
+                    let options = out[start..].to_vec();
+                    out.truncate(start);
+                    for i in picked? {
+                        let o = *options.get(i).ok_or_else(|| {
+                            RuleError::Choice(format!("scripted random pick {i} does not exist"))
+                        })?;
+                        out.push(o);
+                    }
+                    return Ok(());
+                }
                 let pool = &mut out[start..];
-                let n = n.min(pool.len());
                 // Partial Fisher-Yates from the world RNG: deterministic per seed.
                 for i in 0..n {
                     let hi = i64::try_from(pool.len() - 1).unwrap_or(0);
@@ -195,6 +206,27 @@ impl Select {
         }
         Ok(())
     }
+}
+
+/// A random pick's outcome scripted by the controller (tests), if it has one; `None`
+/// (no controller here, or it scripts nothing) leaves the pick to the world's RNG.
+fn scripted_random(
+    cx: &Cx<'_>,
+    options: &[ObjId],
+    n: usize,
+) -> Option<Result<Vec<usize>, RuleError>> {
+    let mut controller = cx.controller?.try_borrow_mut().ok()?;
+    let picked = controller.random_pick(cx.world, options, n)?;
+    Some(picked.map_err(RuleError::Choice).and_then(|v| {
+        if v.len() == n {
+            Ok(v)
+        } else {
+            Err(RuleError::Choice(format!(
+                "a random pick of {n} was scripted with {} object(s)",
+                v.len()
+            )))
+        }
+    }))
 }
 
 impl Selector for Select {

@@ -5,57 +5,58 @@ use std::collections::BTreeMap;
 use serde_json::Value as Json;
 
 use super::format::StepSpec;
+use super::matches::ScenarioMatch;
+use super::paths::{self, Key};
+use super::script::StepController;
 use super::{event_of, resolve_id};
 use crate::bus::Event;
-use crate::game::{Answer, Game, Outcome, ScriptedController};
+use crate::game::{Game, Outcome};
 use crate::id::{Id, Sym};
 use crate::registry::Action;
 use crate::state::ObjId;
 
-/// Runs a step; `Err` is the failure message.
+/// Runs a step; `Err` is the failure message. `played` is the scenario's match, if it
+/// has one (`turns` steps play it).
 pub(super) fn run_step(
     game: &mut Game,
     ns: &str,
     step: &StepSpec,
     actions: Option<Vec<Box<dyn Action>>>,
     names: &mut BTreeMap<String, ObjId>,
+    played: Option<&mut ScenarioMatch>,
 ) -> Result<(), String> {
-    let look = |n: &str, names: &BTreeMap<String, ObjId>| {
-        names
-            .get(n)
-            .copied()
-            .ok_or_else(|| format!("`{n}` is not a named object"))
+    let look = |n: &str, game: &Game, names: &BTreeMap<String, ObjId>| {
+        paths::resolve(game.world(), names, n)
     };
-    let answers = step
-        .answers
-        .iter()
-        .map(|a| {
-            a.iter()
-                .map(|n| look(n, names))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Answer::Objects)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    game.set_controller(Box::new(ScriptedController::new(answers)));
+    game.set_controller(Box::new(StepController::new(
+        &step.answers,
+        &step.randoms,
+        names.clone(),
+        played.is_some(),
+    )?));
     let before = game.world().checksum();
     let result: Result<Outcome, String> = if let Some(e) = &step.emit {
         let event = event_of(e, ns, names, game.generation(), game.world())?;
         game.emit(event).map_err(|e| e.to_string())
     } else if let Some(actions) = actions {
-        let this = step.this.as_deref().map(|n| look(n, names)).transpose()?;
+        let this = step
+            .this
+            .as_deref()
+            .map(|n| look(n, game, names))
+            .transpose()?;
         let targets = step
             .targets
             .iter()
-            .map(|n| look(n, names))
+            .map(|n| look(n, game, names))
             .collect::<Result<Vec<_>, _>>()?;
         game.run_actions(&actions, this, &targets)
             .map_err(|e| e.to_string())
     } else if let Some(n) = step.tick {
         game.tick(n).map_err(|e| e.to_string())
     } else if let Some(p) = &step.play {
-        let subject = look(&p.subject, names)?;
+        let subject = look(&p.subject, game, names)?;
         let player = match &p.player {
-            Some(n) => look(n, names)?,
+            Some(n) => look(n, game, names)?,
             None => crate::rules::core::side_of(game.world(), subject).ok_or_else(|| {
                 format!(
                     "`{}` has no owner; name the `player` making the move",
@@ -67,9 +68,18 @@ pub(super) fn run_step(
             id: resolve_id(&p.id, "move", ns)?,
             player,
             subject,
-            target: p.target.as_deref().map(|n| look(n, names)).transpose()?,
+            target: p
+                .target
+                .as_deref()
+                .map(|n| look(n, game, names))
+                .transpose()?,
         };
         game.play_move(&mv).map_err(|e| e.to_string())
+    } else if let Some(n) = step.turns {
+        let played = played.ok_or(
+            "`turns` plays turns of a match: add a `[match]` table (decks and controllers) to the scenario",
+        )?;
+        played.play_turns(game, n, names)
     } else {
         Ok(Outcome::default())
     };
@@ -156,26 +166,42 @@ fn event_id(game: &Game, ns: &str, s: &str) -> Result<Id, String> {
     resolve_id(s, "event", "core")
 }
 
-fn name_of(names: &BTreeMap<String, ObjId>, id: ObjId) -> String {
-    names
-        .iter()
-        .find(|(_, v)| **v == id)
-        .map_or_else(|| id.to_string(), |(k, _)| k.clone())
-}
-
 fn check_value(
     game: &Game,
     names: &BTreeMap<String, ObjId>,
     key: &str,
     want: &Json,
 ) -> Result<(), String> {
-    let (name, prop) = key
-        .split_once('.')
-        .ok_or_else(|| format!("expectation `{key}` must be `object.property`"))?;
-    let id = *names
-        .get(name)
-        .ok_or_else(|| format!("`{name}` is not a named object"))?;
     let w = game.world();
+    let (reference, prop) = match paths::parse_key(key)? {
+        Key::Count { owner, zone } => {
+            let who = paths::resolve(w, names, owner)?;
+            let got = paths::zone_of(w, who, Sym::new(zone)).len();
+            return if want.as_u64() == Some(got as u64) {
+                Ok(())
+            } else {
+                Err(format!("expected {key} = {want}, found {got}"))
+            };
+        }
+        Key::Property {
+            reference,
+            property,
+        } => (reference, property),
+    };
+    let name = reference;
+    let id = match paths::resolve(w, names, reference) {
+        Ok(id) => id,
+        // A path to an empty slot is an object that does not exist.
+        Err(_) if prop == "exists" && reference.contains('.') => {
+            paths::check(names, reference)?;
+            return if want.as_bool() == Some(false) {
+                Ok(())
+            } else {
+                Err(format!("expected {key} = {want}, found false"))
+            };
+        }
+        Err(m) => return Err(m),
+    };
     if prop == "exists" {
         let got = w.exists(id);
         return if Some(got) == want.as_bool() {
@@ -190,7 +216,7 @@ fn check_value(
         "class" => Json::String(obj.class.as_str().to_owned()),
         "owner" => Json::String(
             obj.owner
-                .map_or_else(|| "none".into(), |o| name_of(names, o)),
+                .map_or_else(|| "none".into(), |o| paths::name_of(w, names, o)),
         ),
         "tags" => {
             let wanted: Vec<&str> = want
@@ -268,12 +294,7 @@ fn check_events(
         };
         let id = event_id(game, ns, event)?;
         let target = target
-            .map(|t| {
-                names
-                    .get(t)
-                    .copied()
-                    .ok_or_else(|| format!("`{t}` is not a named object"))
-            })
+            .map(|t| paths::resolve(game.world(), names, t))
             .transpose()?;
         let found = got[pos..].iter().position(|e| {
             e.id == id

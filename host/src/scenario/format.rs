@@ -10,6 +10,10 @@ use serde_json::Value as Json;
 pub struct ScenarioFile {
     /// `[scenario]`.
     pub scenario: ScenarioHeader,
+    /// `[match]`: a real game set up like Hearthbreaker's `generate_game_for`, played by
+    /// testing agents one turn at a time (`turns` steps).
+    #[serde(rename = "match")]
+    pub game_match: Option<MatchSpec>,
     /// `[[object]]`: named objects set up before the steps (no events raised).
     #[serde(default)]
     pub object: Vec<ObjectSpec>,
@@ -32,6 +36,38 @@ pub struct ScenarioHeader {
     /// More content files to load, relative to this file.
     #[serde(default)]
     pub content: Vec<String>,
+}
+
+/// `[match]`: players `p1`, `p2`, ... with stacked decks, an opening hand each, and a
+/// testing agent each. Nothing of the game's own start (`[game] start`) runs: the match
+/// deals the opening itself, as Hearthbreaker's harness does.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchSpec {
+    /// One deck per player: a pattern of class ids repeated to the deck size, drawn in
+    /// order (the first listed is drawn first).
+    pub decks: Vec<Vec<String>>,
+    /// Who plays each player: `none` (default), `play_first`, `keep_playing`,
+    /// `play_and_attack`.
+    #[serde(default)]
+    pub controllers: Vec<String>,
+    /// Each player's class (default: the game's `[game] player_class`).
+    #[serde(default)]
+    pub heroes: Vec<String>,
+    /// Who plays the first turn (default `p1`).
+    pub first: Option<String>,
+    /// Opening hands in turn order (default `[3, 4]`: the first player draws 3, the
+    /// second 4, as in Hearthbreaker's `pre_game`).
+    pub hands: Option<Vec<usize>>,
+    /// A class every player but the first gets in hand after the opening (the coin:
+    /// `arena:class/coin`); default none.
+    pub coin: Option<String>,
+    /// Cards per deck (default 30).
+    pub deck_size: Option<usize>,
+    /// The zone of a player's hand (default `hand`).
+    pub hand_zone: Option<String>,
+    /// The attack move of `play_and_attack` (default: every move named `attack`).
+    pub attack_move: Option<String>,
 }
 
 /// `[[object]]`.
@@ -88,7 +124,8 @@ pub struct PlaySpec {
     pub target: Option<String>,
 }
 
-/// `[[step]]`: one command (`emit`, `do`, `tick` or `play`) and what must be true after.
+/// `[[step]]`: one command (`emit`, `do`, `tick`, `play` or `turns`) and what must be true
+/// after.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StepSpec {
@@ -109,14 +146,23 @@ pub struct StepSpec {
     pub tick: Option<u32>,
     /// Play a move (`[move.NAME]` of the game's rules), if it is legal now.
     pub play: Option<PlaySpec>,
-    /// Scripted answers for choices in this step: each a list of object names.
+    /// Play this many single turns of the match (each one player's turn: its start, its
+    /// agent's moves, its end).
+    pub turns: Option<u32>,
+    /// Scripted answers for choices in this step: each a list of references (names or
+    /// paths such as `p2.board.0`).
     #[serde(default)]
     pub answers: Vec<Vec<String>>,
+    /// Scripted outcomes of random picks in this step, in order: each the list of objects
+    /// one pick takes. Random picks beyond them use the world's seeded RNG.
+    #[serde(default)]
+    pub randoms: Vec<Vec<String>>,
     /// Names for objects created during the step, in creation order.
     #[serde(default)]
     pub name_created: Vec<String>,
     /// `"name.property" = value` (numbers — an unset property is 0, as in expressions —
-    /// or `zone`/`owner`/`class`/`exists`/`tags`/`no_tags`).
+    /// or `zone`/`owner`/`class`/`exists`/`tags`/`no_tags`); the name may be a path
+    /// (`p1.board.0.attack`, `p1.weapon.durability`), and `p1.hand.count` counts a zone.
     #[serde(default)]
     pub expect: IndexMap<String, Json>,
     /// Objects per zone: `{ board = 3 }`.

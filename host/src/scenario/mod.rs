@@ -2,12 +2,17 @@
 //!
 //! A scenario is one TOML file holding content (the same tables as any content file:
 //! `[class.*]`, `[aura.*]`, `[rule.*]`, ...), a `[scenario]` header (name, seed, mods to
-//! load), named `[[object]]`s to set up, and `[[step]]`s that issue commands and assert
-//! what happened. Owns the file format, running it, and reporting failures as
+//! load), optionally a `[match]` (a real game played by testing agents, `matches`),
+//! named `[[object]]`s to set up, and `[[step]]`s that issue commands and assert what
+//! happened. Objects are referred to by name or by path (`p1.board.0`, `paths`); a step's
+//! scripted answers and random outcomes are given by its controller (`script`). Owns the file format, running it, and reporting failures as
 //! `file: step N (name): expected X, found Y`. It drives the world only through [`Game`].
 
 mod expect;
 mod format;
+mod matches;
+mod paths;
+mod script;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,7 +27,7 @@ use crate::rules::compile::{BuildOptions, ContentSource, ExtraActions};
 use crate::rules::{Generation, PathSeg};
 use crate::state::ObjId;
 
-pub use format::{ObjectSpec, ScenarioFile, ScenarioHeader, StepSpec};
+pub use format::{MatchSpec, ObjectSpec, ScenarioFile, ScenarioHeader, StepSpec};
 
 /// The result of one scenario file.
 #[derive(Debug, Clone)]
@@ -159,7 +164,7 @@ fn run(
     let me = sources.len();
     sources.push(
         ContentSource::new(ns.clone(), SourceText::new(path, text))
-            .ignoring(&["scenario", "object", "step"]),
+            .ignoring(&["scenario", "match", "object", "step"]),
     );
     let extras: Vec<ExtraActions> = file
         .step
@@ -190,6 +195,13 @@ fn run(
         Box::new(ScriptedController::default()),
     );
     let mut names: BTreeMap<String, ObjId> = BTreeMap::new();
+    let mut played = match &file.game_match {
+        Some(spec) => Some(
+            matches::setup(&mut game, &ns, spec, &mut names)
+                .map_err(|m| format!("{}: [match]: {m}", path.display()))?,
+        ),
+        None => None,
+    };
     for (i, o) in file.object.iter().enumerate() {
         setup_object(&mut game, &gen, &ns, o, &mut names)
             .map_err(|m| format!("object {} (`{}`): {m}", i + 1, o.name))?;
@@ -207,7 +219,8 @@ fn run(
         } else {
             None
         };
-        if let Err(m) = expect::run_step(&mut game, &ns, step, actions, &mut names) {
+        if let Err(m) = expect::run_step(&mut game, &ns, step, actions, &mut names, played.as_mut())
+        {
             failures.push(format!("{}: {label}: {m}", path.display()));
             if !step.continue_on_failure {
                 break;
@@ -304,14 +317,9 @@ pub(crate) fn event_of(
         return Err(format!("unknown event `{id}`"));
     }
     let look = |n: &Option<String>| -> Result<Option<ObjId>, String> {
-        match n {
-            Some(n) => names
-                .get(n)
-                .copied()
-                .map(Some)
-                .ok_or_else(|| format!("`{n}` is not a named object")),
-            None => Ok(None),
-        }
+        n.as_deref()
+            .map(|n| paths::resolve(world, names, n))
+            .transpose()
     };
     let mut e = Event::new(id);
     e.source = look(&spec.source)?;

@@ -1,0 +1,275 @@
+//! Scenario matches: a real game set up and played the way Hearthbreaker's card tests
+//! do it (`generate_game_for`, `play_single_turn`), for any game whose rules have a
+//! `[game]` table and `[move.*]` tables.
+//!
+//! Setup (`[match]`): players `p1`, `p2`, ... of the game's player class (or `heroes`);
+//! stacked decks — each a pattern of classes repeated to 30 cards, drawn in order; the
+//! opening — the first player draws 3 cards, the second 4 and gets the coin (when
+//! `coin` names it), with no events, as Hearthbreaker's `pre_game`. The game's own start
+//! event is not raised, so nothing random decides who goes first.
+//!
+//! A single turn (`turns = N` plays N): the player whose turn it is gets the game's
+//! active tag (the previous player loses it) and `core:event/turn_started` is raised
+//! for it — the game's rules give mana and draw a card on it; its testing agent makes
+//! its moves; then `core:event/turn_ended` is raised. The player keeps the active tag
+//! until the next turn starts, so steps between turns may `play` moves for it, as
+//! Hearthbreaker tests call `game.play_card` between turns. Turns stop once a player
+//! has the game's lost tag.
+
+use crate::bus::Event;
+use crate::game::{Game, Outcome};
+use crate::id::{Id, Sym};
+use crate::play::{TestAgent, TestSetup, TestStyle, MOVES_PER_TURN};
+use crate::state::ObjId;
+
+use super::format::MatchSpec;
+use super::paths::{self, Names};
+use super::resolve_id;
+
+/// A match in a scenario: its players, their agents, and the turns played.
+pub(super) struct ScenarioMatch {
+    players: Vec<ObjId>,
+    agents: Vec<TestAgent>,
+    first: usize,
+    turns: u32,
+    active: Sym,
+    lost: Sym,
+}
+
+/// Sets the match up (players, decks, the opening); names the players `p1`, `p2`, ...
+pub(super) fn setup(
+    game: &mut Game,
+    ns: &str,
+    spec: &MatchSpec,
+    names: &mut Names,
+) -> Result<ScenarioMatch, String> {
+    let gen = game.generation().clone();
+    let def = gen.game.as_ref().ok_or(
+        "no loaded content defines `[game]`, so there is no game to play; load a rules mod such as `arena` (`tessera test --mods mods`)",
+    )?;
+    let n = def.players;
+    let seats: Vec<String> = (1..=n).map(|i| format!("p{i}")).collect();
+    if spec.decks.len() != n {
+        return Err(format!(
+            "decks: the game has {n} players, so write {n} decks (a list of class ids each), not {}",
+            spec.decks.len()
+        ));
+    }
+    let class = |s: &str, what: &str| -> Result<Id, String> {
+        let id = resolve_id(s, "class", ns).map_err(|m| format!("{what}: {m}"))?;
+        if gen.class(id).is_some() {
+            return Ok(id);
+        }
+        let known: Vec<&str> = gen.classes.keys().map(|c| c.as_str()).collect();
+        let hint = crate::id::closest(id.as_str(), known.iter().copied())
+            .first()
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_else(|| "; write a full id such as `arena-classic:class/brook_lurker`".into());
+        Err(format!("{what}: class `{id}` is not defined{hint}"))
+    };
+    let mut decks = Vec::new();
+    for (p, pattern) in spec.decks.iter().enumerate() {
+        if pattern.is_empty() {
+            return Err(format!(
+                "decks[{p}] is empty; list at least one class (it is repeated to fill the deck)"
+            ));
+        }
+        let ids = pattern
+            .iter()
+            .enumerate()
+            .map(|(i, c)| class(c, &format!("decks[{p}][{i}]")))
+            .collect::<Result<Vec<_>, _>>()?;
+        decks.push(ids);
+    }
+    let heroes = match spec.heroes.len() {
+        0 => vec![def.player_class; n],
+        k if k == n => spec
+            .heroes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| class(c, &format!("heroes[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?,
+        k => return Err(format!("heroes: the game has {n} players, so write {n} classes (or none for the game's player class), not {k}")),
+    };
+    let mut setup = TestSetup {
+        hand: Sym::new(spec.hand_zone.as_deref().unwrap_or("hand")),
+        coin: spec.coin.as_deref().map(|c| class(c, "coin")).transpose()?,
+        attack: None,
+    };
+    if let Some(a) = &spec.attack_move {
+        let id = resolve_id(a, "move", ns).map_err(|m| format!("attack_move: {m}"))?;
+        if !gen.moves.iter().any(|m| m.id == id) {
+            let known: Vec<&str> = gen.moves.iter().map(|m| m.id.as_str()).collect();
+            return Err(format!(
+                "attack_move: the game has no move `{id}`; its moves are: {}",
+                known.join(", ")
+            ));
+        }
+        setup.attack = Some(id);
+    }
+    let styles = match spec.controllers.len() {
+        0 => vec![TestStyle::None; n],
+        k if k == n => spec
+            .controllers
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                TestStyle::parse(c).ok_or_else(|| {
+                    let all: Vec<&str> = TestStyle::ALL.iter().map(|(n, _)| *n).collect();
+                    format!(
+                        "controllers[{i}]: unknown controller `{c}`; write one of: {}",
+                        all.join(", ")
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        k => return Err(format!("controllers: the game has {n} players, so write {n} controllers (or none: every player does nothing), not {k}")),
+    };
+    if styles.contains(&TestStyle::PlayAndAttack)
+        && !gen.moves.iter().any(|m| setup.is_attack(m.id))
+    {
+        return Err("controllers: `play_and_attack` attacks, but the game has no move named `attack`; name the attack move with `attack_move = \"...\"`".into());
+    }
+    let first_name = spec.first.as_deref().unwrap_or("p1");
+    let first = seats.iter().position(|s| s == first_name).ok_or_else(|| {
+        format!(
+            "first: `{first_name}` is not a player; write one of: {}",
+            seats.join(", ")
+        )
+    })?;
+    let hands = spec.hands.clone().unwrap_or_else(|| vec![3, 4]);
+    if hands.len() > n {
+        return Err(format!(
+            "hands: the game has {n} players, so list at most {n} opening hands (in turn order), not {}",
+            hands.len()
+        ));
+    }
+
+    let deck_zone = def.deck.as_ref().map_or("deck", |d| d.zone.as_str());
+    let size = spec.deck_size.unwrap_or(30);
+    let mut players = Vec::new();
+    for (i, seat) in seats.iter().enumerate() {
+        let p = game
+            .spawn(heroes[i], None, def.player_zone.as_str())
+            .map_err(|e| format!("creating player {seat}: {e}"))?;
+        names.insert(seat.clone(), p);
+        players.push(p);
+    }
+    for (i, &p) in players.iter().enumerate() {
+        // Hearthbreaker's StackedDeck: the pattern repeated, cut at the deck size.
+        for k in 0..size {
+            let c = decks[i][k % decks[i].len()];
+            game.spawn(c, Some(p), deck_zone)
+                .map_err(|e| format!("decks[{i}]: dealing `{c}`: {e}"))?;
+        }
+    }
+    // The opening, in turn order: each player draws its hand from the top of its deck.
+    let deck = Sym::new(deck_zone);
+    for (k, &cards) in hands.iter().enumerate() {
+        let p = players[(first + k) % n];
+        game.setup(|w| {
+            for card in paths::zone_of(w, p, deck).into_iter().take(cards) {
+                w.move_to(card, setup.hand)?;
+            }
+            Ok(())
+        })
+        .map_err(|e| format!("dealing the opening hands: {e}"))?;
+    }
+    if let Some(coin) = setup.coin {
+        for k in 1..n {
+            game.spawn(coin, Some(players[(first + k) % n]), setup.hand.as_str())
+                .map_err(|e| format!("coin: {e}"))?;
+        }
+    }
+    let agents = styles
+        .into_iter()
+        .map(|s| TestAgent::new(s, setup.clone()))
+        .collect();
+    Ok(ScenarioMatch {
+        players,
+        agents,
+        first,
+        turns: 0,
+        active: def.active_tag,
+        lost: def.lost_tag,
+    })
+}
+
+impl ScenarioMatch {
+    /// Whether a player has lost (the game is over).
+    fn over(&self, game: &Game) -> bool {
+        self.players
+            .iter()
+            .any(|p| game.world().has_tag(*p, self.lost))
+    }
+
+    /// Plays `n` single turns (fewer if the game ends); returns every event they caused.
+    pub(super) fn play_turns(
+        &mut self,
+        game: &mut Game,
+        n: u32,
+        names: &Names,
+    ) -> Result<Outcome, String> {
+        let started = Id::parse("core:event/turn_started").map_err(|e| e.to_string())?;
+        let ended = Id::parse("core:event/turn_ended").map_err(|e| e.to_string())?;
+        let mut events = Vec::new();
+        for _ in 0..n {
+            if self.over(game) {
+                break;
+            }
+            let seat = (self.first + self.turns as usize) % self.players.len();
+            let me = self.players[seat];
+            let label = format!("turn {} (p{})", self.turns + 1, seat + 1);
+            let (players, active) = (self.players.clone(), self.active);
+            game.setup(|w| {
+                for p in players {
+                    w.untag(p, active)?;
+                }
+                w.tag(me, active)?;
+                Ok(())
+            })
+            .map_err(|e| format!("{label}: giving the `{active}` tag: {e}"))?;
+            let o = game
+                .emit(Event::new(started).target(me).player(Some(me)))
+                .map_err(|e| format!("{label}: the turn's start failed: {e}"))?;
+            events.extend(o.events);
+            let agent = &mut self.agents[seat];
+            agent.start_turn();
+            let mut made = 0;
+            while !self.over(game) {
+                let moves = game.legal_moves(me).map_err(|e| format!("{label}: {e}"))?;
+                let Some(i) = self.agents[seat].next_move(game, me, &moves) else {
+                    break;
+                };
+                made += 1;
+                if made > MOVES_PER_TURN {
+                    return Err(format!(
+                        "{label}: the `{}` controller made {MOVES_PER_TURN} moves without finishing its turn",
+                        self.agents[seat].style().name()
+                    ));
+                }
+                let mv = moves[i];
+                let what = format!(
+                    "`{}` by {}{}",
+                    mv.id,
+                    paths::name_of(game.world(), names, mv.subject),
+                    mv.target
+                        .map(|t| format!(" on {}", paths::name_of(game.world(), names, t)))
+                        .unwrap_or_default()
+                );
+                let o = game
+                    .play_move(&mv)
+                    .map_err(|e| format!("{label}: {what} failed: {e}"))?;
+                events.extend(o.events);
+            }
+            if !self.over(game) {
+                let o = game
+                    .emit(Event::new(ended).target(me).player(Some(me)))
+                    .map_err(|e| format!("{label}: the turn's end failed: {e}"))?;
+                events.extend(o.events);
+            }
+            self.turns += 1;
+        }
+        Ok(Outcome { events })
+    }
+}

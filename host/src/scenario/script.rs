@@ -1,0 +1,121 @@
+//! The controller of one scenario step: its scripted `answers` (for `chosen` picks) and
+//! `randoms` (for random picks), each a list of references resolved when the choice is
+//! made. Outside a match, a choice with no answer left fails the step; inside a match it
+//! takes the first options, as Hearthbreaker's testing agents do (`targets[0]`). A random
+//! pick with no scripted outcome left uses the world's seeded RNG.
+
+use std::collections::VecDeque;
+
+use super::paths::{self, Names};
+use crate::game::{Choice, Controller};
+use crate::state::{ObjId, World};
+
+/// Answers and random outcomes scripted by a step.
+pub(super) struct StepController {
+    answers: VecDeque<Vec<String>>,
+    randoms: VecDeque<Vec<String>>,
+    names: Names,
+    first_when_unscripted: bool,
+}
+
+impl StepController {
+    /// A controller for a step; `names` is a copy of the scenario's names at its start.
+    /// Every reference is checked now (a bad one is the step's error, before it runs).
+    pub(super) fn new(
+        answers: &[Vec<String>],
+        randoms: &[Vec<String>],
+        names: Names,
+        first_when_unscripted: bool,
+    ) -> Result<StepController, String> {
+        for (what, lists) in [("answers", answers), ("randoms", randoms)] {
+            for (i, list) in lists.iter().enumerate() {
+                for r in list {
+                    paths::check(&names, r).map_err(|m| format!("{what}[{i}]: {m}"))?;
+                }
+            }
+        }
+        Ok(StepController {
+            answers: answers.iter().cloned().collect(),
+            randoms: randoms.iter().cloned().collect(),
+            names,
+            first_when_unscripted,
+        })
+    }
+
+    /// Indices of the objects `refs` name among `options`.
+    fn indices(
+        &self,
+        world: &World,
+        refs: &[String],
+        options: &[ObjId],
+        what: &str,
+    ) -> Result<Vec<usize>, String> {
+        let mut out = Vec::with_capacity(refs.len());
+        for r in refs {
+            let o = paths::resolve(world, &self.names, r).map_err(|m| format!("{what}: {m}"))?;
+            let i = options.iter().position(|x| *x == o).ok_or_else(|| {
+                let names: Vec<String> = options
+                    .iter()
+                    .map(|x| paths::name_of(world, &self.names, *x))
+                    .collect();
+                format!(
+                    "{what}: `{r}` is not one of the options ({})",
+                    names.join(", ")
+                )
+            })?;
+            if out.contains(&i) {
+                return Err(format!("{what}: `{r}` is scripted twice"));
+            }
+            out.push(i);
+        }
+        Ok(out)
+    }
+}
+
+impl Controller for StepController {
+    fn name(&self) -> String {
+        "scripted".into()
+    }
+
+    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+        match self.answers.pop_front() {
+            Some(refs) => self.indices(
+                world,
+                &refs,
+                &choice.options,
+                &format!("scripted answer for `{}`", choice.prompt),
+            ),
+            None if self.first_when_unscripted => {
+                Ok((0..choice.max.min(choice.options.len())).collect())
+            }
+            None => {
+                let names: Vec<String> = choice
+                    .options
+                    .iter()
+                    .map(|x| paths::name_of(world, &self.names, *x))
+                    .collect();
+                Err(format!(
+                    "no scripted answer left for `{}` (options: {}); add one to the step's `answers`",
+                    choice.prompt,
+                    names.join(", ")
+                ))
+            }
+        }
+    }
+
+    fn random_pick(
+        &mut self,
+        world: &World,
+        options: &[ObjId],
+        n: usize,
+    ) -> Option<Result<Vec<usize>, String>> {
+        let refs = self.randoms.pop_front()?;
+        if refs.len() != n {
+            return Some(Err(format!(
+                "scripted random {refs:?} has {} object(s), but the random pick takes {n}",
+                refs.len()
+            )));
+        }
+        Some(self.indices(world, &refs, options, "scripted random"))
+    }
+}
