@@ -4,7 +4,8 @@
 //!
 //! Owns setup (players, random decks from the world's seed), the move loop and its
 //! limits, the readable log (`log`), agents (`agents`), the predictable agents of card
-//! tests (`testing`) and recordings for replay (`record`). It changes the world only through [`Game`] commands and reads no files.
+//! tests (`testing`) and recordings for replay (`record`). It changes the world only
+//! through [`Game`] commands and reads no files.
 
 pub mod agents;
 pub mod log;

@@ -186,8 +186,22 @@ fn check_value(
         Key::Property {
             reference,
             property,
-        } => (reference, property),
+        } => (reference.to_owned(), property),
+        Key::ZoneOrProperty {
+            owner,
+            zone,
+            property,
+            whole,
+        } => {
+            let who = paths::resolve(w, names, owner)?;
+            if paths::zone_of(w, who, Sym::new(zone)).is_empty() {
+                (owner.to_owned(), whole)
+            } else {
+                (format!("{owner}.{zone}"), property)
+            }
+        }
     };
+    let reference = reference.as_str();
     let name = reference;
     let id = match paths::resolve(w, names, reference) {
         Ok(id) => id,
@@ -252,10 +266,22 @@ fn check_value(
             return Err(format!("expected {name} not to have tags {present:?}"));
         }
         p => match w.get_number(id, Sym::new(p)) {
+            // Whole numbers print as integers (`found 3`, not `found 3.0`).
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "only whole numbers well inside i64's range are converted"
+            )]
+            Some(n) if n.fract() == 0.0 && n.abs() < 1e15 => Json::from(n as i64),
             Some(n) => serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number),
             None => match w.base(id, Sym::new(p)) {
                 Some(v) => Json::String(v.to_string()),
                 // Unset reads as 0, as it does in expressions.
+                None if want.as_f64().is_some_and(|n| n != 0.0) => {
+                    return Err(format!(
+                        "expected {key} = {want}, found 0{}",
+                        paths::unset_hint(prop)
+                    ));
+                }
                 None if want.is_number() => Json::from(0),
                 None => Json::Null,
             },

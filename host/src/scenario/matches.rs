@@ -64,7 +64,9 @@ pub(super) fn setup(
         let hint = crate::id::closest(id.as_str(), known.iter().copied())
             .first()
             .map(|c| format!("; did you mean `{c}`?"))
-            .unwrap_or_else(|| "; write a full id such as `arena-classic:class/brook_lurker`".into());
+            .unwrap_or_else(|| {
+                "; write a full id such as `arena-classic:class/brook_lurker`".into()
+            });
         Err(format!("{what}: class `{id}` is not defined{hint}"))
     };
     let mut decks = Vec::new();

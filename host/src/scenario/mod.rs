@@ -5,7 +5,9 @@
 //! load), optionally a `[match]` (a real game played by testing agents, `matches`),
 //! named `[[object]]`s to set up, and `[[step]]`s that issue commands and assert what
 //! happened. Objects are referred to by name or by path (`p1.board.0`, `paths`); a step's
-//! scripted answers and random outcomes are given by its controller (`script`). Owns the file format, running it, and reporting failures as
+//! scripted answers and random outcomes are given by its controller (`script`).
+//!
+//! Owns the file format, running it, and reporting failures as
 //! `file: step N (name): expected X, found Y`. It drives the world only through [`Game`].
 
 mod expect;

@@ -9,6 +9,8 @@
 //!
 //! An expectation key is a reference and a property: `alice.health`,
 //! `p1.board.0.attack`, `p1.weapon.durability`, or a zone count: `p2.hand.count`.
+//! Properties may hold dots (`mage.cooldown.original:fire/fireball`): `NAME.A.B` reads
+//! the only object NAME has in zone `A` only when it has objects there.
 //! Paths are resolved against the world when they are used, so a scripted answer may
 //! name a minion summoned earlier in the same step.
 
@@ -28,9 +30,9 @@ const FORMS: &str = "write NAME, NAME.ZONE.SLOT (e.g. `p1.board.0`) or NAME.ZONE
 pub(super) enum Key<'a> {
     /// A property (or `zone`, `class`, `tags`, ...) of the object a reference names.
     Property {
-        /// The reference (`p1.board.0`).
+        /// The reference (`alice`, `p1.board.0`).
         reference: &'a str,
-        /// The property (`attack`).
+        /// The property (`attack`; it may hold dots: `cooldown.original:fire/fireball`).
         property: &'a str,
     },
     /// How many objects an owner has in a zone (`p1.board.count`).
@@ -40,37 +42,66 @@ pub(super) enum Key<'a> {
         /// The zone.
         zone: &'a str,
     },
+    /// `NAME.A.B`: the property `B` of the only object NAME has in zone `A`
+    /// (`p1.weapon.durability`) when NAME has objects there, else NAME's property `A.B`
+    /// (properties may hold dots).
+    ZoneOrProperty {
+        /// The owner's name.
+        owner: &'a str,
+        /// The zone, if it is one.
+        zone: &'a str,
+        /// The property of the zone's object.
+        property: &'a str,
+        /// The property of the owner, if `zone` is not a zone.
+        whole: &'a str,
+    },
 }
 
 /// Splits an expectation key into what it reads; `Err` says how to write it.
 pub(super) fn parse_key(key: &str) -> Result<Key<'_>, String> {
-    let parts: Vec<&str> = key.split('.').collect();
-    match parts.as_slice() {
-        [_, property] => Ok(Key::Property {
+    let Some((owner, rest)) = key
+        .split_once('.')
+        .filter(|(o, r)| !o.is_empty() && !r.is_empty())
+    else {
+        return Err(format!(
+            "expectation `{key}` must be a reference and a property: `alice.health`, `p1.board.0.attack`, `p1.weapon.durability` or `p1.hand.count`"
+        ));
+    };
+    let Some((zone, after)) = rest.split_once('.') else {
+        return Ok(Key::Property {
+            reference: owner,
+            property: rest,
+        });
+    };
+    if after == "count" {
+        return Ok(Key::Count { owner, zone });
+    }
+    let (slot, property) = after.split_once('.').unwrap_or((after, ""));
+    if slot.parse::<usize>().is_ok() {
+        if property.is_empty() {
+            return Err(format!(
+                "expectation `{key}` names an object but no property; write `{key}.attack` (or `.exists`, `.class`, `.tags`, ...)"
+            ));
+        }
+        return Ok(Key::Property {
             reference: &key[..key.len() - property.len() - 1],
             property,
-        }),
-        [owner, zone, "count"] => Ok(Key::Count { owner, zone }),
-        [_, _, property] | [_, _, _, property] if !property.is_empty() => {
-            if parts.len() == 4 && parts[2].parse::<usize>().is_err() {
-                return Err(format!(
-                    "expectation `{key}`: `{}` is not a slot number; write `{}.{}.0.{property}` (slot 0 = first)",
-                    parts[2], parts[0], parts[1]
-                ));
-            }
-            if parts.len() == 3 && parts[2].parse::<usize>().is_ok() {
-                return Err(format!(
-                    "expectation `{key}` names an object but no property; write `{key}.attack` (or `.exists`, `.class`, `.tags`, ...)"
-                ));
-            }
-            Ok(Key::Property {
-                reference: &key[..key.len() - property.len() - 1],
-                property,
-            })
-        }
-        _ => Err(format!(
-            "expectation `{key}` must be a reference and a property: `alice.health`, `p1.board.0.attack`, `p1.weapon.durability` or `p1.hand.count`"
-        )),
+        });
+    }
+    Ok(Key::ZoneOrProperty {
+        owner,
+        zone,
+        property: after,
+        whole: rest,
+    })
+}
+
+/// A hint for a dotted property that is not set: it may be a mistyped path.
+pub(super) fn unset_hint(property: &str) -> &'static str {
+    if property.contains('.') {
+        " (no such property; a path to an object is NAME.ZONE.SLOT.property, e.g. `p1.board.0.attack`, or NAME.ZONE.property for a zone's only object)"
+    } else {
+        ""
     }
 }
 
@@ -174,25 +205,22 @@ mod tests {
 
     #[test]
     fn keys_split_into_references_and_properties() {
-        assert_eq!(
-            parse_key("alice.health").unwrap(),
-            Key::Property {
-                reference: "alice",
-                property: "health"
-            }
-        );
+        let prop = |reference, property| Key::Property {
+            reference,
+            property,
+        };
+        assert_eq!(parse_key("alice.health").unwrap(), prop("alice", "health"));
         assert_eq!(
             parse_key("p1.board.0.attack").unwrap(),
-            Key::Property {
-                reference: "p1.board.0",
-                property: "attack"
-            }
+            prop("p1.board.0", "attack")
         );
         assert_eq!(
             parse_key("p1.weapon.durability").unwrap(),
-            Key::Property {
-                reference: "p1.weapon",
-                property: "durability"
+            Key::ZoneOrProperty {
+                owner: "p1",
+                zone: "weapon",
+                property: "durability",
+                whole: "weapon.durability"
             }
         );
         assert_eq!(
@@ -202,14 +230,17 @@ mod tests {
                 zone: "hand"
             }
         );
-        assert!(parse_key("p1.board.x.attack")
-            .unwrap_err()
-            .contains("not a slot number"));
+        // Properties may hold dots (per-ability cooldowns, damage-over-time stacks).
+        assert!(matches!(
+            parse_key("mage.cooldown.original:fire/fireball").unwrap(),
+            Key::ZoneOrProperty {
+                whole: "cooldown.original:fire/fireball",
+                ..
+            }
+        ));
         assert!(parse_key("p1.board.0").unwrap_err().contains("no property"));
         assert!(parse_key("p1").unwrap_err().contains("must be a reference"));
-        assert!(parse_key("a.b.c.d.e")
-            .unwrap_err()
-            .contains("must be a reference"));
+        assert!(parse_key(".x").unwrap_err().contains("must be a reference"));
     }
 
     #[test]
@@ -226,10 +257,12 @@ mod tests {
         assert!(check(&names, "p1.weapon").is_ok());
         assert!(check(&names, "p3.board.0")
             .unwrap_err()
-            .contains("did you mean `p1`"));
+            .contains("names are: p1"));
         assert!(check(&names, "p1.board.first")
             .unwrap_err()
             .contains("not a slot number"));
-        assert!(check(&names, "p1..0").unwrap_err().contains("not a reference"));
+        assert!(check(&names, "p1..0")
+            .unwrap_err()
+            .contains("not a reference"));
     }
 }

@@ -5,7 +5,10 @@ fn main() {
     let text = std::fs::read_to_string(&path).expect("readable file");
     let defs: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     match hearthbreaker::translate_file(&defs) {
-        Ok(tree) => println!("{}", serde_json::to_string_pretty(&tree).expect("printable")),
+        Ok(tree) => println!(
+            "{}",
+            serde_json::to_string_pretty(&tree).expect("printable")
+        ),
         Err(e) => {
             eprintln!("{e}");
             std::process::exit(1);

@@ -53,7 +53,32 @@ pub fn translate_all(defs: &Value) -> Result<Value, CardError> {
             });
         }
     }
-    Ok(json!({ "class": classes, "ref": refs }))
+    // The collection (`card_collection` picks from it): one object of every collectible
+    // card in the hidden zone `collection`, created when the rules ask for it.
+    let catalog: Vec<Value> = list
+        .iter()
+        .filter(|c| c.get("collectible").and_then(Value::as_bool) == Some(true))
+        .map(|c| json!({ "type": "core:action/create", "class": format!("hearthbreaker:class/{}", class_name(c)), "zone": "collection" }))
+        .collect();
+    let trigger =
+        json!({ "collection": { "when": "hearthbreaker:event/collection_needed", "do": catalog } });
+    Ok(json!({ "class": classes, "ref": refs, "trigger": trigger }))
+}
+
+/// Hearthbreaker's `CHARACTER_CLASS` numbers (ALL = 0, MAGE = 1, ... WARLOCK = 9).
+pub fn class_id(class: &str) -> i64 {
+    match class {
+        "mage" => 1,
+        "hunter" => 2,
+        "shaman" => 3,
+        "warrior" => 4,
+        "druid" => 5,
+        "priest" => 6,
+        "paladin" => 7,
+        "rogue" => 8,
+        "warlock" => 9,
+        _ => 0,
+    }
 }
 
 fn class_name(c: &Value) -> String {
@@ -80,7 +105,12 @@ fn card(
     };
     let kind = c.get("type").and_then(Value::as_str).unwrap_or("minion");
     let int = |k: &str| c.get(k).and_then(Value::as_i64).unwrap_or(0);
-    let text = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or_default().to_ascii_lowercase();
+    let text = |k: &str| {
+        c.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    };
     let card_class = match text("character_class").as_str() {
         "" => "neutral".to_owned(),
         other => other.to_owned(),
@@ -89,6 +119,8 @@ fn card(
     props.insert("cost".into(), json!(int("mana")));
     props.insert("base_cost".into(), json!(int("mana")));
     props.insert("attack".into(), json!(int("attack")));
+    // The printed attack (`base_attack_equal_to` and `attribute base_attack` read it).
+    props.insert("base_attack".into(), json!(int("attack")));
     match kind {
         "minion" => {
             props.insert("max_health".into(), json!(int("health")));
@@ -96,13 +128,19 @@ fn card(
         "weapon" => {
             props.insert("durability".into(), json!(int("durability")));
         }
-        other => return Err(format!("unknown card type `{other}` (expected minion or weapon)")),
+        other => {
+            return Err(format!(
+                "unknown card type `{other}` (expected minion or weapon)"
+            ))
+        }
     }
     if c.get("overload").is_some() {
         props.insert("overload".into(), json!(int("overload")));
     }
     props.insert("title".into(), json!(name));
     props.insert("card_class".into(), json!(card_class));
+    // Hearthbreaker's class number (`is_class` compares it with a hero's `class_id`).
+    props.insert("class_id".into(), json!(class_id(&card_class)));
     props.insert("rarity".into(), json!(text("rarity")));
     props.insert("minion_type".into(), json!(text("minion_type")));
     let mut tags = vec![json!("card"), json!("hearthbreaker"), json!(kind)];
@@ -114,7 +152,12 @@ fn card(
     if !text("minion_type").is_empty() {
         tags.push(json!(text("minion_type")));
     }
-    for (k, tag) in [("battlecry", "battlecry"), ("deathrattle", "deathrattle"), ("choices", "choose_one"), ("combo", "combo")] {
+    for (k, tag) in [
+        ("battlecry", "battlecry"),
+        ("deathrattle", "deathrattle"),
+        ("choices", "choose_one"),
+        ("combo", "combo"),
+    ] {
         if c.get(k).is_some() {
             tags.push(json!(tag));
         }
@@ -179,13 +222,19 @@ fn card(
         triggers.push(trigger(own("deathrattle"), None, t, &mut out)?);
     }
     for e in list(imp.and_then(|i| i.get("effects"))) {
-        let when = translate::event(e.get("event").ok_or("an effect needs an `event`")?, &mut out)?;
+        let when = translate::event(
+            e.get("event").ok_or("an effect needs an `event`")?,
+            &mut out,
+        )?;
         for t in list(e.get("tags")) {
             triggers.push(trigger(when.clone(), Some(in_play), t, &mut out)?);
         }
     }
     for e in list(c.get("effects")) {
-        let when = translate::event(e.get("event").ok_or("an effect needs an `event`")?, &mut out)?;
+        let when = translate::event(
+            e.get("event").ok_or("an effect needs an `event`")?,
+            &mut out,
+        )?;
         for t in list(e.get("tags")) {
             triggers.push(trigger(when.clone(), Some("hand"), t, &mut out)?);
         }
@@ -212,7 +261,9 @@ fn trigger(when: Value, zone: Option<&str>, tag: &Value, out: &mut Out<'_>) -> R
 }
 
 fn list(v: Option<&Value>) -> Vec<&Value> {
-    v.and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
 }
 
 fn one_or_many(v: &Value) -> Vec<&Value> {

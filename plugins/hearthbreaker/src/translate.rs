@@ -140,7 +140,7 @@ pub fn event(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         .and_then(Value::as_str)
         .ok_or_else(|| format!("an event needs an `event_name`, found {v}"))?;
     let mut m = Map::new();
-    m.insert("event".into(), id("event", name));
+    m.insert("event".into(), event_id(name));
     if let Some(p) = v.get("player") {
         let p = players(p);
         // `current_player`: whoever's turn it is — the event's own player, so any.
@@ -148,10 +148,38 @@ pub fn event(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
             m.insert("player".into(), p);
         }
     }
-    if let Some(c) = v.get("condition") {
-        m.insert("target".into(), condition(c, out)?);
+    let target = v.get("condition").map(|c| condition(c, out)).transpose()?;
+    // Hearthbreaker binds these on one object, not on a player: only the holder hears
+    // them. The holder is the event's source (the attacker) or its target.
+    match name {
+        "attack" | "did_damage" | "attack_completed" => {
+            m.insert("condition".into(), json!("is_self"));
+        }
+        "damaged" | "drawn" | "spell_targeted" => {
+            let own = json!({ "type": "core:condition/is_self" });
+            let t = match target {
+                Some(t) => json!({ "all": [own, t] }),
+                None => own,
+            };
+            m.insert("target".into(), t);
+            return Ok(Value::Object(m));
+        }
+        _ => {}
+    }
+    if let Some(t) = target {
+        m.insert("target".into(), t);
     }
     Ok(Value::Object(m))
+}
+
+/// An event name → its id. `turn_ended` is core's own turn end: Hearthbreaker raises it
+/// first thing, before the next turn starts, and an event the mod raised from core's would
+/// be queued after the next turn's start.
+fn event_id(name: &str) -> Value {
+    match name {
+        "turn_ended" => json!("core:event/turn_ended"),
+        other => id("event", other),
+    }
 }
 
 /// A number or a function (`count`, `attribute`, `difference`, `random_amount`,
@@ -162,7 +190,9 @@ pub fn amount(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     }
     let name = name_of(v)?;
     let sel = |out: &mut Out<'_>| -> Result<String, Fail> {
-        let s = v.get("selector").ok_or_else(|| format!("`{name}` needs a `selector`"))?;
+        let s = v
+            .get("selector")
+            .ok_or_else(|| format!("`{name}` needs a `selector`"))?;
         let s = selector(s, out)?;
         let r = format!("{}_{}", out.slug, out.refs.len());
         out.refs.insert(r.clone(), json!({ "selector": s }));
@@ -186,7 +216,8 @@ pub fn amount(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         "difference" => {
             let a = amount(v.get("amount").ok_or("`difference` needs `amount`")?, out)?;
             let b = amount(v.get("value").ok_or("`difference` needs `value`")?, out)?;
-            Ok(json!(format!("abs(({}) - ({}))", text(&a), text(&b))))
+            // Hearthbreaker's `Difference`: `max(0, value - amount)` (Jeeves: up to 3 cards).
+            Ok(json!(format!("max(0, ({}) - ({}))", text(&b), text(&a))))
         }
         other => Err(format!("unknown function `{other}`")),
     }
@@ -205,7 +236,7 @@ pub fn property(key: &str) -> &str {
         "mana" => "cost",
         "health" => "health",
         "max_health" => "max_health",
-        "character_class" => "card_class",
+        "character_class" => "class_id",
         other => other,
     }
 }
@@ -283,7 +314,11 @@ pub fn card_source(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     }
     // A list of card names: one of them at random.
     if let Some(list) = v.as_array() {
-        return list.iter().map(|n| card_source(n, out)).collect::<Result<Vec<_>, _>>().map(Value::Array);
+        return list
+            .iter()
+            .map(|n| card_source(n, out))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
     }
     let name = name_of(v)?;
     let mut m = Map::new();
@@ -339,7 +374,11 @@ pub fn aura(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         m.insert("select".into(), selector(s, out)?);
     }
     if let Some(u) = v.get("until") {
-        m.insert("until".into(), event(u, out)?);
+        let mut until = event(u, out)?;
+        // An aura's end is filtered by player and target only: "until its holder's attack
+        // completes" ends at any completed attack (the holder's own, in every corpus use).
+        until.as_object_mut().map(|m| m.remove("condition"));
+        m.insert("until".into(), until);
     }
     Ok(Value::Object(m))
 }
@@ -349,14 +388,31 @@ pub fn action(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
     let name = name_of(v)?;
     if name == "give" {
         let mut list = Vec::new();
-        for b in v.get("buffs").and_then(Value::as_array).into_iter().flatten() {
-            list.push(give(b, out)?);
+        for b in v
+            .get("buffs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            list.extend(give(b, out)?);
         }
-        for a in v.get("auras").and_then(Value::as_array).into_iter().flatten() {
+        for a in v
+            .get("auras")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             list.push(json!({ "type": id("action", "give"), "aura": aura(a, out)? }));
         }
-        for e in v.get("effects").and_then(Value::as_array).into_iter().flatten() {
-            list.push(json!({ "type": id("action", "give_effect"), "effect": effect_spec(e, out)? }));
+        for e in v
+            .get("effects")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            list.push(
+                json!({ "type": id("action", "give_effect"), "effect": effect_spec(e, out)? }),
+            );
         }
         return Ok(list);
     }
@@ -371,20 +427,42 @@ pub fn action(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
 }
 
 /// A permanent keyword buff is the keyword's tag (silence or a broken shield removes it);
-/// everything else is an aura given to the target.
-fn give(b: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
+/// everything else is an aura given to the target. A given buff's function amounts are
+/// frozen when it is given (Hearthbreaker's `to_instance`: Blood Knight counts the shields
+/// before they go, Void Terror its neighbours before they die): each is computed into a
+/// property of the target first, and the aura reads that property.
+fn give(b: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
     let st = b.get("status").ok_or("a buff needs a `status`")?;
     let name = name_of(st)?;
     if KEYWORDS.contains(&name) && b.get("until").is_none() {
-        return Ok(json!({ "type": id("action", "give_keyword"), "keyword": name }));
+        return Ok(vec![
+            json!({ "type": id("action", "give_keyword"), "keyword": name }),
+        ]);
     }
-    Ok(json!({ "type": id("action", "give"), "aura": aura(b, out)? }))
+    let mut a = aura(b, out)?;
+    let mut list = Vec::new();
+    if let Some(mods) = a.get_mut("modifiers").and_then(Value::as_array_mut) {
+        for m in mods {
+            let Some(v) = m.get("value").filter(|v| !v.is_number()).cloned() else {
+                continue;
+            };
+            let key = m.get("key").and_then(Value::as_str).unwrap_or("value");
+            let frozen = format!("given_{key}_{}_{}", out.slug, out.refs.len() + list.len());
+            list.push(json!({ "type": "core:action/set", "key": frozen, "value": v }));
+            m["value"] = json!(format!("self.{frozen}"));
+        }
+    }
+    list.push(json!({ "type": id("action", "give"), "aura": a }));
+    Ok(list)
 }
 
 /// An effect given at run time (`give` with `effects`): the trigger's parts.
 fn effect_spec(e: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     let ev = event(e.get("event").ok_or("an effect needs an `event`")?, out)?;
-    let tags = e.get("tags").and_then(Value::as_array).ok_or("an effect needs `tags`")?;
+    let tags = e
+        .get("tags")
+        .and_then(Value::as_array)
+        .ok_or("an effect needs `tags`")?;
     let mut list = Vec::new();
     for t in tags {
         list.push(tag(t, out)?);
@@ -395,11 +473,18 @@ fn effect_spec(e: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
 /// A tag (`{selector, actions, condition?}`) → `{ select, do }` for a trigger.
 pub fn tag(t: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     let mut actions = Vec::new();
-    for a in t.get("actions").and_then(Value::as_array).into_iter().flatten() {
+    for a in t
+        .get("actions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         actions.extend(action(a, out)?);
     }
     let actions = match t.get("condition") {
-        Some(c) => vec![json!({ "type": "core:action/if", "condition": condition(c, out)?, "then": actions })],
+        Some(c) => vec![
+            json!({ "type": "core:action/if", "condition": condition(c, out)?, "then": actions }),
+        ],
         None => actions,
     };
     let mut m = Map::new();
@@ -418,7 +503,7 @@ fn param(key: &str, v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         "selector" => selector(v, out)?,
         "condition" => condition(v, out)?,
         "conditions" => conditions(v, out)?,
-        "card" | "weapon" | "query" | "secrets" => card_source(v, out)?,
+        "card" | "weapon" | "query" | "secrets" | "card_name" => card_source(v, out)?,
         "win_action" => Value::Array(action(v, out)?),
         "players" | "player" => players(v),
         "minion_type" => json!(v.as_str().unwrap_or_default().to_ascii_lowercase()),

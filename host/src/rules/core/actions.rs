@@ -418,7 +418,7 @@ pub(super) fn register(r: &mut Registry) {
         "core:action/create",
         "creates objects of a class and raises `core:event/created` for each",
         vec![
-            ParamSpec::optional("class", T::Names, "the class to create, or a list of classes to pick one from at random (the world's RNG) for each object, or a selector table (as `class_of`)"),
+            ParamSpec::optional("class", T::Any, "the class to create, or a list of classes to pick one from at random (the world's RNG) for each object, or a selector table (as `class_of`)"),
             ParamSpec::optional("class_of", T::Selector, "instead of `class`: create an object of the class of each selected object (a copy of a card)"),
             ParamSpec::optional("zone", T::Name, "where (default `board`)"),
             ParamSpec::optional("owner", T::Object, "who owns it (default: the holder's owner)"),
