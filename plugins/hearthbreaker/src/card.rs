@@ -197,7 +197,8 @@ fn card(
         auras.push(t);
     }
     let own = |event: &str| json!({ "event": format!("hearthbreaker:event/{event}"), "target": "is_self" });
-    for t in list(c.get("battlecry")) {
+    // A minion's battlecry and deathrattle are lists; a weapon's are single tags.
+    for t in c.get("battlecry").map(one_or_many).unwrap_or_default() {
         triggers.push(trigger(own("battlecry"), None, t, &mut out)?);
     }
     if let Some(t) = c.get("combo") {
@@ -218,7 +219,7 @@ fn card(
         tr.as_object_mut().map(|m| m.remove("select"));
         triggers.push(tr);
     }
-    for t in list(c.get("deathrattle")) {
+    for t in c.get("deathrattle").map(one_or_many).unwrap_or_default() {
         triggers.push(trigger(own("deathrattle"), None, t, &mut out)?);
     }
     for e in list(imp.and_then(|i| i.get("effects"))) {
