@@ -291,7 +291,14 @@ pub fn status(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
         "mana_change" => {
             let mut mods = vec![json!({ "key": "cost", "op": "add", "value": scaled(v, out)? })];
             if let Some(min) = v.get("minimum") {
-                mods.push(json!({ "key": "cost", "op": "clamp", "min": amount(min, out)? }));
+                // ManaChange.update: max(min(cost, minimum), cost + amount) — a card that
+                // already costs less than the minimum keeps its cost (a Wisp stays at 0).
+                // differs: `cost` here is the printed cost, not the cost after earlier changes.
+                let min = match amount(min, out)? {
+                    Value::String(e) => format!("({e})"),
+                    n => n.to_string(),
+                };
+                mods.push(json!({ "key": "cost", "op": "clamp", "min": format!("min({min}, target.base_cost)") }));
             }
             mods
         }
