@@ -173,6 +173,15 @@ fn card(
         let n = st.get("name").and_then(Value::as_str).unwrap_or_default();
         if KEYWORDS.contains(&n) && b.get("until").is_none() {
             tags.push(json!(n));
+            // A weapon's windfury is its hero's (`Hero.calculate_stat` adds the weapon's):
+            // the equipped weapon grants the tag to its player (Doomhammer).
+            if kind == "weapon" && n == "windfury" {
+                auras.push(json!({
+                    "modifiers": [{ "key": "windfury", "op": "tag" }],
+                    "select": { "type": "hearthbreaker:selector/player", "players": "friendly" },
+                    "zones": ["weapon"]
+                }));
+            }
         } else {
             let mut a = translate::aura(b, &mut out)?;
             a["zones"] = json!([in_play]);
