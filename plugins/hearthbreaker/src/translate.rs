@@ -494,12 +494,45 @@ pub fn tag(t: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         ],
         None => actions,
     };
+    let mut actions = Value::Array(actions);
     let mut m = Map::new();
     if let Some(s) = t.get("selector") {
-        m.insert("select".into(), selector(s, out)?);
+        let sel = selector(s, out)?;
+        // Hearthbreaker's card queries are relative to the action's target player; ours to
+        // the holder's owner: acting on the enemy player, their `friendly` is our `enemy`
+        // (Deathlord: the enemy puts a minion from their own deck into play).
+        if sel["type"] == "hearthbreaker:selector/player" && sel["players"] == "enemy" {
+            flip_card_players(&mut actions);
+        }
+        m.insert("select".into(), sel);
     }
-    m.insert("do".into(), Value::Array(actions));
+    m.insert("do".into(), actions);
     Ok(Value::Object(m))
+}
+
+/// Swaps `friendly` and `enemy` in the card queries (`card_*` selectors) inside `v`.
+fn flip_card_players(v: &mut Value) {
+    match v {
+        Value::Array(a) => a.iter_mut().for_each(flip_card_players),
+        Value::Object(m) => {
+            let card_query = m
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with("hearthbreaker:selector/card_"));
+            if card_query {
+                let flipped = match m.get("players").and_then(Value::as_str) {
+                    Some("friendly") => Some("enemy"),
+                    Some("enemy") => Some("friendly"),
+                    _ => None,
+                };
+                if let Some(p) = flipped {
+                    m.insert("players".into(), json!(p));
+                }
+            }
+            m.values_mut().for_each(flip_card_players);
+        }
+        _ => {}
+    }
 }
 
 /// An action parameter by its key.
