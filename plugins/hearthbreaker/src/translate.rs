@@ -290,6 +290,10 @@ pub fn status(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
         }
         "mana_change" => {
             let mut mods = vec![json!({ "key": "cost", "op": "add", "value": scaled(v, out)? })];
+            // `calculate_stat` never goes below 0 (Kirin Tor Mage's -100 makes a secret free).
+            if v.get("minimum").is_none() {
+                mods.push(json!({ "key": "cost", "op": "clamp", "min": 0 }));
+            }
             if let Some(min) = v.get("minimum") {
                 // ManaChange.update: max(min(cost, minimum), cost + amount) — a card that
                 // already costs less than the minimum keeps its cost (a Wisp stays at 0).
