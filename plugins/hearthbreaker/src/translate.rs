@@ -508,7 +508,18 @@ pub fn tag(t: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         if sel["type"] == "hearthbreaker:selector/player" && sel["players"] == "enemy" {
             flip_card_players(&mut actions);
         }
-        m.insert("select".into(), sel);
+        // RandomPicker(count): `count` picks, each among all the targets (a target can be
+        // picked again; dead minions are no longer candidates), the actions acting on each
+        // pick in turn (Flamewaker: 2 missiles at a lone hero both hit).
+        let n = sel["pick"]["random"].as_u64().unwrap_or(1);
+        if n > 1 {
+            let mut one = sel;
+            one["pick"] = json!({ "random": 1 });
+            let each = json!({ "type": "hearthbreaker:action/run_on_pick", "actions": actions, "to": one });
+            actions = Value::Array(vec![each; n as usize]);
+        } else {
+            m.insert("select".into(), sel);
+        }
     }
     m.insert("do".into(), actions);
     Ok(Value::Object(m))
