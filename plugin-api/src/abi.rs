@@ -345,6 +345,22 @@ pub struct LoadReply {
     /// Where, as a byte offset into the text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<u64>,
+    /// Where parts of the tree came from in the text (optional), so the host's errors about
+    /// them point at the right line: dotted paths (`class.wisp`) with byte ranges. The host
+    /// locates an error at its closest listed ancestor.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spans: Vec<SourceSpan>,
+}
+
+/// Where a part of a loaded tree came from: a dotted path of table keys and a byte range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourceSpan {
+    /// Table keys from the root, joined by `.` (`class.wisp`).
+    pub path: String,
+    /// First byte.
+    pub start: u64,
+    /// One past the last byte.
+    pub end: u64,
 }
 
 /// What `tessera_describe` returns.

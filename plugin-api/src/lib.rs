@@ -118,6 +118,14 @@ pub struct LoadError {
     pub offset: Option<usize>,
 }
 
+/// Reports, while a loader runs, where a part of the tree it returns came from: `path` is
+/// the table keys from the root joined by `.` (`"class.wisp"`), `range` the bytes of the
+/// text. Errors the host finds in that part then point at its line. Optional.
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
+pub fn report_span(path: impl Into<String>, range: core::ops::Range<usize>) {
+    rt::push_span(path.into(), range);
+}
+
 impl LoadError {
     /// An error about the whole file.
     pub fn new(message: impl Into<String>) -> LoadError {
@@ -143,6 +151,8 @@ pub mod prelude {
         log, random, ActionList, Ctx, Expr, HostError, Level, Obj, Selector, Sym,
     };
     pub use crate::params::Params;
+    #[cfg(any(target_arch = "wasm32", feature = "native"))]
+    pub use crate::report_span;
     #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::sym;
     pub use crate::LoadError;

@@ -244,19 +244,41 @@ fn prepare_inner(plugin: &Plugin, kind: i32, id: &[u8], params: &[u8]) -> Result
     table::push(prepared)
 }
 
+thread_local! {
+    /// Spans a running loader reported (`report_span`).
+    static SPANS: RefCell<Vec<abi::SourceSpan>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records a span for the reply of the loader call in progress.
+pub(crate) fn push_span(path: String, range: core::ops::Range<usize>) {
+    let to = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
+    SPANS.with(|s| {
+        if let Ok(mut s) = s.try_borrow_mut() {
+            s.push(abi::SourceSpan {
+                path,
+                start: to(range.start),
+                end: to(range.end),
+            });
+        }
+    });
+}
+
 /// `tessera_load`: the content tree of `text` by loader `id`, as a JSON [`abi::LoadReply`].
 pub fn load(plugin: &Plugin, id: &[u8], text: &[u8]) -> Vec<u8> {
     install_panic_hook();
+    SPANS.with(|s| s.borrow_mut().clear());
     let reply = match load_inner(plugin, id, text) {
         Ok(tree) => abi::LoadReply {
             tree: Some(tree),
             error: None,
             offset: None,
+            spans: SPANS.with(|s| std::mem::take(&mut *s.borrow_mut())),
         },
         Err(e) => abi::LoadReply {
             tree: None,
             error: Some(e.message),
             offset: e.offset.and_then(|o| u64::try_from(o).ok()),
+            spans: Vec::new(),
         },
     };
     serde_json::to_vec(&reply).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}").into_bytes())

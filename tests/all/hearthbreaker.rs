@@ -136,3 +136,103 @@ fn every_hearthbreaker_scenario_passes() {
     );
     assert!(text.trim_end().ends_with(" passed, 0 failed"), "{text}");
 }
+
+/// The 455 cards in random decks: seeded AI-vs-AI games on the arena rules finish with no
+/// error (the note reports 1,000 games in release; a test run plays a sample).
+#[test]
+fn seeded_games_with_hearthbreaker_decks_finish_without_errors() {
+    ensure_built();
+    corpus();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(repo())
+        .args([
+            "run",
+            "--server",
+            "hearthbreaker.toml",
+            "--games",
+            "24",
+            "--seed",
+            "500",
+            "--quiet",
+            "--agents",
+            "random,random",
+        ])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("tessera run");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("24 games in"))
+        .unwrap_or_else(|| panic!("no summary line: {text}"));
+    assert!(summary.ends_with("errors 0"), "{summary}");
+}
+
+/// A name the vocabulary does not define is an error located at the card that uses it, in
+/// Hearthbreaker's own file (the loader reports where each card is).
+#[test]
+fn an_unknown_name_is_an_error_at_the_cards_line() {
+    ensure_built();
+    let corpus = corpus().canonicalize().unwrap();
+    let root = std::env::temp_dir().join(format!("tessera-hb-unknown-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for m in ["arena", "hearthbreaker"] {
+        crate::plugin_build::copy_tree(&repo().join("mods").join(m), &root.join(m));
+    }
+    // Point the copy at the corpus where it lies, and take `kill` out of the vocabulary.
+    let manifest = root.join("hearthbreaker/mod.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace(
+        "../../../shared/corpora/hearthbreaker/card_defs.json",
+        &corpus.display().to_string(),
+    );
+    std::fs::write(&manifest, text).unwrap();
+    let actions = root.join("hearthbreaker/content/actions_characters.toml");
+    let text = std::fs::read_to_string(&actions)
+        .unwrap()
+        .replace("[action.kill]", "[action.kill_renamed]");
+    std::fs::write(&actions, text).unwrap();
+    let server = ServerConfig::load(&repo().join("hearthbreaker.toml")).unwrap();
+    let loaded = load(
+        std::slice::from_ref(&root),
+        Some(&server),
+        Arc::new(Registry::with_core()),
+    );
+    let d = loaded
+        .diagnostics
+        .0
+        .iter()
+        .find(|d| {
+            let s = d.to_string();
+            d.is_error() && s.contains("hearthbreaker:action/kill") && s.contains("card_defs.json")
+        })
+        .unwrap_or_else(|| panic!("no error about `kill`: {:?}", loaded.diagnostics));
+    let shown = d.to_string();
+    assert!(
+        shown.contains("card_defs.json:"),
+        "located in the corpus file: {shown}"
+    );
+    // The error points at the first line of a card (`{`) whose definition uses `kill`.
+    let text = std::fs::read_to_string(&corpus).unwrap();
+    let at = shown
+        .split("card_defs.json:")
+        .nth(1)
+        .and_then(|r| r.split(':').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("a line number: {shown}"));
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines[at - 1];
+    assert_eq!(first.trim(), "{", "the card's first line: {shown}");
+    let indent = &first[..first.len() - first.trim_start().len()];
+    let card: Vec<&str> = lines[at..]
+        .iter()
+        .take_while(|l| !l.starts_with(&format!("{indent}}}")))
+        .copied()
+        .collect();
+    assert!(
+        card.iter().any(|l| l.contains("\"kill\"")),
+        "the card at line {at} uses `kill`: {shown}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -23,7 +23,8 @@ pub struct Namer {
 }
 
 impl Namer {
-    /// Names for a generation's classes, translated by `translate` (a locale lookup).
+    /// Names for a generation's classes, translated by `translate` (a locale lookup), else
+    /// a class's `title` text property, else its id's name.
     pub fn new(
         gen: &Generation,
         players: Vec<ObjId>,
@@ -33,10 +34,17 @@ impl Namer {
             .classes
             .values()
             .map(|c| {
+                // A translated name; else a `title` text property (content read from
+                // another program's files carries its display names that way); else the id.
+                let title = c.props.iter().find_map(|(k, v)| match v {
+                    crate::state::Value::Text(t) if k.as_str() == "title" => Some(t.to_string()),
+                    _ => None,
+                });
                 let name = c
                     .name
                     .as_deref()
                     .and_then(translate)
+                    .or(title)
                     .unwrap_or_else(|| c.id.name().replace('_', " "));
                 (c.id, name)
             })

@@ -277,7 +277,7 @@ impl crate::registry::LoaderKind for PluginLoader {
     fn parse(
         &self,
         text: &str,
-        _spans: &mut dyn FnMut(&[crate::rules::PathSeg], std::ops::Range<usize>),
+        spans: &mut dyn FnMut(&[crate::rules::PathSeg], std::ops::Range<usize>),
     ) -> Result<Json, (String, Option<std::ops::Range<usize>>)> {
         let plugin = &self.plugin;
         let what = |m: String| {
@@ -313,7 +313,21 @@ impl crate::registry::LoaderKind for PluginLoader {
                 });
                 Err((message, span))
             }
-            (Some(tree), None) => Ok(tree),
+            (Some(tree), None) => {
+                for sp in &reply.spans {
+                    let path: Vec<crate::rules::PathSeg> = sp
+                        .path
+                        .split('.')
+                        .map(|k| crate::rules::PathSeg::Key(k.to_owned()))
+                        .collect();
+                    let clamp = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).min(text.len());
+                    let (start, end) = (clamp(sp.start), clamp(sp.end));
+                    if start <= end {
+                        spans(&path, start..end);
+                    }
+                }
+                Ok(tree)
+            }
             (None, None) => Err(what("it returned neither a tree nor an error".into())),
         }
     }

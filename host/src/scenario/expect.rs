@@ -80,6 +80,20 @@ pub(super) fn run_step(
             "`turns` plays turns of a match: add a `[match]` table (decks and controllers) to the scenario",
         )?;
         played.play_turns(game, n, names)
+    } else if let Some(half) = &step.turn {
+        let played = played.ok_or(
+            "`turn` plays half a turn of a match: add a `[match]` table (decks and controllers) to the scenario",
+        )?;
+        let half = match half.as_str() {
+            "start" => super::matches::Half::Start,
+            "end" => super::matches::Half::End,
+            other => {
+                return Err(format!(
+                    "`turn = \"{other}\"`: write `turn = \"start\"` (start the next turn and play it) or `turn = \"end\"` (end it)"
+                ))
+            }
+        };
+        played.play_half(game, half, names)
     } else {
         Ok(Outcome::default())
     };

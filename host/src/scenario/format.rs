@@ -149,6 +149,9 @@ pub struct StepSpec {
     /// Play this many single turns of the match (each one player's turn: its start, its
     /// agent's moves, its end).
     pub turns: Option<u32>,
+    /// Half a turn: `"start"` starts the next player's turn and lets its controller play,
+    /// leaving the turn open (expectations then see the middle of the turn); `"end"` ends it.
+    pub turn: Option<String>,
     /// Scripted answers for choices in this step: each a list of references (names or
     /// paths such as `p2.board.0`).
     #[serde(default)]

@@ -34,6 +34,18 @@ pub(super) struct ScenarioMatch {
     turns: u32,
     active: Sym,
     lost: Sym,
+    /// A turn begun by a `turn = "start"` step and not ended yet.
+    open: bool,
+}
+
+/// Half of a single turn, for tests that look inside a turn (Hearthbreaker's
+/// `_start_turn` + `do_turn`, then `_end_turn`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Half {
+    /// The next player's turn starts and its controller plays; the turn stays open.
+    Start,
+    /// The open turn ends.
+    End,
 }
 
 /// Sets the match up (players, decks, the opening); names the players `p1`, `p2`, ...
@@ -192,6 +204,7 @@ pub(super) fn setup(
         agents,
         first,
         turns: 0,
+        open: false,
         active: def.active_tag,
         lost: def.lost_tag,
     })
@@ -212,66 +225,126 @@ impl ScenarioMatch {
         n: u32,
         names: &Names,
     ) -> Result<Outcome, String> {
-        let started = Id::parse("core:event/turn_started").map_err(|e| e.to_string())?;
-        let ended = Id::parse("core:event/turn_ended").map_err(|e| e.to_string())?;
+        if self.open {
+            return Err("a turn is still open: end it with a `turn = \"end\"` step first".into());
+        }
         let mut events = Vec::new();
         for _ in 0..n {
             if self.over(game) {
                 break;
             }
-            let seat = (self.first + self.turns as usize) % self.players.len();
-            let me = self.players[seat];
-            let label = format!("turn {} (p{})", self.turns + 1, seat + 1);
-            let (players, active) = (self.players.clone(), self.active);
-            game.setup(|w| {
-                for p in players {
-                    w.untag(p, active)?;
-                }
-                w.tag(me, active)?;
-                Ok(())
-            })
-            .map_err(|e| format!("{label}: giving the `{active}` tag: {e}"))?;
-            let o = game
-                .emit(Event::new(started).target(me).player(Some(me)))
-                .map_err(|e| format!("{label}: the turn's start failed: {e}"))?;
-            events.extend(o.events);
-            let agent = &mut self.agents[seat];
-            agent.start_turn();
-            let mut made = 0;
-            while !self.over(game) {
-                let moves = game.legal_moves(me).map_err(|e| format!("{label}: {e}"))?;
-                let Some(i) = self.agents[seat].next_move(game, me, &moves) else {
-                    break;
-                };
-                made += 1;
-                if made > MOVES_PER_TURN {
-                    return Err(format!(
-                        "{label}: the `{}` controller made {MOVES_PER_TURN} moves without finishing its turn",
-                        self.agents[seat].style().name()
-                    ));
-                }
-                let mv = moves[i];
-                let what = format!(
-                    "`{}` by {}{}",
-                    mv.id,
-                    paths::name_of(game.world(), names, mv.subject),
-                    mv.target
-                        .map(|t| format!(" on {}", paths::name_of(game.world(), names, t)))
-                        .unwrap_or_default()
-                );
-                let o = game
-                    .play_move(&mv)
-                    .map_err(|e| format!("{label}: {what} failed: {e}"))?;
-                events.extend(o.events);
-            }
-            if !self.over(game) {
-                let o = game
-                    .emit(Event::new(ended).target(me).player(Some(me)))
-                    .map_err(|e| format!("{label}: the turn's end failed: {e}"))?;
-                events.extend(o.events);
-            }
-            self.turns += 1;
+            self.begin(game, names, &mut events)?;
+            self.finish(game, &mut events)?;
         }
         Ok(Outcome { events })
+    }
+
+    /// Plays half a turn: the start of the next one (and its controller's moves), or the end
+    /// of the open one.
+    pub(super) fn play_half(
+        &mut self,
+        game: &mut Game,
+        half: Half,
+        names: &Names,
+    ) -> Result<Outcome, String> {
+        let mut events = Vec::new();
+        match (half, self.open) {
+            (Half::Start, true) => {
+                return Err("a turn is already open: end it with `turn = \"end\"`".into())
+            }
+            (Half::End, false) => {
+                return Err("no turn is open: start one with `turn = \"start\"`".into())
+            }
+            (Half::Start, false) => {
+                if !self.over(game) {
+                    self.begin(game, names, &mut events)?;
+                    self.open = true;
+                }
+            }
+            (Half::End, true) => {
+                self.open = false;
+                self.finish(game, &mut events)?;
+            }
+        }
+        Ok(Outcome { events })
+    }
+
+    fn seat(&self) -> usize {
+        (self.first + self.turns as usize) % self.players.len()
+    }
+
+    fn label(&self) -> String {
+        format!("turn {} (p{})", self.turns + 1, self.seat() + 1)
+    }
+
+    /// A turn's start: the active tag, `turn_started`, then the controller's moves.
+    fn begin(
+        &mut self,
+        game: &mut Game,
+        names: &Names,
+        events: &mut Vec<Event>,
+    ) -> Result<(), String> {
+        let started = Id::parse("core:event/turn_started").map_err(|e| e.to_string())?;
+        let seat = self.seat();
+        let me = self.players[seat];
+        let label = self.label();
+        let (players, active) = (self.players.clone(), self.active);
+        game.setup(|w| {
+            for p in players {
+                w.untag(p, active)?;
+            }
+            w.tag(me, active)?;
+            Ok(())
+        })
+        .map_err(|e| format!("{label}: giving the `{active}` tag: {e}"))?;
+        let o = game
+            .emit(Event::new(started).target(me).player(Some(me)))
+            .map_err(|e| format!("{label}: the turn's start failed: {e}"))?;
+        events.extend(o.events);
+        let agent = &mut self.agents[seat];
+        agent.start_turn();
+        let mut made = 0;
+        while !self.over(game) {
+            let moves = game.legal_moves(me).map_err(|e| format!("{label}: {e}"))?;
+            let Some(i) = self.agents[seat].next_move(game, me, &moves) else {
+                break;
+            };
+            made += 1;
+            if made > MOVES_PER_TURN {
+                return Err(format!(
+                    "{label}: the `{}` controller made {MOVES_PER_TURN} moves without finishing its turn",
+                    self.agents[seat].style().name()
+                ));
+            }
+            let mv = moves[i];
+            let what = format!(
+                "`{}` by {}{}",
+                mv.id,
+                paths::name_of(game.world(), names, mv.subject),
+                mv.target
+                    .map(|t| format!(" on {}", paths::name_of(game.world(), names, t)))
+                    .unwrap_or_default()
+            );
+            let o = game
+                .play_move(&mv)
+                .map_err(|e| format!("{label}: {what} failed: {e}"))?;
+            events.extend(o.events);
+        }
+        Ok(())
+    }
+
+    /// A turn's end: `turn_ended` (unless the game is over); the next turn is the next seat's.
+    fn finish(&mut self, game: &mut Game, events: &mut Vec<Event>) -> Result<(), String> {
+        let ended = Id::parse("core:event/turn_ended").map_err(|e| e.to_string())?;
+        let me = self.players[self.seat()];
+        let label = self.label();
+        if !self.over(game) {
+            let o = game
+                .emit(Event::new(ended).target(me).player(Some(me)))
+                .map_err(|e| format!("{label}: the turn's end failed: {e}"))?;
+            events.extend(o.events);
+        }
+        self.turns += 1;
+        Ok(())
     }
 }

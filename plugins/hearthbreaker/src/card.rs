@@ -11,6 +11,8 @@ use crate::translate::{self, slug, Fail, Out, KEYWORDS};
 
 /// A card that could not be translated.
 pub struct CardError {
+    /// The card's position in the file's list.
+    pub index: usize,
     /// The card's name.
     pub card: String,
     /// What is wrong.
@@ -20,6 +22,7 @@ pub struct CardError {
 /// The whole file (a list of card definitions) → the content tree.
 pub fn translate_all(defs: &Value) -> Result<Value, CardError> {
     let list = defs.as_array().ok_or_else(|| CardError {
+        index: 0,
         card: String::new(),
         message: "expected a list of card definitions".into(),
     })?;
@@ -39,15 +42,17 @@ pub fn translate_all(defs: &Value) -> Result<Value, CardError> {
     let lookup = |n: &str| names.get(n).cloned();
     let mut classes = Map::new();
     let mut refs = Map::new();
-    for c in list {
+    for (index, c) in list.iter().enumerate() {
         let name = c.get("name").and_then(Value::as_str).unwrap_or_default();
         let class = class_name(c);
         let def = card(c, &class, name, &mut refs, &lookup).map_err(|message| CardError {
+            index,
             card: name.to_owned(),
             message,
         })?;
         if classes.insert(class.clone(), def).is_some() {
             return Err(CardError {
+                index,
                 card: name.to_owned(),
                 message: format!("two cards are both named `{class}`"),
             });
@@ -79,6 +84,13 @@ pub fn class_id(class: &str) -> i64 {
         "warlock" => 9,
         _ => 0,
     }
+}
+
+/// The class name of each card of the file, in order.
+pub fn class_names(defs: &Value) -> Vec<String> {
+    defs.as_array()
+        .map(|l| l.iter().map(class_name).collect())
+        .unwrap_or_default()
 }
 
 fn class_name(c: &Value) -> String {

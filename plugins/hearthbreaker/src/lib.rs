@@ -36,10 +36,51 @@ fn cards(text: &str) -> Result<Value, LoadError> {
         let offset = line_offset(text, e.line(), e.column());
         LoadError::at(offset, format!("not Hearthbreaker card JSON: {e}"))
     })?;
-    card::translate_all(&defs).map_err(|e| {
-        let offset = text.find(&format!("\"{}\"", e.card)).unwrap_or(0);
+    let ranges = card_ranges(text);
+    let tree = card::translate_all(&defs).map_err(|e| {
+        let offset = ranges.get(e.index).map_or(0, |r| r.start);
         LoadError::at(offset, format!("card `{}`: {}", e.card, e.message))
-    })
+    })?;
+    // Errors the host finds in a card's class point at the card's line in the file.
+    for (class, range) in card::class_names(&defs).iter().zip(&ranges) {
+        report_span(format!("class.{class}"), range.clone());
+    }
+    Ok(tree)
+}
+
+/// The byte ranges of the top-level list's objects (the cards), in order: a brace matcher
+/// that skips strings (serde_json keeps no positions).
+fn card_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let (mut depth, mut start, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_str {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' | b'[' => {
+                if depth == 1 && b == b'{' {
+                    start = i;
+                }
+                depth += 1;
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 1 && b == b'}' {
+                    out.push(start..i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The content tree of a parsed `card_defs.json` (what the loader returns), or why a card

@@ -164,6 +164,17 @@ pub fn event(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
             m.insert("target".into(), t);
             return Ok(Value::Object(m));
         }
+        // A card's effects attach once it is played: it never hears its own `card_played`
+        // (here the minion is already on the board when the event is raised).
+        "card_played" => {
+            let not_own = json!({ "not": { "type": "core:condition/is_self" } });
+            let t = match target {
+                Some(t) => json!({ "all": [not_own, t] }),
+                None => not_own,
+            };
+            m.insert("target".into(), t);
+            return Ok(Value::Object(m));
+        }
         _ => {}
     }
     if let Some(t) = target {
@@ -281,7 +292,11 @@ pub fn status(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
         }
         "set_attack" => vec![json!({ "key": "attack", "op": "set", "value": scaled(v, out)? })],
         "attack_equals_health" => {
-            vec![json!({ "key": "attack", "op": "set", "value": "self.health" })]
+            // An override after every other buff (Hearthbreaker's attack = health wins over
+            // +attack auras): a clamp, the last layer, to exactly the health.
+            vec![
+                json!({ "key": "attack", "op": "clamp", "min": "self.health", "max": "self.health" }),
+            ]
         }
         "double_attack" => vec![json!({ "key": "attack", "op": "multiply", "value": 2 })],
         "spell_damage" => {

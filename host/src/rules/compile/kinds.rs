@@ -102,7 +102,15 @@ impl<'c> Compiler<'c> {
             with(path, "type"),
             format!("unknown {kind} `{s}`"),
         );
-        let names: Vec<&str> = table.names().collect();
+        // Registered kinds and the ones content defines (`[action.X]`, ...).
+        let mut names: Vec<&str> = table.names().collect();
+        names.extend(
+            self.defs
+                .refs
+                .keys()
+                .filter(|id| id.category() == kind)
+                .map(|id| id.as_str()),
+        );
         let suggestions = closest(s, names.iter().copied());
         if let Some(b) = suggestions.first() {
             e = e.help(format!("did you mean `{b}`?"));
