@@ -28,6 +28,8 @@ struct Active {
     holder: ObjId,
     source: Option<ObjId>,
     timestamp: u64,
+    /// Modifier values fixed when the instance was given.
+    frozen: Option<Arc<[f64]>>,
 }
 
 /// Recomputes the auras whose inputs changed since the last call.
@@ -156,6 +158,7 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
                         holder,
                         source: Some(holder),
                         timestamp: o.timestamp,
+                        frozen: None,
                     });
                 }
             }
@@ -179,6 +182,7 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
                 holder: inst.holder,
                 source: inst.source,
                 timestamp: inst.timestamp,
+                frozen: inst.frozen.clone(),
             });
         }
     }
@@ -222,8 +226,11 @@ fn evaluate(
     for t in targets {
         let tscope = scope.with_target(t);
         let tcx = cx.with_scope(&tscope);
-        for m in &a.def.modifiers {
-            let value = m.value.eval(&tcx).map_err(ctx)?;
+        for (i, m) in a.def.modifiers.iter().enumerate() {
+            let value = match a.frozen.as_ref().and_then(|f| f.get(i)) {
+                Some(v) => *v,
+                None => m.value.eval(&tcx).map_err(ctx)?,
+            };
             let max = match &m.max {
                 Some(x) => x.eval(&tcx).map_err(ctx)?,
                 None => f64::INFINITY,

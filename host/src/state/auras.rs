@@ -12,6 +12,18 @@ impl World {
         holder: ObjId,
         source: Option<ObjId>,
     ) -> Result<u64, StateError> {
+        self.give_aura_frozen(def, holder, source, None)
+    }
+
+    /// Gives an aura instance whose modifier values are fixed (`frozen`, in modifier
+    /// order), or evaluated live (`None`); returns the instance number.
+    pub fn give_aura_frozen(
+        &mut self,
+        def: Id,
+        holder: ObjId,
+        source: Option<ObjId>,
+        frozen: Option<std::sync::Arc<[f64]>>,
+    ) -> Result<u64, StateError> {
         let zone = self.object(holder)?.zone;
         let timestamp = self.next_timestamp();
         self.next_aura += 1;
@@ -24,6 +36,7 @@ impl World {
                 source,
                 timestamp,
                 zone,
+                frozen,
             },
         );
         self.dirty.structural = true;

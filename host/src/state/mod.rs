@@ -66,6 +66,9 @@ pub struct AuraInstance {
     pub timestamp: u64,
     /// The zone the holder was in when it was given.
     pub zone: Sym,
+    /// The modifiers' values, when they were fixed as it was given (`give_aura` with
+    /// `freeze`): "+X attack, X as it was then". `None`: evaluated live.
+    pub frozen: Option<Arc<[f64]>>,
 }
 
 /// What changed since auras were last recomputed.

@@ -466,20 +466,25 @@ fn give(b: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
         ]);
     }
     let mut a = aura(b, out)?;
-    let mut list = Vec::new();
-    if let Some(mods) = a.get_mut("modifiers").and_then(Value::as_array_mut) {
-        for m in mods {
-            let Some(v) = m.get("value").filter(|v| !v.is_number()).cloned() else {
-                continue;
-            };
-            let key = m.get("key").and_then(Value::as_str).unwrap_or("value");
-            let frozen = format!("given_{key}_{}_{}", out.slug, out.refs.len() + list.len());
-            list.push(json!({ "type": "core:action/set", "key": frozen, "value": v }));
-            m["value"] = json!(format!("self.{frozen}"));
-        }
+    // Doubling is "+ the attack it has now", fixed when given (Gahz'rilla's later buffs are
+    // not doubled); as a multiplier it would double them too.
+    if name == "double_attack" {
+        a["modifiers"] = json!([{ "key": "attack", "op": "add", "value": "self.attack" }]);
     }
-    list.push(json!({ "type": id("action", "give"), "aura": a }));
-    Ok(list)
+    // A function amount is evaluated once, when given, seen from the target (Hearthbreaker
+    // freezes it: `to_instance`); plain numbers need no freezing.
+    let computed = a
+        .get("modifiers")
+        .and_then(Value::as_array)
+        .is_some_and(|mods| {
+            mods.iter()
+                .any(|m| m.get("value").is_some_and(|v| !v.is_number()))
+        });
+    let mut give = json!({ "type": id("action", "give"), "aura": a });
+    if computed {
+        give["freeze"] = json!(true);
+    }
+    Ok(vec![give])
 }
 
 /// An effect given at run time (`give` with `effects`): the trigger's parts.

@@ -342,11 +342,41 @@ impl Action for Tag {
 }
 
 #[derive(Debug)]
-struct GiveAura(Id);
+struct GiveAura {
+    aura: Id,
+    /// Fix the modifiers' values as they are now, seen from each target.
+    freeze: bool,
+}
 impl Action for GiveAura {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         for &t in targets {
-            ax.world.give_aura(self.0, t, ax.scope.this)?;
+            let frozen = if self.freeze {
+                let def = ax.gen.auras.get(&self.aura).ok_or_else(|| {
+                    RuleError::Failed(format!(
+                        "aura `{}` is not defined in this generation",
+                        self.aura
+                    ))
+                })?;
+                // As the aura will see it: the target is its holder (`self`), the giver
+                // its source.
+                let scope = crate::rules::Scope {
+                    this: Some(t),
+                    source: ax.scope.this,
+                    target: Some(t),
+                    ..crate::rules::Scope::default()
+                };
+                let cx = ax.cx().with_scope(&scope);
+                let values = def
+                    .modifiers
+                    .iter()
+                    .map(|m| m.value.eval(&cx))
+                    .collect::<Result<Vec<f64>, _>>()?;
+                Some(Arc::from(values))
+            } else {
+                None
+            };
+            ax.world
+                .give_aura_frozen(self.aura, t, ax.scope.this, frozen)?;
         }
         Ok(())
     }
@@ -555,12 +585,20 @@ pub(super) fn register(r: &mut Registry) {
     reg(
         "core:action/give_aura",
         "gives each target an aura (it becomes the aura's holder)",
-        vec![ParamSpec::required(
-            "aura",
-            T::Aura,
-            "an aura name or an inline aura table",
-        )],
-        kind(|p| Ok(Box::new(GiveAura(p.aura("aura")?)))),
+        vec![
+            ParamSpec::required("aura", T::Aura, "an aura name or an inline aura table"),
+            ParamSpec::optional(
+                "freeze",
+                T::Bool,
+                "fix the modifiers' values as they are when given, seen from the target (\"+X attack, X as it was then\"); default: evaluated live",
+            ),
+        ],
+        kind(|p| {
+            Ok(Box::new(GiveAura {
+                aura: p.aura("aura")?,
+                freeze: p.bool_or("freeze", false)?,
+            }))
+        }),
     );
     reg(
         "core:action/remove_aura",
