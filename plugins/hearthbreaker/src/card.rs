@@ -185,6 +185,15 @@ fn card(
         let n = st.get("name").and_then(Value::as_str).unwrap_or_default();
         if KEYWORDS.contains(&n) && b.get("until").is_none() {
             tags.push(json!(n));
+            // A weapon's windfury is its hero's (`Hero.calculate_stat` adds the weapon's):
+            // the equipped weapon grants the tag to its player (Doomhammer).
+            if kind == "weapon" && n == "windfury" {
+                auras.push(json!({
+                    "modifiers": [{ "key": "windfury", "op": "tag" }],
+                    "select": { "type": "hearthbreaker:selector/player", "players": "friendly" },
+                    "zones": ["weapon"]
+                }));
+            }
         } else {
             let mut a = translate::aura(b, &mut out)?;
             a["zones"] = json!([in_play]);
@@ -196,6 +205,12 @@ fn card(
         let mut a = translate::aura(b, &mut out)?;
         a["zones"] = json!(["hand"]);
         auras.push(a);
+    }
+    // Hearthbreaker's `calculate_stat` never goes below 0: a minion's attack is floored
+    // (Shrinkmeister's -2 on a 1-attack Boar leaves 0).
+    // differs: a silenced minion's own auras are off, this floor too.
+    if kind == "minion" {
+        auras.push(json!({ "modifiers": [{ "key": "attack", "op": "clamp", "min": 0 }], "zones": ["board"] }));
     }
     for a in list(imp.and_then(|i| i.get("auras"))) {
         let mut t = translate::aura(a, &mut out)?;
@@ -209,7 +224,8 @@ fn card(
         auras.push(t);
     }
     let own = |event: &str| json!({ "event": format!("hearthbreaker:event/{event}"), "target": "is_self" });
-    for t in list(c.get("battlecry")) {
+    // A minion's battlecry and deathrattle are lists; a weapon's are single tags.
+    for t in c.get("battlecry").map(one_or_many).unwrap_or_default() {
         triggers.push(trigger(own("battlecry"), None, t, &mut out)?);
     }
     if let Some(t) = c.get("combo") {
@@ -230,7 +246,7 @@ fn card(
         tr.as_object_mut().map(|m| m.remove("select"));
         triggers.push(tr);
     }
-    for t in list(c.get("deathrattle")) {
+    for t in c.get("deathrattle").map(one_or_many).unwrap_or_default() {
         triggers.push(trigger(own("deathrattle"), None, t, &mut out)?);
     }
     for e in list(imp.and_then(|i| i.get("effects"))) {

@@ -305,8 +305,19 @@ pub fn status(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
         }
         "mana_change" => {
             let mut mods = vec![json!({ "key": "cost", "op": "add", "value": scaled(v, out)? })];
+            // `calculate_stat` never goes below 0 (Kirin Tor Mage's -100 makes a secret free).
+            if v.get("minimum").is_none() {
+                mods.push(json!({ "key": "cost", "op": "clamp", "min": 0 }));
+            }
             if let Some(min) = v.get("minimum") {
-                mods.push(json!({ "key": "cost", "op": "clamp", "min": amount(min, out)? }));
+                // ManaChange.update: max(min(cost, minimum), cost + amount) — a card that
+                // already costs less than the minimum keeps its cost (a Wisp stays at 0).
+                // differs: `cost` here is the printed cost, not the cost after earlier changes.
+                let min = match amount(min, out)? {
+                    Value::String(e) => format!("({e})"),
+                    n => n.to_string(),
+                };
+                mods.push(json!({ "key": "cost", "op": "clamp", "min": format!("min({min}, target.base_cost)") }));
             }
             mods
         }
@@ -514,12 +525,56 @@ pub fn tag(t: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
         ],
         None => actions,
     };
+    let mut actions = Value::Array(actions);
     let mut m = Map::new();
     if let Some(s) = t.get("selector") {
-        m.insert("select".into(), selector(s, out)?);
+        let sel = selector(s, out)?;
+        // Hearthbreaker's card queries are relative to the action's target player; ours to
+        // the holder's owner: acting on the enemy player, their `friendly` is our `enemy`
+        // (Deathlord: the enemy puts a minion from their own deck into play).
+        if sel["type"] == "hearthbreaker:selector/player" && sel["players"] == "enemy" {
+            flip_card_players(&mut actions);
+        }
+        // RandomPicker(count): `count` picks, each among all the targets (a target can be
+        // picked again; dead minions are no longer candidates), the actions acting on each
+        // pick in turn (Flamewaker: 2 missiles at a lone hero both hit).
+        let n = sel["pick"]["random"].as_u64().unwrap_or(1);
+        if n > 1 {
+            let mut one = sel;
+            one["pick"] = json!({ "random": 1 });
+            let each = json!({ "type": "hearthbreaker:action/run_on_pick", "actions": actions, "to": one });
+            actions = Value::Array(vec![each; n as usize]);
+        } else {
+            m.insert("select".into(), sel);
+        }
     }
-    m.insert("do".into(), Value::Array(actions));
+    m.insert("do".into(), actions);
     Ok(Value::Object(m))
+}
+
+/// Swaps `friendly` and `enemy` in the card queries (`card_*` selectors) inside `v`.
+fn flip_card_players(v: &mut Value) {
+    match v {
+        Value::Array(a) => a.iter_mut().for_each(flip_card_players),
+        Value::Object(m) => {
+            let card_query = m
+                .get("type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.starts_with("hearthbreaker:selector/card_"));
+            if card_query {
+                let flipped = match m.get("players").and_then(Value::as_str) {
+                    Some("friendly") => Some("enemy"),
+                    Some("enemy") => Some("friendly"),
+                    _ => None,
+                };
+                if let Some(p) = flipped {
+                    m.insert("players".into(), json!(p));
+                }
+            }
+            m.values_mut().for_each(flip_card_players);
+        }
+        _ => {}
+    }
 }
 
 /// An action parameter by its key.
