@@ -332,3 +332,19 @@ pub struct EventSpec {
     /// are replaced (absent: the event is not logged).
     pub log: Option<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn until_takes_one_event_or_a_list() {
+        let one: AuraSpec = serde_json::from_value(serde_json::json!({ "until": "e" })).unwrap();
+        assert!(matches!(one.until, Some(UntilSpec::One(WhenSpec::Event(_)))));
+        let list: AuraSpec = serde_json::from_value(serde_json::json!({
+            "until": [{ "event": "e", "target": { "type": "x" } }, { "event": "f", "player": "friendly" }]
+        }))
+        .unwrap();
+        assert!(matches!(list.until, Some(UntilSpec::Any(v)) if v.len() == 2));
+    }
+}
