@@ -340,7 +340,10 @@ mod tests {
     #[test]
     fn until_takes_one_event_or_a_list() {
         let one: AuraSpec = serde_json::from_value(serde_json::json!({ "until": "e" })).unwrap();
-        assert!(matches!(one.until, Some(UntilSpec::One(WhenSpec::Event(_)))));
+        assert!(matches!(
+            one.until,
+            Some(UntilSpec::One(WhenSpec::Event(_)))
+        ));
         let list: AuraSpec = serde_json::from_value(serde_json::json!({
             "until": [{ "event": "e", "target": { "type": "x" } }, { "event": "f", "player": "friendly" }]
         }))

@@ -51,9 +51,7 @@ impl<'c> Compiler<'c> {
     }
 
     pub(crate) fn origin(&self, path: &[PathSeg], def: String) -> Origin {
-        let line = self
-            .span(path)
-            .map_or(0, |s| self.src().source.line_col(s.start).0);
+        let line = self.span(path).map_or(0, |s| self.src().line_of(s.start));
         Origin {
             mod_id: self.ns.clone(),
             file: self.src().source.path.clone(),

@@ -50,6 +50,10 @@ pub struct ContentSource {
     pub loader: Option<Id>,
     /// Spans of every path in the file (keyed by path hash), filled when it is parsed.
     spans: Arc<OnceLock<HashMap<u64, std::ops::Range<usize>>>>,
+    /// The parsed tree, kept after the first successful parse: a source compiled again (each
+    /// scenario of a run compiles the mods' shared sources with its own) is not parsed
+    /// again — for a plugin loader, not translated again.
+    tree: Arc<OnceLock<Json>>,
     /// Byte offset of each line start, computed once on first use.
     lines: Arc<OnceLock<Vec<usize>>>,
 }
@@ -63,6 +67,7 @@ impl ContentSource {
             ignore_keys: Vec::new(),
             loader: None,
             spans: Arc::default(),
+            tree: Arc::default(),
             lines: Arc::default(),
         }
     }
@@ -404,12 +409,18 @@ fn loader_of<'r>(
 }
 
 fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diagnostic>> {
+    if let Some(tree) = src.tree.get() {
+        return Ok(tree.clone());
+    }
     let loader = loader_of(registry, src)?;
     let mut map = HashMap::new();
     let parsed = loader.imp.parse(&src.source.text, &mut |p, r| {
         map.insert(path_hash(p), r);
     });
     let _ = src.spans.set(map);
+    if let Ok(tree) = &parsed {
+        let _ = src.tree.set(tree.clone());
+    }
     parsed.map_err(|(msg, span)| {
         let loc = match span {
             Some(s) => Location::span(&src.source, s),
