@@ -3,6 +3,7 @@
 
 mod actions;
 mod conditions;
+mod create;
 mod flow;
 mod loaders;
 mod selectors;

@@ -1,0 +1,158 @@
+//! Declaring ids before anything compiles: every file's classes, auras, events, aliases,
+//! refs, moves and content-defined kinds (`[action.X]`, `[condition.X]`, `[selector.X]`)
+//! become known ids, so definitions may use each other in any order; duplicates are errors.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::diag::Diagnostics;
+use crate::id::Id;
+use crate::registry::Registry;
+use crate::rules::content::{ContentFile, RefSpec};
+use crate::rules::params::PathSeg;
+use crate::rules::ContentError;
+
+use super::{Compiler, ContentSource, Defs};
+
+pub(super) fn declare(
+    registry: &Registry,
+    sources: &[ContentSource],
+    files: &[(usize, ContentFile)],
+    diags: &mut Diagnostics,
+) -> Defs {
+    let mut defs = Defs {
+        aliases: HashMap::new(),
+        refs: HashMap::new(),
+        events: registry.events.iter().map(|e| e.id).collect(),
+        classes: HashSet::new(),
+        auras: HashSet::new(),
+    };
+    let mut seen: HashMap<Id, usize> = HashMap::new();
+    for (i, f) in files {
+        let ns = &sources[*i].mod_id;
+        let mut declare_one =
+            |category: &str, name: &str, table: &str, diags: &mut Diagnostics| -> Option<Id> {
+                let path = [
+                    PathSeg::Key(table.to_owned()),
+                    PathSeg::Key(name.to_owned()),
+                ];
+                let id = match Id::from_parts(ns, category, name) {
+                    Ok(id) => id,
+                    Err(e) => {
+                        let stub = defs_stub();
+                        let c = Compiler::new(registry, &stub, sources, *i);
+                        diags.push(c.diagnostic(ContentError::new(
+                            "E-CONTENT-ID",
+                            path.to_vec(),
+                            format!("`{name}` is not a valid name: {e}"),
+                        )));
+                        return None;
+                    }
+                };
+                if let Some(prev) = seen.insert(id, *i) {
+                    let stub = defs_stub();
+                    let c = Compiler::new(registry, &stub, sources, *i);
+                    diags.push(
+                    c.diagnostic(ContentError::new(
+                        "E-CONTENT-DUPLICATE",
+                        path.to_vec(),
+                        format!("`{id}` is defined twice"),
+                    ))
+                    .with_note(format!(
+                        "first defined in {}",
+                        sources[prev].source.path.display()
+                    ))
+                    .with_help(
+                        "rename one of them, or use a patch to change the other mod's definition",
+                    ),
+                );
+                    return None;
+                }
+                Some(id)
+            };
+        for name in f.class.keys() {
+            if let Some(id) = declare_one("class", name, "class", diags) {
+                defs.classes.insert(id);
+            }
+        }
+        for name in f.aura.keys() {
+            if let Some(id) = declare_one("aura", name, "aura", diags) {
+                defs.auras.insert(id);
+            }
+        }
+        for name in f.event.keys() {
+            if let Some(id) = declare_one("event", name, "event", diags) {
+                defs.events.insert(id);
+            }
+        }
+        for (name, v) in &f.alias {
+            if let Some(id) = declare_one("alias", name, "alias", diags) {
+                defs.aliases.insert(id, (v.clone(), *i));
+            }
+        }
+        for (name, r) in &f.refs {
+            if let Some(id) = declare_one("ref", name, "ref", diags) {
+                defs.refs.insert(id, (r.clone(), *i));
+            }
+        }
+        for name in f.moves.keys() {
+            declare_one("move", name, "move", diags);
+        }
+        // Content-defined kinds are refs declared under their kind's category.
+        let kinds = [
+            ("action", &f.action),
+            ("condition", &f.condition),
+            ("selector", &f.selector),
+        ];
+        for (kind, table) in kinds {
+            for (name, k) in table {
+                let Some(id) = declare_one(kind, name, kind, diags) else {
+                    continue;
+                };
+                let body = match kind {
+                    "action" => k.actions.clone(),
+                    "condition" => k.condition.clone(),
+                    _ => k.select.clone(),
+                };
+                let Some(body) = body else {
+                    let stub = defs_stub();
+                    let c = Compiler::new(registry, &stub, sources, *i);
+                    let key = match kind {
+                        "action" => "do",
+                        "condition" => "condition",
+                        _ => "select",
+                    };
+                    diags.push(
+                        c.diagnostic(
+                            ContentError::new(
+                                "E-CONTENT-MISSING-PARAM",
+                                vec![PathSeg::Key(kind.to_owned()), PathSeg::Key(name.clone())],
+                                format!("`[{kind}.{name}]` has no body"),
+                            )
+                            .help(format!("write what it does under `{key} = ...`")),
+                        ),
+                    );
+                    continue;
+                };
+                let spec = RefSpec {
+                    params: k.params.clone(),
+                    defaults: k.defaults.clone(),
+                    action: (kind == "action").then(|| body.clone()),
+                    condition: (kind == "condition").then(|| body.clone()),
+                    selector: (kind == "selector").then_some(body),
+                };
+                defs.refs.insert(id, (spec, *i));
+            }
+        }
+    }
+    defs
+}
+
+pub(super) fn defs_stub() -> Defs {
+    Defs {
+        aliases: HashMap::new(),
+        refs: HashMap::new(),
+        events: HashSet::new(),
+        classes: HashSet::new(),
+        auras: HashSet::new(),
+    }
+}

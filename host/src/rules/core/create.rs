@@ -1,0 +1,104 @@
+//! `core:action/create`: new objects of a class — one class, one picked at random from a
+//! list (the world's RNG), or the class of each selected object (a copy) — in a zone, at a
+//! slot, up to a limit; `core:event/created` for each.
+
+use crate::bus::Event;
+use crate::id::{Id, Sym};
+use crate::registry::Action;
+use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::{ActCx, RuleError};
+use crate::state::{ObjId, Value};
+
+use super::actions::raise_from_holder;
+use super::instantiate;
+
+/// `core:event/created`, interned once.
+fn created() -> Id {
+    static ID: std::sync::OnceLock<Id> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        Id::parse("core:event/created").unwrap_or_else(|e| panic!("core event id: {e}"))
+    })
+}
+
+#[derive(Debug)]
+pub(super) struct Create {
+    /// The classes to create from: one, or several (one picked at random per object).
+    pub(super) classes: Vec<Id>,
+    /// Create the class of each selected object instead (a copy of a card).
+    pub(super) class_of: Option<crate::rules::select::Select>,
+    pub(super) zone: Sym,
+    pub(super) owner: Option<ObjRef>,
+    pub(super) count: Expr,
+    pub(super) limit: Option<Expr>,
+    pub(super) slot: Option<Expr>,
+    pub(super) props: Vec<(Sym, Value)>,
+}
+impl Action for Create {
+    fn run(&self, ax: &mut ActCx<'_>, _targets: &[ObjId]) -> Result<(), RuleError> {
+        let cx = ax.cx();
+        let owner = match &self.owner {
+            Some(r) => Some(r.resolve(&cx)?),
+            // The acting player: the holder (or its owner), else the event's player.
+            None => super::acting_player(&cx),
+        };
+        let count = self.count.eval_int(&cx)?.clamp(0, 1000);
+        let limit = match &self.limit {
+            Some(l) => Some(l.eval_int(&cx)?),
+            None => None,
+        };
+        let mut slot = match &self.slot {
+            Some(s) => Some(s.eval_int(&cx)?),
+            None => None,
+        };
+        let mut copied = Vec::new();
+        if let Some(sel) = &self.class_of {
+            let mut objs = Vec::new();
+            crate::registry::Selector::select(sel, &cx, &mut objs)?;
+            copied = objs
+                .iter()
+                .filter_map(|o| ax.world.object(*o).ok().map(|o| o.class))
+                .collect();
+        }
+        let rounds: Vec<Option<Id>> = if self.class_of.is_some() {
+            (0..count)
+                .flat_map(|_| copied.iter().map(|c| Some(*c)))
+                .collect()
+        } else {
+            (0..count).map(|_| None).collect()
+        };
+        for pick in rounds {
+            let class = match pick {
+                Some(c) => c,
+                None if self.classes.len() == 1 => self.classes[0],
+                None => {
+                    let hi = i64::try_from(self.classes.len()).unwrap_or(i64::MAX) - 1;
+                    let i = usize::try_from(ax.world.random_range(0, hi)).unwrap_or(0);
+                    self.classes[i]
+                }
+            };
+            if let Some(limit) = limit {
+                let present = ax
+                    .world
+                    .objects()
+                    .filter(|(_, o)| o.zone == self.zone && o.owner == owner)
+                    .count();
+                if i64::try_from(present).unwrap_or(i64::MAX) >= limit {
+                    tracing::debug!(class = %class, zone = %self.zone, limit, "zone is full; nothing created");
+                    break;
+                }
+            }
+            let id = instantiate(ax.world, ax.gen, class, owner, self.zone)?;
+            if let Some(at) = slot {
+                ax.world.move_to_slot(id, self.zone, Some(at))?;
+                // Several created at a slot stand side by side, in creation order.
+                slot = Some(at + 1);
+            }
+            for (k, v) in &self.props {
+                ax.world.set(id, *k, v.clone())?;
+            }
+            let e = Event::new(created()).target(id).player(owner);
+            raise_from_holder(ax, e);
+        }
+        Ok(())
+    }
+}
