@@ -71,6 +71,21 @@ impl<'c> Compiler<'c> {
         Ok(id)
     }
 
+    /// The ids a kind's name may stand for, in order: a full id as written; `category/name`
+    /// in the mod's namespace; a bare name in the mod's namespace, then in `core`.
+    pub(crate) fn kind_candidates(&self, kind: &str, s: &str) -> Vec<String> {
+        if s.contains(':') {
+            vec![s.to_owned()]
+        } else if s.contains('/') {
+            vec![format!("{}:{s}", self.ns)]
+        } else {
+            vec![
+                format!("{}:{kind}/{s}", self.ns),
+                format!("core:{kind}/{s}"),
+            ]
+        }
+    }
+
     /// Resolves a `type` against a kind table: full id, short `category/name` in this mod,
     /// or a bare name (this mod's first, then `core`'s).
     pub(crate) fn kind_id<K: ?Sized>(
@@ -80,16 +95,7 @@ impl<'c> Compiler<'c> {
         path: &[PathSeg],
     ) -> Result<Id, ContentError> {
         let kind = table.kind();
-        let candidates: Vec<String> = if s.contains(':') {
-            vec![s.to_owned()]
-        } else if s.contains('/') {
-            vec![format!("{}:{s}", self.ns)]
-        } else {
-            vec![
-                format!("{}:{kind}/{s}", self.ns),
-                format!("core:{kind}/{s}"),
-            ]
-        };
+        let candidates = self.kind_candidates(kind, s);
         for c in &candidates {
             if let Ok(id) = Id::parse(c) {
                 if table.get(id).is_some() {

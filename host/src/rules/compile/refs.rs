@@ -106,16 +106,7 @@ impl Compiler<'_> {
         m: &Map<String, Json>,
     ) -> Option<Map<String, Json>> {
         let t = m.get("type")?.as_str()?;
-        let candidates: Vec<String> = if t.contains(':') {
-            vec![t.to_owned()]
-        } else if t.contains('/') {
-            vec![format!("{}:{t}", self.ns)]
-        } else {
-            vec![
-                format!("{}:{kind}/{t}", self.ns),
-                format!("core:{kind}/{t}"),
-            ]
-        };
+        let candidates = self.kind_candidates(kind, t);
         let table_has = |id: Id| match kind {
             "action" => self.registry.actions.get(id).is_some(),
             "condition" => self.registry.conditions.get(id).is_some(),
