@@ -206,12 +206,6 @@ fn card(
         a["zones"] = json!(["hand"]);
         auras.push(a);
     }
-    // Hearthbreaker's `calculate_stat` never goes below 0: a minion's attack is floored
-    // (Shrinkmeister's -2 on a 1-attack Boar leaves 0).
-    // differs: a silenced minion's own auras are off, this floor too.
-    if kind == "minion" {
-        auras.push(json!({ "modifiers": [{ "key": "attack", "op": "clamp", "min": 0 }], "zones": ["board"] }));
-    }
     for a in list(imp.and_then(|i| i.get("auras"))) {
         let mut t = translate::aura(a, &mut out)?;
         t["zones"] = json!([in_play]);
