@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use tessera_host::mods::{load, ServerConfig};
-use tessera_host::{Id, Registry, Sym};
+use tessera_host::{Registry, Sym};
 
-use crate::plugin_build::{ensure_built, repo};
+use crate::plugin_build::{class_stats, ensure_built, repo};
 
 /// The corpus file; a clear failure when the folder beside the checkout is missing.
 fn corpus() -> PathBuf {
@@ -71,21 +71,26 @@ fn all_455_card_definitions_load_with_every_name_known() {
         cards, count,
         "one minion or weapon class per card definition"
     );
-    // A few cards, field by field.
-    let raid_leader = gen
-        .class(Id::parse("hearthbreaker:class/raid_leader").unwrap())
-        .expect("Raid Leader");
-    let prop = |k: &str| {
-        raid_leader
-            .props
-            .iter()
-            .find(|(key, _)| *key == Sym::new(k))
-            .and_then(|(_, v)| v.as_f64())
-    };
+    // A card, field by field.
     assert_eq!(
-        (prop("cost"), prop("attack"), prop("max_health")),
+        class_stats(&gen, "hearthbreaker:class/raid_leader"),
         (Some(3.0), Some(2.0), Some(2.0))
     );
+}
+
+/// Runs `tessera` at the repository root; stdout and stderr together, and whether it succeeded.
+fn tessera(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(repo())
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("tessera runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// `tessera check` reports the same: the mod and its 455 cards load with no error.
@@ -94,20 +99,15 @@ fn tessera_check_reports_no_errors() {
     ensure_built();
     corpus();
     let _ = std::fs::remove_file(repo().join("target/hearthbreaker-check.lock"));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .current_dir(repo())
-        .args([
-            "check",
-            "--server",
-            "hearthbreaker.toml",
-            "--lock",
-            "target/hearthbreaker-check.lock",
-        ])
-        .output()
-        .expect("tessera check");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}");
+    let (ok, out, err) = tessera(&[
+        "check",
+        "--server",
+        "hearthbreaker.toml",
+        "--lock",
+        "target/hearthbreaker-check.lock",
+    ]);
+    let text = out + &err;
+    assert!(ok, "{text}");
     assert!(text.contains(" 0 errors"), "{text}");
 }
 
@@ -117,23 +117,13 @@ fn tessera_check_reports_no_errors() {
 fn every_hearthbreaker_scenario_passes() {
     ensure_built();
     corpus();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .current_dir(repo())
-        .args([
-            "test",
-            "--server",
-            "hearthbreaker.toml",
-            "mods/hearthbreaker/tests",
-        ])
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("tessera test");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (ok, text, err) = tessera(&[
+        "test",
+        "--server",
+        "hearthbreaker.toml",
+        "mods/hearthbreaker/tests",
+    ]);
+    assert!(ok, "{text}\n{err}");
     assert!(text.trim_end().ends_with(" passed, 0 failed"), "{text}");
     // Hearthbreaker's card tests, reproduced: at least 80, over neutral and five classes.
     let dir = repo().join("mods/hearthbreaker/tests/card_tests");
@@ -169,26 +159,20 @@ fn every_hearthbreaker_scenario_passes() {
 fn seeded_games_with_hearthbreaker_decks_finish_without_errors() {
     ensure_built();
     corpus();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .current_dir(repo())
-        .args([
-            "run",
-            "--server",
-            "hearthbreaker.toml",
-            "--games",
-            "24",
-            "--seed",
-            "500",
-            "--quiet",
-            "--agents",
-            "random,random",
-        ])
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("tessera run");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{text}");
+    let (ok, out, err) = tessera(&[
+        "run",
+        "--server",
+        "hearthbreaker.toml",
+        "--games",
+        "24",
+        "--seed",
+        "500",
+        "--quiet",
+        "--agents",
+        "random,random",
+    ]);
+    let text = out + &err;
+    assert!(ok, "{text}");
     let summary = text
         .lines()
         .find(|l| l.starts_with("24 games in"))

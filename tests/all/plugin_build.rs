@@ -64,3 +64,21 @@ pub fn link_sdk(root: &Path) {
         std::fs::copy(repo().join(f), root.join(f)).unwrap();
     }
 }
+
+/// A class's base cost, attack and maximum health (a content loader's output, checked
+/// field by field).
+pub fn class_stats(
+    gen: &tessera_host::rules::Generation,
+    class: &str,
+) -> (Option<f64>, Option<f64>, Option<f64>) {
+    let def = gen
+        .class(tessera_host::Id::parse(class).unwrap())
+        .unwrap_or_else(|| panic!("class `{class}` is defined"));
+    let prop = |k: &str| {
+        def.props
+            .iter()
+            .find(|(key, _)| *key == tessera_host::Sym::new(k))
+            .and_then(|(_, v)| v.as_f64())
+    };
+    (prop("cost"), prop("attack"), prop("max_health"))
+}

@@ -8,7 +8,7 @@ use tessera_host::mods::{load, ServerConfig};
 use tessera_host::{Id, Registry, Sym};
 
 use crate::mods_fixture::Tree;
-use crate::plugin_build::{copy_tree, ensure_built, repo};
+use crate::plugin_build::{class_stats, copy_tree, ensure_built, repo};
 
 #[test]
 fn a_plugin_loader_reads_its_files_as_content() {
@@ -21,20 +21,13 @@ fn a_plugin_loader_reads_its_files_as_content() {
     );
     assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
     let gen = loaded.generation.expect("generation");
+    assert_eq!(
+        class_stats(&gen, "decklist:class/stone_golem"),
+        (Some(3.0), Some(2.0), Some(4.0))
+    );
     let golem = gen
         .class(Id::parse("decklist:class/stone_golem").unwrap())
         .expect("the .deck file's card is a class");
-    let prop = |k: &str| {
-        golem
-            .props
-            .iter()
-            .find(|(key, _)| *key == Sym::new(k))
-            .and_then(|(_, v)| v.as_f64())
-    };
-    assert_eq!(
-        (prop("cost"), prop("attack"), prop("max_health")),
-        (Some(3.0), Some(2.0), Some(4.0))
-    );
     assert!(golem.tags.contains(&Sym::new("taunt")));
     let entry = gen
         .registry
