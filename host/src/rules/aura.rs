@@ -296,12 +296,8 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
                 touched_keys.insert(m.key);
             }
         }
-        if list.is_empty() {
-            world.applied.remove(&obj);
-        } else {
-            list.sort_by_key(|m| (m.layer, m.timestamp, m.aura));
-            world.applied.insert(obj, Arc::new(list));
-        }
+        list.sort_by_key(|m| (m.layer, m.timestamp, m.aura));
+        world.set_modifiers(obj, list);
     }
     for (key, new) in changes {
         match new {

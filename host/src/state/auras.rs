@@ -1,7 +1,7 @@
 //! Aura instances in the world: giving and removing them, and the modifiers they put on
 //! objects (the recompute itself is the rules' job, in `rules::aura`).
 
-use super::{AppliedMod, AuraInstance, ObjId, StateError, World};
+use super::{AppliedMod, AuraInstance, Layer, ObjId, StateError, World};
 use crate::id::Id;
 
 impl World {
@@ -76,5 +76,31 @@ impl World {
     /// The modifiers currently in effect on an object.
     pub fn modifiers(&self, id: ObjId) -> &[AppliedMod] {
         self.applied.get(&id).map_or(&[], |m| m.as_slice())
+    }
+
+    /// Replaces the modifiers in effect on an object (empty: none), keeping the index of
+    /// granted tags in step.
+    pub(crate) fn set_modifiers(&mut self, id: ObjId, list: Vec<AppliedMod>) {
+        let granted = |mods: &[AppliedMod]| -> smallvec::SmallVec<[crate::id::Sym; 4]> {
+            mods.iter()
+                .filter(|m| m.layer == Layer::Tag)
+                .map(|m| m.key)
+                .collect()
+        };
+        let before = self.applied.get(&id).map(|l| granted(l)).unwrap_or_default();
+        let after = granted(&list);
+        for t in before.iter().filter(|t| !after.contains(t)) {
+            if let Some(set) = self.by_granted_tag.get_mut(t) {
+                set.remove(&id);
+            }
+        }
+        for t in after.iter().filter(|t| !before.contains(t)) {
+            self.by_granted_tag.entry(*t).or_default().insert(id);
+        }
+        if list.is_empty() {
+            self.applied.remove(&id);
+        } else {
+            self.applied.insert(id, std::sync::Arc::new(list));
+        }
     }
 }

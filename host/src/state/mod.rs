@@ -7,6 +7,7 @@
 
 mod auras;
 mod checksum;
+mod compact;
 mod coords;
 mod modifier;
 mod slots;
@@ -15,11 +16,12 @@ mod value;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use imbl::{OrdMap, OrdSet, Vector};
+use imbl::{HashMap, OrdMap, OrdSet, Vector};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 pub(crate) use checksum::Fnv;
+pub use compact::{PropMap, TagSet};
 pub use coords::Coords;
 pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
@@ -40,9 +42,9 @@ pub struct Object {
     /// What it is attached to (building → planet → system).
     pub parent: Option<ObjId>,
     /// Base property values (before modifiers).
-    pub props: OrdMap<Sym, Value>,
+    pub props: PropMap,
     /// Tags.
-    pub tags: OrdSet<Sym>,
+    pub tags: TagSet,
     /// When it entered its current zone (orders its class auras' modifiers).
     pub timestamp: u64,
 }
@@ -106,14 +108,30 @@ pub enum StateError {
     },
 }
 
+/// An index from a key (class, zone, tag) to the living objects it names, in id order.
+type Index<K> = HashMap<K, OrdSet<ObjId>>;
+
+/// The objects sharing an owner in a zone (a player's board, hand, deck), in slot order.
+type GroupKey = (Sym, Option<ObjId>);
+
 /// The whole game state. Cloning is cheap (structural sharing) and is how snapshots work.
+///
+/// Indexes (all persistent, so snapshots stay O(1)): objects by class, by zone, by own
+/// tag and by tag granted through a modifier, and each (zone, owner) group in slot order.
+/// Keys are interned symbols hashed by identity, so a look-up never compares text.
 #[derive(Debug, Clone)]
 pub struct World {
     slots: Vector<Slot>,
     free: Vector<u32>,
-    by_class: OrdMap<Id, OrdSet<ObjId>>,
+    by_class: Index<Id>,
     /// Living objects by zone (an index: selections by zone need not scan every object).
-    by_zone: OrdMap<Sym, OrdSet<ObjId>>,
+    by_zone: Index<Sym>,
+    /// Living objects by their own tags.
+    by_tag: Index<Sym>,
+    /// Objects by the tags modifiers grant them (`op = "tag"`).
+    by_granted_tag: Index<Sym>,
+    /// Each (zone, owner) group in slot order.
+    groups: HashMap<GroupKey, slots::Group>,
     /// Runtime aura instances by instance number.
     pub(crate) auras: OrdMap<u64, AuraInstance>,
     /// Modifiers each aura currently produces (cache of the last recompute).
@@ -138,8 +156,11 @@ impl World {
         World {
             slots: Vector::new(),
             free: Vector::new(),
-            by_class: OrdMap::new(),
-            by_zone: OrdMap::new(),
+            by_class: HashMap::new(),
+            by_zone: HashMap::new(),
+            by_tag: HashMap::new(),
+            by_granted_tag: HashMap::new(),
+            groups: HashMap::new(),
             auras: OrdMap::new(),
             aura_results: OrdMap::new(),
             applied: OrdMap::new(),
@@ -205,8 +226,8 @@ impl World {
             owner,
             zone,
             parent: None,
-            props: OrdMap::new(),
-            tags: OrdSet::new(),
+            props: PropMap::new(),
+            tags: TagSet::new(),
             timestamp,
         });
         let id = if let Some(index) = self.free.pop_front() {
@@ -246,9 +267,14 @@ impl World {
         if let Some(set) = self.by_zone.get_mut(&obj.zone) {
             set.remove(&id);
         }
+        for t in &obj.tags {
+            if let Some(set) = self.by_tag.get_mut(t) {
+                set.remove(&id);
+            }
+        }
         self.slots[id.index as usize].object = None;
         self.free.push_back(id.index);
-        self.applied.remove(&id);
+        self.set_modifiers(id, Vec::new());
         let gone: Vec<u64> = self
             .auras
             .iter()
@@ -317,6 +343,35 @@ impl World {
             .get(&zone)
             .into_iter()
             .flat_map(|s| s.iter().copied())
+    }
+
+    /// The objects with a tag, their own or granted by a modifier, in id order.
+    pub fn objects_tagged(&self, tag: Sym) -> impl Iterator<Item = ObjId> + '_ {
+        let own = self.by_tag.get(&tag);
+        let granted = self.by_granted_tag.get(&tag);
+        let merged: Box<dyn Iterator<Item = ObjId> + '_> = match (own, granted) {
+            (Some(a), Some(b)) if !b.is_empty() => {
+                let mut v: Vec<ObjId> = a.iter().chain(b.iter()).copied().collect();
+                v.sort_unstable();
+                v.dedup();
+                Box::new(v.into_iter())
+            }
+            (Some(a), _) => Box::new(a.iter().copied()),
+            (None, Some(b)) => Box::new(b.iter().copied()),
+            (None, None) => Box::new(std::iter::empty()),
+        };
+        merged
+    }
+
+    /// How many objects a tag could name (own and granted; an upper bound, cheap).
+    pub fn tagged_len(&self, tag: Sym) -> usize {
+        self.by_tag.get(&tag).map_or(0, OrdSet::len)
+            + self.by_granted_tag.get(&tag).map_or(0, OrdSet::len)
+    }
+
+    /// How many objects a zone holds.
+    pub fn zone_len(&self, zone: Sym) -> usize {
+        self.by_zone.get(&zone).map_or(0, OrdSet::len)
     }
 
     /// Number of living objects.
@@ -393,6 +448,9 @@ impl World {
     /// (`clamp`: current health is kept down to the new maximum, never below).
     pub fn set(&mut self, id: ObjId, key: Sym, value: Value) -> Result<Option<Value>, StateError> {
         let max_before = (key == self.health.max_key).then(|| self.get_int(id, key));
+        if key == slots::slot_key() {
+            self.slot_written(id);
+        }
         let obj = self.object_mut(id)?;
         let old = obj.props.insert(key, value);
         self.dirty.keys.insert(key);
@@ -416,6 +474,9 @@ impl World {
 
     /// Removes a base property; returns its old value.
     pub fn unset(&mut self, id: ObjId, key: Sym) -> Result<Option<Value>, StateError> {
+        if key == slots::slot_key() {
+            self.slot_written(id);
+        }
         let old = self.object_mut(id)?.props.remove(&key);
         if old.is_some() {
             self.dirty.keys.insert(key);
@@ -445,6 +506,9 @@ impl World {
     /// Adds a tag; returns whether it was new.
     pub fn tag(&mut self, id: ObjId, tag: Sym) -> Result<bool, StateError> {
         let added = self.object_mut(id)?.tags.insert(tag).is_none();
+        if added {
+            self.by_tag.entry(tag).or_default().insert(id);
+        }
         self.dirty.structural |= added;
         Ok(added)
     }
@@ -452,6 +516,11 @@ impl World {
     /// Removes a tag; returns whether it was present.
     pub fn untag(&mut self, id: ObjId, tag: Sym) -> Result<bool, StateError> {
         let removed = self.object_mut(id)?.tags.remove(&tag).is_some();
+        if removed {
+            if let Some(set) = self.by_tag.get_mut(&tag) {
+                set.remove(&id);
+            }
+        }
         self.dirty.structural |= removed;
         Ok(removed)
     }

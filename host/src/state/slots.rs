@@ -9,9 +9,36 @@
 //! where it stood in `left_slot`, and `destroyed` and `moved` events carry that slot as
 //! `event.slot` (a deathrattle summons into its holder's position with
 //! `slot = "event.slot"` or `slot = "self.left_slot"`).
+//!
+//! Each (zone, owner) group is indexed in slot order, so joining at the end is O(log n)
+//! and leaving or joining in the middle costs the objects whose slot changes. Content
+//! (a plugin swapping two minions) may write `slot` itself; its group is then no longer
+//! known to be in order, and is handled by reading every member's `slot` (the same
+//! arithmetic, over the group only) until its slots are dense again.
 
-use super::{ObjId, StateError, Value, World};
+use imbl::Vector;
+
+use super::{GroupKey, ObjId, StateError, Value, World};
 use crate::id::Sym;
+
+/// The objects of one (zone, owner) group.
+#[derive(Debug, Clone)]
+pub(super) struct Group {
+    /// The members; in slot order while `ordered`.
+    members: Vector<ObjId>,
+    /// Whether every member's slot is its index in `members` (false once content wrote
+    /// a slot itself, until the slots are dense again).
+    ordered: bool,
+}
+
+impl Default for Group {
+    fn default() -> Self {
+        Group {
+            members: Vector::new(),
+            ordered: true,
+        }
+    }
+}
 
 /// The property that holds an object's position in its zone.
 pub fn slot_key() -> Sym {
@@ -31,33 +58,97 @@ impl World {
         self.get_int(id, slot_key())
     }
 
-    /// The objects sharing `id`'s owner and zone, other than `id`, with their slots.
-    fn group_of(&self, id: ObjId) -> Result<Vec<(ObjId, i64)>, StateError> {
+    /// The key of the group `id` belongs to: its zone and owner.
+    fn group_key(&self, id: ObjId) -> Result<(Sym, Option<ObjId>), StateError> {
         let me = self.object(id)?;
-        let (owner, zone) = (me.owner, me.zone);
-        let key = slot_key();
-        Ok(self
-            .objects_in_zone(zone)
-            .filter(|o| *o != id)
-            .filter_map(|o| self.object(o).ok().map(|obj| (o, obj)))
-            .filter(|(_, obj)| obj.owner == owner)
-            .map(|(o, obj)| {
-                let s = match obj.props.get(&key) {
-                    Some(Value::Int(i)) => *i,
-                    _ => 0,
-                };
-                (o, s)
-            })
-            .collect())
+        Ok((me.zone, me.owner))
+    }
+
+    /// Content wrote `id`'s slot: its group's order is no longer known.
+    pub(super) fn slot_written(&mut self, id: ObjId) {
+        if let Ok(key) = self.group_key(id) {
+            if let Some(g) = self.groups.get_mut(&key) {
+                g.ordered = false;
+            }
+        }
+    }
+
+    /// Writes a slot the group's order decided (not content's write).
+    fn put_slot(&mut self, id: ObjId, slot: i64) -> Result<(), StateError> {
+        let obj = self.object_mut(id)?;
+        obj.props.insert(slot_key(), Value::Int(slot));
+        self.dirty.keys.insert(slot_key());
+        Ok(())
+    }
+
+    /// Writes each member's position, from index `from` on, as its `slot`.
+    fn renumber(&mut self, members: &Vector<ObjId>, from: usize) -> Result<(), StateError> {
+        for (i, o) in members.iter().enumerate().skip(from) {
+            self.put_slot(*o, i64::try_from(i).unwrap_or(i64::MAX))?;
+        }
+        Ok(())
+    }
+
+    /// A member's base slot (0 when unset).
+    fn base_slot(&self, id: ObjId) -> i64 {
+        match self.base(id, slot_key()) {
+            Some(Value::Int(i)) => *i,
+            _ => 0,
+        }
+    }
+
+    /// Shifts by `delta` the base slot of every other member whose slot passes `test`,
+    /// reading the slots themselves (a group content has reordered).
+    fn shift_unordered(
+        &mut self,
+        members: &Vector<ObjId>,
+        id: ObjId,
+        delta: i64,
+        test: impl Fn(i64) -> bool,
+    ) -> Result<(), StateError> {
+        for &o in members.iter().filter(|&&o| o != id) {
+            let s = self.base_slot(o);
+            if test(s) {
+                self.put_slot(o, s + delta)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a group after a change; an unordered group is sorted by slot again, and
+    /// counts as ordered once its slots are dense.
+    fn store_group(&mut self, key: GroupKey, mut group: Group) {
+        if group.members.is_empty() {
+            self.groups.remove(&key);
+            return;
+        }
+        if !group.ordered {
+            let mut v: Vec<(i64, ObjId)> =
+                group.members.iter().map(|&o| (self.base_slot(o), o)).collect();
+            v.sort_unstable();
+            group.ordered = v
+                .iter()
+                .enumerate()
+                .all(|(i, (s, _))| usize::try_from(*s) == Ok(i));
+            group.members = v.into_iter().map(|(_, o)| o).collect();
+        }
+        self.groups.insert(key, group);
     }
 
     /// Takes `id` out of its group's order: the objects after it move one slot left, and
     /// `left_slot` records where it stood.
     pub(crate) fn leave_slot(&mut self, id: ObjId) -> Result<(), StateError> {
         let mine = self.slot(id);
-        for (o, s) in self.group_of(id)? {
-            if s > mine {
-                self.set(o, slot_key(), Value::Int(s - 1))?;
+        let key = self.group_key(id)?;
+        if let Some(mut group) = self.groups.get(&key).cloned() {
+            if let Some(at) = group.members.index_of(&id) {
+                group.members.remove(at);
+                if group.ordered {
+                    self.renumber(&group.members, at)?;
+                } else {
+                    self.shift_unordered(&group.members, id, -1, |s| s > mine)?;
+                }
+                self.store_group(key, group);
             }
         }
         self.set(id, left_slot_key(), Value::Int(mine))?;
@@ -67,15 +158,21 @@ impl World {
     /// Puts `id` into its group's order at `at` (clamped to the end; `None` = the end);
     /// the objects from that slot on move one slot right.
     pub(crate) fn join_slot(&mut self, id: ObjId, at: Option<i64>) -> Result<(), StateError> {
-        let group = self.group_of(id)?;
-        let end = i64::try_from(group.len()).unwrap_or(i64::MAX);
-        let at = at.map_or(end, |a| a.clamp(0, end));
-        for (o, s) in group {
-            if s >= at {
-                self.set(o, slot_key(), Value::Int(s + 1))?;
-            }
+        let key = self.group_key(id)?;
+        let mut group = self.groups.get(&key).cloned().unwrap_or_default();
+        let end = group.members.len();
+        if group.ordered {
+            let at = at.map_or(end, |a| usize::try_from(a.max(0)).unwrap_or(0).min(end));
+            group.members.insert(at, id);
+            self.renumber(&group.members, at)?;
+        } else {
+            let end = i64::try_from(end).unwrap_or(i64::MAX);
+            let at = at.map_or(end, |a| a.clamp(0, end));
+            self.shift_unordered(&group.members, id, 1, |s| s >= at)?;
+            self.put_slot(id, at)?;
+            group.members.push_back(id);
         }
-        self.set(id, slot_key(), Value::Int(at))?;
+        self.store_group(key, group);
         Ok(())
     }
 

@@ -78,64 +78,74 @@ impl Objects {
     }
 }
 
+/// Where a selection's candidates come from: the smallest index that covers it.
+enum Source {
+    Class(Id),
+    Zones,
+    Tag(Sym),
+    Everything,
+}
+
 impl Objects {
-    /// Candidates from the zone index, in id order (one zone, or several merged).
-    fn zone_candidates(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) {
-        let start = out.len();
-        for z in &self.zones {
-            out.extend(
-                cx.world
-                    .objects_in_zone(*z)
-                    .filter(|&id| self.matches(cx, id)),
-            );
+    fn source(&self, cx: &Cx<'_>) -> Source {
+        if let Some(c) = self.class {
+            return Source::Class(c);
         }
-        if self.zones.len() > 1 {
-            out[start..].sort_unstable();
+        let by_tag = self
+            .tags
+            .iter()
+            .map(|t| (cx.world.tagged_len(*t), *t))
+            .min_by_key(|(n, _)| *n);
+        let by_zone: Option<usize> = (!self.zones.is_empty())
+            .then(|| self.zones.iter().map(|z| cx.world.zone_len(*z)).sum());
+        match (by_zone, by_tag) {
+            (Some(z), Some((t, tag))) if t < z => Source::Tag(tag),
+            (Some(_), _) => Source::Zones,
+            (None, Some((_, tag))) => Source::Tag(tag),
+            (None, None) => Source::Everything,
+        }
+    }
+
+    /// Visits every match, in id order.
+    fn each(&self, cx: &Cx<'_>, mut f: impl FnMut(ObjId)) {
+        let keep = |id: ObjId| {
+            if self.matches(cx, id) {
+                f(id)
+            }
+        };
+        match self.source(cx) {
+            Source::Class(c) => cx.world.objects_of_class(c).for_each(keep),
+            Source::Tag(t) => cx.world.objects_tagged(t).for_each(keep),
+            Source::Zones if self.zones.len() == 1 => {
+                cx.world.objects_in_zone(self.zones[0]).for_each(keep)
+            }
+            Source::Zones => {
+                let mut all: Vec<ObjId> = self
+                    .zones
+                    .iter()
+                    .flat_map(|z| cx.world.objects_in_zone(*z))
+                    .collect();
+                all.sort_unstable();
+                all.into_iter().for_each(keep)
+            }
+            Source::Everything => cx
+                .world
+                .objects()
+                .filter(|(id, o)| self.matches_obj(cx, *id, o))
+                .for_each(|(id, _)| f(id)),
         }
     }
 }
 
 impl Selector for Objects {
     fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
-        match self.class {
-            Some(c) => out.extend(
-                cx.world
-                    .objects_of_class(c)
-                    .filter(|&id| self.matches(cx, id)),
-            ),
-            None if !self.zones.is_empty() => self.zone_candidates(cx, out),
-            None => out.extend(
-                cx.world
-                    .objects()
-                    .filter(|(id, o)| self.matches_obj(cx, *id, o))
-                    .map(|(id, _)| id),
-            ),
-        }
+        self.each(cx, |id| out.push(id));
         Ok(())
     }
     fn count(&self, cx: &Cx<'_>) -> Result<usize, RuleError> {
-        Ok(match self.class {
-            Some(c) => cx
-                .world
-                .objects_of_class(c)
-                .filter(|&id| self.matches(cx, id))
-                .count(),
-            None if !self.zones.is_empty() => self
-                .zones
-                .iter()
-                .map(|z| {
-                    cx.world
-                        .objects_in_zone(*z)
-                        .filter(|&id| self.matches(cx, id))
-                        .count()
-                })
-                .sum(),
-            None => cx
-                .world
-                .objects()
-                .filter(|(id, o)| self.matches_obj(cx, *id, o))
-                .count(),
-        })
+        let mut n = 0;
+        self.each(cx, |_| n += 1);
+        Ok(n)
     }
     fn deps(&self, d: &mut Deps) {
         d.structural = true;
