@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Scope};
-use crate::id::Sym;
+use crate::id::{Id, Sym};
 use crate::plugins::Runtime;
 use crate::state::{AppliedMod, AuraKey, MaxHealthDrop, ObjId, World};
 
@@ -137,30 +137,50 @@ fn end_departed(world: &mut World, gen: &Generation) {
     }
 }
 
+/// The objects holding class auras that may be on, in `aura_classes` order then id.
+fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, Id)> {
+    let Some(zones) = &gen.aura_class_zones else {
+        return gen
+            .aura_classes
+            .iter()
+            .flat_map(|c| world.objects_of_class(*c).map(move |h| (h, *c)))
+            .collect();
+    };
+    let mut found: Vec<(usize, ObjId, Id)> = Vec::new();
+    for z in zones {
+        for h in world.objects_in_zone(*z) {
+            let Ok(o) = world.object(h) else { continue };
+            if let Some(rank) = gen.aura_class_rank.get(&o.class) {
+                found.push((*rank, h, o.class));
+            }
+        }
+    }
+    found.sort_unstable();
+    found.into_iter().map(|(_, h, c)| (h, c)).collect()
+}
+
 fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
     let mut out = Vec::new();
-    for class in &gen.aura_classes {
-        let Some(def) = gen.classes.get(class) else {
+    for (holder, class) in class_aura_holders(world, gen) {
+        let Some(def) = gen.classes.get(&class) else {
             continue;
         };
-        for holder in world.objects_of_class(*class) {
-            let Ok(o) = world.object(holder) else {
-                continue;
-            };
-            for (i, aura) in def.auras.iter().enumerate() {
-                if zone_ok(world, aura, holder, None, gen.world.silence_tag) {
-                    out.push(Active {
-                        key: AuraKey::Class {
-                            holder,
-                            index: u16::try_from(i).unwrap_or(u16::MAX),
-                        },
-                        def: aura.clone(),
+        let Ok(o) = world.object(holder) else {
+            continue;
+        };
+        for (i, aura) in def.auras.iter().enumerate() {
+            if zone_ok(world, aura, holder, None, gen.world.silence_tag) {
+                out.push(Active {
+                    key: AuraKey::Class {
                         holder,
-                        source: Some(holder),
-                        timestamp: o.timestamp,
-                        frozen: None,
-                    });
-                }
+                        index: u16::try_from(i).unwrap_or(u16::MAX),
+                    },
+                    def: aura.clone(),
+                    holder,
+                    source: Some(holder),
+                    timestamp: o.timestamp,
+                    frozen: None,
+                });
             }
         }
     }

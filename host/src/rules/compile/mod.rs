@@ -150,6 +150,12 @@ pub struct Generation {
     pub classes: HashMap<Id, Arc<ClassDef>>,
     /// Classes with auras, in load order (what aura recompute walks).
     pub aura_classes: Vec<Id>,
+    /// Where each class of `aura_classes` stands in it.
+    pub aura_class_rank: HashMap<Id, usize>,
+    /// The zones class auras can be on in (`None`: some class aura is on in any zone),
+    /// so recompute looks for holders in those zones instead of among every object of
+    /// every class with an aura (cards in a library or collection hold auras too).
+    pub aura_class_zones: Option<Vec<Sym>>,
     /// Triggers in load order (the index refers to them by position).
     pub triggers: Vec<Trigger>,
     /// Triggers by event.
@@ -261,6 +267,8 @@ impl Generation {
             registry: registry.clone(),
             classes: HashMap::new(),
             aura_classes: Vec::new(),
+            aura_class_rank: HashMap::new(),
+            aura_class_zones: None,
             triggers: Vec::new(),
             index: TriggerIndex::default(),
             auras: HashMap::new(),
@@ -305,6 +313,7 @@ impl Generation {
             );
         }
         gen.index.finish();
+        index_aura_classes(&mut gen);
         for aura in gen
             .auras
             .values()
@@ -524,4 +533,31 @@ pub(crate) struct Compiler<'c> {
     auras: Vec<(Id, AuraDef)>,
     stack: Vec<Id>,
     inline: usize,
+}
+
+/// Fills `aura_class_rank` and `aura_class_zones` from the classes with auras.
+fn index_aura_classes(gen: &mut Generation) {
+    gen.aura_class_rank = gen
+        .aura_classes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, i))
+        .collect();
+    let mut zones: Option<Vec<Sym>> = Some(Vec::new());
+    for class in &gen.aura_classes {
+        let Some(def) = gen.classes.get(class) else {
+            continue;
+        };
+        for aura in &def.auras {
+            match (&aura.zones, zones.as_mut()) {
+                (AuraZones::Listed(z), Some(all)) => all.extend(z.iter().copied()),
+                (_, _) => zones = None,
+            }
+        }
+    }
+    if let Some(z) = zones.as_mut() {
+        z.sort();
+        z.dedup();
+    }
+    gen.aura_class_zones = zones;
 }
