@@ -39,7 +39,8 @@ pub struct SortBy {
 /// and a pairwise check was quadratic in the number of candidates.
 fn dedup_keep_first(out: &mut Vec<ObjId>, start: usize) {
     let n = out.len() - start;
-    if n < 2 {
+    // A strictly increasing run (one index-ordered source) has no repeats.
+    if n < 2 || out[start..].windows(2).all(|w| w[0] < w[1]) {
         return;
     }
     if n <= 16 {

@@ -83,8 +83,9 @@ impl World {
 
     /// Writes each member's position, from index `from` on, as its `slot`.
     fn renumber(&mut self, members: &Vector<ObjId>, from: usize) -> Result<(), StateError> {
-        for (i, o) in members.iter().enumerate().skip(from) {
-            self.put_slot(*o, i64::try_from(i).unwrap_or(i64::MAX))?;
+        // By index: skipping through an iterator would walk the members before `from`.
+        for i in from..members.len() {
+            self.put_slot(members[i], i64::try_from(i).unwrap_or(i64::MAX))?;
         }
         Ok(())
     }

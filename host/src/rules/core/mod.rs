@@ -78,7 +78,20 @@ pub(crate) fn owner_relation(cx: &Cx<'_>, owner: Option<ObjId>, obj: ObjId, rel:
     if rel == Relation::Any {
         return true;
     }
-    let me = acting_player(cx);
+    owner_relation_of(cx, acting_player(cx), owner, obj, rel)
+}
+
+/// [`owner_relation`] with the acting player already known (`me`).
+pub(crate) fn owner_relation_of(
+    cx: &Cx<'_>,
+    me: Option<ObjId>,
+    owner: Option<ObjId>,
+    obj: ObjId,
+    rel: Relation,
+) -> bool {
+    if rel == Relation::Any {
+        return true;
+    }
     // A player has no owner; an owned object is never a player.
     let side = if owner.is_none() && cx.world.has_tag(obj, player_tag()) {
         Some(obj)

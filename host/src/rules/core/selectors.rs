@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::{owner_relation, Relation};
+use super::{acting_player, owner_relation_of, Relation};
 use crate::id::{Id, Sym};
 use crate::registry::{builtin, Deps, ParamSpec, ParamType as T, Registry, Selector, SelectorKind};
 use crate::rules::expr::{Base, ObjRef};
@@ -64,17 +64,24 @@ struct Objects {
 }
 
 impl Objects {
-    fn matches(&self, cx: &Cx<'_>, id: ObjId) -> bool {
+    fn matches(&self, cx: &Cx<'_>, me: Option<ObjId>, id: ObjId) -> bool {
         cx.world
             .object(id)
-            .is_ok_and(|o| self.matches_obj(cx, id, o))
+            .is_ok_and(|o| self.matches_obj(cx, me, id, o))
     }
 
-    fn matches_obj(&self, cx: &Cx<'_>, id: ObjId, o: &crate::state::Object) -> bool {
+    /// `me`: the acting player (the same for every candidate of one selection).
+    fn matches_obj(
+        &self,
+        cx: &Cx<'_>,
+        me: Option<ObjId>,
+        id: ObjId,
+        o: &crate::state::Object,
+    ) -> bool {
         (self.zones.is_empty() || self.zones.contains(&o.zone))
             && self.tags.iter().all(|t| cx.world.object_has_tag(id, o, *t))
             && !(self.exclude_self && cx.scope.this == Some(id))
-            && owner_relation(cx, o.owner, id, self.owner)
+            && owner_relation_of(cx, me, o.owner, id, self.owner)
     }
 }
 
@@ -108,8 +115,11 @@ impl Objects {
 
     /// Visits every match, in id order.
     fn each(&self, cx: &Cx<'_>, mut f: impl FnMut(ObjId)) {
+        let me = (self.owner != Relation::Any)
+            .then(|| acting_player(cx))
+            .flatten();
         let keep = |id: ObjId| {
-            if self.matches(cx, id) {
+            if self.matches(cx, me, id) {
                 f(id)
             }
         };
@@ -131,7 +141,7 @@ impl Objects {
             Source::Everything => cx
                 .world
                 .objects()
-                .filter(|(id, o)| self.matches_obj(cx, *id, o))
+                .filter(|(id, o)| self.matches_obj(cx, me, *id, o))
                 .for_each(|(id, _)| f(id)),
         }
     }
