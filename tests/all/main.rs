@@ -6,6 +6,7 @@ mod abilities;
 mod abilities_format;
 mod arena;
 mod arena_plus;
+mod aura_incremental;
 mod bad_input;
 mod hearthbreaker;
 mod mods_content;

@@ -152,14 +152,40 @@ pub struct Deps {
     pub structural: bool,
     /// Reads something untracked (a plugin): recompute on any change.
     pub everything: bool,
+    /// The keys of `keys` read from objects other than the selection's `target` (the
+    /// holder, the source, a count over other objects). A change to one of these may
+    /// change every target; a change to a key read only from the target changes only
+    /// that target, so recompute re-tests just the objects that changed.
+    pub nontarget: smallvec::SmallVec<[Sym; 4]>,
 }
 
 impl Deps {
-    /// Records a property key.
+    /// Records a property key, read from any object (the conservative choice).
     pub fn key(&mut self, k: Sym) {
         if !self.keys.contains(&k) {
             self.keys.push(k);
         }
+        if !self.nontarget.contains(&k) {
+            self.nontarget.push(k);
+        }
+    }
+
+    /// Records a property key read only from the object under test (`target.key`).
+    pub fn target_key(&mut self, k: Sym) {
+        if !self.keys.contains(&k) {
+            self.keys.push(k);
+        }
+    }
+
+    /// Merges what a nested part reads (a selection inside a count, a condition on the
+    /// holder): its `target` is some other object, so every key it reads counts as
+    /// read from other objects.
+    pub fn nested(&mut self, inner: &Deps) {
+        for k in &inner.keys {
+            self.key(*k);
+        }
+        self.structural |= inner.structural;
+        self.everything |= inner.everything;
     }
 }
 
@@ -202,6 +228,13 @@ pub trait Selector: Send + Sync + fmt::Debug {
     /// What it reads (default: everything).
     fn deps(&self, d: &mut Deps) {
         d.everything = true;
+    }
+    /// Whether `obj` would be among the selected objects, answered for that object
+    /// alone, when the selection is a plain filter over candidates in id order (no
+    /// picking, no sorting). `None`: it cannot say without selecting everything (the
+    /// default), so aura recompute evaluates the whole selection.
+    fn contains(&self, _cx: &Cx<'_>, _obj: ObjId) -> Option<Result<bool, RuleError>> {
+        None
     }
 }
 

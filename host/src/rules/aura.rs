@@ -13,7 +13,7 @@ use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Scope};
 use crate::id::{Id, Sym};
 use crate::plugins::Runtime;
-use crate::state::{AppliedMod, AuraKey, MaxHealthDrop, ObjId, World};
+use crate::state::{AppliedMod, AuraKey, Dirty, MaxHealthDrop, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
 /// needs a second round); beyond this they are reported as oscillating.
@@ -52,23 +52,27 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
             return Ok(());
         }
         let dirty = std::mem::take(&mut world.dirty);
-        let active = active_auras(world, gen);
+        // Without a structural change no aura switches on or off, so only the stale
+        // ones need listing; with one, every active aura (the rest end).
+        let active = active_auras(world, gen, |key, def| {
+            dirty.structural || is_stale(world, key, def, &dirty)
+        });
         let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
         for a in &active {
-            let deps = &a.def.deps;
-            let stale = !world.aura_results.contains_key(&a.key)
-                || deps.everything
-                || (dirty.structural && deps.structural)
-                || deps.keys.iter().any(|k| dirty.keys.contains(k));
-            if !stale {
+            if !is_stale(world, a.key, &a.def, &dirty) {
                 continue;
             }
             // An aura that cannot be evaluated (its holder's parent is gone, a division
             // by zero) is off, not fatal: otherwise every later command would fail.
-            let mods = Arc::new(evaluate(world, gen, rt, a).unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "aura switched off: it could not be evaluated");
-                Vec::new()
-            }));
+            let mods = match incremental(world, gen, rt, a, &dirty) {
+                Some(Incremental::Unchanged) => continue,
+                Some(Incremental::Changed(mods)) => mods,
+                None => evaluate(world, gen, rt, a).unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "aura switched off: it could not be evaluated");
+                    Vec::new()
+                }),
+            };
+            let mods = Arc::new(mods);
             if world
                 .aura_results
                 .get(&a.key)
@@ -78,10 +82,12 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
                 changes.push((a.key, Some(mods)));
             }
         }
-        let live: BTreeSet<AuraKey> = active.iter().map(|a| a.key).collect();
-        for key in world.aura_results.keys() {
-            if !live.contains(key) {
-                changes.push((*key, None));
+        if dirty.structural {
+            let live: BTreeSet<AuraKey> = active.iter().map(|a| a.key).collect();
+            for key in world.aura_results.keys() {
+                if !live.contains(key) {
+                    changes.push((*key, None));
+                }
             }
         }
         if changes.is_empty() {
@@ -94,6 +100,90 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
         world.dirty = Default::default();
     }
     Ok(())
+}
+
+/// Whether an aura's inputs changed (or it was never evaluated).
+fn is_stale(world: &World, key: AuraKey, def: &AuraDef, dirty: &Dirty) -> bool {
+    let deps = &def.deps;
+    !world.aura_results.contains_key(&key)
+        || deps.everything
+        || (dirty.structural && deps.structural)
+        || deps.keys.iter().any(|k| dirty.keys.contains(k))
+}
+
+/// The aura's new result from its old one when only keys it reads from its targets
+/// changed: the changed objects are re-tested and re-evaluated alone, the rest kept.
+/// `None` when that does not apply (a structural change, a key read from another
+/// object, a selection that cannot test one object alone, an error): evaluate it whole.
+fn incremental(
+    world: &World,
+    gen: &Generation,
+    rt: &Runtime,
+    a: &Active,
+    dirty: &Dirty,
+) -> Option<Incremental> {
+    let deps = &a.def.deps;
+    if dirty.structural || dirty.too_many || deps.everything {
+        return None;
+    }
+    if deps.nontarget.iter().any(|k| dirty.keys.contains(k)) {
+        return None;
+    }
+    let select = a.def.select.as_ref()?;
+    let old = world.aura_results.get(&a.key)?;
+    let mut objs: Vec<ObjId> = dirty
+        .changed
+        .iter()
+        .filter(|(_, k)| deps.keys.contains(k))
+        .map(|(o, _)| *o)
+        .collect();
+    objs.sort_unstable();
+    objs.dedup();
+    let scope = holder_scope(a);
+    let cx = Cx {
+        world,
+        gen,
+        scope: &scope,
+        controller: None,
+        rt,
+    };
+    if let Some(w) = &a.def.while_ {
+        if !w.test(&cx, a.holder).ok()? {
+            return Some(if old.is_empty() {
+                Incremental::Unchanged
+            } else {
+                Incremental::Changed(Vec::new())
+            });
+        }
+    }
+    // Each changed object's new modifiers; the old result is copied only if one differs.
+    let mut result: Option<Vec<(ObjId, AppliedMod)>> = None;
+    for o in objs {
+        let mut mods = Vec::new();
+        if select.contains(&cx, o)?.ok()? {
+            evaluate_target(&cx, a, o, &mut mods).ok()?;
+        }
+        let current = result.as_deref().unwrap_or(old);
+        let at = current.partition_point(|(t, _)| *t < o);
+        let end = at + current[at..].iter().take_while(|(t, _)| *t == o).count();
+        if current[at..end].iter().map(|(_, m)| m).eq(mods.iter().map(|(_, m)| m)) {
+            continue;
+        }
+        let r = result.get_or_insert_with(|| (**old).clone());
+        r.splice(at..end, mods);
+    }
+    Some(match result {
+        Some(r) => Incremental::Changed(r),
+        None => Incremental::Unchanged,
+    })
+}
+
+/// What [`incremental`] found.
+enum Incremental {
+    /// No changed object's modifiers differ: the old result stands.
+    Unchanged,
+    /// The new result.
+    Changed(Vec<(ObjId, AppliedMod)>),
 }
 
 /// Whether an aura is on: its holder is in the right zone and not silenced (a silenced
@@ -139,7 +229,13 @@ fn end_departed(world: &mut World, gen: &Generation) {
 
 /// The objects holding class auras that may be on, in `aura_classes` order then id.
 fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, Id)> {
-    let Some(zones) = &gen.aura_class_zones else {
+    // Look in the zones unless they hold many more objects than there are classes with
+    // auras (a galaxy's one big zone): then look among those classes' objects.
+    let by_zone = gen.aura_class_zones.as_ref().filter(|zones| {
+        let in_zones: usize = zones.iter().map(|z| world.zone_len(*z)).sum();
+        in_zones <= gen.aura_classes.len().saturating_mul(4)
+    });
+    let Some(zones) = by_zone else {
         return gen
             .aura_classes
             .iter()
@@ -159,7 +255,12 @@ fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, Id)> {
     found.into_iter().map(|(_, h, c)| (h, c)).collect()
 }
 
-fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
+/// The active auras that `want` keeps (given their key and definition).
+fn active_auras(
+    world: &World,
+    gen: &Generation,
+    want: impl Fn(AuraKey, &AuraDef) -> bool,
+) -> Vec<Active> {
     let mut out = Vec::new();
     for (holder, class) in class_aura_holders(world, gen) {
         let Some(def) = gen.classes.get(&class) else {
@@ -169,12 +270,13 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
             continue;
         };
         for (i, aura) in def.auras.iter().enumerate() {
-            if zone_ok(world, aura, holder, None, gen.world.silence_tag) {
+            let key = AuraKey::Class {
+                holder,
+                index: u16::try_from(i).unwrap_or(u16::MAX),
+            };
+            if want(key, aura) && zone_ok(world, aura, holder, None, gen.world.silence_tag) {
                 out.push(Active {
-                    key: AuraKey::Class {
-                        holder,
-                        index: u16::try_from(i).unwrap_or(u16::MAX),
-                    },
+                    key,
                     def: aura.clone(),
                     holder,
                     source: Some(holder),
@@ -189,7 +291,8 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
             tracing::warn!(aura = %inst.def, "aura instance refers to an aura this generation does not define; it has no effect");
             continue;
         };
-        if zone_ok(
+        if want(AuraKey::Instance(n), def)
+            && zone_ok(
             world,
             def,
             inst.holder,
@@ -209,18 +312,23 @@ fn active_auras(world: &World, gen: &Generation) -> Vec<Active> {
     out
 }
 
+/// The scope an aura is evaluated in: `self` is the holder (also `target` for `while`).
+fn holder_scope(a: &Active) -> Scope {
+    Scope {
+        this: Some(a.holder),
+        source: a.source,
+        target: Some(a.holder),
+        ..Scope::default()
+    }
+}
+
 fn evaluate(
     world: &World,
     gen: &Generation,
     rt: &Runtime,
     a: &Active,
 ) -> Result<Vec<(ObjId, AppliedMod)>, RuleError> {
-    let scope = Scope {
-        this: Some(a.holder),
-        source: a.source,
-        target: Some(a.holder),
-        ..Scope::default()
-    };
+    let scope = holder_scope(a);
     let cx = Cx {
         world,
         gen,
@@ -244,31 +352,72 @@ fn evaluate(
     }
     let mut out = Vec::with_capacity(targets.len() * a.def.modifiers.len());
     for t in targets {
-        let tscope = scope.with_target(t);
-        let tcx = cx.with_scope(&tscope);
-        for (i, m) in a.def.modifiers.iter().enumerate() {
-            let value = match a.frozen.as_ref().and_then(|f| f.get(i)) {
-                Some(v) => *v,
-                None => m.value.eval(&tcx).map_err(ctx)?,
-            };
-            let max = match &m.max {
-                Some(x) => x.eval(&tcx).map_err(ctx)?,
-                None => f64::INFINITY,
-            };
-            out.push((
-                t,
-                AppliedMod {
-                    key: m.key,
-                    layer: m.layer,
-                    value,
-                    max,
-                    timestamp: a.timestamp,
-                    aura: a.key,
-                },
-            ));
-        }
+        evaluate_target(&cx, a, t, &mut out)?;
     }
     Ok(out)
+}
+
+/// Appends the aura's modifiers on one target `t` (values with `t` as `target`).
+fn evaluate_target(
+    cx: &Cx<'_>,
+    a: &Active,
+    t: ObjId,
+    out: &mut Vec<(ObjId, AppliedMod)>,
+) -> Result<(), RuleError> {
+    let ctx = |e: RuleError| e.context(&a.def.origin);
+    let tscope = cx.scope.with_target(t);
+    let tcx = cx.with_scope(&tscope);
+    for (i, m) in a.def.modifiers.iter().enumerate() {
+        let value = match a.frozen.as_ref().and_then(|f| f.get(i)) {
+            Some(v) => *v,
+            None => m.value.eval(&tcx).map_err(ctx)?,
+        };
+        let max = match &m.max {
+            Some(x) => x.eval(&tcx).map_err(ctx)?,
+            None => f64::INFINITY,
+        };
+        out.push((
+            t,
+            AppliedMod {
+                key: m.key,
+                layer: m.layer,
+                value,
+                max,
+                timestamp: a.timestamp,
+                aura: a.key,
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// An aura result's modifiers grouped by object.
+fn by_object(v: &[(ObjId, AppliedMod)]) -> HashMap<ObjId, Vec<&AppliedMod>> {
+    let mut by: HashMap<ObjId, Vec<&AppliedMod>> = HashMap::new();
+    for (o, m) in v {
+        by.entry(*o).or_default().push(m);
+    }
+    by
+}
+
+/// Adds to `affected` the objects whose modifiers from one aura differ between its old
+/// and new result (an object whose share is the same keeps its list as it is).
+fn differing(
+    old: &[(ObjId, AppliedMod)],
+    new: &[(ObjId, AppliedMod)],
+    affected: &mut BTreeSet<ObjId>,
+) {
+    if old.is_empty() || new.is_empty() {
+        affected.extend(old.iter().chain(new).map(|(o, _)| *o));
+        return;
+    }
+    let (before, after) = (by_object(old), by_object(new));
+    for (o, mods) in &before {
+        if after.get(o) != Some(mods) {
+            affected.insert(*o);
+        }
+    }
+    affected.extend(after.keys().filter(|o| !before.contains_key(o)).copied());
 }
 
 fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>) {
@@ -278,14 +427,11 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
     // scan of every change per affected object was quadratic).
     let mut new_by_obj: HashMap<ObjId, Vec<&AppliedMod>> = HashMap::new();
     for (key, new) in &changes {
-        if let Some(old) = world.aura_results.get(key) {
-            affected.extend(old.iter().map(|(o, _)| *o));
-        }
-        if let Some(new) = new {
-            for (o, m) in new.iter() {
-                affected.insert(*o);
-                new_by_obj.entry(*o).or_default().push(m);
-            }
+        let old = world.aura_results.get(key).map_or(&[][..], |o| o.as_slice());
+        let new = new.as_deref().map_or(&[][..], |n| n.as_slice());
+        differing(old, new, &mut affected);
+        for (o, m) in new {
+            new_by_obj.entry(*o).or_default().push(m);
         }
     }
     let rule = world.health_rule().clone();
@@ -293,7 +439,7 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
         .iter()
         .map(|&o| (o, world.get_number(o, rule.max_key)))
         .collect();
-    let mut touched_keys = BTreeSet::new();
+    let mut touched_keys: BTreeSet<(ObjId, Sym)> = BTreeSet::new();
     for &obj in &affected {
         let mut list: Vec<AppliedMod> = world
             .applied
@@ -308,12 +454,12 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
         if let Some(mods) = new_by_obj.get(&obj) {
             for m in mods {
                 list.push((*m).clone());
-                touched_keys.insert(m.key);
+                touched_keys.insert((obj, m.key));
             }
         }
         if let Some(old) = world.applied.get(&obj) {
             for m in old.iter().filter(|m| changed_keys.contains(&m.aura)) {
-                touched_keys.insert(m.key);
+                touched_keys.insert((obj, m.key));
             }
         }
         list.sort_by_key(|m| (m.layer, m.timestamp, m.aura));
@@ -349,7 +495,7 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
         }
     }
     // Values other auras may read have changed: they get another round.
-    for k in touched_keys {
-        world.dirty.keys.insert(k);
+    for (obj, k) in touched_keys {
+        world.dirty.touch(obj, k);
     }
 }

@@ -254,7 +254,11 @@ impl Expr {
         match self {
             Expr::Num(_) | Expr::Dice { .. } | Expr::EventField(_) => {}
             Expr::Prop { obj, key } => {
-                d.key(*key);
+                if obj.base == Base::Target && obj.hops.is_empty() {
+                    d.target_key(*key);
+                } else {
+                    d.key(*key);
+                }
                 if !obj.hops.is_empty() {
                     d.structural = true;
                 }
@@ -264,9 +268,15 @@ impl Expr {
                 a.deps(d);
                 b.deps(d);
             }
-            Expr::Count(s) => s.deps(d),
+            Expr::Count(s) => {
+                let mut inner = Deps::default();
+                s.deps(&mut inner);
+                d.nested(&inner);
+            }
             Expr::Sum(s, key) => {
-                s.deps(d);
+                let mut inner = Deps::default();
+                s.deps(&mut inner);
+                d.nested(&inner);
                 d.key(*key);
             }
         }

@@ -82,6 +82,42 @@ pub struct Select {
 }
 
 impl Select {
+    /// What the selection reads, with its candidates as `target` (an aura's selection:
+    /// `target.power` in a filter is read from each candidate).
+    pub fn deps_of_targets(&self, d: &mut Deps) {
+        if let Some(sort) = self.sort {
+            d.key(sort.key);
+        }
+        for s in &self.sources {
+            s.deps(d);
+        }
+        for f in &self.filters {
+            f.deps(d);
+        }
+    }
+
+    /// Whether `obj` would be selected, tested alone: only for one source in id order,
+    /// filters, no sort and no picker (see [`Selector::contains`]).
+    pub fn contains(&self, cx: &Cx<'_>, obj: ObjId) -> Option<Result<bool, RuleError>> {
+        if self.sources.len() != 1 || self.sort.is_some() || !matches!(self.pick, Pick::All) {
+            return None;
+        }
+        match self.sources[0].contains(cx, obj)? {
+            Ok(true) => {}
+            other => return Some(other),
+        }
+        // Filters test a candidate as `target`, as `candidates` does.
+        let scope = cx.scope.with_target(obj);
+        let tcx = cx.with_scope(&scope);
+        for f in &self.filters {
+            match f.test(&tcx, obj) {
+                Ok(true) => {}
+                other => return Some(other),
+            }
+        }
+        Some(Ok(true))
+    }
+
     /// The candidates after sources and filters, before picking.
     pub fn candidates(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         let start = out.len();
@@ -251,16 +287,16 @@ impl Selector for Select {
         }
     }
 
+    /// What a selection nested in something else reads (inside a count, a condition):
+    /// its candidates are not that thing's target.
     fn deps(&self, d: &mut Deps) {
-        if let Some(sort) = self.sort {
-            d.key(sort.key);
-        }
-        for s in &self.sources {
-            s.deps(d);
-        }
-        for f in &self.filters {
-            f.deps(d);
-        }
+        let mut inner = Deps::default();
+        self.deps_of_targets(&mut inner);
+        d.nested(&inner);
+    }
+
+    fn contains(&self, cx: &Cx<'_>, obj: ObjId) -> Option<Result<bool, RuleError>> {
+        Select::contains(self, cx, obj)
     }
 }
 

@@ -80,9 +80,33 @@ pub struct Dirty {
     pub structural: bool,
     /// Base property keys that changed.
     pub keys: OrdSet<Sym>,
+    /// Which objects' keys changed (in change order, repeats allowed), so auras that
+    /// read a key only from their targets re-test only those objects. Empty with
+    /// `keys` non-empty after [`Dirty::MAX_CHANGES`] changes: then every aura reading a
+    /// changed key is evaluated whole.
+    pub changed: Vec<(ObjId, Sym)>,
+    /// More than [`Dirty::MAX_CHANGES`] changes: `changed` was dropped.
+    pub too_many: bool,
 }
 
 impl Dirty {
+    /// How many (object, key) changes are remembered between two recomputes.
+    pub const MAX_CHANGES: usize = 256;
+
+    /// Records that `obj`'s `key` changed.
+    pub fn touch(&mut self, obj: ObjId, key: Sym) {
+        self.keys.insert(key);
+        if self.too_many {
+            return;
+        }
+        if self.changed.len() >= Self::MAX_CHANGES {
+            self.too_many = true;
+            self.changed = Vec::new();
+        } else {
+            self.changed.push((obj, key));
+        }
+    }
+
     /// Whether anything changed.
     pub fn any(&self) -> bool {
         self.structural || !self.keys.is_empty()
@@ -453,10 +477,10 @@ impl World {
         }
         let obj = self.object_mut(id)?;
         let old = obj.props.insert(key, value);
-        self.dirty.keys.insert(key);
+        self.dirty.touch(id, key);
         // `health` is derived from these two: whoever reads it must see the change.
         if key == self.health.damage_key || key == self.health.max_key {
-            self.dirty.keys.insert(self.health.health_key);
+            self.dirty.touch(id, self.health.health_key);
         }
         if let Some(before) = max_before {
             let after = self.get_int(id, key);
@@ -479,7 +503,7 @@ impl World {
         }
         let old = self.object_mut(id)?.props.remove(&key);
         if old.is_some() {
-            self.dirty.keys.insert(key);
+            self.dirty.touch(id, key);
         }
         Ok(old)
     }

@@ -77,7 +77,7 @@ impl World {
     fn put_slot(&mut self, id: ObjId, slot: i64) -> Result<(), StateError> {
         let obj = self.object_mut(id)?;
         obj.props.insert(slot_key(), Value::Int(slot));
-        self.dirty.keys.insert(slot_key());
+        self.dirty.touch(id, slot_key());
         Ok(())
     }
 

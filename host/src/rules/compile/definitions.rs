@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crate::bus::Binding;
 use crate::diag::{Diagnostic, Location};
 use crate::id::{Id, Sym};
-use crate::registry::{Deps, Registry, Selector};
+use crate::registry::{Deps, Registry};
 use crate::rules::content::{AuraSpec, ClassSpec, ContentFile, TriggerSpec, UntilSpec, WhenSpec};
 use crate::rules::expr::Expr;
 use crate::rules::params::{json_type, path_string, PathSeg};
@@ -399,10 +399,13 @@ impl<'c> Compiler<'c> {
             ..Deps::default()
         };
         if let Some(s) = &select {
-            s.deps(&mut deps);
+            s.deps_of_targets(&mut deps);
         }
         if let Some(w) = &while_ {
-            w.deps(&mut deps);
+            // `target` in `while` is the holder, not the aura's targets.
+            let mut inner = Deps::default();
+            w.deps(&mut inner);
+            deps.nested(&inner);
         }
         for m in &modifiers {
             m.value.deps(&mut deps);

@@ -157,6 +157,15 @@ impl Selector for Objects {
         self.each(cx, |_| n += 1);
         Ok(n)
     }
+    fn contains(&self, cx: &Cx<'_>, obj: ObjId) -> Option<Result<bool, RuleError>> {
+        let me = (self.owner != Relation::Any)
+            .then(|| acting_player(cx))
+            .flatten();
+        let class_ok = self
+            .class
+            .is_none_or(|c| cx.world.object(obj).is_ok_and(|o| o.class == c));
+        Some(Ok(class_ok && self.matches(cx, me, obj)))
+    }
     fn deps(&self, d: &mut Deps) {
         d.structural = true;
     }

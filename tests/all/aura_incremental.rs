@@ -1,0 +1,101 @@
+//! Incremental aura recompute: after property changes, the modifiers in effect are
+//! exactly those a whole recompute gives (auras that read a key only from their targets
+//! re-test just the changed objects).
+
+use std::sync::Arc;
+
+use tessera_host::plugins::Runtime;
+use tessera_host::rules::aura;
+use tessera_host::{ContentSource, Generation, Id, ObjId, Registry, SourceText, Sym, Value, World};
+
+const CONTENT: &str = r#"
+[class.unit]
+[class.player]
+
+[class.lord]
+[[class.lord.aura]]
+select = { type = "objects", tag = "soldier", zone = "board", owner = "friendly", where = { type = "compare", left = "target.power", op = ">=", right = 3 } }
+modifiers = [{ key = "attack", op = "add", value = "target.power" }]
+
+[class.banner]
+[[class.banner.aura]]
+select = { type = "objects", tag = "soldier", where = { type = "compare", left = "target.power", op = "<", right = "self.rank" } }
+modifiers = [{ key = "armor", op = "add", value = 1 }]
+"#;
+
+fn id(s: &str) -> Id {
+    Id::parse(s).expect("id")
+}
+
+/// Every object's modifiers, as (object, key, value) in list order.
+fn modifiers(w: &World) -> Vec<(ObjId, Sym, u64)> {
+    let ids: Vec<ObjId> = w.objects().map(|(o, _)| o).collect();
+    ids.into_iter()
+        .flat_map(|o| {
+            w.modifiers(o)
+                .iter()
+                .map(move |m| (o, m.key, m.value.to_bits()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+#[test]
+fn incremental_recompute_matches_a_whole_recompute() {
+    let src = ContentSource::new("t", SourceText::new("t.toml", CONTENT));
+    let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).expect("compiles");
+    let rt = Runtime::default();
+    let mut w = World::new(3);
+    let players = [
+        w.create(id("t:class/player"), None, Sym::new("table")),
+        w.create(id("t:class/player"), None, Sym::new("table")),
+    ];
+    let (power, rank) = (Sym::new("power"), Sym::new("rank"));
+    let mut units = Vec::new();
+    for i in 0..40usize {
+        let zone = if i % 3 == 0 { "reserve" } else { "board" };
+        let u = w.create(id("t:class/unit"), Some(players[i % 2]), Sym::new(zone));
+        if i % 4 != 0 {
+            w.tag(u, Sym::new("soldier")).expect("tag");
+        }
+        w.set(u, power, Value::Int((i % 7) as i64)).expect("set");
+        units.push(u);
+    }
+    w.create(id("t:class/lord"), Some(players[0]), Sym::new("board"));
+    let banner = w.create(id("t:class/banner"), Some(players[1]), Sym::new("board"));
+    w.set(banner, rank, Value::Int(2)).expect("set");
+    aura::recompute(&mut w, &gen, &Runtime::default()).expect("recompute");
+
+    let mut armor_seen = false;
+    for step in 0..200usize {
+        // One to three power changes (read from targets only), sometimes the banner's
+        // rank (read from the holder: every target may change).
+        for k in 0..=(step % 3) {
+            let u = units[(step * 7 + k * 13) % units.len()];
+            w.set(u, power, Value::Int(((step + k) % 9) as i64)).expect("set");
+        }
+        if step % 17 == 0 {
+            w.set(banner, rank, Value::Int((step % 5) as i64)).expect("set");
+        }
+        aura::recompute(&mut w, &gen, &rt).expect("recompute");
+        let incremental = modifiers(&w);
+        let mut whole = w.clone();
+        whole.mark_all_dirty();
+        aura::recompute(&mut whole, &gen, &rt).expect("recompute");
+        assert_eq!(incremental, modifiers(&whole), "step {step}");
+        let armored = incremental.iter().filter(|(_, k, _)| *k == Sym::new("armor")).count();
+        armor_seen |= armored > 0;
+    }
+    assert!(armor_seen, "the banner's aura (reading the holder's rank) took effect");
+    // The lord's aura is in effect: a board soldier of player 1 with power >= 3.
+    let strong = units
+        .iter()
+        .copied()
+        .find(|&u| {
+            w.object(u).is_ok_and(|o| o.zone == Sym::new("board") && o.owner == Some(players[0]))
+                && w.has_tag(u, Sym::new("soldier"))
+                && w.get_int(u, power) >= 3
+        })
+        .expect("a strong soldier");
+    assert!(w.modifiers(strong).iter().any(|m| m.key == Sym::new("attack")));
+}
