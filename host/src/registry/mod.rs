@@ -236,6 +236,12 @@ pub trait Selector: Send + Sync + fmt::Debug {
     fn contains(&self, _cx: &Cx<'_>, _obj: ObjId) -> Option<Result<bool, RuleError>> {
         None
     }
+    /// A tag every selected object has (its own or granted), when the selection is one
+    /// that [`Selector::contains`] can answer: a change to an object without it cannot
+    /// change the selection. `None` (the default): no such tag is known.
+    fn source_tag(&self) -> Option<crate::id::Sym> {
+        None
+    }
 }
 
 /// A prepared pipeline node (a step of an ability's `math` list).

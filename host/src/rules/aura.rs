@@ -52,14 +52,19 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
             return Ok(());
         }
         let dirty = std::mem::take(&mut world.dirty);
+        if dirty.structural || world.aura_holders.is_none() {
+            world.aura_holders = Some(Arc::new(class_aura_holders(world, gen)));
+        }
+        let changed_tags = tags_of_changed(world, &dirty);
+        let needs = |key: AuraKey, def: &AuraDef| {
+            is_stale(world, key, def, &dirty) && !untouched(world, key, def, &dirty, &changed_tags)
+        };
         // Without a structural change no aura switches on or off, so only the stale
         // ones need listing; with one, every active aura (the rest end).
-        let active = active_auras(world, gen, |key, def| {
-            dirty.structural || is_stale(world, key, def, &dirty)
-        });
+        let active = active_auras(world, gen, |key, def| dirty.structural || needs(key, def));
         let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
         for a in &active {
-            if !is_stale(world, a.key, &a.def, &dirty) {
+            if !needs(a.key, &a.def) {
                 continue;
             }
             // An aura that cannot be evaluated (its holder's parent is gone, a division
@@ -102,13 +107,56 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
     Ok(())
 }
 
+/// Every tag (own or granted) of the objects whose keys changed, when only keys changed
+/// and few enough to list; `None` otherwise.
+fn tags_of_changed(world: &World, dirty: &Dirty) -> Option<Vec<Sym>> {
+    if dirty.structural || dirty.too_many {
+        return None;
+    }
+    let mut tags: Vec<Sym> = Vec::new();
+    for (o, _) in &dirty.changed {
+        let Ok(obj) = world.object(*o) else { continue };
+        tags.extend(obj.tags.iter().copied());
+        tags.extend(
+            world
+                .modifiers(*o)
+                .iter()
+                .filter(|m| m.layer == crate::state::Layer::Tag)
+                .map(|m| m.key),
+        );
+    }
+    tags.sort_unstable();
+    tags.dedup();
+    Some(tags)
+}
+
+/// Whether a stale aura is nevertheless unaffected: it would be updated object by object
+/// ([`incremental`]), and every object it selects has a tag none of the changed objects
+/// has, so none of them is or can become one of its targets.
+fn untouched(
+    world: &World,
+    key: AuraKey,
+    def: &AuraDef,
+    dirty: &Dirty,
+    changed_tags: &Option<Vec<Sym>>,
+) -> bool {
+    let (Some(tags), Some(select)) = (changed_tags, &def.select) else {
+        return false;
+    };
+    let deps = &def.deps;
+    !deps.everything
+        && !deps.nontarget.iter().any(|k| dirty.keys.contains(k))
+        && select.source_tag().is_some_and(|t| !tags.contains(&t))
+        && world.aura_results.contains_key(&key)
+}
+
 /// Whether an aura's inputs changed (or it was never evaluated).
 fn is_stale(world: &World, key: AuraKey, def: &AuraDef, dirty: &Dirty) -> bool {
     let deps = &def.deps;
-    !world.aura_results.contains_key(&key)
-        || deps.everything
+    deps.everything
         || (dirty.structural && deps.structural)
         || deps.keys.iter().any(|k| dirty.keys.contains(k))
+        || !world.aura_results.contains_key(&key)
 }
 
 /// The aura's new result from its old one when only keys it reads from its targets
@@ -262,11 +310,9 @@ fn active_auras(
     want: impl Fn(AuraKey, &AuraDef) -> bool,
 ) -> Vec<Active> {
     let mut out = Vec::new();
-    for (holder, class) in class_aura_holders(world, gen) {
+    let holders = world.aura_holders.clone().unwrap_or_default();
+    for &(holder, class) in holders.iter() {
         let Some(def) = gen.classes.get(&class) else {
-            continue;
-        };
-        let Ok(o) = world.object(holder) else {
             continue;
         };
         for (i, aura) in def.auras.iter().enumerate() {
@@ -274,7 +320,13 @@ fn active_auras(
                 holder,
                 index: u16::try_from(i).unwrap_or(u16::MAX),
             };
-            if want(key, aura) && zone_ok(world, aura, holder, None, gen.world.silence_tag) {
+            if !want(key, aura) {
+                continue;
+            }
+            let Ok(o) = world.object(holder) else {
+                break;
+            };
+            if zone_ok(world, aura, holder, None, gen.world.silence_tag) {
                 out.push(Active {
                     key,
                     def: aura.clone(),

@@ -118,6 +118,14 @@ impl Select {
         Some(Ok(true))
     }
 
+    /// A tag every selected object has, for a selection [`Select::contains`] answers.
+    pub fn source_tag(&self) -> Option<crate::id::Sym> {
+        if self.sources.len() != 1 || self.sort.is_some() || !matches!(self.pick, Pick::All) {
+            return None;
+        }
+        self.sources[0].source_tag()
+    }
+
     /// The candidates after sources and filters, before picking.
     pub fn candidates(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         let start = out.len();
@@ -297,6 +305,10 @@ impl Selector for Select {
 
     fn contains(&self, cx: &Cx<'_>, obj: ObjId) -> Option<Result<bool, RuleError>> {
         Select::contains(self, cx, obj)
+    }
+
+    fn source_tag(&self) -> Option<crate::id::Sym> {
+        Select::source_tag(self)
     }
 }
 

@@ -78,8 +78,9 @@ pub struct AuraInstance {
 pub struct Dirty {
     /// Objects were created, moved, removed, re-owned, tagged or untagged.
     pub structural: bool,
-    /// Base property keys that changed.
-    pub keys: OrdSet<Sym>,
+    /// Base property keys that changed (each once; few, so a list compared by symbol
+    /// identity beats a set ordered by text).
+    pub keys: Vec<Sym>,
     /// Which objects' keys changed (in change order, repeats allowed), so auras that
     /// read a key only from their targets re-test only those objects. Empty with
     /// `keys` non-empty after [`Dirty::MAX_CHANGES`] changes: then every aura reading a
@@ -95,7 +96,9 @@ impl Dirty {
 
     /// Records that `obj`'s `key` changed.
     pub fn touch(&mut self, obj: ObjId, key: Sym) {
-        self.keys.insert(key);
+        if !self.keys.contains(&key) {
+            self.keys.push(key);
+        }
         if self.too_many {
             return;
         }
@@ -162,6 +165,9 @@ pub struct World {
     pub(crate) aura_results: OrdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
     /// Modifiers in effect per object.
     pub(crate) applied: OrdMap<ObjId, Arc<Vec<AppliedMod>>>,
+    /// The objects holding class auras (with their classes), as the last recompute
+    /// after a structural change listed them; only a structural change alters it.
+    pub(crate) aura_holders: Option<Arc<Vec<(ObjId, Id)>>>,
     rng: RefCell<ChaCha8Rng>,
     seed: u64,
     /// Current tick of the scheduler.
@@ -188,6 +194,7 @@ impl World {
             auras: OrdMap::new(),
             aura_results: OrdMap::new(),
             applied: OrdMap::new(),
+            aura_holders: None,
             rng: RefCell::new(ChaCha8Rng::seed_from_u64(seed)),
             seed,
             tick: 0,

@@ -169,6 +169,9 @@ impl Selector for Objects {
     fn deps(&self, d: &mut Deps) {
         d.structural = true;
     }
+    fn source_tag(&self) -> Option<Sym> {
+        self.tags.first().copied()
+    }
 }
 
 struct ObjectsKind {
