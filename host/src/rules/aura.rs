@@ -494,8 +494,7 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
     let mut touched_keys: BTreeSet<(ObjId, Sym)> = BTreeSet::new();
     for &obj in &affected {
         let mut list: Vec<AppliedMod> = world
-            .applied
-            .get(&obj)
+            .applied(obj)
             .map(|l| {
                 l.iter()
                     .filter(|m| !changed_keys.contains(&m.aura))
@@ -509,7 +508,7 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
                 touched_keys.insert((obj, m.key));
             }
         }
-        if let Some(old) = world.applied.get(&obj) {
+        if let Some(old) = world.applied(obj) {
             for m in old.iter().filter(|m| changed_keys.contains(&m.aura)) {
                 touched_keys.insert((obj, m.key));
             }

@@ -75,7 +75,7 @@ impl World {
 
     /// The modifiers currently in effect on an object.
     pub fn modifiers(&self, id: ObjId) -> &[AppliedMod] {
-        self.applied.get(&id).map_or(&[], |m| m.as_slice())
+        self.applied(id).map_or(&[], |m| m.as_slice())
     }
 
     /// Replaces the modifiers in effect on an object (empty: none), keeping the index of
@@ -87,7 +87,7 @@ impl World {
                 .map(|m| m.key)
                 .collect()
         };
-        let before = self.applied.get(&id).map(|l| granted(l)).unwrap_or_default();
+        let before = self.applied(id).map(|l| granted(l)).unwrap_or_default();
         let after = granted(&list);
         for t in before.iter().filter(|t| !after.contains(t)) {
             if let Some(set) = self.by_granted_tag.get_mut(t) {
@@ -98,9 +98,9 @@ impl World {
             self.by_granted_tag.entry(*t).or_default().insert(id);
         }
         if list.is_empty() {
-            self.applied.remove(&id);
+            self.store_applied(id, None);
         } else {
-            self.applied.insert(id, std::sync::Arc::new(list));
+            self.store_applied(id, Some(std::sync::Arc::new(list)));
         }
     }
 }

@@ -52,6 +52,14 @@ pub struct Object {
 #[derive(Debug, Clone, PartialEq)]
 struct Slot {
     generation: u32,
+    /// The object's zone and owner, kept beside it so selections that filter on them
+    /// read the slot array, not each object behind its pointer (a cache miss apiece
+    /// over 100k objects).
+    zone: Sym,
+    owner: Option<ObjId>,
+    /// The modifiers in effect on the object (kept in its slot: every effective read
+    /// needs them, and a separate map cost a tree look-up per read).
+    mods: Option<Arc<Vec<AppliedMod>>>,
     object: Option<Arc<Object>>,
 }
 
@@ -163,8 +171,6 @@ pub struct World {
     pub(crate) auras: OrdMap<u64, AuraInstance>,
     /// Modifiers each aura currently produces (cache of the last recompute).
     pub(crate) aura_results: OrdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
-    /// Modifiers in effect per object.
-    pub(crate) applied: OrdMap<ObjId, Arc<Vec<AppliedMod>>>,
     /// The objects holding class auras (with their classes), as the last recompute
     /// after a structural change listed them; only a structural change alters it.
     pub(crate) aura_holders: Option<Arc<Vec<(ObjId, Id)>>>,
@@ -193,7 +199,6 @@ impl World {
             groups: HashMap::new(),
             auras: OrdMap::new(),
             aura_results: OrdMap::new(),
-            applied: OrdMap::new(),
             aura_holders: None,
             rng: RefCell::new(ChaCha8Rng::seed_from_u64(seed)),
             seed,
@@ -264,6 +269,9 @@ impl World {
         let id = if let Some(index) = self.free.pop_front() {
             let slot = &mut self.slots[index as usize];
             slot.generation = slot.generation.wrapping_add(1);
+            slot.zone = zone;
+            slot.owner = owner;
+            slot.mods = None;
             slot.object = Some(object);
             ObjId {
                 index,
@@ -273,6 +281,9 @@ impl World {
             let index = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
             self.slots.push_back(Slot {
                 generation: 0,
+                zone,
+                owner,
+                mods: None,
                 object: Some(object),
             });
             ObjId {
@@ -303,9 +314,9 @@ impl World {
                 set.remove(&id);
             }
         }
+        self.set_modifiers(id, Vec::new());
         self.slots[id.index as usize].object = None;
         self.free.push_back(id.index);
-        self.set_modifiers(id, Vec::new());
         let gone: Vec<u64> = self
             .auras
             .iter()
@@ -330,6 +341,7 @@ impl World {
             Some(Slot {
                 generation,
                 object: Some(o),
+                ..
             }) if *generation == id.generation => Ok(o),
             _ => Err(StateError::NoObject(id)),
         }
@@ -340,8 +352,47 @@ impl World {
             Some(Slot {
                 generation,
                 object: Some(o),
+                ..
             }) if *generation == id.generation => Ok(Arc::make_mut(o)),
             _ => Err(StateError::NoObject(id)),
+        }
+    }
+
+    /// An object's zone and owner, read without touching the object itself.
+    pub fn zone_and_owner(&self, id: ObjId) -> Option<(Sym, Option<ObjId>)> {
+        match self.slots.get(id.index as usize) {
+            Some(s) if s.generation == id.generation && s.object.is_some() => {
+                Some((s.zone, s.owner))
+            }
+            _ => None,
+        }
+    }
+
+    /// The modifiers in effect on a living object, if any.
+    pub(crate) fn applied(&self, id: ObjId) -> Option<&Arc<Vec<AppliedMod>>> {
+        match self.slots.get(id.index as usize) {
+            Some(s) if s.generation == id.generation && s.object.is_some() => s.mods.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// Stores the modifiers in effect on a living object (`None`: none).
+    pub(crate) fn store_applied(&mut self, id: ObjId, mods: Option<Arc<Vec<AppliedMod>>>) {
+        if let Some(s) = self.slots.get_mut(id.index as usize) {
+            if s.generation == id.generation && s.object.is_some() {
+                s.mods = mods;
+            }
+        }
+    }
+
+    /// Keeps the slot's copy of zone and owner in step with the object.
+    fn sync_slot(&mut self, id: ObjId) {
+        if let Ok(o) = self.object(id) {
+            let (zone, owner) = (o.zone, o.owner);
+            if let Some(s) = self.slots.get_mut(id.index as usize) {
+                s.zone = zone;
+                s.owner = owner;
+            }
         }
     }
 
@@ -436,7 +487,7 @@ impl World {
             }
         }
         let base = obj.props.get(&key);
-        let mods = self.applied.get(&id);
+        let mods = self.applied(id);
         match (base, mods) {
             (Some(v), None) => v.as_f64(),
             (Some(v), Some(m)) => v.as_f64().map(|b| apply(b, key, m)),
@@ -469,8 +520,7 @@ impl World {
     }
 
     fn has_mods(&self, id: ObjId, key: Sym) -> bool {
-        self.applied
-            .get(&id)
+        self.applied(id)
             .is_some_and(|m| m.iter().any(|x| x.key == key))
     }
 
@@ -566,7 +616,7 @@ impl World {
     /// modifier of an aura (`op = "tag"`).
     pub fn object_has_tag(&self, id: ObjId, o: &Object, tag: Sym) -> bool {
         o.tags.contains(&tag)
-            || self.applied.get(&id).is_some_and(|mods| {
+            || self.applied(id).is_some_and(|mods| {
                 mods.iter()
                     .any(|m| m.key == tag && m.layer == modifier::Layer::Tag)
             })
@@ -585,6 +635,7 @@ impl World {
         let obj = self.object_mut(id)?;
         let old = std::mem::replace(&mut obj.zone, zone);
         obj.timestamp = ts;
+        self.sync_slot(id);
         self.dirty.structural = true;
         if old != zone {
             if let Some(set) = self.by_zone.get_mut(&old) {
@@ -600,6 +651,7 @@ impl World {
     pub fn set_owner(&mut self, id: ObjId, owner: Option<ObjId>) -> Result<(), StateError> {
         self.leave_slot(id)?;
         self.object_mut(id)?.owner = owner;
+        self.sync_slot(id);
         self.dirty.structural = true;
         self.join_slot(id, None)
     }

@@ -64,10 +64,21 @@ struct Objects {
 }
 
 impl Objects {
-    fn matches(&self, cx: &Cx<'_>, me: Option<ObjId>, id: ObjId) -> bool {
-        cx.world
-            .object(id)
-            .is_ok_and(|o| self.matches_obj(cx, me, id, o))
+    /// Whether `id` matches; `known` is a tag it is known to have (the index it came
+    /// from). Zone and owner come from the world's slot array; the object itself is
+    /// read only for tags.
+    fn matches(&self, cx: &Cx<'_>, me: Option<ObjId>, id: ObjId, known: Option<Sym>) -> bool {
+        let Some((zone, owner)) = cx.world.zone_and_owner(id) else {
+            return false;
+        };
+        (self.zones.is_empty() || self.zones.contains(&zone))
+            && !(self.exclude_self && cx.scope.this == Some(id))
+            && owner_relation_of(cx, me, owner, id, self.owner)
+            && self
+                .tags
+                .iter()
+                .filter(|t| Some(**t) != known)
+                .all(|t| cx.world.has_tag(id, *t))
     }
 
     /// `me`: the acting player (the same for every candidate of one selection).
@@ -118,12 +129,17 @@ impl Objects {
         let me = (self.owner != Relation::Any)
             .then(|| acting_player(cx))
             .flatten();
+        let source = self.source(cx);
+        let known = match source {
+            Source::Tag(t) => Some(t),
+            _ => None,
+        };
         let keep = |id: ObjId| {
-            if self.matches(cx, me, id) {
+            if self.matches(cx, me, id, known) {
                 f(id)
             }
         };
-        match self.source(cx) {
+        match source {
             Source::Class(c) => cx.world.objects_of_class(c).for_each(keep),
             Source::Tag(t) => cx.world.objects_tagged(t).for_each(keep),
             Source::Zones if self.zones.len() == 1 => {
@@ -164,7 +180,7 @@ impl Selector for Objects {
         let class_ok = self
             .class
             .is_none_or(|c| cx.world.object(obj).is_ok_and(|o| o.class == c));
-        Some(Ok(class_ok && self.matches(cx, me, obj)))
+        Some(Ok(class_ok && self.matches(cx, me, obj, None)))
     }
     fn deps(&self, d: &mut Deps) {
         d.structural = true;
