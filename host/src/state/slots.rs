@@ -58,6 +58,11 @@ impl World {
         self.get_int(id, slot_key())
     }
 
+    /// How many objects `owner` has in `zone` (its group's size).
+    pub fn group_len(&self, zone: Sym, owner: Option<ObjId>) -> usize {
+        self.groups.get(&(zone, owner)).map_or(0, |g| g.members.len())
+    }
+
     /// The key of the group `id` belongs to: its zone and owner.
     fn group_key(&self, id: ObjId) -> Result<(Sym, Option<ObjId>), StateError> {
         let me = self.object(id)?;

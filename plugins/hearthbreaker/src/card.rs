@@ -59,11 +59,12 @@ pub fn translate_all(defs: &Value) -> Result<Value, CardError> {
         }
     }
     // The collection (`card_collection` picks from it): one object of every collectible
-    // card in the hidden zone `collection`, created when the rules ask for it.
+    // card in the hidden zone `collection`, created when the rules ask for it, quietly
+    // (no `created` event per card: no rule hears of the catalog).
     let catalog: Vec<Value> = list
         .iter()
         .filter(|c| c.get("collectible").and_then(Value::as_bool) == Some(true))
-        .map(|c| json!({ "type": "core:action/create", "class": format!("hearthbreaker:class/{}", class_name(c)), "zone": "collection" }))
+        .map(|c| json!({ "type": "core:action/create", "class": format!("hearthbreaker:class/{}", class_name(c)), "zone": "collection", "quiet": true }))
         .collect();
     let trigger =
         json!({ "collection": { "when": "hearthbreaker:event/collection_needed", "do": catalog } });

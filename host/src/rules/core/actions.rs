@@ -373,6 +373,7 @@ pub(super) fn register(r: &mut Registry) {
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
             ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
             ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `event.slot` or `self.left_slot` in a deathrattle to take the destroyed holder's place"),
+            ParamSpec::optional("quiet", T::Bool, "raise no `core:event/created` (default false): for objects no rule needs to hear of, such as a catalog of cards in a hidden zone, where an event per object would only cost time"),
         ],
         kind(|p| {
             // `class` may also be a selector table: the same as `class_of`.
@@ -399,6 +400,7 @@ pub(super) fn register(r: &mut Registry) {
                 limit: p.opt_expr("limit")?,
                 slot: p.opt_expr("slot")?,
                 props: p.table("properties")?,
+                quiet: p.bool_or("quiet", false)?,
             }))
         }),
     );

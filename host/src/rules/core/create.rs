@@ -32,6 +32,8 @@ pub(super) struct Create {
     pub(super) limit: Option<Expr>,
     pub(super) slot: Option<Expr>,
     pub(super) props: Vec<(Sym, Value)>,
+    /// Raise no `created` events (a catalog in a hidden zone that no rule hears of).
+    pub(super) quiet: bool,
 }
 impl Action for Create {
     fn run(&self, ax: &mut ActCx<'_>, _targets: &[ObjId]) -> Result<(), RuleError> {
@@ -77,11 +79,7 @@ impl Action for Create {
                 }
             };
             if let Some(limit) = limit {
-                let present = ax
-                    .world
-                    .objects()
-                    .filter(|(_, o)| o.zone == self.zone && o.owner == owner)
-                    .count();
+                let present = ax.world.group_len(self.zone, owner);
                 if i64::try_from(present).unwrap_or(i64::MAX) >= limit {
                     tracing::debug!(class = %class, zone = %self.zone, limit, "zone is full; nothing created");
                     break;
@@ -96,8 +94,10 @@ impl Action for Create {
             for (k, v) in &self.props {
                 ax.world.set(id, *k, v.clone())?;
             }
-            let e = Event::new(created()).target(id).player(owner);
-            raise_from_holder(ax, e);
+            if !self.quiet {
+                let e = Event::new(created()).target(id).player(owner);
+                raise_from_holder(ax, e);
+            }
         }
         Ok(())
     }
