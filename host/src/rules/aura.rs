@@ -454,11 +454,7 @@ fn by_object(v: &[(ObjId, AppliedMod)]) -> HashMap<ObjId, Vec<&AppliedMod>> {
 
 /// Adds to `affected` the objects whose modifiers from one aura differ between its old
 /// and new result (an object whose share is the same keeps its list as it is).
-fn differing(
-    old: &[(ObjId, AppliedMod)],
-    new: &[(ObjId, AppliedMod)],
-    affected: &mut BTreeSet<ObjId>,
-) {
+fn differing(old: &[(ObjId, AppliedMod)], new: &[(ObjId, AppliedMod)], affected: &mut Vec<ObjId>) {
     if old.is_empty() || new.is_empty() {
         affected.extend(old.iter().chain(new).map(|(o, _)| *o));
         return;
@@ -466,52 +462,51 @@ fn differing(
     let (before, after) = (by_object(old), by_object(new));
     for (o, mods) in &before {
         if after.get(o) != Some(mods) {
-            affected.insert(*o);
+            affected.push(*o);
         }
     }
     affected.extend(after.keys().filter(|o| !before.contains_key(o)).copied());
 }
 
 fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>) {
-    let mut affected: BTreeSet<ObjId> = BTreeSet::new();
     let changed_keys: BTreeSet<AuraKey> = changes.iter().map(|(k, _)| *k).collect();
-    // The new modifiers of each object, in change order (one pass over all changes; a
-    // scan of every change per affected object was quadratic).
-    let mut new_by_obj: HashMap<ObjId, Vec<&AppliedMod>> = HashMap::new();
+    let mut affected: Vec<ObjId> = Vec::new();
+    // The new modifiers of every change, then grouped by object (a stable sort keeps
+    // each object's modifiers in change order).
+    let mut new_mods: Vec<(ObjId, &AppliedMod)> = Vec::new();
     for (key, new) in &changes {
         let old = world.aura_results.get(key).map_or(&[][..], |o| o.as_slice());
         let new = new.as_deref().map_or(&[][..], |n| n.as_slice());
         differing(old, new, &mut affected);
-        for (o, m) in new {
-            new_by_obj.entry(*o).or_default().push(m);
-        }
+        new_mods.extend(new.iter().map(|(o, m)| (*o, m)));
     }
+    affected.sort_unstable();
+    affected.dedup();
+    new_mods.sort_by_key(|(o, _)| *o);
     let rule = world.health_rule().clone();
-    let old_max: Vec<(ObjId, Option<f64>)> = affected
-        .iter()
-        .map(|&o| (o, world.get_number(o, rule.max_key)))
-        .collect();
-    let mut touched_keys: BTreeSet<(ObjId, Sym)> = BTreeSet::new();
+    let old_max: Vec<(ObjId, Option<f64>)> = if rule.on_drop == MaxHealthDrop::Clamp {
+        affected
+            .iter()
+            .map(|&o| (o, world.get_number(o, rule.max_key)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut touched: Vec<(ObjId, Sym)> = Vec::new();
     for &obj in &affected {
-        let mut list: Vec<AppliedMod> = world
-            .applied(obj)
-            .map(|l| {
-                l.iter()
-                    .filter(|m| !changed_keys.contains(&m.aura))
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
-        if let Some(mods) = new_by_obj.get(&obj) {
-            for m in mods {
-                list.push((*m).clone());
-                touched_keys.insert((obj, m.key));
+        let old = world.applied(obj).cloned();
+        let mut list: Vec<AppliedMod> = Vec::new();
+        for m in old.iter().flat_map(|l| l.iter()) {
+            if changed_keys.contains(&m.aura) {
+                touched.push((obj, m.key));
+            } else {
+                list.push(m.clone());
             }
         }
-        if let Some(old) = world.applied(obj) {
-            for m in old.iter().filter(|m| changed_keys.contains(&m.aura)) {
-                touched_keys.insert((obj, m.key));
-            }
+        let start = new_mods.partition_point(|(o, _)| *o < obj);
+        for (_, m) in new_mods[start..].iter().take_while(|(o, _)| *o == obj) {
+            list.push((*m).clone());
+            touched.push((obj, m.key));
         }
         list.sort_by_key(|m| (m.layer, m.timestamp, m.aura));
         world.set_modifiers(obj, list);
@@ -546,7 +541,9 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
         }
     }
     // Values other auras may read have changed: they get another round.
-    for (obj, k) in touched_keys {
+    touched.sort_unstable_by_key(|(o, k)| (*o, k.as_str().as_ptr() as usize));
+    touched.dedup();
+    for (obj, k) in touched {
         world.dirty.touch(obj, k);
     }
 }
