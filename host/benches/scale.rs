@@ -40,9 +40,7 @@ use std::sync::Arc;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use tessera_host::plugins::Runtime;
 use tessera_host::rules::aura;
-use tessera_host::{
-    ContentSource, Generation, Id, ObjId, Registry, SourceText, Sym, Value, World,
-};
+use tessera_host::{ContentSource, Generation, Id, ObjId, Registry, SourceText, Sym, Value, World};
 
 const UNITS: usize = 100_000;
 const TAGS: usize = 200;
@@ -57,7 +55,10 @@ fn id(s: &str) -> Id {
 // ---------------------------------------------------------------------------------------
 
 /// The record a native world would push per object (class, owner, zone, slot).
-#[expect(dead_code, reason = "written, never read: it stands for the stored object")]
+#[expect(
+    dead_code,
+    reason = "written, never read: it stands for the stored object"
+)]
 #[derive(Clone, Copy)]
 struct NativeObject {
     class: Id,
@@ -162,7 +163,11 @@ fn aura_world() -> (World, Vec<ObjId>, [ObjId; 2]) {
         })
         .collect();
     for j in 0..AURAS {
-        w.create(id(&format!("bench:class/holder{j}")), Some(players[j % 2]), board);
+        w.create(
+            id(&format!("bench:class/holder{j}")),
+            Some(players[j % 2]),
+            board,
+        );
     }
     (w, units, players)
 }
@@ -206,7 +211,12 @@ fn native_full(units: &[NativeUnit], by_tag: &[Vec<usize>], auras: &[NativeAura]
 }
 
 /// One unit's power changed: re-test it against its tag's auras.
-fn native_one(units: &[NativeUnit], auras_by_tag: &[Vec<usize>], auras: &[NativeAura], i: usize) -> f64 {
+fn native_one(
+    units: &[NativeUnit],
+    auras_by_tag: &[Vec<usize>],
+    auras: &[NativeAura],
+    i: usize,
+) -> f64 {
     let u = &units[i];
     let mut v = u.attack;
     for &a in &auras_by_tag[i % TAGS] {
@@ -226,7 +236,11 @@ fn bench_auras(c: &mut Criterion) {
     aura::recompute(&mut w, &gen, &rt).expect("recompute");
     let attack = Sym::new("attack");
     for i in [0, 1, 6, 7, 12, 99_999] {
-        assert_eq!(w.get_int(units[i], attack), expected_attack(i, power_of(i)), "unit {i}");
+        assert_eq!(
+            w.get_int(units[i], attack),
+            expected_attack(i, power_of(i)),
+            "unit {i}"
+        );
     }
     let mut group = c.benchmark_group("aura");
     group.sample_size(10);
@@ -322,8 +336,11 @@ fn arena_generation() -> Arc<Generation> {
     let dest = repo().join("mods/arena-plus/plugins");
     std::fs::create_dir_all(&dest).expect("plugins folder");
     for b in built {
-        std::fs::copy(&b.wasm, dest.join(format!("{}.wasm", b.name.replace('-', "_"))))
-            .expect("copy plugin");
+        std::fs::copy(
+            &b.wasm,
+            dest.join(format!("{}.wasm", b.name.replace('-', "_"))),
+        )
+        .expect("copy plugin");
     }
     let path = repo().join("server.toml");
     let text = std::fs::read_to_string(&path).expect("server.toml");
@@ -360,8 +377,14 @@ fn report_memory() {
                     as Box<dyn tessera_host::Controller>
             })
             .collect();
-        let m = tessera_host::play::Match::new(gen.clone(), seed, agents, std::rc::Rc::new(|_: &str| None), &mut |_| {})
-            .expect("match");
+        let m = tessera_host::play::Match::new(
+            gen.clone(),
+            seed,
+            agents,
+            std::rc::Rc::new(|_: &str| None),
+            &mut |_| {},
+        )
+        .expect("match");
         matches.push(m);
     }
     let after = resident().unwrap_or(before);

@@ -72,10 +72,12 @@ fn incremental_recompute_matches_a_whole_recompute() {
         // rank (read from the holder: every target may change).
         for k in 0..=(step % 3) {
             let u = units[(step * 7 + k * 13) % units.len()];
-            w.set(u, power, Value::Int(((step + k) % 9) as i64)).expect("set");
+            w.set(u, power, Value::Int(((step + k) % 9) as i64))
+                .expect("set");
         }
         if step % 17 == 0 {
-            w.set(banner, rank, Value::Int((step % 5) as i64)).expect("set");
+            w.set(banner, rank, Value::Int((step % 5) as i64))
+                .expect("set");
         }
         aura::recompute(&mut w, &gen, &rt).expect("recompute");
         let incremental = modifiers(&w);
@@ -83,19 +85,29 @@ fn incremental_recompute_matches_a_whole_recompute() {
         whole.mark_all_dirty();
         aura::recompute(&mut whole, &gen, &rt).expect("recompute");
         assert_eq!(incremental, modifiers(&whole), "step {step}");
-        let armored = incremental.iter().filter(|(_, k, _)| *k == Sym::new("armor")).count();
+        let armored = incremental
+            .iter()
+            .filter(|(_, k, _)| *k == Sym::new("armor"))
+            .count();
         armor_seen |= armored > 0;
     }
-    assert!(armor_seen, "the banner's aura (reading the holder's rank) took effect");
+    assert!(
+        armor_seen,
+        "the banner's aura (reading the holder's rank) took effect"
+    );
     // The lord's aura is in effect: a board soldier of player 1 with power >= 3.
     let strong = units
         .iter()
         .copied()
         .find(|&u| {
-            w.object(u).is_ok_and(|o| o.zone == Sym::new("board") && o.owner == Some(players[0]))
+            w.object(u)
+                .is_ok_and(|o| o.zone == Sym::new("board") && o.owner == Some(players[0]))
                 && w.has_tag(u, Sym::new("soldier"))
                 && w.get_int(u, power) >= 3
         })
         .expect("a strong soldier");
-    assert!(w.modifiers(strong).iter().any(|m| m.key == Sym::new("attack")));
+    assert!(w
+        .modifiers(strong)
+        .iter()
+        .any(|m| m.key == Sym::new("attack")));
 }

@@ -188,13 +188,7 @@ fn incremental(
     objs.sort_unstable();
     objs.dedup();
     let scope = holder_scope(a);
-    let cx = Cx {
-        world,
-        gen,
-        scope: &scope,
-        controller: None,
-        rt,
-    };
+    let cx = aura_cx(world, gen, rt, &scope);
     if let Some(w) = &a.def.while_ {
         if !w.test(&cx, a.holder).ok()? {
             return Some(if old.is_empty() {
@@ -214,7 +208,11 @@ fn incremental(
         let current = result.as_deref().unwrap_or(old);
         let at = current.partition_point(|(t, _)| *t < o);
         let end = at + current[at..].iter().take_while(|(t, _)| *t == o).count();
-        if current[at..end].iter().map(|(_, m)| m).eq(mods.iter().map(|(_, m)| m)) {
+        if current[at..end]
+            .iter()
+            .map(|(_, m)| m)
+            .eq(mods.iter().map(|(_, m)| m))
+        {
             continue;
         }
         let r = result.get_or_insert_with(|| (**old).clone());
@@ -345,12 +343,13 @@ fn active_auras(
         };
         if want(AuraKey::Instance(n), def)
             && zone_ok(
-            world,
-            def,
-            inst.holder,
-            Some(inst.zone),
-            gen.world.silence_tag,
-        ) {
+                world,
+                def,
+                inst.holder,
+                Some(inst.zone),
+                gen.world.silence_tag,
+            )
+        {
             out.push(Active {
                 key: AuraKey::Instance(n),
                 def: def.clone(),
@@ -362,6 +361,17 @@ fn active_auras(
         }
     }
     out
+}
+
+/// The context auras are evaluated in (no controller: auras never ask for choices).
+fn aura_cx<'a>(world: &'a World, gen: &'a Generation, rt: &'a Runtime, scope: &'a Scope) -> Cx<'a> {
+    Cx {
+        world,
+        gen,
+        scope,
+        controller: None,
+        rt,
+    }
 }
 
 /// The scope an aura is evaluated in: `self` is the holder (also `target` for `while`).
@@ -381,13 +391,7 @@ fn evaluate(
     a: &Active,
 ) -> Result<Vec<(ObjId, AppliedMod)>, RuleError> {
     let scope = holder_scope(a);
-    let cx = Cx {
-        world,
-        gen,
-        scope: &scope,
-        controller: None,
-        rt,
-    };
+    let cx = aura_cx(world, gen, rt, &scope);
     let ctx = |e: RuleError| e.context(&a.def.origin);
     if let Some(w) = &a.def.while_ {
         if !w.test(&cx, a.holder).map_err(ctx)? {
@@ -475,7 +479,10 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
     // each object's modifiers in change order).
     let mut new_mods: Vec<(ObjId, &AppliedMod)> = Vec::new();
     for (key, new) in &changes {
-        let old = world.aura_results.get(key).map_or(&[][..], |o| o.as_slice());
+        let old = world
+            .aura_results
+            .get(key)
+            .map_or(&[][..], |o| o.as_slice());
         let new = new.as_deref().map_or(&[][..], |n| n.as_slice());
         differing(old, new, &mut affected);
         new_mods.extend(new.iter().map(|(o, m)| (*o, m)));

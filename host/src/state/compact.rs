@@ -76,7 +76,10 @@ impl PropMap {
 
 impl<'a> IntoIterator for &'a PropMap {
     type Item = (&'a Sym, &'a Value);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, (Sym, Value)>, fn(&'a (Sym, Value)) -> (&'a Sym, &'a Value)>;
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (Sym, Value)>,
+        fn(&'a (Sym, Value)) -> (&'a Sym, &'a Value),
+    >;
     fn into_iter(self) -> Self::IntoIter {
         self.entries.iter().map(|(k, v)| (k, v))
     }
@@ -170,7 +173,10 @@ mod tests {
         for (k, v) in [("zeta", 1), ("alpha", 2), ("mid", 3)] {
             assert_eq!(m.insert(Sym::new(k), Value::Int(v)), None);
         }
-        assert_eq!(m.insert(Sym::new("mid"), Value::Int(4)), Some(Value::Int(3)));
+        assert_eq!(
+            m.insert(Sym::new("mid"), Value::Int(4)),
+            Some(Value::Int(3))
+        );
         let keys: Vec<&str> = m.keys().map(|k| k.as_str()).collect();
         assert_eq!(keys, ["alpha", "mid", "zeta"]);
         assert_eq!(m.get(&Sym::new("mid")), Some(&Value::Int(4)));

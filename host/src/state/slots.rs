@@ -60,7 +60,9 @@ impl World {
 
     /// How many objects `owner` has in `zone` (its group's size).
     pub fn group_len(&self, zone: Sym, owner: Option<ObjId>) -> usize {
-        self.groups.get(&(zone, owner)).map_or(0, |g| g.members.len())
+        self.groups
+            .get(&(zone, owner))
+            .map_or(0, |g| g.members.len())
     }
 
     /// The key of the group `id` belongs to: its zone and owner.
@@ -129,8 +131,11 @@ impl World {
             return;
         }
         if !group.ordered {
-            let mut v: Vec<(i64, ObjId)> =
-                group.members.iter().map(|&o| (self.base_slot(o), o)).collect();
+            let mut v: Vec<(i64, ObjId)> = group
+                .members
+                .iter()
+                .map(|&o| (self.base_slot(o), o))
+                .collect();
             v.sort_unstable();
             group.ordered = v
                 .iter()
