@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Scope};
-use crate::id::{Id, Sym};
+use crate::id::Sym;
 use crate::plugins::Runtime;
 use crate::state::{AppliedMod, AuraKey, Dirty, MaxHealthDrop, ObjId, World};
 
@@ -57,7 +57,7 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
         }
         let changed_tags = tags_of_changed(world, &dirty);
         let needs = |key: AuraKey, def: &AuraDef| {
-            is_stale(world, key, def, &dirty) && !untouched(world, key, def, &dirty, &changed_tags)
+            is_stale(world, key, def, &dirty) && !untouched(def, &dirty, &changed_tags)
         };
         // Without a structural change no aura switches on or off, so only the stale
         // ones need listing; with one, every active aura (the rest end).
@@ -133,21 +133,16 @@ fn tags_of_changed(world: &World, dirty: &Dirty) -> Option<Vec<Sym>> {
 /// Whether a stale aura is nevertheless unaffected: it would be updated object by object
 /// ([`incremental`]), and every object it selects has a tag none of the changed objects
 /// has, so none of them is or can become one of its targets.
-fn untouched(
-    world: &World,
-    key: AuraKey,
-    def: &AuraDef,
-    dirty: &Dirty,
-    changed_tags: &Option<Vec<Sym>>,
-) -> bool {
+fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> bool {
     let (Some(tags), Some(select)) = (changed_tags, &def.select) else {
         return false;
     };
     let deps = &def.deps;
+    // Only keys changed, so every active aura has a result from an earlier round (a
+    // new holder, a swapped generation or a first recompute are structural changes).
     !deps.everything
         && !deps.nontarget.iter().any(|k| dirty.keys.contains(k))
         && select.source_tag().is_some_and(|t| !tags.contains(&t))
-        && world.aura_results.contains_key(&key)
 }
 
 /// Whether an aura's inputs changed (or it was never evaluated).
@@ -273,8 +268,10 @@ fn end_departed(world: &mut World, gen: &Generation) {
     }
 }
 
-/// The objects holding class auras that may be on, in `aura_classes` order then id.
-fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, Id)> {
+/// The objects holding class auras that may be on, with their class's rank in
+/// `aura_classes`, in that order then by id.
+fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, u32)> {
+    let rank = |r: usize| u32::try_from(r).unwrap_or(u32::MAX);
     // Look in the zones unless they hold many more objects than there are classes with
     // auras (a galaxy's one big zone): then look among those classes' objects.
     let by_zone = gen.aura_class_zones.as_ref().filter(|zones| {
@@ -285,20 +282,21 @@ fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, Id)> {
         return gen
             .aura_classes
             .iter()
-            .flat_map(|c| world.objects_of_class(*c).map(move |h| (h, *c)))
+            .enumerate()
+            .flat_map(|(r, c)| world.objects_of_class(*c).map(move |h| (h, rank(r))))
             .collect();
     };
-    let mut found: Vec<(usize, ObjId, Id)> = Vec::new();
+    let mut found: Vec<(u32, ObjId)> = Vec::new();
     for z in zones {
         for h in world.objects_in_zone(*z) {
             let Ok(o) = world.object(h) else { continue };
-            if let Some(rank) = gen.aura_class_rank.get(&o.class) {
-                found.push((*rank, h, o.class));
+            if let Some(r) = gen.aura_class_rank.get(&o.class) {
+                found.push((rank(*r), h));
             }
         }
     }
     found.sort_unstable();
-    found.into_iter().map(|(_, h, c)| (h, c)).collect()
+    found.into_iter().map(|(r, h)| (h, r)).collect()
 }
 
 /// The active auras that `want` keeps (given their key and definition).
@@ -309,8 +307,11 @@ fn active_auras(
 ) -> Vec<Active> {
     let mut out = Vec::new();
     let holders = world.aura_holders.clone().unwrap_or_default();
-    for &(holder, class) in holders.iter() {
-        let Some(def) = gen.classes.get(&class) else {
+    for &(holder, rank) in holders.iter() {
+        let Some(def) = usize::try_from(rank)
+            .ok()
+            .and_then(|r| gen.aura_class_defs.get(r))
+        else {
             continue;
         };
         for (i, aura) in def.auras.iter().enumerate() {

@@ -171,9 +171,10 @@ pub struct World {
     pub(crate) auras: OrdMap<u64, AuraInstance>,
     /// Modifiers each aura currently produces (cache of the last recompute).
     pub(crate) aura_results: OrdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
-    /// The objects holding class auras (with their classes), as the last recompute
-    /// after a structural change listed them; only a structural change alters it.
-    pub(crate) aura_holders: Option<Arc<Vec<(ObjId, Id)>>>,
+    /// The objects holding class auras, each with its class's place in the
+    /// generation's list of classes with auras, as the last recompute after a
+    /// structural change listed them; only a structural change alters it.
+    pub(crate) aura_holders: Option<Arc<Vec<(ObjId, u32)>>>,
     rng: RefCell<ChaCha8Rng>,
     seed: u64,
     /// Current tick of the scheduler.

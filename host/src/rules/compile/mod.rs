@@ -152,6 +152,8 @@ pub struct Generation {
     pub aura_classes: Vec<Id>,
     /// Where each class of `aura_classes` stands in it.
     pub aura_class_rank: HashMap<Id, usize>,
+    /// The definitions of `aura_classes`, in the same order.
+    pub aura_class_defs: Vec<Arc<ClassDef>>,
     /// The zones class auras can be on in (`None`: some class aura is on in any zone),
     /// so recompute looks for holders in those zones instead of among every object of
     /// every class with an aura (cards in a library or collection hold auras too).
@@ -268,6 +270,7 @@ impl Generation {
             classes: HashMap::new(),
             aura_classes: Vec::new(),
             aura_class_rank: HashMap::new(),
+            aura_class_defs: Vec::new(),
             aura_class_zones: None,
             triggers: Vec::new(),
             index: TriggerIndex::default(),
@@ -542,6 +545,11 @@ fn index_aura_classes(gen: &mut Generation) {
         .iter()
         .enumerate()
         .map(|(i, c)| (*c, i))
+        .collect();
+    gen.aura_class_defs = gen
+        .aura_classes
+        .iter()
+        .filter_map(|c| gen.classes.get(c).cloned())
         .collect();
     let mut zones: Option<Vec<Sym>> = Some(Vec::new());
     for class in &gen.aura_classes {
