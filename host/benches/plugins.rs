@@ -21,6 +21,12 @@
 //!   one `tessera_condition` call each (1,000 guest calls per iteration).
 //! - `predicate/native_batch`: `Condition::test_many` on 1,000 objects (built-ins have no
 //!   batch entry point; this is the default loop of `test`).
+//! - `predicate/lua_single` and `predicate/lua_batch`: the same predicate written in Lua
+//!   5.4 (`mlua`, vendored), calling two host functions per object (`has_tag`,
+//!   `get_int`) with the same packed object handles and interned keys that cross into
+//!   wasm: one Lua call per object, or one Lua call looping over 1,000 handles (input and
+//!   output tables reused, answers read back). Lua is what most modding platforms embed;
+//!   the sandboxed wasm plugin should beat it by 3x or more in both shapes.
 //! - `predicate/wasm_batch`: `Condition::test_many` on 1,000 objects: one
 //!   `tessera_condition_batch` call.
 //! - `selector/native` and `selector/wasm`: the whole engine path, `Select::select` of
@@ -196,6 +202,106 @@ fn trigger_parts<'g>(gen: &'g Generation, name: &str) -> (&'g dyn Condition, &'g
     )
 }
 
+/// The predicate in Lua 5.4 (mlua, vendored), reading the same world through two host
+/// functions registered into Lua, `has_tag(obj, tag)` and `get_int(obj, key)`: objects
+/// cross as the ABI's packed integer handles and keys as integers interned once at load,
+/// exactly what crosses into the wasm plugin (`plugin-api/ABI.md`). The host functions
+/// hold a snapshot of the world (a `World` clone is O(1)), as the wasm host holds a
+/// pointer to it.
+struct LuaPredicate {
+    lua: mlua::Lua,
+    single: mlua::Function,
+    batch: mlua::Function,
+    /// The batch's input (object handles) and output (answers), made once and reused,
+    /// as the wasm batch reuses its guest buffer.
+    input: mlua::Table,
+    output: mlua::Table,
+    len: usize,
+}
+
+const LUA_PREDICATE: &str = r#"
+local has_tag, get_int, BEAST, ATTACK, MIN = ...
+local function is_beast(o)
+  return has_tag(o, BEAST) and get_int(o, ATTACK) >= MIN
+end
+local function batch(objs, out)
+  for i = 1, #objs do
+    out[i] = is_beast(objs[i])
+  end
+end
+return is_beast, batch
+"#;
+
+impl LuaPredicate {
+    fn new(world: &tessera_host::World, objs: &[ObjId]) -> LuaPredicate {
+        let lua = mlua::Lua::new();
+        // The symbol table: what the wasm host's `intern` import fills.
+        let syms = std::rc::Rc::new(vec![Sym::new("beast"), Sym::new("attack")]);
+        let w = std::rc::Rc::new(world.clone());
+        let (w2, syms2) = (w.clone(), syms.clone());
+        let has_tag = lua
+            .create_function(move |_, (o, t): (i64, usize)| {
+                Ok(match (unpack(o), syms.get(t)) {
+                    (Some(o), Some(t)) => w.has_tag(o, *t),
+                    _ => false,
+                })
+            })
+            .expect("has_tag");
+        let get_int = lua
+            .create_function(move |_, (o, k): (i64, usize)| {
+                Ok(match (unpack(o), syms2.get(k)) {
+                    (Some(o), Some(k)) => w2.get_int(o, *k),
+                    _ => 0,
+                })
+            })
+            .expect("get_int");
+        let (single, batch): (mlua::Function, mlua::Function) = lua
+            .load(LUA_PREDICATE)
+            .call((has_tag, get_int, 0, 1, MIN_ATTACK))
+            .expect("the Lua predicate loads");
+        let input = lua.create_table().expect("table");
+        for (i, o) in objs.iter().enumerate() {
+            input.raw_set(i + 1, pack(*o)).expect("set");
+        }
+        let output = lua.create_table().expect("table");
+        LuaPredicate { lua, single, batch, input, output, len: objs.len() }
+    }
+
+    fn single(&self, o: ObjId) -> bool {
+        self.single.call(pack(o)).expect("lua call")
+    }
+
+    fn single_all(&self, objs: &[ObjId]) -> Vec<bool> {
+        objs.iter().map(|&o| self.single(o)).collect()
+    }
+
+    /// One Lua call over every object; the answers read back.
+    fn batch(&self) -> Vec<bool> {
+        let () = self
+            .batch
+            .call((&self.input, &self.output))
+            .expect("lua batch");
+        (1..=self.len)
+            .map(|i| self.output.raw_get(i).expect("answer"))
+            .collect()
+    }
+}
+
+impl Drop for LuaPredicate {
+    fn drop(&mut self) {
+        // Collect while the world snapshot is still alive (closures hold it).
+        let _ = self.lua.gc_collect();
+    }
+}
+
+fn pack(o: ObjId) -> i64 {
+    tessera_plugin_api::abi::pack_obj(o.index, o.generation)
+}
+
+fn unpack(o: i64) -> Option<ObjId> {
+    tessera_plugin_api::abi::unpack_obj(o).map(|(index, generation)| ObjId { index, generation })
+}
+
 fn bench_predicate(c: &mut Criterion) {
     let s = setup();
     let rt = Runtime::default();
@@ -266,6 +372,19 @@ fn bench_predicate(c: &mut Criterion) {
             })
         });
     }
+    let lua = LuaPredicate::new(world, objs);
+    assert_eq!(lua.single_all(objs), want, "lua single");
+    assert_eq!(lua.batch(), want, "lua batch");
+    group.bench_function("lua_single", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for &o in black_box(objs) {
+                n += usize::from(lua.single(o));
+            }
+            black_box(n)
+        })
+    });
+    group.bench_function("lua_batch", |b| b.iter(|| black_box(lua.batch().len())));
     group.finish();
 
     let mut group = c.benchmark_group("selector");
