@@ -31,7 +31,7 @@ mod native_vtable;
 mod profile;
 
 use std::cell::RefCell;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -211,9 +211,10 @@ impl LoadedPlugin {
 /// The plugin instances of one world: one per plugin, created on first use.
 #[derive(Default)]
 pub struct Runtime {
-    instances: RefCell<HashMap<u64, PluginInstance>>,
+    /// By plugin key (a handful per world: an ordered map beats hashing each call).
+    instances: RefCell<std::collections::BTreeMap<u64, PluginInstance>>,
     /// Plugins with a call in progress (their instance is out of the map meanwhile).
-    busy: RefCell<std::collections::HashSet<u64>>,
+    busy: RefCell<std::collections::BTreeSet<u64>>,
     /// Time per mod, when profiling is on.
     pub(crate) profiler: profile::Profiler,
 }
