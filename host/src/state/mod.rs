@@ -369,6 +369,19 @@ impl World {
         }
     }
 
+    /// A living object and the modifiers in effect on it, from one slot look-up.
+    fn living(&self, id: ObjId) -> Option<(&Object, Option<&Arc<Vec<AppliedMod>>>)> {
+        match self.slots.get(id.index as usize) {
+            Some(Slot {
+                generation,
+                object: Some(o),
+                mods,
+                ..
+            }) if *generation == id.generation => Some((o, mods.as_ref())),
+            _ => None,
+        }
+    }
+
     /// The modifiers in effect on a living object, if any.
     pub(crate) fn applied(&self, id: ObjId) -> Option<&Arc<Vec<AppliedMod>>> {
         match self.slots.get(id.index as usize) {
@@ -477,7 +490,8 @@ impl World {
     /// maximum health. Returns `None` for a missing object or a non-numeric property
     /// without modifiers.
     pub fn get_number(&self, id: ObjId, key: Sym) -> Option<f64> {
-        let obj = self.object(id).ok()?;
+        // One slot look-up for the object and its modifiers.
+        let (obj, mods) = self.living(id)?;
         if key == self.health.health_key && !obj.props.contains_key(&key) {
             let max = self.get_number(id, self.health.max_key)?;
             if obj.props.contains_key(&self.health.max_key)
@@ -488,7 +502,6 @@ impl World {
             }
         }
         let base = obj.props.get(&key);
-        let mods = self.applied(id);
         match (base, mods) {
             (Some(v), None) => v.as_f64(),
             (Some(v), Some(m)) => v.as_f64().map(|b| apply(b, key, m)),
@@ -609,8 +622,13 @@ impl World {
 
     /// Whether the object has the tag.
     pub fn has_tag(&self, id: ObjId, tag: Sym) -> bool {
-        self.object(id)
-            .is_ok_and(|o| self.object_has_tag(id, o, tag))
+        self.living(id).is_some_and(|(o, mods)| {
+            o.tags.contains(&tag)
+                || mods.is_some_and(|mods| {
+                    mods.iter()
+                        .any(|m| m.key == tag && m.layer == modifier::Layer::Tag)
+                })
+        })
     }
 
     /// Whether `o` (the object `id`) has `tag`: its own tags, or one granted by a
