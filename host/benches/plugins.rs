@@ -264,7 +264,14 @@ impl LuaPredicate {
             input.raw_set(i + 1, pack(*o)).expect("set");
         }
         let output = lua.create_table().expect("table");
-        LuaPredicate { lua, single, batch, input, output, len: objs.len() }
+        LuaPredicate {
+            lua,
+            single,
+            batch,
+            input,
+            output,
+            len: objs.len(),
+        }
     }
 
     fn single(&self, o: ObjId) -> bool {

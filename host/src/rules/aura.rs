@@ -464,6 +464,11 @@ fn differing(old: &[(ObjId, AppliedMod)], new: &[(ObjId, AppliedMod)], affected:
         affected.extend(old.iter().chain(new).map(|(o, _)| *o));
         return;
     }
+    let by_id = |v: &[(ObjId, AppliedMod)]| v.windows(2).all(|w| w[0].0 <= w[1].0);
+    if by_id(old) && by_id(new) {
+        differing_sorted(old, new, affected);
+        return;
+    }
     let (before, after) = (by_object(old), by_object(new));
     for (o, mods) in &before {
         if after.get(o) != Some(mods) {
@@ -471,6 +476,42 @@ fn differing(old: &[(ObjId, AppliedMod)], new: &[(ObjId, AppliedMod)], affected:
         }
     }
     affected.extend(after.keys().filter(|o| !before.contains_key(o)).copied());
+}
+
+/// [`differing`] for two results in object order (most selections): one merge walk.
+fn differing_sorted(
+    old: &[(ObjId, AppliedMod)],
+    new: &[(ObjId, AppliedMod)],
+    affected: &mut Vec<ObjId>,
+) {
+    let run = |v: &[(ObjId, AppliedMod)], i: usize| {
+        let o = v[i].0;
+        let end = i + v[i..].iter().take_while(|(t, _)| *t == o).count();
+        (o, end)
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        if j == new.len() || (i < old.len() && old[i].0 < new[j].0) {
+            let (o, end) = run(old, i);
+            affected.push(o);
+            i = end;
+        } else if i == old.len() || new[j].0 < old[i].0 {
+            let (o, end) = run(new, j);
+            affected.push(o);
+            j = end;
+        } else {
+            let ((o, ei), (_, ej)) = (run(old, i), run(new, j));
+            if old[i..ei]
+                .iter()
+                .map(|(_, m)| m)
+                .ne(new[j..ej].iter().map(|(_, m)| m))
+            {
+                affected.push(o);
+            }
+            i = ei;
+            j = ej;
+        }
+    }
 }
 
 fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>) {
@@ -486,10 +527,18 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
             .map_or(&[][..], |o| o.as_slice());
         let new = new.as_deref().map_or(&[][..], |n| n.as_slice());
         differing(old, new, &mut affected);
-        new_mods.extend(new.iter().map(|(o, m)| (*o, m)));
     }
     affected.sort_unstable();
     affected.dedup();
+    // Only affected objects' lists are rebuilt, so only their new modifiers are needed.
+    for (_, new) in &changes {
+        let new = new.as_deref().map_or(&[][..], |n| n.as_slice());
+        new_mods.extend(
+            new.iter()
+                .filter(|(o, _)| affected.binary_search(o).is_ok())
+                .map(|(o, m)| (*o, m)),
+        );
+    }
     new_mods.sort_by_key(|(o, _)| *o);
     let rule = world.health_rule().clone();
     let old_max: Vec<(ObjId, Option<f64>)> = if rule.on_drop == MaxHealthDrop::Clamp {
