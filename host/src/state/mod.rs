@@ -804,24 +804,16 @@ mod tests {
 
     #[test]
     fn index_hash_spreads_aligned_keys_over_low_bits() {
-        use std::hash::{BuildHasher, Hash, Hasher};
+        use std::hash::BuildHasher;
         // Interned symbols hash by address: 16-byte aligned, so their low bits are zero.
-        let low5 = |n: u64| {
-            let mut h = IdHash.build_hasher();
-            (n * 16).hash(&mut h);
-            h.finish() & 31
-        };
+        let low5 = |n: u64| IdHash.hash_one(n * 16) & 31;
         let buckets: std::collections::BTreeSet<u64> = (1..256).map(low5).collect();
         assert_eq!(
             buckets.len(),
             32,
             "every bucket of the trie's first level is used"
         );
-        let key = |o: ObjId| {
-            let mut h = IdHash.build_hasher();
-            (Sym::new("board"), Some(o)).hash(&mut h);
-            h.finish()
-        };
+        let key = |o: ObjId| IdHash.hash_one((Sym::new("board"), Some(o)));
         let a = ObjId {
             index: 1,
             generation: 0,
