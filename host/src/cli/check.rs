@@ -247,9 +247,47 @@ fn explain_entry(registry: &Registry, id: Id) -> bool {
     false
 }
 
+/// The ids of the loaded mods (and their registry) whose short form is `short`
+/// (`river_giant` or `class/river_giant`).
+fn ids_named(gen: &tessera_host::Generation, short: &str) -> Vec<Id> {
+    let mut out: Vec<Id> = gen
+        .provenance
+        .touches
+        .keys()
+        .copied()
+        .filter(|i| i.name() == short || i.as_str().split_once(':').is_some_and(|(_, r)| r == short))
+        .collect();
+    out.sort_by_key(|i| i.as_str());
+    out
+}
+
+/// `explain` given an id with no namespace: names the full ids it may stand for.
+fn explain_short(short: &str, error: String, args: &ModArgs) -> Result<ExitCode, String> {
+    let loaded = load(args, Arc::new(Registry::with_core()))?;
+    let found = loaded
+        .generation
+        .as_ref()
+        .map(|g| ids_named(g, short))
+        .unwrap_or_default();
+    if found.is_empty() {
+        return Err(error);
+    }
+    let list: Vec<String> = found.iter().map(|i| format!("`{i}`")).collect();
+    Err(format!(
+        "`{short}` is not a full id (`namespace:category/name`); did you mean {}?",
+        list.join(" or ")
+    ))
+}
+
 pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
     let registry = Arc::new(Registry::with_core());
-    let id = Id::parse(id).map_err(|e| e.to_string())?;
+    let id = match Id::parse(id) {
+        Ok(id) => id,
+        Err(e @ tessera_host::IdError::NoNamespace { .. }) => {
+            return explain_short(id, e.to_string(), args)
+        }
+        Err(e) => return Err(e.to_string()),
+    };
     if explain_entry(&registry, id) {
         return Ok(ExitCode::SUCCESS);
     }

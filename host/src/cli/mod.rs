@@ -215,10 +215,7 @@ pub fn plugin_crates(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = rd
         .flatten()
         .map(|e| e.path())
-        .filter(|p| {
-            std::fs::read_to_string(p.join("Cargo.toml"))
-                .is_ok_and(|t| t.contains("[package.metadata.tessera]"))
-        })
+        .filter(|p| tessera_host::reload::is_plugin_crate(p))
         .collect();
     out.sort();
     out
