@@ -7,6 +7,7 @@ mod abilities_format;
 mod arena;
 mod arena_plus;
 mod bad_input;
+mod cli;
 mod hearthbreaker;
 mod mods_content;
 mod mods_fixture;

@@ -203,7 +203,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             }
         };
         if !quiet {
-            println!("== game {n} (seed {seed}) ==");
+            let seats: Vec<String> = names
+                .iter()
+                .enumerate()
+                .map(|(i, a)| format!("Player {} {}", i + 1, a.trim()))
+                .collect();
+            println!("== game {n} (seed {seed}): {} ==", seats.join(", "));
         }
         let mut m = match Match::new(gen.clone(), seed, agents, translate.clone(), &mut out) {
             Ok(m) => m,

@@ -1,0 +1,114 @@
+//! The `tessera` command's texts, snapshotted with snapbox so they cannot drift from the
+//! README again (issue 21). Update the inline snapshots with `SNAPSHOTS=overwrite cargo
+//! test --test all cli`; temporary folders are redacted to `[ROOT]`.
+
+use std::path::Path;
+
+use snapbox::cmd::Command;
+use snapbox::{str, Assert, Redactions};
+
+use crate::mods_fixture::Tree;
+use crate::plugin_build::{ensure_built, repo};
+
+/// `tessera` in `cwd`, with `root` redacted to `[ROOT]` in what it prints.
+pub fn tessera(cwd: &Path, root: &Path) -> Command {
+    let mut redactions = Redactions::new();
+    redactions
+        .insert("[ROOT]", root.to_path_buf())
+        .expect("a redaction");
+    Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(cwd)
+        .env_remove("RUST_LOG")
+        .env("NO_COLOR", "1")
+        .with_assert(
+            Assert::new()
+                .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+                .redact_with(redactions),
+        )
+}
+
+/// Issue 21, defect 15: `tessera mods` said `(enabled by default …)` on every line and
+/// `1 mods are`.
+#[test]
+fn mods_says_why_once_and_counts_in_the_singular() {
+    let t = Tree::new("cli-mods");
+    t.add("core", "0.1.0", "");
+    t.add("a", "1.0.0", "[dependencies]\ncore = \"0.1\"\n");
+    t.add("b", "1.0.0", "[dependencies]\nnope = \"1\"\n");
+    tessera(&t.root, &t.root)
+        .args(["mods", "--mods", "mods"])
+        .assert()
+        .failure()
+        .stdout_eq(str![[r#"
+2 mods load, in this order (server.toml has no `enabled` list, so every discovered mod is enabled):
+    1. core 0.1.0 (required by `a`)
+    2. a 1.0.0
+1 mod is disabled:
+  b 1.0.0: it requires `nope` ^1, which is not installed
+dependencies:
+  core depends on nothing
+  a depends on core ^0.1
+
+"#]]);
+}
+
+/// Issue 21, defect 13: `explain river_giant` suggested `namespace:river_giant`; it names
+/// the loaded ids the short name may stand for.
+#[test]
+fn explain_a_short_name_suggests_the_full_ids() {
+    let t = Tree::new("cli-explain");
+    t.add("core", "0.1.0", "");
+    t.add("giants", "1.0.0", "");
+    tessera(&t.root, &t.root)
+        .args(["explain", "giants_thing", "--mods", "mods"])
+        .assert()
+        .code(2)
+        .stderr_eq(str![[r#"
+error: `giants_thing` is not a full id (`namespace:category/name`); did you mean `giants:class/giants_thing`?
+
+"#]]);
+    tessera(&t.root, &t.root)
+        .args(["explain", "river_giant", "--mods", "mods"])
+        .assert()
+        .code(2)
+        .stderr_eq(str![[r#"
+error: id `river_giant` has no namespace and there is no current mod to take it from; write `namespace:category/river_giant`
+
+"#]]);
+}
+
+/// Issue 21, defect 14: the match log never said which AI plays which seat, never showed
+/// hero health, and a game that ended in turn 15 was reported `after 14 turns`.
+#[test]
+fn the_match_log_names_the_agents_shows_health_and_counts_the_last_turn() {
+    ensure_built();
+    let out = tessera(&repo(), &repo())
+        .args(["run", "--seed", "3", "--agents", "greedy,random"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert_eq!(
+        text.lines().next(),
+        Some("== game 1 (seed 3): Player 1 greedy, Player 2 random ==")
+    );
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("-- turn ")).collect();
+    assert!(
+        headers[0].starts_with("-- turn 1: Player ")
+            && headers[0].ends_with(" (health: Player 1 30, Player 2 30) --"),
+        "{text}"
+    );
+    assert!(headers.iter().all(|h| h.contains("(health: Player 1 ")), "{text}");
+    let last: u32 = headers
+        .last()
+        .and_then(|h| h["-- turn ".len()..].split(':').next())
+        .and_then(|n| n.parse().ok())
+        .expect("a turn header");
+    let summary = text.lines().last().expect("a summary");
+    assert!(
+        summary.contains(&format!(" wins after {last} turns,")),
+        "the game ended in turn {last}: {summary}"
+    );
+}
