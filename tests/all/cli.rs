@@ -112,3 +112,51 @@ fn the_match_log_names_the_agents_shows_health_and_counts_the_last_turn() {
         "the game ended in turn {last}: {summary}"
     );
 }
+
+/// Issue 21, defect 6: `W-LOCK-DRIFT` never named `--update-lock`, and two server files
+/// shared one `mods.lock`, so checking each in turn reported the other's mods as notes.
+#[test]
+fn each_server_file_has_its_own_lock_and_drift_names_update_lock() {
+    let t = Tree::new("cli-lock");
+    t.add("core", "0.1.0", "");
+    t.add("a", "1.0.0", "");
+    t.add("b", "1.0.0", "");
+    std::fs::write(t.root.join("one.toml"), "enabled = [\"core\", \"a\"]\n").unwrap();
+    std::fs::write(t.root.join("two.toml"), "enabled = [\"core\", \"b\"]\n").unwrap();
+    for server in ["one.toml", "two.toml", "one.toml", "two.toml"] {
+        tessera(&t.root, &t.root)
+            .args(["check", "--server", server])
+            .assert()
+            .success()
+            .stdout_eq(str![[r#"
+checked 3 mods: 2 loaded ([..] 1 class, core 1 class), 1 disabled; 0 errors, 0 warnings
+
+"#]])
+            .stderr_eq(str![""]);
+    }
+    assert!(t.root.join("one.mods.lock").is_file() && t.root.join("two.mods.lock").is_file());
+    t.write("a", "content/defs.toml", "[class.a_thing]\nproperties = { attack = 2 }\n");
+    let out = tessera(&t.root, &t.root)
+        .args(["check", "--server", "one.toml"])
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    assert!(
+        text.contains("warning[W-LOCK-DRIFT]: files of mod `a` 1.0.0 changed since"),
+        "{text}"
+    );
+    assert!(text.contains("run `tessera check --update-lock` to record it"), "{text}");
+    tessera(&t.root, &t.root)
+        .args(["check", "--server", "one.toml", "--update-lock"])
+        .assert()
+        .success()
+        .stderr_eq(str![""]);
+    tessera(&t.root, &t.root)
+        .args(["check", "--server", "one.toml"])
+        .assert()
+        .success()
+        .stderr_eq(str![""]);
+}

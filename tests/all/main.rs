@@ -8,6 +8,7 @@ mod arena;
 mod arena_plus;
 mod bad_input;
 mod cli;
+mod cli_watch;
 mod hearthbreaker;
 mod mods_content;
 mod mods_fixture;

@@ -49,9 +49,11 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
-        /// The lock file (default `mods.lock`): written when missing, compared otherwise.
-        #[arg(long, value_name = "FILE", default_value = "mods.lock")]
-        lock: PathBuf,
+        /// The lock file: written when missing, compared otherwise. By default `mods.lock`
+        /// for `./server.toml` (or no server file), and `NAME.mods.lock` beside any other
+        /// server file `NAME.toml`, so two server files never share one lock.
+        #[arg(long, value_name = "FILE")]
+        lock: Option<PathBuf>,
         /// Rewrite the lock file even if it exists.
         #[arg(long)]
         update_lock: bool,
@@ -120,11 +122,15 @@ pub fn run() -> Result<ExitCode, String> {
             format,
             lock,
             update_lock,
-            watch: false,
-        } => check::check(&mods, format, &lock, update_lock),
-        Command::Check {
-            mods, format, lock, ..
-        } => check::watch(&mods, format, &lock),
+            watch,
+        } => {
+            let lock = lock.unwrap_or_else(|| check::default_lock(&mods));
+            if watch {
+                check::watch(&mods, format, &lock)
+            } else {
+                check::check(&mods, format, &lock, check::LockMode::from_flag(update_lock))
+            }
+        }
         Command::Mods { mods } => check::mods(&mods),
         Command::Explain { id, mods } => check::explain(&id, &mods),
         Command::Test { paths, mods } => test(paths, &mods),
