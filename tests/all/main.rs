@@ -8,6 +8,7 @@ mod arena;
 mod arena_plus;
 mod bad_input;
 mod cli;
+mod cli_new;
 mod cli_watch;
 mod hearthbreaker;
 mod mods_content;

@@ -148,6 +148,11 @@ fn class_counts(loaded: &LoadedMods) -> String {
     }
 }
 
+/// `1 mod`, `3 mods`.
+fn mods_count(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "mod" } else { "mods" })
+}
+
 /// `tessera check`.
 pub fn check(
     args: &ModArgs,
@@ -189,8 +194,8 @@ pub fn check(
                 eprintln!("disabled `{id}`: {why}");
             }
             println!(
-                "checked {} mods: {} loaded{}, {} disabled; {errors} errors, {warnings} warnings",
-                loaded.resolution.order.len() + loaded.resolution.disabled.len(),
+                "checked {}: {} loaded{}, {} disabled; {errors} errors, {warnings} warnings",
+                mods_count(loaded.resolution.order.len() + loaded.resolution.disabled.len()),
                 loaded.loaded.len(),
                 class_counts(&loaded),
                 loaded.resolution.disabled.len() + loaded.content_disabled.len(),

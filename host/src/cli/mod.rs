@@ -2,14 +2,15 @@
 //! library.
 
 mod check;
+mod new;
 mod run;
+mod style;
+mod test;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tessera_host::{scenario, Registry};
 
 /// Tessera: a modding platform for rules-driven games.
 #[derive(Parser, Debug)]
@@ -102,14 +103,13 @@ enum Command {
         quiet: bool,
     },
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
-    /// With `--mods`, every loaded mod's content is available to the scenarios, and each
-    /// mod's `tests/` folder is run.
-    Test {
-        /// Files or folders (default: `tests`, or the loaded mods' `tests/` folders).
-        paths: Vec<PathBuf>,
-        #[command(flatten)]
-        mods: ModArgs,
-    },
+    /// Mods are loaded (from `--mods`, `--server`, `./server.toml` or `./mods`) and each
+    /// loaded mod's `tests/` folder is run; a scenario runs on the loaded mods' content or
+    /// only on its own, as its `[scenario] mods` says.
+    Test(test::TestArgs),
+    /// Make a new mod, or a plugin crate for a mod, that passes `check` and `test` at once.
+    #[command(subcommand)]
+    New(new::NewCommand),
 }
 
 /// Parses arguments and runs the command.
@@ -133,54 +133,12 @@ pub fn run() -> Result<ExitCode, String> {
         }
         Command::Mods { mods } => check::mods(&mods),
         Command::Explain { id, mods } => check::explain(&id, &mods),
-        Command::Test { paths, mods } => test(paths, &mods),
+        Command::Test(args) => test::test(&args),
+        Command::New(cmd) => new::new(&cmd),
         Command::Build { paths, native } => build(paths, native),
         Command::Run(args) => run::run(&args),
         Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),
     }
-}
-
-fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
-    let mut registry = Arc::new(Registry::with_core());
-    let (shared, mut default_paths) = if mods.mods.is_empty()
-        && mods.server.is_none()
-        && !std::path::Path::new("server.toml").is_file()
-    {
-        (Vec::new(), vec![PathBuf::from("tests")])
-    } else {
-        let loaded = check::load(mods, registry.clone())?;
-        if loaded.has_errors() {
-            eprintln!("{}", check::render_all(&loaded));
-        }
-        let tests: Vec<PathBuf> = loaded
-            .resolution
-            .order
-            .iter()
-            .filter(|m| loaded.loaded.contains(&m.id))
-            .map(|m| m.dir.join("tests"))
-            .filter(|p| p.is_dir())
-            .collect();
-        // Scenarios compile against the registry the mods loaded into (with their plugins,
-        // whose loaders may read some of the content files).
-        if let Some(gen) = &loaded.generation {
-            registry = gen.registry.clone();
-        }
-        let shared = loaded.sources(&registry);
-        (shared, tests)
-    };
-    let paths = if paths.is_empty() {
-        std::mem::take(&mut default_paths)
-    } else {
-        paths
-    };
-    let results = scenario::run_paths(&paths, &registry, &shared);
-    print!("{}", scenario::report(&results));
-    let failed = results.iter().any(|r| !r.passed());
-    Ok(if failed || results.is_empty() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 fn build(paths: Vec<PathBuf>, native: bool) -> Result<ExitCode, String> {

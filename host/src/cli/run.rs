@@ -126,8 +126,22 @@ fn build_missing_plugins(mods: &ModArgs) -> Result<(), String> {
         "building the plugins the mods need (their modules are missing): {}",
         names.join(", ")
     );
-    if let Err(e) = build(&missing) {
-        eprintln!("plugin build failed: {e}");
+    // One at a time, so each finished plugin is reported while the rest build (a first
+    // build compiles the SDK and takes minutes).
+    for (i, (dir, name)) in missing.iter().zip(&names).enumerate() {
+        let what = format!("plugin {}/{}: {name}", i + 1, missing.len());
+        eprintln!("  building {what} ...");
+        let spinner = super::style::spinner(format!("building {what}"));
+        let result = build(std::slice::from_ref(dir));
+        spinner.finish_and_clear();
+        match result {
+            Ok(built) => {
+                for b in built {
+                    eprintln!("  built {what} in {:.1} s", b.build_time.as_secs_f64());
+                }
+            }
+            Err(e) => eprintln!("plugin build failed: {e}"),
+        }
     }
     Ok(())
 }

@@ -29,7 +29,25 @@ use crate::rules::compile::{BuildOptions, ContentSource, ExtraActions};
 use crate::rules::{Generation, PathSeg};
 use crate::state::ObjId;
 
-pub use format::{MatchSpec, ObjectSpec, ScenarioFile, ScenarioHeader, StepSpec};
+pub use format::{MatchSpec, ObjectSpec, ScenarioFile, ScenarioHeader, ScenarioMods, StepSpec};
+
+/// Which content the scenario at `path` runs on: what it says (`[scenario] mods`), else
+/// the loaded mods when it lies inside a mod's folder (a folder above it has a
+/// `mod.toml`) or plays a `[match]`, else its own content only.
+pub fn runs_on(path: &Path, file: &ScenarioFile) -> ScenarioMods {
+    if let Some(m) = file.scenario.mods {
+        return m;
+    }
+    let in_mod = path
+        .ancestors()
+        .skip(1)
+        .any(|d| d.join("mod.toml").is_file());
+    if in_mod || file.game_match.is_some() {
+        ScenarioMods::Loaded
+    } else {
+        ScenarioMods::Own
+    }
+}
 
 /// The result of one scenario file.
 #[derive(Debug, Clone)]
@@ -96,15 +114,27 @@ pub fn run_paths(
     registry: &Arc<Registry>,
     shared: &SharedContent,
 ) -> Vec<ScenarioResult> {
+    files(paths)
+        .iter()
+        .map(|f| run_file(f, registry, shared))
+        .collect()
+}
+
+/// Every scenario file (`*.toml` with a `[scenario]` table) under the paths, sorted.
+pub fn files(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for p in paths {
         collect(p, &mut files);
     }
     files.sort();
     files
-        .iter()
-        .map(|f| run_file(f, registry, shared))
-        .collect()
+}
+
+/// A scenario file's `[scenario] name`, if it has one and parses.
+pub fn name_of(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let doc: toml::Table = toml::from_str(&text).ok()?;
+    Some(doc.get("scenario")?.get("name")?.as_str()?.to_owned())
 }
 
 fn collect(p: &Path, out: &mut Vec<PathBuf>) {
@@ -155,7 +185,16 @@ fn run(
         .namespace
         .clone()
         .unwrap_or_else(|| "test".to_owned());
-    let mut sources: Vec<ContentSource> = shared.clone();
+    let mut sources: Vec<ContentSource> = match runs_on(path, file) {
+        ScenarioMods::Own => Vec::new(),
+        ScenarioMods::Loaded if shared.is_empty() => {
+            return Err(format!(
+                "{}: this scenario runs on the loaded mods (it is in a mod's folder, plays a `[match]`, or says `mods = \"loaded\"`), but no mods are loaded; run it with `tessera test --mods DIR` or `--server FILE`, or write `mods = \"own\"` under [scenario] if it needs only its own content",
+                path.display()
+            ))
+        }
+        ScenarioMods::Loaded => shared.clone(),
+    };
     let base = path.parent().unwrap_or(Path::new("."));
     for extra in &file.scenario.content {
         let p = base.join(extra);
