@@ -160,3 +160,47 @@ checked 3 mods: 2 loaded ([..] 1 class, core 1 class), 1 disabled; 0 errors, 0 w
         .success()
         .stderr_eq(str![""]);
 }
+
+/// The start of a long log, for a failure message.
+fn head(log: &str) -> String {
+    log.lines().take(40).collect::<Vec<_>>().join("\n")
+}
+
+/// The log lines of `tessera run --seed 1 --quiet` under `RUST_LOG=<filter>`.
+fn run_log(filter: &str) -> String {
+    ensure_built();
+    let out = tessera(&repo(), &repo())
+        .args(["run", "--seed", "1", "--quiet"])
+        .env("RUST_LOG", filter)
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Issue 21, defect 1: `RUST_LOG=tessera_host=debug` printed nothing more than a plain
+/// run, and no line named a trigger or its mod. `debug` shows commands and triggers with
+/// their mod; `trace` adds events and actions.
+#[test]
+fn debug_logs_commands_and_triggers_with_their_mod_and_trace_adds_events() {
+    let debug = run_log("tessera_host=debug");
+    let fired = debug
+        .lines()
+        .find(|l| l.contains("trigger fires") && l.contains("mod_id=arena"))
+        .unwrap_or_else(|| panic!("no trigger of arena in:\n{}", head(&debug)));
+    assert!(fired.contains("def=") && fired.contains("at=") && fired.contains(".toml:"), "{fired}");
+    assert!(
+        debug
+            .lines()
+            .any(|l| l.contains(" command ") && l.contains("name=\"arena:move/")),
+        "{}",
+        head(&debug)
+    );
+    assert!(!debug.contains("dispatch"), "events are trace, not debug");
+    let trace = run_log("tessera_host=trace");
+    assert!(trace.lines().any(|l| l.contains("dispatch") && l.contains("core:event/")));
+    assert!(trace.lines().any(|l| l.contains(" action")));
+    assert!(run_log("warn").is_empty());
+}

@@ -185,13 +185,16 @@ pub fn plugin_crates(dir: &std::path::Path) -> Vec<PathBuf> {
     out
 }
 
-/// Logging through `tracing`, filtered by `RUST_LOG` (e.g. `RUST_LOG=tessera_host=debug`);
-/// quiet (warnings only) by default.
+/// Logging through `tracing`, filtered by `RUST_LOG`: `tessera_host=debug` shows every
+/// command and every trigger that fires (its definition, file:line and mod);
+/// `tessera_host=trace` adds each event and action. Quiet (warnings only) by default;
+/// coloured only on a terminal without `NO_COLOR`.
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(check::color())
         .try_init();
 }
