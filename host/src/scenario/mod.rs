@@ -262,6 +262,7 @@ fn run(
         };
         if let Err(m) = expect::run_step(&mut game, &ns, step, actions, &mut names, played.as_mut())
         {
+            let m = with_names(&m, &names);
             failures.push(format!("{}: {label}: {m}", path.display()));
             if !step.continue_on_failure {
                 break;
@@ -269,6 +270,29 @@ fn run(
         }
     }
     Ok(failures)
+}
+
+/// `message` with every object the scenario named (`#2`, `#3g1`) written by its name
+/// (`lurker`), so a failure reads in the scenario's own words.
+fn with_names(message: &str, names: &BTreeMap<String, ObjId>) -> String {
+    let by_id: BTreeMap<String, &str> = names
+        .iter()
+        .map(|(n, id)| (format!("{id:?}"), n.as_str()))
+        .collect();
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find('#') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let len = tail
+            .find(|c: char| !(c.is_ascii_digit() || c == 'g'))
+            .unwrap_or(tail.len());
+        let token = &rest[at..at + 1 + len];
+        out.push_str(by_id.get(token).copied().unwrap_or(token));
+        rest = &rest[at + 1 + len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn setup_object(
@@ -371,4 +395,23 @@ pub(crate) fn event_of(
     };
     e.amount = spec.amount;
     Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 21, defect 4: a failing scenario showed its objects as `#2`, `#3`.
+    #[test]
+    fn failures_name_objects_as_the_scenario_does() {
+        let id = |index, generation| ObjId { index, generation };
+        let names = BTreeMap::from([
+            ("lurker".to_owned(), id(2, 0)),
+            ("giant".to_owned(), id(3, 1)),
+        ]);
+        assert_eq!(
+            with_names("damaged target=#2 source=#3g1 by #23, #9", &names),
+            "damaged target=lurker source=giant by #23, #9"
+        );
+    }
 }
