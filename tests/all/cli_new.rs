@@ -182,3 +182,45 @@ fn test_at_the_repository_root_runs_scenarios_as_cargo_test_does() {
     }
     assert!(text.ends_with(" passed, 0 failed\n"), "{text}");
 }
+
+/// `tessera schema`: the content schema is generated from the registry, so the kinds a
+/// loaded plugin adds are in it with their parameters; mod.toml's and server.toml's are
+/// written beside it.
+#[test]
+fn schema_lists_plugin_kinds_and_writes_every_file_schema() {
+    ensure_built();
+    let out = tessera(&repo(), &repo())
+        .args(["schema", "content", "--mods"])
+        .arg(repo().join("examples/mods"))
+        .arg("--server")
+        .arg(repo().join("examples/server.toml"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let schema: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+    let actions = schema["$defs"]["action"]["anyOf"].as_array().expect("actions");
+    let chain = actions
+        .iter()
+        .find(|a| a["properties"]["type"]["enum"][0] == "tactics:action/chain_damage")
+        .expect("the tactics plugin's action");
+    assert!(chain["properties"].as_object().unwrap().len() > 1, "{chain}");
+    let dir = Scratch::new("schema");
+    tessera(dir.path(), dir.path())
+        .args(["schema", "--out", "schemas"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+wrote schemas/content.schema.json
+wrote schemas/mod.schema.json
+wrote schemas/server.schema.json
+point your editor at them: see the README's "Editor support" (a .taplo.toml for Even Better TOML)
+
+"#]]);
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("schemas/mod.schema.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(manifest["properties"]["dependencies"].is_object());
+}

@@ -4,6 +4,7 @@
 mod check;
 mod new;
 mod run;
+mod schema;
 mod style;
 mod test;
 
@@ -107,6 +108,9 @@ enum Command {
     /// loaded mod's `tests/` folder is run; a scenario runs on the loaded mods' content or
     /// only on its own, as its `[scenario] mods` says.
     Test(test::TestArgs),
+    /// Write JSON Schemas of content files (with every kind the loaded mods register,
+    /// plugins' included), mod.toml and server.toml, for editor completion.
+    Schema(schema::SchemaArgs),
     /// Make a new mod, or a plugin crate for a mod, that passes `check` and `test` at once.
     #[command(subcommand)]
     New(new::NewCommand),
@@ -135,6 +139,7 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Explain { id, mods } => check::explain(&id, &mods),
         Command::Test(args) => test::test(&args),
         Command::New(cmd) => new::new(&cmd),
+        Command::Schema(args) => schema::schema(&args),
         Command::Build { paths, native } => build(paths, native),
         Command::Run(args) => run::run(&args),
         Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),
