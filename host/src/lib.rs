@@ -62,6 +62,7 @@ pub mod registry;
 pub mod reload;
 pub mod rules;
 pub mod scenario;
+pub mod schema;
 mod state;
 
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};

@@ -296,6 +296,8 @@ fn tessera_run_watch_reloads_while_the_game_runs() {
             "--seed",
             "9",
             "--watch",
+            "--games",
+            "1",
             "--turn-delay-ms",
             "150",
             "--agents",

@@ -397,7 +397,7 @@ fn summary_lists_order_and_disabled_mods() {
     let r = t.resolve();
     assert_eq!(
         r.summary(),
-        "1 mods load, in this order:\n    1. core 0.1.0 (enabled by default (server.toml has no `enabled` list))\n\
-         1 mods are disabled:\n  a 1.0.0: it requires `nope` ^1, which is not installed\n"
+        "1 mod loads, in this order (server.toml has no `enabled` list, so every discovered mod is enabled):\n    1. core 0.1.0\n\
+         1 mod is disabled:\n  a 1.0.0: it requires `nope` ^1, which is not installed\n"
     );
 }

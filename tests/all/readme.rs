@@ -107,6 +107,30 @@ impl Running {
     }
 }
 
+/// The arguments of the README's `tessera` command that starts with `tessera <prefix>`.
+fn command_args(prefix: &str) -> Vec<String> {
+    blocks()
+        .into_iter()
+        .filter(|(lang, _)| lang == "sh")
+        .flat_map(|(_, b)| b.lines().map(str::to_owned).collect::<Vec<_>>())
+        .find(|l| l.starts_with(&format!("tessera {prefix}")))
+        .unwrap_or_else(|| panic!("the README has no `tessera {prefix}` command"))
+        .split_whitespace()
+        .skip(1)
+        .take_while(|w| !w.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// N of a `reloaded ... (generation N) ...` line.
+fn generation_of(line: &str) -> u64 {
+    line.split("(generation ")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no generation in `{line}`"))
+}
+
 fn tessera(root: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tessera"));
     c.current_dir(root).env_remove("RUST_LOG");
@@ -132,10 +156,11 @@ fn your_first_mod_in_five_minutes_runs_as_written() {
     // The plugin SDK as it sits in the repository (a member of the root workspace).
     crate::plugin_build::link_sdk(&root);
 
-    // 1. A game that reloads edits (and rebuilds plugin sources under ./plugins).
+    // 1. A game that reloads edits (and rebuilds plugin sources under ./plugins), started
+    // with the README's own command.
     std::fs::create_dir_all(root.join("plugins")).unwrap();
     let mut child = tessera(&root)
-        .args(["run", "--watch", "--turn-delay-ms", "300", "--games", "20"])
+        .args(command_args("run --watch"))
         .env("CARGO_TARGET_DIR", repo().join("plugins/target"))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -157,26 +182,31 @@ fn your_first_mod_in_five_minutes_runs_as_written() {
     };
     game.wait_for(&["watching the mod folders"]);
 
-    // 2. The mod, its card and its translations.
-    for path in [
-        "mods/my-cards/locale/en.toml",
-        "mods/my-cards/content/cards.toml",
-        "mods/my-cards/mod.toml",
-    ] {
-        write(&root, path, false, &find(path, false));
-    }
-    game.wait_for(&["reloaded my-cards (generation 2) in "]);
+    // 2. `tessera new mod`, then the dependency, the card and its translations.
+    let out = tessera(&root).args(command_args("new mod")).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    game.wait_for(&["reloaded my-cards (generation 2) in ", " ms after the save"]);
+    let manifest = root.join("mods/my-cards/mod.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("# arena = \"^1.0\""), "{text}");
+    std::fs::write(&manifest, text.replace("# arena = \"^1.0\"", "arena = \"^1.0\"")).unwrap();
+    write(&root, "mods/my-cards/locale/en.toml", true, &find("mods/my-cards/locale/en.toml", true));
+    let cards_path = "mods/my-cards/content/cards.toml";
+    write(&root, cards_path, false, &find(cards_path, false));
+    let live = game.wait_for(&["reloaded my-cards (generation "]);
+    let mut generation = generation_of(&live);
 
-    // 3. Change it while it plays; break it; fix it.
-    let cards = root.join("mods/my-cards/content/cards.toml");
+    // 3. Change it while it plays; break it (no number is used up); fix it.
+    let cards = root.join(cards_path);
     let text = std::fs::read_to_string(&cards).unwrap();
     assert!(text.contains("attack = 3"));
     std::fs::write(&cards, text.replace("attack = 3", "attack = 5")).unwrap();
-    game.wait_for(&["reloaded my-cards (generation 3) in "]);
+    generation += 1;
+    game.wait_for(&[&format!("reloaded my-cards (generation {generation}) in ")]);
     std::fs::write(&cards, "[class.river_giant\n").unwrap();
-    game.wait_for(&["reload failed: ", "keeping generation 3"]);
+    game.wait_for(&["reload failed: ", &format!("keeping generation {generation}")]);
     std::fs::write(&cards, text.replace("attack = 3", "attack = 5")).unwrap();
-    game.wait_for(&["reloaded my-cards (generation "]);
+    game.wait_for(&[&format!("reloaded my-cards (generation {})", generation + 1)]);
 
     // 4. Its scenario passes.
     let scenario = "mods/my-cards/tests/river_giant.toml";
@@ -303,4 +333,81 @@ fn the_content_language_examples_check_and_pass() {
     std::fs::write(&server, &server_text).unwrap();
     tessera_host::mods::ServerConfig::load(&server).expect("the README's server.toml parses");
     let _ = std::fs::remove_dir_all(&root);
+}
+
+/// Issue 21, defect 7: `tessera` was not on PATH and the README mixed `tessera X` with
+/// `cargo run --release -- X`. It says how to install the command, and every shell
+/// command it shows is the installed `tessera` (or cargo's install and test), naming
+/// subcommands that exist.
+#[test]
+fn every_readme_command_is_the_installed_tessera() {
+    let text = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    assert!(text.contains("cargo install --path host"));
+    let help = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let lines: Vec<String> = blocks()
+        .into_iter()
+        .filter(|(lang, _)| lang == "sh")
+        .flat_map(|(_, b)| b.lines().map(str::to_owned).collect::<Vec<_>>())
+        .collect();
+    assert!(lines.len() >= 8, "{lines:?}");
+    for l in &lines {
+        if let Some(rest) = l.strip_prefix("tessera ") {
+            let sub = rest.split_whitespace().next().unwrap_or_default();
+            assert!(
+                help.lines().any(|h| h.trim_start().starts_with(&format!("{sub} "))),
+                "`{l}`: `tessera --help` has no `{sub}`:\n{help}"
+            );
+        } else {
+            assert!(
+                l == "cargo install --path host" || l == "cargo test --workspace",
+                "a README command that is not `tessera ...`: `{l}`"
+            );
+        }
+    }
+}
+
+/// Issue 21, defect 8: the README promised `455 cards, 0 errors` from `check --server
+/// hearthbreaker.toml`, which printed something else. The comment is what it prints.
+#[test]
+fn the_readme_says_what_check_prints_for_hearthbreaker() {
+    crate::plugin_build::ensure_built();
+    let line = blocks()
+        .into_iter()
+        .flat_map(|(_, b)| b.lines().map(str::to_owned).collect::<Vec<_>>())
+        .find(|l| l.starts_with("tessera check --server hearthbreaker.toml"))
+        .expect("the README's hearthbreaker check command");
+    let promise = line.split_once('#').expect("a comment").1.trim().to_owned();
+    let lock = std::env::temp_dir().join(format!("tessera-hb-{}.lock", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(repo())
+        .args(["check", "--server", "hearthbreaker.toml", "--lock"])
+        .arg(&lock)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&lock);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(&promise), "the README says `{promise}`; check printed {stdout}");
+}
+
+/// Issue 21, defect 16: `.gitignore` ignored `/plugins/target` only, so a new plugin
+/// crate's `target/` (tens of MB) showed up in `git status`.
+#[test]
+fn a_new_plugin_crates_build_output_is_ignored() {
+    if !repo().join(".git").exists() {
+        eprintln!("not a git checkout; nothing to check");
+        return;
+    }
+    for path in ["plugins/my-cards/target/debug/x.rlib", "target/debug/tessera", "hearthbreaker.mods.lock"] {
+        let status = Command::new("git")
+            .current_dir(repo())
+            .args(["check-ignore", "--no-index", "-q", path])
+            .status()
+            .expect("git");
+        assert!(status.success(), "`{path}` is not ignored by .gitignore");
+    }
 }

@@ -207,16 +207,16 @@ fn check_watch_rechecks_after_every_save() {
             }
         }
     };
-    assert!(next("checked 1 mods").contains("0 errors"));
+    assert!(next("checked 1 mod:").contains("0 errors"));
     next("watching");
     t.write(
         "m",
         "content/c.toml",
         "[class.unit]\nproperties = { attack = \"x\" + }\n",
     );
-    assert!(next("checked 1 mods").contains("1 errors"));
+    assert!(next("checked 1 mod:").contains("1 errors"));
     t.write("m", "content/c.toml", &unit(2));
-    assert!(next("checked 1 mods").contains("0 errors"));
+    assert!(next("checked 1 mod:").contains("0 errors"));
     let _ = child.kill();
     let _ = child.wait();
 }
@@ -290,4 +290,60 @@ fn a_broken_dependency_that_is_not_a_deletion_keeps_the_last_good() {
     );
     assert!(report.is_none());
     assert_eq!(game.generation().mods, ["base", "extra"]);
+}
+
+/// Issue 21, defect 9: a failed reload used up a generation number (keeping 3, then 5).
+#[test]
+fn a_failed_reload_does_not_use_up_a_generation_number() {
+    let t = Tree::new("watch-numbers");
+    t.write("m", "mod.toml", MANIFEST);
+    t.write("m", "content/c.toml", &unit(1));
+    let (mut game, mut hot) = start(&t);
+    t.write("m", "content/c.toml", "[class.unit\n");
+    let staged = hot.wait(WAIT).expect("a staging");
+    let (line, _) = HotReload::apply(&mut game, &staged);
+    assert!(line.ends_with("keeping generation 1"), "{line}");
+    t.write("m", "content/c.toml", &unit(2));
+    let staged = hot.wait(WAIT).expect("a staging");
+    let (line, _) = HotReload::apply(&mut game, &staged);
+    assert!(line.starts_with("reloaded m (generation 2) in "), "{line}");
+    assert_eq!(game.generation().number, 2);
+}
+
+/// Issue 21, defect 5: the reload time included the wait for the game to reach a safe
+/// point (`in 300 ms` with a 300 ms turn delay). The staging's own cost is reported, and
+/// separately how long after the save it went live.
+#[test]
+fn a_reload_reports_its_own_cost_and_when_it_went_live() {
+    let t = Tree::new("watch-cost");
+    t.write("m", "mod.toml", MANIFEST);
+    t.write("m", "content/c.toml", &unit(1));
+    let (mut game, mut hot) = start(&t);
+    t.write("m", "content/c.toml", &unit(2));
+    // Poll (as a game does between moves) until the staging has started: the poll that
+    // starts it returns nothing ...
+    while hot.attempts == 0 {
+        assert!(hot.poll().is_none());
+        std::thread::yield_now();
+    }
+    // ... then be a game busy with a 1 s turn before it looks again.
+    let turn = Duration::from_millis(1000);
+    std::thread::sleep(turn);
+    let staged = hot.wait(WAIT).expect("a staging");
+    assert!(staged.took < turn, "the staging took {:?}", staged.took);
+    let (line, _) = HotReload::apply(&mut game, &staged);
+    let live: u64 = line
+        .split(", live ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no `live N ms`: {line}"));
+    assert!(live >= 1000, "{line}");
+    let cost: u128 = line
+        .split(" in ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no `in N ms`: {line}"));
+    assert!(cost < 1000, "{line}");
 }

@@ -45,7 +45,8 @@ pub fn load(args: &ModArgs, registry: Arc<Registry>) -> Result<LoadedMods, Strin
     Ok(mods::load(&dirs, server.as_ref(), registry))
 }
 
-fn color() -> bool {
+/// Whether stderr gets colours: a terminal, and `NO_COLOR` unset.
+pub fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
@@ -59,18 +60,52 @@ pub fn render_all(loaded: &LoadedMods) -> String {
         .join("\n\n")
 }
 
-pub fn check(
-    args: &ModArgs,
-    format: Format,
-    lock_path: &Path,
-    update_lock: bool,
-) -> Result<ExitCode, String> {
-    let registry = Arc::new(Registry::with_core());
-    let loaded = load(args, registry)?;
+/// The lock file of the server file the arguments name: `mods.lock` for `server.toml`
+/// (or none), `NAME.mods.lock` beside any other `NAME.toml`.
+pub fn default_lock(args: &ModArgs) -> PathBuf {
+    let Some(server) = &args.server else {
+        return PathBuf::from("mods.lock");
+    };
+    match server.file_stem().and_then(|s| s.to_str()) {
+        Some("server") | None => server.with_file_name("mods.lock"),
+        Some(stem) => server.with_file_name(format!("{stem}.mods.lock")),
+    }
+}
+
+/// What `check` does with the lock file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LockMode {
+    /// Write it when missing, compare with it otherwise.
+    Compare,
+    /// Write it even if it exists (`--update-lock`).
+    Update,
+    /// Leave it alone (re-checks under `--watch`: every save changes a hash, and that
+    /// drift was reported once already).
+    Ignore,
+}
+
+impl LockMode {
+    /// `--update-lock` given or not.
+    pub fn from_flag(update: bool) -> LockMode {
+        if update {
+            LockMode::Update
+        } else {
+            LockMode::Compare
+        }
+    }
+}
+
+/// The lock file's diagnostics for this load (writing or comparing it as `mode` says).
+fn lock_diagnostics(loaded: &LoadedMods, lock_path: &Path, mode: LockMode) -> Vec<Diagnostic> {
     let mut extra: Vec<Diagnostic> = Vec::new();
+    if mode == LockMode::Ignore {
+        return extra;
+    }
     match Lockfile::from_resolution(&loaded.resolution) {
         Ok(current) => match Lockfile::read(lock_path) {
-            Ok(Some(old)) if !update_lock => extra.extend(old.compare(&current, lock_path).0),
+            Ok(Some(old)) if mode == LockMode::Compare => {
+                extra.extend(old.compare(&current, lock_path).0)
+            }
             Ok(_) => {
                 if let Err(e) = current.write(lock_path) {
                     extra.push(
@@ -89,6 +124,45 @@ pub fn check(
             format!("failed to hash mod files: {e}"),
         )),
     }
+    extra
+}
+
+/// ` (arena 52 classes, hearthbreaker 455 classes)`: what each loaded mod defines, so a
+/// pack whose files were not read shows up as fewer classes than expected.
+fn class_counts(loaded: &LoadedMods) -> String {
+    let Some(gen) = &loaded.generation else {
+        return String::new();
+    };
+    let counts: Vec<String> = loaded
+        .loaded
+        .iter()
+        .map(|m| {
+            let n = gen.classes.keys().filter(|c| c.namespace() == m).count();
+            format!("{m} {n} {}", if n == 1 { "class" } else { "classes" })
+        })
+        .collect();
+    if counts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", counts.join(", "))
+    }
+}
+
+/// `1 mod`, `3 mods`.
+fn mods_count(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "mod" } else { "mods" })
+}
+
+/// `tessera check`.
+pub fn check(
+    args: &ModArgs,
+    format: Format,
+    lock_path: &Path,
+    lock: LockMode,
+) -> Result<ExitCode, String> {
+    let registry = Arc::new(Registry::with_core());
+    let loaded = load(args, registry)?;
+    let extra = lock_diagnostics(&loaded, lock_path, lock);
     let all: Vec<&Diagnostic> = loaded.all_diagnostics().chain(extra.iter()).collect();
     let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
     let warnings = all
@@ -120,9 +194,10 @@ pub fn check(
                 eprintln!("disabled `{id}`: {why}");
             }
             println!(
-                "checked {} mods: {} loaded, {} disabled; {errors} errors, {warnings} warnings",
-                loaded.resolution.order.len() + loaded.resolution.disabled.len(),
+                "checked {}: {} loaded{}, {} disabled; {errors} errors, {warnings} warnings",
+                mods_count(loaded.resolution.order.len() + loaded.resolution.disabled.len()),
                 loaded.loaded.len(),
+                class_counts(&loaded),
                 loaded.resolution.disabled.len() + loaded.content_disabled.len(),
             );
         }
@@ -139,7 +214,7 @@ pub fn watch(args: &ModArgs, format: Format, lock_path: &Path) -> Result<ExitCod
     let dirs = mod_dirs(args)?;
     let watcher =
         tessera_host::reload::ModWatcher::new(&dirs, std::time::Duration::from_millis(200))?;
-    let mut last = check(args, format, lock_path, false)?;
+    let mut last = check(args, format, lock_path, LockMode::Compare)?;
     println!(
         "watching {} for changes (Ctrl-C to stop)",
         dirs.iter()
@@ -160,7 +235,7 @@ pub fn watch(args: &ModArgs, format: Format, lock_path: &Path) -> Result<ExitCod
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        last = check(args, format, lock_path, false).unwrap_or(last);
+        last = check(args, format, lock_path, LockMode::Ignore).unwrap_or(last);
         use std::io::Write;
         let _ = std::io::stdout().flush();
     }
@@ -247,9 +322,47 @@ fn explain_entry(registry: &Registry, id: Id) -> bool {
     false
 }
 
+/// The ids of the loaded mods (and their registry) whose short form is `short`
+/// (`river_giant` or `class/river_giant`).
+fn ids_named(gen: &tessera_host::Generation, short: &str) -> Vec<Id> {
+    let mut out: Vec<Id> = gen
+        .provenance
+        .touches
+        .keys()
+        .copied()
+        .filter(|i| i.name() == short || i.as_str().split_once(':').is_some_and(|(_, r)| r == short))
+        .collect();
+    out.sort_by_key(|i| i.as_str());
+    out
+}
+
+/// `explain` given an id with no namespace: names the full ids it may stand for.
+fn explain_short(short: &str, error: String, args: &ModArgs) -> Result<ExitCode, String> {
+    let loaded = load(args, Arc::new(Registry::with_core()))?;
+    let found = loaded
+        .generation
+        .as_ref()
+        .map(|g| ids_named(g, short))
+        .unwrap_or_default();
+    if found.is_empty() {
+        return Err(error);
+    }
+    let list: Vec<String> = found.iter().map(|i| format!("`{i}`")).collect();
+    Err(format!(
+        "`{short}` is not a full id (`namespace:category/name`); did you mean {}?",
+        list.join(" or ")
+    ))
+}
+
 pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
     let registry = Arc::new(Registry::with_core());
-    let id = Id::parse(id).map_err(|e| e.to_string())?;
+    let id = match Id::parse(id) {
+        Ok(id) => id,
+        Err(e @ tessera_host::IdError::NoNamespace { .. }) => {
+            return explain_short(id, e.to_string(), args)
+        }
+        Err(e) => return Err(e.to_string()),
+    };
     if explain_entry(&registry, id) {
         return Ok(ExitCode::SUCCESS);
     }

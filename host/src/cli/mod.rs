@@ -2,14 +2,16 @@
 //! library.
 
 mod check;
+mod new;
 mod run;
+mod schema;
+mod style;
+mod test;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use tessera_host::{scenario, Registry};
 
 /// Tessera: a modding platform for rules-driven games.
 #[derive(Parser, Debug)]
@@ -49,9 +51,11 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
         format: Format,
-        /// The lock file (default `mods.lock`): written when missing, compared otherwise.
-        #[arg(long, value_name = "FILE", default_value = "mods.lock")]
-        lock: PathBuf,
+        /// The lock file: written when missing, compared otherwise. By default `mods.lock`
+        /// for `./server.toml` (or no server file), and `NAME.mods.lock` beside any other
+        /// server file `NAME.toml`, so two server files never share one lock.
+        #[arg(long, value_name = "FILE")]
+        lock: Option<PathBuf>,
         /// Rewrite the lock file even if it exists.
         #[arg(long)]
         update_lock: bool,
@@ -100,14 +104,16 @@ enum Command {
         quiet: bool,
     },
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
-    /// With `--mods`, every loaded mod's content is available to the scenarios, and each
-    /// mod's `tests/` folder is run.
-    Test {
-        /// Files or folders (default: `tests`, or the loaded mods' `tests/` folders).
-        paths: Vec<PathBuf>,
-        #[command(flatten)]
-        mods: ModArgs,
-    },
+    /// Mods are loaded (from `--mods`, `--server`, `./server.toml` or `./mods`) and each
+    /// loaded mod's `tests/` folder is run; a scenario runs on the loaded mods' content or
+    /// only on its own, as its `[scenario] mods` says.
+    Test(test::TestArgs),
+    /// Write JSON Schemas of content files (with every kind the loaded mods register,
+    /// plugins' included), mod.toml and server.toml, for editor completion.
+    Schema(schema::SchemaArgs),
+    /// Make a new mod, or a plugin crate for a mod, that passes `check` and `test` at once.
+    #[command(subcommand)]
+    New(new::NewCommand),
 }
 
 /// Parses arguments and runs the command.
@@ -120,61 +126,24 @@ pub fn run() -> Result<ExitCode, String> {
             format,
             lock,
             update_lock,
-            watch: false,
-        } => check::check(&mods, format, &lock, update_lock),
-        Command::Check {
-            mods, format, lock, ..
-        } => check::watch(&mods, format, &lock),
+            watch,
+        } => {
+            let lock = lock.unwrap_or_else(|| check::default_lock(&mods));
+            if watch {
+                check::watch(&mods, format, &lock)
+            } else {
+                check::check(&mods, format, &lock, check::LockMode::from_flag(update_lock))
+            }
+        }
         Command::Mods { mods } => check::mods(&mods),
         Command::Explain { id, mods } => check::explain(&id, &mods),
-        Command::Test { paths, mods } => test(paths, &mods),
+        Command::Test(args) => test::test(&args),
+        Command::New(cmd) => new::new(&cmd),
+        Command::Schema(args) => schema::schema(&args),
         Command::Build { paths, native } => build(paths, native),
         Command::Run(args) => run::run(&args),
         Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),
     }
-}
-
-fn test(paths: Vec<PathBuf>, mods: &ModArgs) -> Result<ExitCode, String> {
-    let mut registry = Arc::new(Registry::with_core());
-    let (shared, mut default_paths) = if mods.mods.is_empty()
-        && mods.server.is_none()
-        && !std::path::Path::new("server.toml").is_file()
-    {
-        (Vec::new(), vec![PathBuf::from("tests")])
-    } else {
-        let loaded = check::load(mods, registry.clone())?;
-        if loaded.has_errors() {
-            eprintln!("{}", check::render_all(&loaded));
-        }
-        let tests: Vec<PathBuf> = loaded
-            .resolution
-            .order
-            .iter()
-            .filter(|m| loaded.loaded.contains(&m.id))
-            .map(|m| m.dir.join("tests"))
-            .filter(|p| p.is_dir())
-            .collect();
-        // Scenarios compile against the registry the mods loaded into (with their plugins,
-        // whose loaders may read some of the content files).
-        if let Some(gen) = &loaded.generation {
-            registry = gen.registry.clone();
-        }
-        let shared = loaded.sources(&registry);
-        (shared, tests)
-    };
-    let paths = if paths.is_empty() {
-        std::mem::take(&mut default_paths)
-    } else {
-        paths
-    };
-    let results = scenario::run_paths(&paths, &registry, &shared);
-    print!("{}", scenario::report(&results));
-    let failed = results.iter().any(|r| !r.passed());
-    Ok(if failed || results.is_empty() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 fn build(paths: Vec<PathBuf>, native: bool) -> Result<ExitCode, String> {
@@ -215,22 +184,22 @@ pub fn plugin_crates(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = rd
         .flatten()
         .map(|e| e.path())
-        .filter(|p| {
-            std::fs::read_to_string(p.join("Cargo.toml"))
-                .is_ok_and(|t| t.contains("[package.metadata.tessera]"))
-        })
+        .filter(|p| tessera_host::reload::is_plugin_crate(p))
         .collect();
     out.sort();
     out
 }
 
-/// Logging through `tracing`, filtered by `RUST_LOG` (e.g. `RUST_LOG=tessera_host=debug`);
-/// quiet (warnings only) by default.
+/// Logging through `tracing`, filtered by `RUST_LOG`: `tessera_host=debug` shows every
+/// command and every trigger that fires (its definition, file:line and mod);
+/// `tessera_host=trace` adds each event and action. Quiet (warnings only) by default;
+/// coloured only on a terminal without `NO_COLOR`.
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(check::color())
         .try_init();
 }

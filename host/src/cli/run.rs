@@ -24,9 +24,10 @@ pub struct RunArgs {
     /// The seed of the first game (game N uses seed + N - 1).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// How many games to play.
-    #[arg(long, default_value_t = 1)]
-    pub games: u32,
+    /// How many games to play. By default 1, or with `--watch` one after another until
+    /// stopped (Ctrl-C), so the game is still there when you save your next edit.
+    #[arg(long)]
+    pub games: Option<u32>,
     /// Pause after every turn (to watch a game, or to edit mods while it runs).
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub turn_delay_ms: u64,
@@ -125,8 +126,22 @@ fn build_missing_plugins(mods: &ModArgs) -> Result<(), String> {
         "building the plugins the mods need (their modules are missing): {}",
         names.join(", ")
     );
-    if let Err(e) = build(&missing) {
-        eprintln!("plugin build failed: {e}");
+    // One at a time, so each finished plugin is reported while the rest build (a first
+    // build compiles the SDK and takes minutes).
+    for (i, (dir, name)) in missing.iter().zip(&names).enumerate() {
+        let what = format!("plugin {}/{}: {name}", i + 1, missing.len());
+        eprintln!("  building {what} ...");
+        let spinner = super::style::spinner(format!("building {what}"));
+        let result = build(std::slice::from_ref(dir));
+        spinner.finish_and_clear();
+        match result {
+            Ok(built) => {
+                for b in built {
+                    eprintln!("  built {what} in {:.1} s", b.build_time.as_secs_f64());
+                }
+            }
+            Err(e) => eprintln!("plugin build failed: {e}"),
+        }
     }
     Ok(())
 }
@@ -153,9 +168,24 @@ fn record_path(base: &Path, game: u32, games: u32) -> PathBuf {
     base.with_file_name(format!("{stem}-{game}.{ext}"))
 }
 
+/// Prints the warnings of a staging that went live: a reload says what `check` would.
+fn print_reload_warnings(staged: &tessera_host::reload::Staged) {
+    let warnings: Vec<String> = staged
+        .loaded
+        .all_diagnostics()
+        .filter(|d| d.severity == tessera_host::Severity::Warning)
+        .map(|d| d.render(check::color()))
+        .collect();
+    if !warnings.is_empty() {
+        eprintln!("{}", warnings.join("\n\n"));
+    }
+}
+
 /// `tessera run`.
 pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let (loaded, gen) = load_game(&args.mods)?;
+    // With --watch and no --games: games until stopped.
+    let games = args.games.unwrap_or(if args.watch { u32::MAX } else { 1 });
     let names: Vec<&str> = args.agents.split(',').collect();
     let mut reload = if args.watch {
         let (server, dirs) = check::server_and_dirs(&args.mods)?;
@@ -189,7 +219,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let (mut wins, mut draws, mut failures) = (vec![0u32; names.len()], 0u32, 0u32);
     let mut split = tessera_host::plugins::TimeSplit::default();
     let mut agent_time = Duration::ZERO;
-    for n in 1..=args.games {
+    let mut played = 0u32;
+    for n in 1..=games {
+        played = n;
         let seed = args.seed.wrapping_add(u64::from(n) - 1);
         let agents = names
             .iter()
@@ -203,7 +235,12 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             }
         };
         if !quiet {
-            println!("== game {n} (seed {seed}) ==");
+            let seats: Vec<String> = names
+                .iter()
+                .enumerate()
+                .map(|(i, a)| format!("Player {} {}", i + 1, a.trim()))
+                .collect();
+            println!("== game {n} (seed {seed}): {} ==", seats.join(", "));
         }
         let mut m = match Match::new(gen.clone(), seed, agents, translate.clone(), &mut out) {
             Ok(m) => m,
@@ -231,6 +268,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
                     let (line, report) = m.apply_reload(&staged);
                     println!("{line}");
                     if report.is_some() {
+                        print_reload_warnings(&staged);
                         gen = m.game().generation().clone();
                         translate = translator(&staged.loaded);
                         m.set_translate(translate.clone());
@@ -262,7 +300,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
                     s.checksum
                 );
                 if let Some(base) = &args.record {
-                    let path = record_path(base, n, args.games);
+                    let path = record_path(base, n, games);
                     m.recording(mods.clone(), &s.ending.to_string())
                         .write(&path)
                         .map_err(|e| format!("writing {}: {e}", path.display()))?;
@@ -274,7 +312,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             }
         }
     }
-    if args.games > 1 {
+    if played > 1 {
         let secs = started.elapsed().as_secs_f64();
         let wins: Vec<String> = wins
             .iter()
@@ -282,10 +320,9 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             .map(|(i, w)| format!("Player {} ({}) {w}", i + 1, names[i].trim()))
             .collect();
         println!(
-            "{} games in {:.2} s ({:.1} games/s): {}, draws {draws}, errors {failures}",
-            args.games,
+            "{played} games in {:.2} s ({:.1} games/s): {}, draws {draws}, errors {failures}",
             secs,
-            f64::from(args.games) / secs.max(1e-9),
+            f64::from(played) / secs.max(1e-9),
             wins.join(", ")
         );
     }

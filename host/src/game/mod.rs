@@ -208,6 +208,9 @@ impl Game {
         f: impl FnOnce(&mut ActCx<'_>) -> Result<(), RuleError>,
     ) -> Result<Outcome, RuleError> {
         let _span = tracing::debug_span!("command", name).entered();
+        // `RUST_LOG=tessera_host=debug`: every command and every trigger that fires, with
+        // its mod; `trace` adds events and actions.
+        tracing::debug!(name, "command");
         let snapshot = self.world.clone();
         let mut queue = EventQueue::default();
         let result = {
@@ -441,8 +444,15 @@ fn run_trigger_untimed(
     };
     let _span =
         tracing::debug_span!("trigger", def = %t.origin.def, mod_id = %t.origin.mod_id).entered();
+    tracing::debug!(
+        event = %event.id,
+        at = %format_args!("{}:{}", t.origin.file.display(), t.origin.line),
+        targets = targets.len(),
+        "trigger fires"
+    );
     ax.scope = scope;
     for a in &t.actions {
+        tracing::trace!(action = ?a, "action");
         a.run(ax, &targets)?;
         aura::recompute(ax.world, gen, ax.rt)?;
     }

@@ -156,7 +156,7 @@ pub enum IdError {
         part: &'static str,
     },
     /// A short form was given but there is no namespace to resolve it against.
-    #[error("id `{input}` has no namespace and there is no current mod to take it from; write `namespace:{input}`")]
+    #[error("id `{input}` has no namespace and there is no current mod to take it from; write `{}`", full_form(.input))]
     NoNamespace {
         /// The whole input.
         input: String,
@@ -171,6 +171,16 @@ pub enum IdError {
         /// The name part.
         name: String,
     },
+}
+
+/// How to write `input` (which has no namespace) as a full id: `namespace:category/name`
+/// keeps its category when it has one.
+fn full_form(input: &str) -> String {
+    if input.contains('/') {
+        format!("namespace:{input}")
+    } else {
+        format!("namespace:category/{input}")
+    }
 }
 
 /// A validated, interned id: `namespace:category/name`.
@@ -392,6 +402,15 @@ pub fn closest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 21, defect 13: `explain river_giant` suggested `namespace:river_giant`.
+    #[test]
+    fn a_bare_name_is_told_its_category_too() {
+        let e = Id::parse("river_giant").unwrap_err().to_string();
+        assert!(e.contains("write `namespace:category/river_giant`"), "{e}");
+        let e = Id::parse("class/river_giant").unwrap_err().to_string();
+        assert!(e.contains("write `namespace:class/river_giant`"), "{e}");
+    }
 
     #[test]
     fn parses_full_ids() {

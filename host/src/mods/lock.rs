@@ -263,7 +263,7 @@ impl Lockfile {
                     Diagnostic::warning("W-LOCK-DRIFT", format!("files of mod `{}` {} changed since `{}` was written", m.id, m.version, lock_path.display()))
                         .for_mod(m.id.as_str())
                         .with_note(format!("locked hash {}, current hash {}", old.hash, m.hash))
-                        .with_help(format!("if the change is intended, bump the version of `{}` and write the lock again; a save made with the old files may not replay", m.id)),
+                        .with_help(format!("if the change is intended, run `tessera check --update-lock` to record it (and bump the version of `{}` before you publish it); a save made with the old files may not replay", m.id)),
                 ),
                 Some(_) => {}
             }

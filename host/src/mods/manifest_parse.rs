@@ -21,7 +21,7 @@ pub(crate) static CODES: Codes = Codes {
     missing_key: "E-MANIFEST-MISSING-KEY",
 };
 
-const TOP_KEYS: &[&str] = &[
+pub(crate) const TOP_KEYS: &[&str] = &[
     "mod",
     "dependencies",
     "conflicts",
@@ -31,7 +31,7 @@ const TOP_KEYS: &[&str] = &[
     "plugin",
     "locale",
 ];
-const MOD_KEYS: &[&str] = &[
+pub(crate) const MOD_KEYS: &[&str] = &[
     "id",
     "version",
     "api",
@@ -44,7 +44,7 @@ const DEP_KEYS: &[&str] = &["version", "optional"];
 const CONFLICT_KEYS: &[&str] = &["version", "reason"];
 const LOAD_KEYS: &[&str] = &["after", "before"];
 const CONTENT_KEYS: &[&str] = &["paths", "loaders"];
-const PLUGIN_KEYS: &[&str] = &["file", "provides", "capabilities"];
+pub(crate) const PLUGIN_KEYS: &[&str] = &["file", "provides", "capabilities"];
 const LOCALE_KEYS: &[&str] = &["dir", "default"];
 
 /// Parses a strict semver version, explaining `1.0` and friends.

@@ -120,17 +120,40 @@ impl Resolution {
     /// A plain-text summary for operators: the load order with versions and why each mod
     /// is enabled, then every disabled mod with its reasons.
     pub fn summary(&self) -> String {
-        let mut out = format!("{} mods load, in this order:\n", self.order.len());
+        let by_default = self
+            .order
+            .iter()
+            .any(|m| m.enabled_because == EnabledBecause::Default);
+        let n = self.order.len();
+        let mut out = format!(
+            "{n} {} in this order{}:\n",
+            plural(n, "mod loads,", "mods load,"),
+            if by_default {
+                " (server.toml has no `enabled` list, so every discovered mod is enabled)"
+            } else {
+                ""
+            }
+        );
         for (i, m) in self.order.iter().enumerate() {
             let why = self.explain(&m.id).unwrap_or_default();
+            let why = why.split_once(": ").map_or(why.as_str(), |(_, w)| w);
+            // Said once in the heading, not on every line.
             let why = why
-                .split_once(": ")
-                .map_or(why.as_str(), |(_, w)| w)
-                .to_string();
-            out.push_str(&format!("  {:>3}. {} {} ({why})\n", i + 1, m.id, m.version));
+                .strip_prefix(DEFAULT_REASON)
+                .map_or(why, |w| w.trim_start_matches("; "));
+            let why = if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            };
+            out.push_str(&format!("  {:>3}. {} {}{why}\n", i + 1, m.id, m.version));
         }
         if !self.disabled.is_empty() {
-            out.push_str(&format!("{} mods are disabled:\n", self.disabled.len()));
+            let n = self.disabled.len();
+            out.push_str(&format!(
+                "{n} {} disabled:\n",
+                plural(n, "mod is", "mods are")
+            ));
             for d in &self.disabled {
                 let v = d
                     .version
@@ -148,9 +171,7 @@ impl Resolution {
     pub fn explain(&self, id: &str) -> Option<String> {
         if let Some(m) = self.get(id) {
             let mut why = match &m.enabled_because {
-                EnabledBecause::Default => {
-                    "enabled by default (server.toml has no `enabled` list)".to_string()
-                }
+                EnabledBecause::Default => DEFAULT_REASON.to_string(),
                 EnabledBecause::EnabledInServer => "enabled in server.toml".to_string(),
                 EnabledBecause::RequiredBy(by) => format!("required by {}", list(by)),
             };
@@ -166,6 +187,18 @@ impl Resolution {
         }
         let d = self.get_disabled(id)?;
         Some(format!("`{id}` is disabled: {}", d.reasons.join("; ")))
+    }
+}
+
+/// Why a mod is enabled when server.toml has no `enabled` list.
+const DEFAULT_REASON: &str = "enabled by default (server.toml has no `enabled` list)";
+
+/// `one` when `n` is 1, else `many`.
+fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
     }
 }
 

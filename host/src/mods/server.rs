@@ -37,7 +37,7 @@ static CODES: Codes = Codes {
     missing_key: "E-SERVER-MISSING-KEY",
 };
 
-const TOP_KEYS: &[&str] = &[
+pub(crate) const TOP_KEYS: &[&str] = &[
     "mod_dirs",
     "enabled",
     "disabled",
@@ -45,7 +45,7 @@ const TOP_KEYS: &[&str] = &[
     "limits",
     "grants",
 ];
-const LIMIT_KEYS: &[&str] = &["fuel", "memory_mb", "table_elements", "stack_kb"];
+pub(crate) const LIMIT_KEYS: &[&str] = &["fuel", "memory_mb", "table_elements", "stack_kb"];
 const GRANT_KEYS: &[&str] = &["capabilities"];
 
 /// Per-mod sandbox limits from `[limits.<mod>]`. `None` means the host's safe default.

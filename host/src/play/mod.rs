@@ -196,6 +196,24 @@ impl Match {
         Ok(m)
     }
 
+    /// `-- turn 3: Player 1 (health: Player 1 27, Player 2 30) --`: the turn, who plays
+    /// it, and every player's health.
+    fn turn_header(&self, seat: usize) -> String {
+        let health = crate::id::Sym::new("health");
+        let all: Vec<String> = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("Player {} {}", i + 1, self.game.world().get_int(*p, health)))
+            .collect();
+        format!(
+            "-- turn {}: Player {} (health: {}) --",
+            self.turns + 1,
+            seat + 1,
+            all.join(", ")
+        )
+    }
+
     /// The game being played.
     pub fn game(&self) -> &Game {
         &self.game
@@ -241,9 +259,12 @@ impl Match {
     }
 
     fn summary(&self, ending: Ending) -> Summary {
+        // A game that ends inside a turn (a hero dies in turn 15) has played that turn
+        // too; `turns` counts only the turns that were ended.
+        let in_turn = self.announced_turn == Some(self.turns);
         Summary {
             ending,
-            turns: self.turns,
+            turns: self.turns + u32::from(in_turn),
             events: self.events,
             moves: self.moves,
             elapsed: self.started.elapsed(),
@@ -271,11 +292,7 @@ impl Match {
         let (seat, me) = (*seat, self.players[*seat]);
         if self.announced_turn != Some(self.turns) {
             self.announced_turn = Some(self.turns);
-            out(&format!(
-                "-- turn {}: Player {} --",
-                self.turns + 1,
-                seat + 1
-            ));
+            out(&self.turn_header(seat));
         }
         let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
         let mut moves: Vec<MoveOption> = self
@@ -322,11 +339,7 @@ impl Match {
                             .find(|&i| self.game.world().has_tag(self.players[i], def.active_tag))
                         {
                             self.announced_turn = Some(self.turns);
-                            out(&format!(
-                                "-- turn {}: Player {} --",
-                                self.turns + 1,
-                                next + 1
-                            ));
+                            out(&self.turn_header(next));
                         }
                     }
                 }

@@ -443,10 +443,14 @@ fn cargo_build(
     }
     let out = run("cargo", &mut cmd)?;
     if !out.status.success() {
+        let base = std::env::current_dir()
+            .ok()
+            .and_then(|cwd| krate.dir.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or_else(|| krate.dir.clone());
         return Err(BuildError::Cargo {
             name: krate.name.clone(),
             dir: krate.dir.clone(),
-            stderr: tail(&out.stderr, STDERR_TAIL_LINES),
+            stderr: locate(&tail(&out.stderr, STDERR_TAIL_LINES), &base),
         });
     }
     let suffix = match target {
@@ -483,6 +487,26 @@ fn artifact(messages: &str, name: &str, suffix: &str) -> Option<PathBuf> {
                 .find(|f| f.ends_with(suffix))
                 .map(PathBuf::from)
         })
+}
+
+/// Cargo's diagnostics name files relative to the crate (`--> src/lib.rs:18:1`); this
+/// puts `crate_dir` in front of them, so the location opens from where `tessera` runs
+/// (`--> plugins/my-cards/src/lib.rs:18:1`), not only from inside the crate.
+fn locate(stderr: &str, crate_dir: &Path) -> String {
+    stderr
+        .lines()
+        .map(|l| {
+            let Some(at) = l.find("--> ") else {
+                return l.to_owned();
+            };
+            let (head, file) = l.split_at(at + 4);
+            if Path::new(file).is_absolute() || crate_dir.as_os_str().is_empty() {
+                return l.to_owned();
+            }
+            format!("{head}{}", crate_dir.join(file).display())
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The last `n` lines of a tool's output.
@@ -545,6 +569,18 @@ mod tests {
         let e = read_plugin_crate(&dir.join("nope")).unwrap_err();
         assert!(matches!(e, BuildError::Io { .. }), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 21, defect 10: a plugin build error printed under `run --watch` (whose
+    /// working folder is not the crate's) named `src/lib.rs`, a file that is not there.
+    #[test]
+    fn cargo_locations_name_the_file_from_where_tessera_runs() {
+        let stderr = "error: expected expression\n  --> src/lib.rs:18:1\n   |\n18 | }\n";
+        let out = locate(stderr, Path::new("plugins/my-cards"));
+        assert!(out.contains("  --> plugins/my-cards/src/lib.rs:18:1\n"), "{out}");
+        assert!(out.starts_with("error: expected expression\n"), "{out}");
+        let out = locate("  --> /abs/src/lib.rs:1:1", Path::new("plugins/x"));
+        assert_eq!(out, "  --> /abs/src/lib.rs:1:1");
     }
 
     #[test]

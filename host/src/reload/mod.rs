@@ -18,7 +18,7 @@ use notify::{EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 mod rebuild;
 
-pub use rebuild::{crate_of, PluginRebuilder};
+pub use rebuild::{crate_of, is_plugin_crate, PluginRebuilder};
 
 use crate::game::{Game, SwapReport};
 use crate::mods::{load_generation, LoadedMods, ServerConfig};
@@ -29,7 +29,8 @@ use crate::registry::Registry;
 /// Reads are not changes (notify also reports file opens; staging reads every file).
 pub struct ModWatcher {
     _watcher: RecommendedWatcher,
-    batches: Receiver<Vec<PathBuf>>,
+    /// Each batch with when it was complete (the folders went quiet).
+    batches: Receiver<(Instant, Vec<PathBuf>)>,
 }
 
 impl std::fmt::Debug for ModWatcher {
@@ -71,7 +72,7 @@ impl ModWatcher {
                             Err(RecvTimeoutError::Disconnected) => return,
                         }
                     }
-                    if tx.send(batch).is_err() {
+                    if tx.send((Instant::now(), batch)).is_err() {
                         return;
                     }
                 }
@@ -86,20 +87,26 @@ impl ModWatcher {
     /// The paths changed since the last call, waiting up to `timeout` for the first batch
     /// (zero: do not wait). Build output (`target/`) is ignored.
     pub fn changes(&self, timeout: Duration) -> Vec<PathBuf> {
+        self.timed_changes(timeout).1
+    }
+
+    /// [`ModWatcher::changes`], with when the first of them was seen (after the debounce).
+    pub fn timed_changes(&self, timeout: Duration) -> (Option<Instant>, Vec<PathBuf>) {
         let first = if timeout.is_zero() {
             self.batches.try_recv().ok()
         } else {
             self.batches.recv_timeout(timeout).ok()
         };
+        let seen = first.as_ref().map(|(t, _)| *t);
         let mut out: Vec<PathBuf> = first
             .into_iter()
             .chain(std::iter::from_fn(|| self.batches.try_recv().ok()))
-            .flatten()
+            .flat_map(|(_, b)| b)
             .collect();
         out.retain(|p| !p.components().any(|c| c.as_os_str() == "target"));
         out.sort();
         out.dedup();
-        out
+        (seen.filter(|_| !out.is_empty()), out)
     }
 }
 
@@ -110,8 +117,12 @@ pub struct Staged {
     pub loaded: LoadedMods,
     /// The changed files that started it.
     pub changed: Vec<PathBuf>,
-    /// From the change being seen to the staging finishing.
+    /// The staging's own cost: loading, validating and compiling the changed mods (not
+    /// the wait for the game to poll for it).
     pub took: Duration,
+    /// When the change was seen (after the debounce): [`HotReload::apply`] reports how
+    /// long after it the new generation went live.
+    pub seen: Instant,
 }
 
 impl Staged {
@@ -175,8 +186,10 @@ pub struct HotReload {
     server: Option<ServerConfig>,
     registry: Arc<Registry>,
     next_number: u64,
-    staging: Option<(JoinHandle<LoadedMods>, Vec<PathBuf>, Instant)>,
+    staging: Option<(JoinHandle<(LoadedMods, Duration)>, Vec<PathBuf>, Instant)>,
     pending: Vec<PathBuf>,
+    /// When the oldest pending change was seen.
+    pending_since: Option<Instant>,
     /// How many stagings were started.
     pub attempts: u64,
 }
@@ -192,7 +205,8 @@ impl std::fmt::Debug for HotReload {
 }
 
 impl HotReload {
-    /// Starts watching `dirs`; generations it stages are numbered from `next_number`.
+    /// Starts watching `dirs`; generations it stages are numbered from `next_number`. A
+    /// staging that fails does not use a number up: the next good one gets it.
     pub fn new(
         dirs: Vec<PathBuf>,
         server: Option<ServerConfig>,
@@ -208,6 +222,7 @@ impl HotReload {
             next_number,
             staging: None,
             pending: Vec::new(),
+            pending_since: None,
             attempts: 0,
         })
     }
@@ -234,12 +249,13 @@ impl HotReload {
     }
 
     fn step(&mut self, wait: Duration) -> Option<Staged> {
-        let changed = self.watcher.changes(if self.staging.is_some() {
+        let (seen, changed) = self.watcher.timed_changes(if self.staging.is_some() {
             Duration::ZERO
         } else {
             wait
         });
         self.pending.extend(changed);
+        self.pending_since = self.pending_since.or(seen);
         if let Some((handle, _, _)) = &self.staging {
             if !handle.is_finished() {
                 if !wait.is_zero() {
@@ -247,19 +263,21 @@ impl HotReload {
                 }
                 return None;
             }
-            let (handle, changed, started) = self.staging.take()?;
-            let loaded = match handle.join() {
-                Ok(l) => l,
-                Err(_) => {
-                    tracing::error!("the staging thread panicked; keeping the current generation");
-                    return None;
-                }
+            let (handle, changed, seen) = self.staging.take()?;
+            let Ok((loaded, took)) = handle.join() else {
+                tracing::error!("the staging thread panicked; keeping the current generation");
+                return None;
             };
-            return Some(Staged {
+            let staged = Staged {
                 loaded,
                 changed,
-                took: started.elapsed(),
-            });
+                took,
+                seen,
+            };
+            if staged.is_good() {
+                self.next_number += 1;
+            }
+            return Some(staged);
         }
         if self.pending.is_empty() {
             return None;
@@ -271,22 +289,27 @@ impl HotReload {
             self.registry.clone(),
             self.next_number,
         );
-        self.next_number += 1;
         self.attempts += 1;
-        let started = Instant::now();
+        let seen = self.pending_since.take().unwrap_or_else(Instant::now);
         let handle = std::thread::Builder::new()
             .name("tessera-stage".into())
-            .spawn(move || load_generation(&dirs, server.as_ref(), registry, number));
+            .spawn(move || {
+                let started = Instant::now();
+                let loaded = load_generation(&dirs, server.as_ref(), registry, number);
+                (loaded, started.elapsed())
+            });
         match handle {
-            Ok(h) => self.staging = Some((h, changed, started)),
+            Ok(h) => self.staging = Some((h, changed, seen)),
             Err(e) => tracing::error!(error = %e, "could not start a staging thread"),
         }
         None
     }
 
     /// Applies a staging to a game: swaps when it validated, keeps the current generation
-    /// otherwise. Returns the log line (`reloaded <mods> (generation N) in X ms`, or
-    /// `reload failed: <reason> — keeping generation N`) and the swap report.
+    /// otherwise. Returns the log line (`reloaded <mods> (generation N) in X ms, live Y ms
+    /// after the save`: X is the staging's own cost, Y includes waiting for the game to
+    /// reach a safe point, such as the end of a turn; or `reload failed: <reason> —
+    /// keeping generation N`) and the swap report.
     pub fn apply(game: &mut Game, staged: &Staged) -> (String, Option<SwapReport>) {
         let current = game.generation().number;
         let Some(gen) = staged
@@ -307,9 +330,10 @@ impl HotReload {
         match game.swap(gen) {
             Ok(report) => (
                 format!(
-                    "reloaded {} (generation {number}) in {} ms",
+                    "reloaded {} (generation {number}) in {} ms, live {} ms after the save",
                     mods,
-                    staged.took.as_millis()
+                    staged.took.as_millis(),
+                    staged.seen.elapsed().as_millis()
                 ),
                 Some(report),
             ),

@@ -31,14 +31,29 @@ impl std::fmt::Debug for PluginRebuilder {
 }
 
 /// The plugin crate a changed file belongs to: the nearest folder above it whose
-/// `Cargo.toml` names a target mod (`[package.metadata.tessera]`).
+/// `Cargo.toml` is a plugin crate's ([`is_plugin_crate`]). A workspace manifest (the
+/// `plugins/Cargo.toml` above every example crate) is never one, even when a comment in
+/// it mentions the metadata table.
 pub fn crate_of(path: &Path) -> Option<PathBuf> {
-    path.ancestors().skip(1).find_map(|dir| {
-        std::fs::read_to_string(dir.join("Cargo.toml"))
-            .ok()
-            .filter(|t| t.contains("[package.metadata.tessera]"))
-            .map(|_| dir.to_path_buf())
-    })
+    path.ancestors()
+        .skip(1)
+        .find(|dir| is_plugin_crate(dir))
+        .map(Path::to_path_buf)
+}
+
+/// Whether `dir/Cargo.toml` is a plugin crate's manifest: it parses, and has a
+/// `[package]` with a `[package.metadata.tessera]` table (the mod it builds for). A
+/// manifest still being written (it does not parse yet) is not one.
+pub fn is_plugin_crate(dir: &Path) -> bool {
+    std::fs::read_to_string(dir.join("Cargo.toml"))
+        .ok()
+        .and_then(|t| toml::from_str::<toml::Table>(&t).ok())
+        .is_some_and(|doc| {
+            doc.get("package")
+                .and_then(|p| p.get("metadata"))
+                .and_then(|m| m.get("tessera"))
+                .is_some_and(toml::Value::is_table)
+        })
 }
 
 impl PluginRebuilder {
@@ -123,5 +138,28 @@ impl PluginRebuilder {
             std::thread::sleep(Duration::from_millis(20));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 21, defect 3: a new crate's source saved before its Cargo.toml exists made
+    /// the watcher build the `plugins/` workspace, whose comment names the metadata table.
+    #[test]
+    fn a_workspace_manifest_is_not_a_plugin_crate() {
+        let root = std::env::temp_dir().join(format!("tessera-crate-of-{}", std::process::id()));
+        let src = root.join("my-cards/src");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(
+            root.join("Cargo.toml"),
+            "# copies each module (`[package.metadata.tessera] mod`)\n[workspace]\nmembers = []\n",
+        )
+        .unwrap();
+        assert_eq!(crate_of(&src.join("lib.rs")), None);
+        std::fs::write(root.join("my-cards/Cargo.toml"), "[package]\nname = \"my-cards\"\n[package.metadata.tessera]\nmod = \"../m\"\n").unwrap();
+        assert_eq!(crate_of(&src.join("lib.rs")), Some(root.join("my-cards")));
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

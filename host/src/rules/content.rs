@@ -10,8 +10,20 @@ use serde_json::Value as Json;
 
 use crate::state::MaxHealthDrop;
 
+/// `[world] on_max_health_drop` as the JSON Schema of content files describes it (the
+/// state module's type stays free of schema derives).
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[expect(dead_code, reason = "only its JSON Schema is used")]
+enum MaxHealthDropName {
+    /// Damage stays marked: losing maximum health can kill (Magic).
+    Keep,
+    /// Current health is clamped to the new maximum: losing a buff never kills (Hearthstone).
+    Clamp,
+}
+
 /// One content file.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContentFile {
     /// World rules (health rule, cascade limit). At most one mod should set each.
@@ -63,7 +75,7 @@ pub struct ContentFile {
 /// `[game]`: how a match is set up, whose turn it is, and how it ends. The host creates
 /// the players and their decks, raises `start`, then asks the active player's controller
 /// for moves until a player has the `lost` tag.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GameSpec {
     /// The class of player objects (a player is also its hero).
@@ -102,7 +114,7 @@ pub struct GameSpec {
 
 /// `[game.deck]`: each player gets `size` cards drawn at random (at most `copies` of a
 /// class) from the classes with `tag`, created in `zone` in random order.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DeckSpec {
     /// Classes with this tag may go in a deck.
@@ -120,7 +132,7 @@ pub struct DeckSpec {
 /// `[move.NAME]`: something the active player may do. The legal moves are every
 /// `subject` (selected with `self` = the player) paired with every `target` (selected
 /// with `self` = the subject), or the subject alone when there is no `target`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveSpec {
     /// What acts: cards in hand, minions that can attack, the player itself (`"self"`).
@@ -140,10 +152,11 @@ pub struct MoveSpec {
 }
 
 /// `[world]`: rules of the whole game.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WorldSpec {
     /// What a falling maximum health does to damage: `keep` (default) or `clamp`.
+    #[schemars(with = "Option<MaxHealthDropName>")]
     pub on_max_health_drop: Option<MaxHealthDrop>,
     /// How many events one command may raise before it is stopped as a loop (default 1000).
     pub cascade_limit: Option<usize>,
@@ -158,7 +171,7 @@ pub struct WorldSpec {
 }
 
 /// `[class.NAME]`: a definition objects are created from.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClassSpec {
     /// Display-name translation key.
@@ -180,7 +193,7 @@ pub struct ClassSpec {
 }
 
 /// A trigger: when an event happens (and a condition holds), select objects and act.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TriggerSpec {
     /// The event, or `{ event, player, condition }`.
@@ -200,7 +213,7 @@ pub struct TriggerSpec {
 }
 
 /// `when` of a trigger.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum WhenSpec {
     /// Just the event id.
@@ -224,7 +237,7 @@ pub enum WhenSpec {
 
 /// `until` of an aura: one event (filtered like a `when`), or a list of them (whichever
 /// comes first ends it).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum UntilSpec {
     /// One event.
@@ -234,7 +247,7 @@ pub enum UntilSpec {
 }
 
 /// An aura: selected objects get modifiers while it is active.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AuraSpec {
     /// Which objects are affected (default: the holder).
@@ -254,7 +267,7 @@ pub struct AuraSpec {
 }
 
 /// One modifier of an aura.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ModifierSpec {
     /// The property.
@@ -270,7 +283,7 @@ pub struct ModifierSpec {
 }
 
 /// A rule checked after every event settles: select objects and act on them.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RuleSpec {
     /// Which objects it applies to.
@@ -281,7 +294,7 @@ pub struct RuleSpec {
 }
 
 /// A reusable fragment: exactly one of `action`, `condition`, `selector`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RefSpec {
     /// Parameter names; `$name` in the body is replaced by the argument.
@@ -302,7 +315,7 @@ pub struct RefSpec {
 /// that content uses with `type = "ns:<kind>/<name>"`, exactly like a registered kind
 /// (it is expanded where it is used, like a `[ref]`). The body key matches the table:
 /// `[action.X] do`, `[condition.X] condition`, `[selector.X] select`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KindSpec {
     /// What it does (for `tessera explain` and readers).
@@ -323,7 +336,7 @@ pub struct KindSpec {
 }
 
 /// A declared event type.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EventSpec {
     /// What it means.

@@ -36,6 +36,22 @@ pub struct ScenarioHeader {
     /// More content files to load, relative to this file.
     #[serde(default)]
     pub content: Vec<String>,
+    /// What the scenario runs on: `"loaded"` (the loaded mods' content, then its own) or
+    /// `"own"` (only its own content and `content` files, on the `core` vocabulary and
+    /// the plugins' kinds). By default `"loaded"` for a scenario inside a mod's folder or
+    /// with a `[match]` (a match plays the loaded game), `"own"` otherwise — the same from
+    /// `tessera test` and from `cargo test`.
+    pub mods: Option<ScenarioMods>,
+}
+
+/// `[scenario] mods`: which content a scenario runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScenarioMods {
+    /// The loaded mods' content, then the scenario's own.
+    Loaded,
+    /// Only the scenario's own content.
+    Own,
 }
 
 /// `[match]`: players `p1`, `p2`, ... with stacked decks, an opening hand each, and a

@@ -29,7 +29,25 @@ use crate::rules::compile::{BuildOptions, ContentSource, ExtraActions};
 use crate::rules::{Generation, PathSeg};
 use crate::state::ObjId;
 
-pub use format::{MatchSpec, ObjectSpec, ScenarioFile, ScenarioHeader, StepSpec};
+pub use format::{MatchSpec, ObjectSpec, ScenarioFile, ScenarioHeader, ScenarioMods, StepSpec};
+
+/// Which content the scenario at `path` runs on: what it says (`[scenario] mods`), else
+/// the loaded mods when it lies inside a mod's folder (a folder above it has a
+/// `mod.toml`) or plays a `[match]`, else its own content only.
+pub fn runs_on(path: &Path, file: &ScenarioFile) -> ScenarioMods {
+    if let Some(m) = file.scenario.mods {
+        return m;
+    }
+    let in_mod = path
+        .ancestors()
+        .skip(1)
+        .any(|d| d.join("mod.toml").is_file());
+    if in_mod || file.game_match.is_some() {
+        ScenarioMods::Loaded
+    } else {
+        ScenarioMods::Own
+    }
+}
 
 /// The result of one scenario file.
 #[derive(Debug, Clone)]
@@ -96,15 +114,27 @@ pub fn run_paths(
     registry: &Arc<Registry>,
     shared: &SharedContent,
 ) -> Vec<ScenarioResult> {
+    files(paths)
+        .iter()
+        .map(|f| run_file(f, registry, shared))
+        .collect()
+}
+
+/// Every scenario file (`*.toml` with a `[scenario]` table) under the paths, sorted.
+pub fn files(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for p in paths {
         collect(p, &mut files);
     }
     files.sort();
     files
-        .iter()
-        .map(|f| run_file(f, registry, shared))
-        .collect()
+}
+
+/// A scenario file's `[scenario] name`, if it has one and parses.
+pub fn name_of(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let doc: toml::Table = toml::from_str(&text).ok()?;
+    Some(doc.get("scenario")?.get("name")?.as_str()?.to_owned())
 }
 
 fn collect(p: &Path, out: &mut Vec<PathBuf>) {
@@ -155,7 +185,16 @@ fn run(
         .namespace
         .clone()
         .unwrap_or_else(|| "test".to_owned());
-    let mut sources: Vec<ContentSource> = shared.clone();
+    let mut sources: Vec<ContentSource> = match runs_on(path, file) {
+        ScenarioMods::Own => Vec::new(),
+        ScenarioMods::Loaded if shared.is_empty() => {
+            return Err(format!(
+                "{}: this scenario runs on the loaded mods (it is in a mod's folder, plays a `[match]`, or says `mods = \"loaded\"`), but no mods are loaded; run it with `tessera test --mods DIR` or `--server FILE`, or write `mods = \"own\"` under [scenario] if it needs only its own content",
+                path.display()
+            ))
+        }
+        ScenarioMods::Loaded => shared.clone(),
+    };
     let base = path.parent().unwrap_or(Path::new("."));
     for extra in &file.scenario.content {
         let p = base.join(extra);
@@ -223,6 +262,7 @@ fn run(
         };
         if let Err(m) = expect::run_step(&mut game, &ns, step, actions, &mut names, played.as_mut())
         {
+            let m = with_names(&m, &names);
             failures.push(format!("{}: {label}: {m}", path.display()));
             if !step.continue_on_failure {
                 break;
@@ -230,6 +270,29 @@ fn run(
         }
     }
     Ok(failures)
+}
+
+/// `message` with every object the scenario named (`#2`, `#3g1`) written by its name
+/// (`lurker`), so a failure reads in the scenario's own words.
+fn with_names(message: &str, names: &BTreeMap<String, ObjId>) -> String {
+    let by_id: BTreeMap<String, &str> = names
+        .iter()
+        .map(|(n, id)| (format!("{id:?}"), n.as_str()))
+        .collect();
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find('#') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let len = tail
+            .find(|c: char| !(c.is_ascii_digit() || c == 'g'))
+            .unwrap_or(tail.len());
+        let token = &rest[at..at + 1 + len];
+        out.push_str(by_id.get(token).copied().unwrap_or(token));
+        rest = &rest[at + 1 + len..];
+    }
+    out.push_str(rest);
+    out
 }
 
 fn setup_object(
@@ -332,4 +395,23 @@ pub(crate) fn event_of(
     };
     e.amount = spec.amount;
     Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 21, defect 4: a failing scenario showed its objects as `#2`, `#3`.
+    #[test]
+    fn failures_name_objects_as_the_scenario_does() {
+        let id = |index, generation| ObjId { index, generation };
+        let names = BTreeMap::from([
+            ("lurker".to_owned(), id(2, 0)),
+            ("giant".to_owned(), id(3, 1)),
+        ]);
+        assert_eq!(
+            with_names("damaged target=#2 source=#3g1 by #23, #9", &names),
+            "damaged target=lurker source=giant by #23, #9"
+        );
+    }
 }
