@@ -100,7 +100,10 @@ fn the_match_log_names_the_agents_shows_health_and_counts_the_last_turn() {
             && headers[0].ends_with(" (health: Player 1 30, Player 2 30) --"),
         "{text}"
     );
-    assert!(headers.iter().all(|h| h.contains("(health: Player 1 ")), "{text}");
+    assert!(
+        headers.iter().all(|h| h.contains("(health: Player 1 ")),
+        "{text}"
+    );
     let last: u32 = headers
         .last()
         .and_then(|h| h["-- turn ".len()..].split(':').next())
@@ -135,7 +138,11 @@ checked 3 mods: 2 loaded ([..] 1 class, core 1 class), 1 disabled; 0 errors, 0 w
             .stderr_eq(str![""]);
     }
     assert!(t.root.join("one.mods.lock").is_file() && t.root.join("two.mods.lock").is_file());
-    t.write("a", "content/defs.toml", "[class.a_thing]\nproperties = { attack = 2 }\n");
+    t.write(
+        "a",
+        "content/defs.toml",
+        "[class.a_thing]\nproperties = { attack = 2 }\n",
+    );
     let out = tessera(&t.root, &t.root)
         .args(["check", "--server", "one.toml"])
         .assert()
@@ -148,7 +155,10 @@ checked 3 mods: 2 loaded ([..] 1 class, core 1 class), 1 disabled; 0 errors, 0 w
         text.contains("warning[W-LOCK-DRIFT]: files of mod `a` 1.0.0 changed since"),
         "{text}"
     );
-    assert!(text.contains("run `tessera check --update-lock` to record it"), "{text}");
+    assert!(
+        text.contains("run `tessera check --update-lock` to record it"),
+        "{text}"
+    );
     tessera(&t.root, &t.root)
         .args(["check", "--server", "one.toml", "--update-lock"])
         .assert()
@@ -190,7 +200,10 @@ fn debug_logs_commands_and_triggers_with_their_mod_and_trace_adds_events() {
         .lines()
         .find(|l| l.contains("trigger fires") && l.contains("mod_id=arena"))
         .unwrap_or_else(|| panic!("no trigger of arena in:\n{}", head(&debug)));
-    assert!(fired.contains("def=") && fired.contains("at=") && fired.contains(".toml:"), "{fired}");
+    assert!(
+        fired.contains("def=") && fired.contains("at=") && fired.contains(".toml:"),
+        "{fired}"
+    );
     assert!(
         debug
             .lines()
@@ -200,7 +213,9 @@ fn debug_logs_commands_and_triggers_with_their_mod_and_trace_adds_events() {
     );
     assert!(!debug.contains("dispatch"), "events are trace, not debug");
     let trace = run_log("tessera_host=trace");
-    assert!(trace.lines().any(|l| l.contains("dispatch") && l.contains("core:event/")));
+    assert!(trace
+        .lines()
+        .any(|l| l.contains("dispatch") && l.contains("core:event/")));
     assert!(trace.lines().any(|l| l.contains(" action")));
     assert!(run_log("warn").is_empty());
 }

@@ -95,7 +95,10 @@ fn new_plugin_is_declared_built_and_tested() {
         .env("CARGO_TARGET_DIR", repo().join("plugins/target"))
         .assert()
         .success();
-    assert!(dir.path().join("mods/healers/plugins/healers.wasm").is_file());
+    assert!(dir
+        .path()
+        .join("mods/healers/plugins/healers.wasm")
+        .is_file());
     tessera(dir.path(), dir.path())
         .arg("check")
         .assert()
@@ -200,12 +203,17 @@ fn schema_lists_plugin_kinds_and_writes_every_file_schema() {
         .stdout
         .clone();
     let schema: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
-    let actions = schema["$defs"]["action"]["anyOf"].as_array().expect("actions");
+    let actions = schema["$defs"]["action"]["anyOf"]
+        .as_array()
+        .expect("actions");
     let chain = actions
         .iter()
         .find(|a| a["properties"]["type"]["enum"][0] == "tactics:action/chain_damage")
         .expect("the tactics plugin's action");
-    assert!(chain["properties"].as_object().unwrap().len() > 1, "{chain}");
+    assert!(
+        chain["properties"].as_object().unwrap().len() > 1,
+        "{chain}"
+    );
     let dir = Scratch::new("schema");
     tessera(dir.path(), dir.path())
         .args(["schema", "--out", "schemas"])

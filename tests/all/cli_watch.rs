@@ -110,9 +110,7 @@ fn run_watch_plays_until_stopped_and_a_reload_prints_its_warnings() {
     )
     .unwrap();
     game.wait_for(&["reloaded ", "my-cards (generation "]);
-    game.wait_for(&[
-        "warning[W-LOCALE-MISSING]: translation key `my-cards.river_giant.name`",
-    ]);
+    game.wait_for(&["warning[W-LOCALE-MISSING]: translation key `my-cards.river_giant.name`"]);
     drop(game);
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -183,14 +183,30 @@ fn your_first_mod_in_five_minutes_runs_as_written() {
     game.wait_for(&["watching the mod folders"]);
 
     // 2. `tessera new mod`, then the dependency, the card and its translations.
-    let out = tessera(&root).args(command_args("new mod")).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = tessera(&root)
+        .args(command_args("new mod"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     game.wait_for(&["reloaded my-cards (generation 2) in ", " ms after the save"]);
     let manifest = root.join("mods/my-cards/mod.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     assert!(text.contains("# arena = \"^1.0\""), "{text}");
-    std::fs::write(&manifest, text.replace("# arena = \"^1.0\"", "arena = \"^1.0\"")).unwrap();
-    write(&root, "mods/my-cards/locale/en.toml", true, &find("mods/my-cards/locale/en.toml", true));
+    std::fs::write(
+        &manifest,
+        text.replace("# arena = \"^1.0\"", "arena = \"^1.0\""),
+    )
+    .unwrap();
+    write(
+        &root,
+        "mods/my-cards/locale/en.toml",
+        true,
+        &find("mods/my-cards/locale/en.toml", true),
+    );
     let cards_path = "mods/my-cards/content/cards.toml";
     write(&root, cards_path, false, &find(cards_path, false));
     let live = game.wait_for(&["reloaded my-cards (generation "]);
@@ -204,9 +220,15 @@ fn your_first_mod_in_five_minutes_runs_as_written() {
     generation += 1;
     game.wait_for(&[&format!("reloaded my-cards (generation {generation}) in ")]);
     std::fs::write(&cards, "[class.river_giant\n").unwrap();
-    game.wait_for(&["reload failed: ", &format!("keeping generation {generation}")]);
+    game.wait_for(&[
+        "reload failed: ",
+        &format!("keeping generation {generation}"),
+    ]);
     std::fs::write(&cards, text.replace("attack = 3", "attack = 5")).unwrap();
-    game.wait_for(&[&format!("reloaded my-cards (generation {})", generation + 1)]);
+    game.wait_for(&[&format!(
+        "reloaded my-cards (generation {})",
+        generation + 1
+    )]);
 
     // 4. Its scenario passes.
     let scenario = "mods/my-cards/tests/river_giant.toml";
@@ -358,7 +380,8 @@ fn every_readme_command_is_the_installed_tessera() {
         if let Some(rest) = l.strip_prefix("tessera ") {
             let sub = rest.split_whitespace().next().unwrap_or_default();
             assert!(
-                help.lines().any(|h| h.trim_start().starts_with(&format!("{sub} "))),
+                help.lines()
+                    .any(|h| h.trim_start().starts_with(&format!("{sub} "))),
                 "`{l}`: `tessera --help` has no `{sub}`:\n{help}"
             );
         } else {
@@ -390,8 +413,15 @@ fn the_readme_says_what_check_prints_for_hearthbreaker() {
         .unwrap();
     let _ = std::fs::remove_file(&lock);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains(&promise), "the README says `{promise}`; check printed {stdout}");
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&promise),
+        "the README says `{promise}`; check printed {stdout}"
+    );
 }
 
 /// Issue 21, defect 16: `.gitignore` ignored `/plugins/target` only, so a new plugin
@@ -402,7 +432,11 @@ fn a_new_plugin_crates_build_output_is_ignored() {
         eprintln!("not a git checkout; nothing to check");
         return;
     }
-    for path in ["plugins/my-cards/target/debug/x.rlib", "target/debug/tessera", "hearthbreaker.mods.lock"] {
+    for path in [
+        "plugins/my-cards/target/debug/x.rlib",
+        "target/debug/tessera",
+        "hearthbreaker.mods.lock",
+    ] {
         let status = Command::new("git")
             .current_dir(repo())
             .args(["check-ignore", "--no-index", "-q", path])

@@ -330,7 +330,9 @@ fn ids_named(gen: &tessera_host::Generation, short: &str) -> Vec<Id> {
         .touches
         .keys()
         .copied()
-        .filter(|i| i.name() == short || i.as_str().split_once(':').is_some_and(|(_, r)| r == short))
+        .filter(|i| {
+            i.name() == short || i.as_str().split_once(':').is_some_and(|(_, r)| r == short)
+        })
         .collect();
     out.sort_by_key(|i| i.as_str());
     out

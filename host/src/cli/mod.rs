@@ -132,7 +132,12 @@ pub fn run() -> Result<ExitCode, String> {
             if watch {
                 check::watch(&mods, format, &lock)
             } else {
-                check::check(&mods, format, &lock, check::LockMode::from_flag(update_lock))
+                check::check(
+                    &mods,
+                    format,
+                    &lock,
+                    check::LockMode::from_flag(update_lock),
+                )
             }
         }
         Command::Mods { mods } => check::mods(&mods),

@@ -51,7 +51,9 @@ pub fn new(cmd: &NewCommand) -> Result<ExitCode, String> {
             mod_dir,
             path,
         } => {
-            let dir = path.clone().unwrap_or_else(|| Path::new("plugins").join(name));
+            let dir = path
+                .clone()
+                .unwrap_or_else(|| Path::new("plugins").join(name));
             new_plugin(name, mod_dir, &dir)?;
         }
     }
@@ -119,7 +121,10 @@ pub fn new_mod(id: &str, dir: &Path) -> Result<(), String> {
     write_files(
         dir,
         &[
-            ("mod.toml", fill(include_str!("templates/mod.toml"), id, &[])),
+            (
+                "mod.toml",
+                fill(include_str!("templates/mod.toml"), id, &[]),
+            ),
             (
                 "content/example.toml",
                 fill(include_str!("templates/content.toml"), id, &[]),
@@ -148,8 +153,12 @@ pub fn new_plugin(name: &str, mod_dir: &Path, crate_dir: &Path) -> Result<(), St
             manifest.display()
         )
     })?;
-    let id = mod_id(&manifest_text)
-        .ok_or_else(|| format!("{}: no `[mod] id`; fix the manifest first (`tessera check` says how)", manifest.display()))?;
+    let id = mod_id(&manifest_text).ok_or_else(|| {
+        format!(
+            "{}: no `[mod] id`; fix the manifest first (`tessera check` says how)",
+            manifest.display()
+        )
+    })?;
     let sdk = find_sdk()?;
     let abs_crate = absolute(crate_dir)?;
     let extra = [
@@ -177,7 +186,10 @@ pub fn new_plugin(name: &str, mod_dir: &Path, crate_dir: &Path) -> Result<(), St
     let declare = fill(include_str!("templates/plugin_manifest.toml"), name, &extra);
     append(&manifest, &declare)?;
     let locale = mod_dir.join("locale/en.toml");
-    append(&locale, &fill(include_str!("templates/plugin_locale.toml"), &id, &[]))?;
+    append(
+        &locale,
+        &fill(include_str!("templates/plugin_locale.toml"), &id, &[]),
+    )?;
     super::build(vec![crate_dir.to_path_buf()], false).map(|_| ())
 }
 
@@ -221,8 +233,14 @@ fn find_sdk() -> Result<PathBuf, String> {
 
 /// `to` as a path relative to the folder `from` (both absolute), with `/` separators.
 fn relative(from: &Path, to: &Path) -> String {
-    let from: Vec<Component> = from.components().filter(|c| *c != Component::CurDir).collect();
-    let to: Vec<Component> = to.components().filter(|c| *c != Component::CurDir).collect();
+    let from: Vec<Component> = from
+        .components()
+        .filter(|c| *c != Component::CurDir)
+        .collect();
+    let to: Vec<Component> = to
+        .components()
+        .filter(|c| *c != Component::CurDir)
+        .collect();
     let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
     let ups = std::iter::repeat_n("..".to_owned(), from.len() - common);
     let downs = to[common..]

@@ -46,16 +46,6 @@ mod resolve;
 mod server;
 mod toml_read;
 
-/// The keys the manifest and server.toml parsers accept, for the JSON Schema's test that
-/// the schemas name the same ones (`crate::schema`).
-#[cfg(test)]
-pub(crate) mod schema_keys {
-    pub(crate) use super::manifest_parse::{
-        MOD_KEYS as MANIFEST_MOD, PLUGIN_KEYS as MANIFEST_PLUGIN, TOP_KEYS as MANIFEST_TOP,
-    };
-    pub(crate) use super::server::{LIMIT_KEYS as SERVER_LIMITS, TOP_KEYS as SERVER_TOP};
-}
-
 pub use discovery::{discover, BrokenMod, Discovery, FoundMod};
 pub use load::{load, load_generation, load_resolved, LoadedMods, Locale};
 pub use lock::{hash_mod_dir, LockedMod, Lockfile};
@@ -68,3 +58,13 @@ pub use server::{Grants, Limits, ServerConfig};
 /// The platform API version this host implements; a mod's `[mod] api` requirement must
 /// match it.
 pub const HOST_API_VERSION: Version = Version::new(0, 1, 0);
+
+/// The keys the manifest and server.toml parsers accept, for the JSON Schema's test that
+/// the schemas name the same ones (`crate::schema`).
+#[cfg(test)]
+pub(crate) mod schema_keys {
+    pub(crate) use super::manifest_parse::{
+        MOD_KEYS as MANIFEST_MOD, PLUGIN_KEYS as MANIFEST_PLUGIN, TOP_KEYS as MANIFEST_TOP,
+    };
+    pub(crate) use super::server::{LIMIT_KEYS as SERVER_LIMITS, TOP_KEYS as SERVER_TOP};
+}

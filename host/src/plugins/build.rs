@@ -577,7 +577,10 @@ mod tests {
     fn cargo_locations_name_the_file_from_where_tessera_runs() {
         let stderr = "error: expected expression\n  --> src/lib.rs:18:1\n   |\n18 | }\n";
         let out = locate(stderr, Path::new("plugins/my-cards"));
-        assert!(out.contains("  --> plugins/my-cards/src/lib.rs:18:1\n"), "{out}");
+        assert!(
+            out.contains("  --> plugins/my-cards/src/lib.rs:18:1\n"),
+            "{out}"
+        );
         assert!(out.starts_with("error: expected expression\n"), "{out}");
         let out = locate("  --> /abs/src/lib.rs:1:1", Path::new("plugins/x"));
         assert_eq!(out, "  --> /abs/src/lib.rs:1:1");

@@ -179,6 +179,10 @@ impl Staged {
     }
 }
 
+/// A staging under way: its thread (the loaded mods and the load's own cost), the files
+/// whose changes started it, and when the first of them was seen.
+type Staging = (JoinHandle<(LoadedMods, Duration)>, Vec<PathBuf>, Instant);
+
 /// Watches mods, stages reloads off the game thread, and hands them over.
 pub struct HotReload {
     watcher: ModWatcher,
@@ -186,7 +190,7 @@ pub struct HotReload {
     server: Option<ServerConfig>,
     registry: Arc<Registry>,
     next_number: u64,
-    staging: Option<(JoinHandle<(LoadedMods, Duration)>, Vec<PathBuf>, Instant)>,
+    staging: Option<Staging>,
     pending: Vec<PathBuf>,
     /// When the oldest pending change was seen.
     pending_since: Option<Instant>,

@@ -158,7 +158,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(crate_of(&src.join("lib.rs")), None);
-        std::fs::write(root.join("my-cards/Cargo.toml"), "[package]\nname = \"my-cards\"\n[package.metadata.tessera]\nmod = \"../m\"\n").unwrap();
+        std::fs::write(
+            root.join("my-cards/Cargo.toml"),
+            "[package]\nname = \"my-cards\"\n[package.metadata.tessera]\nmod = \"../m\"\n",
+        )
+        .unwrap();
         assert_eq!(crate_of(&src.join("lib.rs")), Some(root.join("my-cards")));
         std::fs::remove_dir_all(&root).unwrap();
     }

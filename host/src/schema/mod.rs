@@ -16,12 +16,18 @@ use crate::rules::content::ContentFile;
 
 /// The JSON Schema of `mod.toml`.
 pub fn manifest() -> Value {
-    finish(schemars::schema_for!(files::Manifest).to_value(), "mod.toml")
+    finish(
+        schemars::schema_for!(files::Manifest).to_value(),
+        "mod.toml",
+    )
 }
 
 /// The JSON Schema of `server.toml`.
 pub fn server() -> Value {
-    finish(schemars::schema_for!(files::Server).to_value(), "server.toml")
+    finish(
+        schemars::schema_for!(files::Server).to_value(),
+        "server.toml",
+    )
 }
 
 /// The JSON Schema of a content file (`content/*.toml` or `.json`), with the kinds of
@@ -136,10 +142,7 @@ fn entry_schema(id: crate::Id, doc: &str, params: &[ParamSpec]) -> Value {
         names.push(Value::String(id.name().to_owned()));
     }
     let mut properties = Map::new();
-    properties.insert(
-        "type".into(),
-        json!({ "enum": names, "description": doc }),
-    );
+    properties.insert("type".into(), json!({ "enum": names, "description": doc }));
     let mut required = vec![Value::String("type".into())];
     for p in params {
         properties.insert(p.name.to_string(), param_schema(p));
