@@ -3,6 +3,8 @@
 
 mod check;
 mod run;
+#[cfg(feature = "serve")]
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,6 +101,15 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Host many matches in one process for clients over WebSocket (`ws://ADDR/ws`,
+    /// protocol in docs/protocol.md), with admin HTTP (`/healthz`, `/readyz`, `/metrics`,
+    /// `/mods`, `POST /reload`, `POST /drain`). Saved matches are restored at start.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
+    /// Play a match from the terminal against an AI (or another human through
+    /// `--connect`), choosing legal moves by number.
+    #[cfg(feature = "serve")]
+    Play(serve::PlayArgs),
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
     /// With `--mods`, every loaded mod's content is available to the scenarios, and each
     /// mod's `tests/` folder is run.
@@ -131,6 +142,10 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Build { paths, native } => build(paths, native),
         Command::Run(args) => run::run(&args),
         Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::serve(&args),
+        #[cfg(feature = "serve")]
+        Command::Play(args) => serve::play(&args),
     }
 }
 
