@@ -138,7 +138,7 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
                 };
                 let msg = match n {
                     Pick::Number(i) => ClientMsg::Play { index: i },
-                    Pick::Resign => ClientMsg::Resign,
+                    Pick::Resign => ClientMsg::Resign {},
                 };
                 c.send(&msg).await?;
             }
@@ -153,13 +153,13 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
                 };
                 let msg = match n {
                     Pick::Number(i) => ClientMsg::Answer { choice: vec![i] },
-                    Pick::Resign => ClientMsg::Resign,
+                    Pick::Resign => ClientMsg::Resign {},
                 };
                 c.send(&msg).await?;
             }
             ServerMsg::Error { message, .. } => {
                 w(out, &format!("error: {message}"))?;
-                c.send(&ClientMsg::State).await?;
+                c.send(&ClientMsg::State {}).await?;
             }
             ServerMsg::Ended { result, checksum } => {
                 w(out, &format!("game over: {result} (checksum {checksum})"))?;

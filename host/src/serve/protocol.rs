@@ -27,6 +27,9 @@ pub enum SeatKind {
 
 /// A message from a client.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Messages without fields are empty struct variants (`State {}`), not unit variants:
+// serde ignores unknown fields of an internally tagged unit variant, and
+// `{"type":"resign","by":"mistake"}` must be refused, not obeyed.
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// Creates a match of the loaded game; the reply is `created`.
@@ -51,9 +54,9 @@ pub enum ClientMsg {
         token: Option<String>,
     },
     /// Asks for the seat's view again (`state`).
-    State,
+    State {},
     /// Asks for the legal moves (`moves`).
-    Moves,
+    Moves {},
     /// Plays the legal move with this index (from `moves` or `state`).
     Play {
         /// The index.
@@ -66,9 +69,9 @@ pub enum ClientMsg {
         choice: Vec<usize>,
     },
     /// Gives the match up: the other player wins.
-    Resign,
+    Resign {},
     /// Leaves the seat (it can be taken back with its token).
-    Leave,
+    Leave {},
 }
 
 /// One legal move, as a client sees it.
@@ -310,6 +313,8 @@ mod tests {
         assert!(parse(r#"{"type":"play"}"#).unwrap_err().contains("bad `play` message"));
         assert!(parse(r#"{"type":"play","move":-1}"#).is_err());
         assert!(parse(r#"{"type":"state","x":1}"#).is_err());
+        assert!(parse(r#"{"type":"resign","now":true}"#).is_err());
+        assert_eq!(parse(r#"{"type":"resign"}"#), Ok(ClientMsg::Resign {}));
         assert!(parse(r#"[1]"#).unwrap_err().contains("no string `type`"));
     }
 
@@ -337,12 +342,12 @@ mod tests {
         let client = [
             ClientMsg::Create { seats: None, seed: None },
             ClientMsg::Join { match_id: 1, seat: None, token: None },
-            ClientMsg::State,
-            ClientMsg::Moves,
+            ClientMsg::State {},
+            ClientMsg::Moves {},
             ClientMsg::Play { index: 0 },
             ClientMsg::Answer { choice: vec![] },
-            ClientMsg::Resign,
-            ClientMsg::Leave,
+            ClientMsg::Resign {},
+            ClientMsg::Leave {},
         ];
         for m in client {
             let v = serde_json::to_value(&m).unwrap();

@@ -201,7 +201,7 @@ impl Worker {
     /// Any other message of a seated client.
     pub fn handle(&mut self, id: u64, conn: u64, out: Out, msg: ClientMsg, seated: &AtomicU64) {
         let Some(w) = self.world(id, &out) else { return };
-        let leaving = msg == ClientMsg::Leave;
+        let leaving = matches!(msg, ClientMsg::Leave {});
         let (moves, events) = (w.m.moves(), w.m.events());
         let r = w.handle(conn, &out, msg);
         let (moves, events) = (w.m.moves() - moves, w.m.events() - events);

@@ -217,15 +217,15 @@ impl HostedWorld {
             return refuse("not_joined", format!("this connection has no seat in match {}; send `join` first", self.id));
         };
         match msg {
-            ClientMsg::State => self.send_state(seat),
-            ClientMsg::Moves => {
+            ClientMsg::State {} => self.send_state(seat),
+            ClientMsg::Moves {} => {
                 let moves = self.my_moves(seat).map(|m| view::moves(&self.m, &m)).unwrap_or_default();
                 let _ = out.send(ServerMsg::Moves { moves }.to_text());
             }
             ClientMsg::Play { index } => self.play(seat, index)?,
             ClientMsg::Answer { choice } => self.answer(seat, choice)?,
-            ClientMsg::Resign => self.resign(seat)?,
-            ClientMsg::Leave => {
+            ClientMsg::Resign {} => self.resign(seat)?,
+            ClientMsg::Leave {} => {
                 self.conns[seat] = None;
                 let _ = out.send(ServerMsg::Left.to_text());
             }

@@ -19,7 +19,7 @@ async fn two_clients(seed: u64, junk: usize) -> (Played, Played, Bot, Bot, Strin
     b.junk_left = junk - junk / 2;
     let ta = tokio::spawn(async move { (a.play(None).await, a) });
     let tb = tokio::spawn(async move { (b.play(None).await, b) });
-    let ((ra, mut a), (rb, mut b)) = (ta.await.unwrap(), tb.await.unwrap());
+    let ((ra, mut a), (rb, mut b)) = both(ta, tb).await;
     // What junk is left (the match ended first) is sent now, to an ended match.
     a.junk(usize::MAX).await;
     b.junk(usize::MAX).await;
@@ -31,6 +31,21 @@ async fn two_clients(seed: u64, junk: usize) -> (Played, Played, Bot, Bot, Strin
     let (_, metrics) = http(server.addr(), "GET", "/metrics").await;
     let _ = std::fs::remove_dir_all(&saves);
     (ra, rb, a, b, metrics)
+}
+
+/// Both tasks' results; a task that panics fails the test at once (its opponent would
+/// otherwise wait for a move that never comes).
+async fn both<A, B>(mut ta: tokio::task::JoinHandle<A>, mut tb: tokio::task::JoinHandle<B>) -> (A, B) {
+    tokio::select! {
+        a = &mut ta => {
+            let a = a.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+            (a, tb.await.unwrap())
+        }
+        b = &mut tb => {
+            let b = b.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+            (ta.await.unwrap(), b)
+        }
+    }
 }
 
 /// A fresh folder under the system temp dir.
@@ -52,6 +67,7 @@ fn two_clients_play_a_whole_match_and_see_only_their_own_hand() {
     assert!(result.contains("wins") || result.contains("draw"), "{result}");
     assert_eq!(checksum.len(), 16);
     assert!(a.moves > 5 && b.moves > 5, "both played: {} and {} moves", a.moves, b.moves);
+    assert!(a.choices + b.choices > 0, "the match had moves that ask a choice, answered over the protocol");
     for bot in [&a, &b] {
         let other = 1 - bot.seat;
         let mut saw_hidden_hand = false;
