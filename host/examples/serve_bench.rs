@@ -29,7 +29,8 @@ use tessera_host::serve::{ServeOptions, Server};
 
 fn options(saves: PathBuf) -> Result<ServeOptions, String> {
     let mut o = ServeOptions::new();
-    o.server = Some(ServerConfig::load(std::path::Path::new("server.toml")).map_err(|d| d.render(false))?);
+    o.server =
+        Some(ServerConfig::load(std::path::Path::new("server.toml")).map_err(|d| d.render(false))?);
     o.listen = SocketAddr::from(([127, 0, 0, 1], 0));
     o.saves = saves;
     o.restore = true;
@@ -40,12 +41,21 @@ fn options(saves: PathBuf) -> Result<ServeOptions, String> {
 fn rss_kib() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find_map(|l| l.strip_prefix("VmRSS:").map(|v| v.trim().trim_end_matches(" kB").trim().parse().unwrap_or(0))))
+        .and_then(|s| {
+            s.lines().find_map(|l| {
+                l.strip_prefix("VmRSS:")
+                    .map(|v| v.trim().trim_end_matches(" kB").trim().parse().unwrap_or(0))
+            })
+        })
         .unwrap_or(0)
 }
 
 async fn create(c: &mut Client, seats: Vec<SeatKind>, seed: u64) -> Result<u64, String> {
-    c.send(&ClientMsg::Create { seats: Some(seats), seed: Some(seed) }).await?;
+    c.send(&ClientMsg::Create {
+        seats: Some(seats),
+        seed: Some(seed),
+    })
+    .await?;
     c.wait_for(|m| match m {
         ServerMsg::Created { match_id, .. } => Some(Ok(*match_id)),
         ServerMsg::Error { message, .. } => Some(Err(message.clone())),
@@ -69,9 +79,20 @@ enum End {
 }
 
 impl Player {
-    async fn join(url: &str, id: u64, seat: Option<usize>, token: Option<String>, seed: u64) -> Result<Player, String> {
+    async fn join(
+        url: &str,
+        id: u64,
+        seat: Option<usize>,
+        token: Option<String>,
+        seed: u64,
+    ) -> Result<Player, String> {
         let (mut c, _) = Client::connect(url).await?;
-        c.send(&ClientMsg::Join { match_id: id, seat, token }).await?;
+        c.send(&ClientMsg::Join {
+            match_id: id,
+            seat,
+            token,
+        })
+        .await?;
         let token = c
             .wait_for(|m| match m {
                 ServerMsg::Joined { token, .. } => Some(Ok(token.clone())),
@@ -79,11 +100,22 @@ impl Player {
                 _ => None,
             })
             .await??;
-        Ok(Player { id, c, rng: ChaCha8Rng::seed_from_u64(seed), token, moves: 0 })
+        Ok(Player {
+            id,
+            c,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            token,
+            moves: 0,
+        })
     }
 
     /// Plays until the end, `max` moves, the deadline, or a drain; latencies go to `lat`.
-    async fn play(&mut self, max: usize, deadline: Instant, lat: &mut Vec<Duration>) -> Result<End, String> {
+    async fn play(
+        &mut self,
+        max: usize,
+        deadline: Instant,
+        lat: &mut Vec<Duration>,
+    ) -> Result<End, String> {
         let mut sent: Option<Instant> = None;
         loop {
             match self.c.recv().await? {
@@ -131,7 +163,14 @@ async fn bench_play(worlds: usize, seconds: u64, max_moves: usize) -> Result<(),
     let before = rss_kib();
     let mut ids = Vec::new();
     for i in 0..worlds {
-        ids.push(create(&mut host, vec![SeatKind::Human, SeatKind::Human], i as u64 + 1).await?);
+        ids.push(
+            create(
+                &mut host,
+                vec![SeatKind::Human, SeatKind::Human],
+                i as u64 + 1,
+            )
+            .await?,
+        );
     }
     let worlds_kib = rss_kib().saturating_sub(before);
     let mut players = Vec::new();
@@ -168,23 +207,45 @@ async fn bench_play(worlds: usize, seconds: u64, max_moves: usize) -> Result<(),
     let secs = started.elapsed().as_secs_f64();
     lat.sort_unstable();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!("worlds: {worlds}, clients: {}, workers: {}", worlds * 2, ServeOptions::new().workers);
+    println!(
+        "worlds: {worlds}, clients: {}, workers: {}",
+        worlds * 2,
+        ServeOptions::new().workers
+    );
     println!("memory: {:.0} KiB per world (worlds only); {:.0} KiB per world with its two connections, both ends in this process", worlds_kib as f64 / worlds as f64, all_kib as f64 / worlds as f64);
-    println!("moves: {moves} in {secs:.1} s = {:.0} moves/s; client errors: {errors}", moves as f64 / secs);
-    println!("move latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples)", ms(percentile(&lat, 0.5)), ms(percentile(&lat, 0.99)), ms(percentile(&lat, 1.0)), lat.len());
+    println!(
+        "moves: {moves} in {secs:.1} s = {:.0} moves/s; client errors: {errors}",
+        moves as f64 / secs
+    );
+    println!(
+        "move latency: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples)",
+        ms(percentile(&lat, 0.5)),
+        ms(percentile(&lat, 0.99)),
+        ms(percentile(&lat, 1.0)),
+        lat.len()
+    );
     Ok(())
 }
 
 /// Plays every world to its end; `stop` pauses each client before that many moves and
 /// drains between the two halves. Returns the final checksums.
-async fn run_games(worlds: usize, stop: Option<usize>, dir: PathBuf) -> Result<Vec<String>, String> {
+async fn run_games(
+    worlds: usize,
+    stop: Option<usize>,
+    dir: PathBuf,
+) -> Result<Vec<String>, String> {
     let far = Instant::now() + Duration::from_secs(3600);
     let server = Server::start(options(dir.clone())?).await?;
     let url = format!("ws://{}/ws", server.addr());
     let (mut host, _) = Client::connect(&url).await?;
     let mut players = Vec::new();
     for i in 0..worlds {
-        let id = create(&mut host, vec![SeatKind::Human, SeatKind::Random], 1000 + i as u64).await?;
+        let id = create(
+            &mut host,
+            vec![SeatKind::Human, SeatKind::Random],
+            1000 + i as u64,
+        )
+        .await?;
         players.push(Player::join(&url, id, Some(0), None, i as u64).await?);
     }
     let mut out = vec![String::new(); worlds];
@@ -197,7 +258,11 @@ async fn run_games(worlds: usize, stop: Option<usize>, dir: PathBuf) -> Result<V
         }
         let report = server.drain().await;
         server.wait().await?;
-        println!("drained: {} saved, {} errors", report.saved.len(), report.errors.len());
+        println!(
+            "drained: {} saved, {} errors",
+            report.saved.len(),
+            report.errors.len()
+        );
         let server = Server::start(options(dir)?).await?;
         if !server.restore_errors().is_empty() {
             return Err(server.restore_errors().join("\n"));
@@ -205,7 +270,9 @@ async fn run_games(worlds: usize, stop: Option<usize>, dir: PathBuf) -> Result<V
         let url = format!("ws://{}/ws", server.addr());
         for (i, p) in players.iter_mut().enumerate() {
             if out[i].is_empty() {
-                let fresh = Player::join(&url, p.id, None, Some(p.token.clone()), 0).await.map_err(|e| format!("rejoin: {e}"))?;
+                let fresh = Player::join(&url, p.id, None, Some(p.token.clone()), 0)
+                    .await
+                    .map_err(|e| format!("rejoin: {e}"))?;
                 p.c = fresh.c;
             }
         }
@@ -232,7 +299,11 @@ async fn bench_restore(worlds: usize, stop: usize) -> Result<(), String> {
     let started = Instant::now();
     let straight = run_games(worlds, None, base.join("a")).await?;
     let resumed = run_games(worlds, Some(stop), base.join("b")).await?;
-    let same = straight.iter().zip(&resumed).filter(|(a, b)| a == b && !a.is_empty()).count();
+    let same = straight
+        .iter()
+        .zip(&resumed)
+        .filter(|(a, b)| a == b && !a.is_empty())
+        .count();
     println!("{same} of {worlds} worlds ended with identical checksums after drain, restart and restore ({:.1} s)", started.elapsed().as_secs_f64());
     let _ = std::fs::remove_dir_all(&base);
     if same != worlds {
@@ -245,7 +316,11 @@ fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map_or("play", String::as_str);
     let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| e.to_string())?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
     match mode {
         "play" => rt.block_on(bench_play(num(1, 1000), num(2, 30) as u64, num(3, 40))),
         "restore" => rt.block_on(bench_restore(num(1, 100), num(2, 5))),

@@ -76,13 +76,19 @@ pub fn serve(args: &ServeArgs) -> Result<ExitCode, String> {
         for e in errors {
             eprintln!("error: {e}");
         }
-        println!("serving on http://{addr} (clients: ws://{addr}/ws); POST /drain or Ctrl-C to stop");
+        println!(
+            "serving on http://{addr} (clients: ws://{addr}/ws); POST /drain or Ctrl-C to stop"
+        );
     })?;
     println!("drained: {} match(es) saved", report.saved.len());
     for e in &report.errors {
         eprintln!("error: {e}");
     }
-    Ok(if report.errors.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if report.errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// `tessera play`.
@@ -91,9 +97,18 @@ pub fn play(args: &PlayArgs) -> Result<ExitCode, String> {
         "greedy" => SeatKind::Greedy,
         "random" => SeatKind::Random,
         "human" => SeatKind::Human,
-        other => return Err(format!("unknown opponent `{other}`; use `greedy`, `random` or `human`")),
+        other => {
+            return Err(format!(
+                "unknown opponent `{other}`; use `greedy`, `random` or `human`"
+            ))
+        }
     };
-    let play = PlayOptions { join: args.join, token: args.token.clone(), opponent, seed: args.seed };
+    let play = PlayOptions {
+        join: args.join,
+        token: args.token.clone(),
+        opponent,
+        seed: args.seed,
+    };
     let local = match &args.connect {
         Some(_) => None,
         None => Some(options(&args.mods)?),

@@ -362,7 +362,11 @@ impl Match {
         mv: &MoveOption,
         controller: Box<dyn Controller>,
     ) -> Result<(), String> {
-        self.game.try_move(mv, controller).0.map(|_| ()).map_err(|e| e.to_string())
+        self.game
+            .try_move(mv, controller)
+            .0
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     }
 
     /// The display names of this match's objects.

@@ -128,4 +128,3 @@ pub fn mod_set(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, String> {
         })
         .collect())
 }
-

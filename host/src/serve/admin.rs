@@ -35,7 +35,11 @@ pub(crate) fn router(app: Arc<App>) -> Router {
 
 async fn ws(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response {
     if app.core.is_draining() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "the server is draining; connect again after it restarts\n").into_response();
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is draining; connect again after it restarts\n",
+        )
+            .into_response();
     }
     upgrade
         .max_message_size(super::protocol::MAX_FRAME_BYTES)
@@ -44,15 +48,29 @@ async fn ws(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response 
 
 async fn readyz(State(app): State<Arc<App>>) -> Response {
     if app.core.is_draining() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "draining: not accepting matches\n").into_response();
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "draining: not accepting matches\n",
+        )
+            .into_response();
     }
     let gen = app.core.current().gen.number;
     (StatusCode::OK, format!("ready (generation {gen})\n")).into_response()
 }
 
 async fn metrics(State(app): State<Arc<App>>) -> Response {
-    let text = app.core.metrics.render(&app.core.current().gen, app.core.is_draining());
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response()
+    let text = app
+        .core
+        .metrics
+        .render(&app.core.current().gen, app.core.is_draining());
+    (
+        [(
+            header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response()
 }
 
 /// The mods in force: resolved order, versions, hashes, why each is enabled or not.
@@ -64,7 +82,11 @@ fn mods_json(c: &Current) -> serde_json::Value {
         .iter()
         .map(|m| {
             let hash = c.mods.iter().find(|x| x.id == m.id).map(|x| x.hash.clone());
-            let disabled = loaded.content_disabled.iter().find(|(id, _)| *id == m.id).map(|(_, why)| why.clone());
+            let disabled = loaded
+                .content_disabled
+                .iter()
+                .find(|(id, _)| *id == m.id)
+                .map(|(_, why)| why.clone());
             json!({
                 "id": m.id,
                 "version": m.version.to_string(),
@@ -76,7 +98,11 @@ fn mods_json(c: &Current) -> serde_json::Value {
             })
         })
         .collect();
-    let errors: Vec<String> = loaded.all_diagnostics().filter(|d| d.is_error()).map(|d| d.render(false)).collect();
+    let errors: Vec<String> = loaded
+        .all_diagnostics()
+        .filter(|d| d.is_error())
+        .map(|d| d.render(false))
+        .collect();
     json!({
         "generation": c.gen.number,
         "order": order,
@@ -91,33 +117,67 @@ async fn mods(State(app): State<Arc<App>>) -> Json<serde_json::Value> {
 
 async fn reload(State(app): State<Arc<App>>) -> Response {
     if app.core.is_draining() {
-        return (StatusCode::SERVICE_UNAVAILABLE, Json(json!({"ok": false, "error": "the server is draining"}))).into_response();
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(json!({"ok": false, "error": "the server is draining"})),
+        )
+            .into_response();
     }
     let _one_at_a_time = app.reloading.lock().await;
     let started = Instant::now();
     let core = app.core.clone();
     let number = core.current().gen.number + 1;
     let loaded = tokio::task::spawn_blocking(move || {
-        crate::mods::load_generation(&core.opts.mod_dirs, core.opts.server.as_ref(), Arc::new(crate::registry::Registry::with_core()), number)
+        crate::mods::load_generation(
+            &core.opts.mod_dirs,
+            core.opts.server.as_ref(),
+            Arc::new(crate::registry::Registry::with_core()),
+            number,
+        )
     })
     .await;
     let loaded = match loaded {
         Ok(l) => l,
-        Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, Json(json!({"ok": false, "error": format!("staging failed: {e}")}))).into_response(),
+        Err(e) => {
+            return (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Json(json!({"ok": false, "error": format!("staging failed: {e}")})),
+            )
+                .into_response()
+        }
     };
-    let staged = Arc::new(Staged { loaded, changed: Vec::new(), took: started.elapsed() });
+    let staged = Arc::new(Staged {
+        loaded,
+        changed: Vec::new(),
+        took: started.elapsed(),
+    });
     let live = app.core.current().gen.number;
     let mods = super::save::mod_set(&staged.loaded);
-    let (Some(gen), Ok(mods), true) = (staged.loaded.generation.clone(), mods, staged.is_good()) else {
+    let (Some(gen), Ok(mods), true) = (staged.loaded.generation.clone(), mods, staged.is_good())
+    else {
         super::metrics::add(&app.core.metrics.reload_failures, 1);
-        let errors: Vec<String> = staged.loaded.all_diagnostics().filter(|d| d.is_error()).map(|d| d.render(false)).collect();
+        let errors: Vec<String> = staged
+            .loaded
+            .all_diagnostics()
+            .filter(|d| d.is_error())
+            .map(|d| d.render(false))
+            .collect();
         let body = json!({"ok": false, "generation": live, "error": format!("the mods did not validate ({} error(s)); keeping generation {live}", errors.len()), "errors": errors});
         return (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response();
     };
     let s = staged.clone();
-    let switched: usize = app.workers.each(move |w| w.reload(&s)).await.into_iter().sum();
+    let switched: usize = app
+        .workers
+        .each(move |w| w.reload(&s))
+        .await
+        .into_iter()
+        .sum();
     let number = gen.number;
-    app.core.set_current(Current { gen, stage: staged, mods });
+    app.core.set_current(Current {
+        gen,
+        stage: staged,
+        mods,
+    });
     super::metrics::add(&app.core.metrics.reloads, 1);
     let body = json!({"ok": true, "generation": number, "worlds": switched, "took_ms": started.elapsed().as_millis()});
     (StatusCode::OK, Json(body)).into_response()
@@ -137,7 +197,10 @@ pub(crate) async fn drain(app: &Arc<App>) -> DrainReport {
     let dir = app.core.opts.saves.clone();
     let mut report = DrainReport::default();
     if let Err(e) = std::fs::create_dir_all(&dir) {
-        report.errors.push(format!("failed to create the saves folder {}: {e}", dir.display()));
+        report.errors.push(format!(
+            "failed to create the saves folder {}: {e}",
+            dir.display()
+        ));
     }
     for (saved, errors) in app.workers.each(move |w| w.drain(&dir)).await {
         report.saved.extend(saved);

@@ -10,7 +10,8 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::protocol::{ClientMsg, SeatKind, ServerMsg, View};
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// A connection to a `tessera serve` WebSocket (`ws://host:port/ws`).
 #[derive(Debug)]
@@ -21,9 +22,9 @@ pub struct Client {
 impl Client {
     /// Connects and reads the server's `welcome`.
     pub async fn connect(url: &str) -> Result<(Client, ServerMsg), String> {
-        let (ws, _) = tokio_tungstenite::connect_async(url)
-            .await
-            .map_err(|e| format!("cannot connect to {url}: {e}; is `tessera serve` running there?"))?;
+        let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| {
+            format!("cannot connect to {url}: {e}; is `tessera serve` running there?")
+        })?;
         let mut c = Client { ws };
         let welcome = c.recv().await?;
         Ok((c, welcome))
@@ -37,21 +38,35 @@ impl Client {
 
     /// Sends a raw text frame (any text: tests send malformed ones).
     pub async fn send_text(&mut self, text: &str) -> Result<(), String> {
-        self.ws.send(Message::Text(text.into())).await.map_err(|e| format!("the connection failed: {e}"))
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|e| format!("the connection failed: {e}"))
     }
 
     /// Sends a raw binary frame.
     pub async fn send_binary(&mut self, bytes: Vec<u8>) -> Result<(), String> {
-        self.ws.send(Message::Binary(bytes.into())).await.map_err(|e| format!("the connection failed: {e}"))
+        self.ws
+            .send(Message::Binary(bytes.into()))
+            .await
+            .map_err(|e| format!("the connection failed: {e}"))
     }
 
     /// The next message from the server.
     pub async fn recv(&mut self) -> Result<ServerMsg, String> {
         loop {
-            let frame = self.ws.next().await.ok_or("the server closed the connection")?;
+            let frame = self
+                .ws
+                .next()
+                .await
+                .ok_or("the server closed the connection")?;
             match frame.map_err(|e| format!("the connection failed: {e}"))? {
                 Message::Text(t) => {
-                    return serde_json::from_str(t.as_str()).map_err(|e| format!("the server sent something this client does not understand ({e}): {t}"))
+                    return serde_json::from_str(t.as_str()).map_err(|e| {
+                        format!(
+                            "the server sent something this client does not understand ({e}): {t}"
+                        )
+                    })
                 }
                 Message::Close(_) => return Err("the server closed the connection".into()),
                 _ => {}
@@ -60,7 +75,10 @@ impl Client {
     }
 
     /// Reads messages until `f` picks one; the others are dropped.
-    pub async fn wait_for<T>(&mut self, mut f: impl FnMut(&ServerMsg) -> Option<T>) -> Result<T, String> {
+    pub async fn wait_for<T>(
+        &mut self,
+        mut f: impl FnMut(&ServerMsg) -> Option<T>,
+    ) -> Result<T, String> {
         loop {
             let msg = self.recv().await?;
             if let Some(t) = f(&msg) {
@@ -98,7 +116,9 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
 ) -> Result<String, String> {
     let (mut c, welcome) = Client::connect(url).await?;
     let ServerMsg::Welcome { players, .. } = welcome else {
-        return Err(format!("{url} did not greet with `welcome`; is it a tessera server?"));
+        return Err(format!(
+            "{url} did not greet with `welcome`; is it a tessera server?"
+        ));
     };
     let id = match opts.join {
         Some(id) => id,
@@ -107,7 +127,11 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
             if let Some(first) = seats.first_mut() {
                 *first = SeatKind::Human;
             }
-            c.send(&ClientMsg::Create { seats: Some(seats), seed: opts.seed }).await?;
+            c.send(&ClientMsg::Create {
+                seats: Some(seats),
+                seed: opts.seed,
+            })
+            .await?;
             c.wait_for(|m| match m {
                 ServerMsg::Created { match_id, .. } => Some(Ok(*match_id)),
                 ServerMsg::Error { message, .. } => Some(Err(message.clone())),
@@ -116,12 +140,29 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
             .await??
         }
     };
-    c.send(&ClientMsg::Join { match_id: id, seat: None, token: opts.token.clone() }).await?;
+    c.send(&ClientMsg::Join {
+        match_id: id,
+        seat: None,
+        token: opts.token.clone(),
+    })
+    .await?;
     let mut lines = input.lines();
-    let w = |out: &mut dyn Write, s: &str| writeln!(out, "{s}").map_err(|e| format!("cannot write to the terminal: {e}"));
+    let w = |out: &mut dyn Write, s: &str| {
+        writeln!(out, "{s}").map_err(|e| format!("cannot write to the terminal: {e}"))
+    };
     loop {
         match c.recv().await? {
-            ServerMsg::Joined { match_id, seat, token } => w(out, &format!("match {match_id}, you are Player {} (token {token})", seat + 1))?,
+            ServerMsg::Joined {
+                match_id,
+                seat,
+                token,
+            } => w(
+                out,
+                &format!(
+                    "match {match_id}, you are Player {} (token {token})",
+                    seat + 1
+                ),
+            )?,
             ServerMsg::Log { lines: l } => {
                 for line in l {
                     w(out, &line)?;
@@ -132,7 +173,14 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
                 for m in &v.moves {
                     w(out, &format!("  {}) {}", m.index + 1, m.text))?;
                 }
-                let Some(n) = ask(&mut lines, out, "your move (number, r = resign, q = quit)", v.moves.len()).await? else {
+                let Some(n) = ask(
+                    &mut lines,
+                    out,
+                    "your move (number, r = resign, q = quit)",
+                    v.moves.len(),
+                )
+                .await?
+                else {
                     c.close().await;
                     return Ok("left the match".into());
                 };
@@ -142,7 +190,9 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
                 };
                 c.send(&msg).await?;
             }
-            ServerMsg::Choice { prompt, options, .. } => {
+            ServerMsg::Choice {
+                prompt, options, ..
+            } => {
                 w(out, &format!("{prompt}:"))?;
                 for o in &options {
                     w(out, &format!("  {}) {}", o.index + 1, o.name))?;
@@ -166,7 +216,11 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
                 c.close().await;
                 return Ok(result);
             }
-            ServerMsg::Draining => return Err("the server is draining; play again after it restarts, with your token".into()),
+            ServerMsg::Draining => {
+                return Err(
+                    "the server is draining; play again after it restarts, with your token".into(),
+                )
+            }
             _ => {}
         }
     }
@@ -187,7 +241,11 @@ async fn ask<R: AsyncBufRead + Unpin>(
     loop {
         let _ = write!(out, "{prompt}> ");
         let _ = out.flush();
-        let Some(line) = lines.next_line().await.map_err(|e| format!("cannot read the terminal: {e}"))? else {
+        let Some(line) = lines
+            .next_line()
+            .await
+            .map_err(|e| format!("cannot read the terminal: {e}"))?
+        else {
             return Ok(None);
         };
         match line.trim() {
@@ -215,7 +273,10 @@ fn describe(v: &View) -> String {
             (Some(a), Some(h), d) => format!(" {a}/{}", h - d.unwrap_or(0)),
             _ => String::new(),
         };
-        let whose = o.owner.or(o.seat).map_or(String::new(), |s| format!("P{} ", s + 1));
+        let whose = o
+            .owner
+            .or(o.seat)
+            .map_or(String::new(), |s| format!("P{} ", s + 1));
         s.push_str(&format!("\n  {whose}{}: {}{stats}", o.zone, o.name));
     }
     for h in &v.hidden {

@@ -50,7 +50,8 @@ pub(crate) async fn connection(socket: WebSocket, app: Arc<App>) {
     }
     let id = seated.load(Ordering::SeqCst);
     if id != 0 {
-        app.workers.send(id, Box::new(move |w| w.disconnect(id, conn)));
+        app.workers
+            .send(id, Box::new(move |w| w.disconnect(id, conn)));
     }
     let _ = tx.send(String::new());
     let _ = writer.await;
@@ -59,7 +60,9 @@ pub(crate) async fn connection(socket: WebSocket, app: Arc<App>) {
 
 fn welcome(app: &App) -> String {
     let gen = app.core.current().gen.clone();
-    let (game, players) = gen.game.as_ref().map_or((String::new(), 0), |g| (g.player_class.to_string(), g.players));
+    let (game, players) = gen.game.as_ref().map_or((String::new(), 0), |g| {
+        (g.player_class.to_string(), g.players)
+    });
     ServerMsg::Welcome {
         protocol: protocol::PROTOCOL.into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -81,7 +84,12 @@ fn on_text(app: &Arc<App>, conn: u64, tx: &Out, seated: &Arc<AtomicU64>, text: &
         Err(e) => return reply_error(app, tx, "malformed", e),
     };
     if app.core.is_draining() {
-        return reply_error(app, tx, "draining", "the server is draining; reconnect with your seat token after it restarts");
+        return reply_error(
+            app,
+            tx,
+            "draining",
+            "the server is draining; reconnect with your seat token after it restarts",
+        );
     }
     let out = tx.clone();
     match msg {
@@ -111,7 +119,13 @@ fn send_job(app: &App, tx: &Out, id: u64, job: super::workers::Job) {
 }
 
 fn create(app: &Arc<App>, tx: &Out, seats: Option<Vec<SeatKind>>, seed: Option<u64>) {
-    let players = app.core.current().gen.game.as_ref().map_or(0, |g| g.players);
+    let players = app
+        .core
+        .current()
+        .gen
+        .game
+        .as_ref()
+        .map_or(0, |g| g.players);
     let kinds = seats.unwrap_or_else(|| vec![SeatKind::Human; players]);
     if kinds.len() != players {
         return reply_error(app, tx, "bad_seats", format!("the game has {players} seats but `seats` lists {}; give one of `human`, `random`, `greedy` per seat", kinds.len()));
@@ -119,5 +133,10 @@ fn create(app: &Arc<App>, tx: &Out, seats: Option<Vec<SeatKind>>, seed: Option<u
     let id = app.core.next_match();
     let seed = seed.unwrap_or(id);
     let out = tx.clone();
-    send_job(app, tx, id, Box::new(move |w| w.create_for(id, seed, kinds, &out)));
+    send_job(
+        app,
+        tx,
+        id,
+        Box::new(move |w| w.create_for(id, seed, kinds, &out)),
+    );
 }

@@ -30,12 +30,17 @@ pub(crate) fn add(c: &AtomicU64, n: u64) {
 }
 
 fn line(out: &mut String, name: &str, kind: &str, help: &str, value: impl std::fmt::Display) {
-    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}");
+    let _ = writeln!(
+        out,
+        "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+    );
 }
 
 /// Escapes a label value (Prometheus text format: backslash, quote, newline).
 fn label(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n")
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
 }
 
 impl Metrics {
@@ -44,27 +49,116 @@ impl Metrics {
         let g = |c: &AtomicI64| c.load(Ordering::Relaxed);
         let c = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let mut out = String::new();
-        line(&mut out, "tessera_worlds", "gauge", "Worlds (matches) hosted now.", g(&self.worlds));
-        line(&mut out, "tessera_connections", "gauge", "Open client WebSocket connections.", g(&self.connections));
-        line(&mut out, "tessera_generation", "gauge", "The rules generation in force.", gen.number);
-        line(&mut out, "tessera_draining", "gauge", "1 once POST /drain was received.", u8::from(draining));
-        line(&mut out, "tessera_worlds_created_total", "counter", "Worlds created.", c(&self.worlds_created));
-        line(&mut out, "tessera_worlds_restored_total", "counter", "Worlds restored from saves.", c(&self.worlds_restored));
-        line(&mut out, "tessera_worlds_saved_total", "counter", "Worlds saved.", c(&self.worlds_saved));
-        line(&mut out, "tessera_moves_total", "counter", "Moves played (rate() gives moves per second).", c(&self.moves));
-        line(&mut out, "tessera_events_total", "counter", "Events handled (rate() gives events per second).", c(&self.events));
-        line(&mut out, "tessera_protocol_errors_total", "counter", "Client messages refused (malformed or illegal).", c(&self.protocol_errors));
-        line(&mut out, "tessera_reloads_total", "counter", "Hot reloads that went live.", c(&self.reloads));
-        line(&mut out, "tessera_reload_failures_total", "counter", "Hot reloads refused (the last good generation stayed).", c(&self.reload_failures));
+        line(
+            &mut out,
+            "tessera_worlds",
+            "gauge",
+            "Worlds (matches) hosted now.",
+            g(&self.worlds),
+        );
+        line(
+            &mut out,
+            "tessera_connections",
+            "gauge",
+            "Open client WebSocket connections.",
+            g(&self.connections),
+        );
+        line(
+            &mut out,
+            "tessera_generation",
+            "gauge",
+            "The rules generation in force.",
+            gen.number,
+        );
+        line(
+            &mut out,
+            "tessera_draining",
+            "gauge",
+            "1 once POST /drain was received.",
+            u8::from(draining),
+        );
+        line(
+            &mut out,
+            "tessera_worlds_created_total",
+            "counter",
+            "Worlds created.",
+            c(&self.worlds_created),
+        );
+        line(
+            &mut out,
+            "tessera_worlds_restored_total",
+            "counter",
+            "Worlds restored from saves.",
+            c(&self.worlds_restored),
+        );
+        line(
+            &mut out,
+            "tessera_worlds_saved_total",
+            "counter",
+            "Worlds saved.",
+            c(&self.worlds_saved),
+        );
+        line(
+            &mut out,
+            "tessera_moves_total",
+            "counter",
+            "Moves played (rate() gives moves per second).",
+            c(&self.moves),
+        );
+        line(
+            &mut out,
+            "tessera_events_total",
+            "counter",
+            "Events handled (rate() gives events per second).",
+            c(&self.events),
+        );
+        line(
+            &mut out,
+            "tessera_protocol_errors_total",
+            "counter",
+            "Client messages refused (malformed or illegal).",
+            c(&self.protocol_errors),
+        );
+        line(
+            &mut out,
+            "tessera_reloads_total",
+            "counter",
+            "Hot reloads that went live.",
+            c(&self.reloads),
+        );
+        line(
+            &mut out,
+            "tessera_reload_failures_total",
+            "counter",
+            "Hot reloads refused (the last good generation stayed).",
+            c(&self.reload_failures),
+        );
         let plugins = &gen.registry.plugins;
         let quarantined = plugins.iter().filter(|p| p.is_quarantined()).count();
-        line(&mut out, "tessera_plugins", "gauge", "Plugins loaded in the current generation.", plugins.len());
-        line(&mut out, "tessera_plugins_quarantined", "gauge", "Plugins quarantined after repeated faults.", quarantined);
+        line(
+            &mut out,
+            "tessera_plugins",
+            "gauge",
+            "Plugins loaded in the current generation.",
+            plugins.len(),
+        );
+        line(
+            &mut out,
+            "tessera_plugins_quarantined",
+            "gauge",
+            "Plugins quarantined after repeated faults.",
+            quarantined,
+        );
         let _ = writeln!(out, "# HELP tessera_mod_seconds_total Time spent in each mod's content and plugins.\n# TYPE tessera_mod_seconds_total counter");
         let split = self.mod_time.lock().unwrap_or_else(|e| e.into_inner());
         for (part, map) in [("content", &split.content), ("plugins", &split.plugins)] {
             for (m, d) in map {
-                let _ = writeln!(out, "tessera_mod_seconds_total{{mod=\"{}\",part=\"{part}\"}} {}", label(m), d.as_secs_f64());
+                let _ = writeln!(
+                    out,
+                    "tessera_mod_seconds_total{{mod=\"{}\",part=\"{part}\"}} {}",
+                    label(m),
+                    d.as_secs_f64()
+                );
             }
         }
         out

@@ -100,7 +100,10 @@ pub(crate) struct Core {
 
 impl Core {
     pub fn current(&self) -> Arc<Current> {
-        self.current.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     fn set_current(&self, c: Current) {
@@ -145,7 +148,11 @@ pub(crate) struct App {
 impl App {
     /// The report of the drain that stopped the server (empty if none ran).
     pub fn last_drain(&self) -> DrainReport {
-        self.drained.lock().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_default()
+        self.drained
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+            .unwrap_or_default()
     }
 }
 
@@ -174,17 +181,32 @@ impl std::fmt::Debug for App {
 
 /// Loads the mods for the server; errors if no game can be played.
 fn load(opts: &ServeOptions, number: u64) -> Result<Current, String> {
-    let loaded = crate::mods::load_generation(&opts.mod_dirs, opts.server.as_ref(), Arc::new(Registry::with_core()), number);
+    let loaded = crate::mods::load_generation(
+        &opts.mod_dirs,
+        opts.server.as_ref(),
+        Arc::new(Registry::with_core()),
+        number,
+    );
     for d in loaded.all_diagnostics().filter(|d| d.is_error()) {
         tracing::warn!("{}", d.render(false));
     }
-    let gen = loaded.generation.clone().ok_or("no mod loaded, so there is no game to serve; check the mod folders (`tessera check`)")?;
+    let gen = loaded.generation.clone().ok_or(
+        "no mod loaded, so there is no game to serve; check the mod folders (`tessera check`)",
+    )?;
     if gen.game.is_none() {
         return Err("no loaded mod defines `[game]`, so there is no game to serve; load a rules mod such as `arena`".into());
     }
     let mods = save::mod_set(&loaded)?;
-    let stage = crate::reload::Staged { loaded, changed: Vec::new(), took: std::time::Duration::ZERO };
-    Ok(Current { gen, stage: Arc::new(stage), mods })
+    let stage = crate::reload::Staged {
+        loaded,
+        changed: Vec::new(),
+        took: std::time::Duration::ZERO,
+    };
+    Ok(Current {
+        gen,
+        stage: Arc::new(stage),
+        mods,
+    })
 }
 
 impl Server {
@@ -197,7 +219,9 @@ impl Server {
             .map_err(|e| format!("loading the mods failed: {e}"))??;
         let secret = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| u64::from(d.subsec_nanos()) ^ d.as_secs().rotate_left(32))
+            .map_or(0, |d| {
+                u64::from(d.subsec_nanos()) ^ d.as_secs().rotate_left(32)
+            })
             ^ u64::from(std::process::id());
         let core = Arc::new(Core {
             opts,
@@ -209,13 +233,31 @@ impl Server {
             secret,
         });
         let workers = workers::Workers::start(core.opts.workers, &core)?;
-        let restore_errors = if core.opts.restore { restore_all(&core, &workers).await? } else { Vec::new() };
+        let restore_errors = if core.opts.restore {
+            restore_all(&core, &workers).await?
+        } else {
+            Vec::new()
+        };
         let listener = tokio::net::TcpListener::bind(core.opts.listen)
             .await
-            .map_err(|e| format!("cannot listen on {}: {e}; pick another address with --listen", core.opts.listen))?;
-        let addr = listener.local_addr().map_err(|e| format!("the listening socket has no address: {e}"))?;
+            .map_err(|e| {
+                format!(
+                    "cannot listen on {}: {e}; pick another address with --listen",
+                    core.opts.listen
+                )
+            })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("the listening socket has no address: {e}"))?;
         let (shutdown, mut stop) = tokio::sync::watch::channel(false);
-        let app = Arc::new(App { core, workers, shutdown, reloading: tokio::sync::Mutex::new(()), restore_errors, drained: Default::default() });
+        let app = Arc::new(App {
+            core,
+            workers,
+            shutdown,
+            reloading: tokio::sync::Mutex::new(()),
+            restore_errors,
+            drained: Default::default(),
+        });
         let router = admin::router(app.clone());
         let task = tokio::spawn(async move {
             axum::serve(listener, router)
@@ -245,7 +287,10 @@ impl Server {
 
     /// Waits until the server has stopped (after a drain) and its workers have ended.
     pub async fn wait(self) -> Result<(), String> {
-        let r = self.task.await.map_err(|e| format!("the server task failed: {e}"))?;
+        let r = self
+            .task
+            .await
+            .map_err(|e| format!("the server task failed: {e}"))?;
         let app = self.app.clone();
         tokio::task::spawn_blocking(move || app.workers.stop())
             .await
@@ -261,7 +306,9 @@ async fn restore_all(core: &Arc<Core>, workers: &workers::Workers) -> Result<Vec
     let mods = core.current().mods.clone();
     let mut top = 0;
     for path in save::list(&core.opts.saves)? {
-        let save = match SaveFile::read(&path).and_then(|s| s.check_mods(&mods).map(|()| s)) {
+        // A save kept on disk keeps its id: new matches never take it.
+        let save = SaveFile::read(&path).inspect(|s| top = top.max(s.match_id));
+        let save = match save.and_then(|s| s.check_mods(&mods).map(|()| s)) {
             Ok(s) => s,
             Err(e) => {
                 tracing::error!("{e}");
@@ -270,15 +317,20 @@ async fn restore_all(core: &Arc<Core>, workers: &workers::Workers) -> Result<Vec
             }
         };
         let id = save.match_id;
-        top = top.max(id);
         let (tx, rx) = tokio::sync::oneshot::channel();
-        workers.send(id, Box::new(move |w| {
-            let _ = tx.send(w.restore(save));
-        }));
+        workers.send(
+            id,
+            Box::new(move |w| {
+                let _ = tx.send(w.restore(save));
+            }),
+        );
         match rx.await.map_err(|_| "a world worker stopped".to_owned())? {
             Ok(()) => {
                 if let Err(e) = std::fs::remove_file(&path) {
-                    errors.push(format!("restored match {id} but could not remove {}: {e}", path.display()));
+                    errors.push(format!(
+                        "restored match {id} but could not remove {}: {e}",
+                        path.display()
+                    ));
                 }
             }
             Err(e) => {
@@ -293,7 +345,10 @@ async fn restore_all(core: &Arc<Core>, workers: &workers::Workers) -> Result<Vec
 
 /// Runs `tessera serve` until it is drained: a tokio runtime, the server, and Ctrl-C as
 /// a drain. `ready` is told the address once it listens.
-pub fn run(opts: ServeOptions, ready: impl FnOnce(SocketAddr, &[String])) -> Result<DrainReport, String> {
+pub fn run(
+    opts: ServeOptions,
+    ready: impl FnOnce(SocketAddr, &[String]),
+) -> Result<DrainReport, String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

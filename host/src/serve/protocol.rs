@@ -255,7 +255,9 @@ impl ServerMsg {
     /// The message as a JSON text frame.
     pub fn to_text(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| {
-            format!(r#"{{"type":"error","code":"internal","message":"could not encode a reply: {e}"}}"#)
+            format!(
+                r#"{{"type":"error","code":"internal","message":"could not encode a reply: {e}"}}"#
+            )
         })
     }
 }
@@ -267,8 +269,8 @@ pub const CLIENT_TYPES: &[&str] = &[
 
 /// Every `type` the server sends.
 pub const SERVER_TYPES: &[&str] = &[
-    "welcome", "created", "joined", "state", "moves", "choice", "log", "ended", "left",
-    "error", "draining",
+    "welcome", "created", "joined", "state", "moves", "choice", "log", "ended", "left", "error",
+    "draining",
 ];
 
 /// Parses a client's text frame; the error names what is wrong and how to fix it.
@@ -293,7 +295,10 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
                         .first()
                         .map(|s| format!(" (did you mean `{s}`?)"))
                         .unwrap_or_default();
-                    format!("unknown message type `{t}`{near}; use one of: {}", CLIENT_TYPES.join(", "))
+                    format!(
+                        "unknown message type `{t}`{near}; use one of: {}",
+                        CLIENT_TYPES.join(", ")
+                    )
                 }
                 Some(t) => format!("bad `{t}` message: {e}; see docs/protocol.md"),
             },
@@ -307,10 +312,17 @@ mod tests {
 
     #[test]
     fn parses_messages_and_names_what_is_wrong() {
-        assert_eq!(parse(r#"{"type":"play","move":2}"#), Ok(ClientMsg::Play { index: 2 }));
+        assert_eq!(
+            parse(r#"{"type":"play","move":2}"#),
+            Ok(ClientMsg::Play { index: 2 })
+        );
         assert!(parse("{").unwrap_err().contains("not JSON"));
-        assert!(parse(r#"{"type":"plya"}"#).unwrap_err().contains("did you mean `play`"));
-        assert!(parse(r#"{"type":"play"}"#).unwrap_err().contains("bad `play` message"));
+        assert!(parse(r#"{"type":"plya"}"#)
+            .unwrap_err()
+            .contains("did you mean `play`"));
+        assert!(parse(r#"{"type":"play"}"#)
+            .unwrap_err()
+            .contains("bad `play` message"));
         assert!(parse(r#"{"type":"play","move":-1}"#).is_err());
         assert!(parse(r#"{"type":"state","x":1}"#).is_err());
         assert!(parse(r#"{"type":"resign","now":true}"#).is_err());
@@ -319,18 +331,26 @@ mod tests {
     }
 
     fn docs(file: &str) -> String {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs").join(file);
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../docs")
+            .join(file);
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
 
     /// The `type` consts of a `$defs/<side>` of the schema.
     fn schema_types(side: &str) -> Vec<String> {
-        let schema: serde_json::Value = serde_json::from_str(&docs("protocol.schema.json")).unwrap();
+        let schema: serde_json::Value =
+            serde_json::from_str(&docs("protocol.schema.json")).unwrap();
         schema["$defs"][side]["oneOf"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|m| m["properties"]["type"]["const"].as_str().unwrap().to_owned())
+            .map(|m| {
+                m["properties"]["type"]["const"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned()
+            })
             .collect()
     }
 
@@ -340,8 +360,15 @@ mod tests {
         assert_eq!(schema_types("server"), SERVER_TYPES);
         // Every variant's `type` is listed (a new variant fails here until it is).
         let client = [
-            ClientMsg::Create { seats: None, seed: None },
-            ClientMsg::Join { match_id: 1, seat: None, token: None },
+            ClientMsg::Create {
+                seats: None,
+                seed: None,
+            },
+            ClientMsg::Join {
+                match_id: 1,
+                seat: None,
+                token: None,
+            },
             ClientMsg::State {},
             ClientMsg::Moves {},
             ClientMsg::Play { index: 0 },
@@ -353,7 +380,11 @@ mod tests {
             let v = serde_json::to_value(&m).unwrap();
             assert!(CLIENT_TYPES.contains(&v["type"].as_str().unwrap()), "{v}");
         }
-        for m in [ServerMsg::Left, ServerMsg::Draining, ServerMsg::error("x", "y")] {
+        for m in [
+            ServerMsg::Left,
+            ServerMsg::Draining,
+            ServerMsg::error("x", "y"),
+        ] {
             let v = serde_json::to_value(&m).unwrap();
             assert!(SERVER_TYPES.contains(&v["type"].as_str().unwrap()), "{v}");
         }
@@ -362,17 +393,26 @@ mod tests {
     #[test]
     fn the_documented_examples_parse() {
         let md = docs("protocol.md");
-        let blocks: Vec<&str> = md.split("```json").skip(1).filter_map(|b| b.split("```").next()).collect();
+        let blocks: Vec<&str> = md
+            .split("```json")
+            .skip(1)
+            .filter_map(|b| b.split("```").next())
+            .collect();
         assert!(blocks.len() >= 7, "protocol.md has its examples");
         for b in blocks {
             let b = b.trim();
             if parse(b).is_err() {
-                let m: ServerMsg = serde_json::from_str(b).unwrap_or_else(|e| panic!("{b}\nis neither a client nor a server message: {e}"));
+                let m: ServerMsg = serde_json::from_str(b).unwrap_or_else(|e| {
+                    panic!("{b}\nis neither a client nor a server message: {e}")
+                });
                 assert!(matches!(m, ServerMsg::State(_)), "{m:?}");
             }
         }
         for t in CLIENT_TYPES.iter().chain(SERVER_TYPES) {
-            assert!(md.contains(&format!("| `{t}` |")), "protocol.md documents `{t}`");
+            assert!(
+                md.contains(&format!("| `{t}` |")),
+                "protocol.md documents `{t}`"
+            );
         }
     }
 }

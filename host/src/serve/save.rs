@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::play::{RecordedMod, Recording};
 pub use crate::play::record::mod_set;
+use crate::play::{RecordedMod, Recording};
 
 use super::protocol::SeatKind;
 use super::world::HostedWorld;
@@ -46,7 +46,9 @@ impl SaveFile {
             seats: w.kinds.clone(),
             tokens: w.tokens.clone(),
             resigned: w.resigned,
-            recording: w.m.recording(mods, &w.result().unwrap_or_else(|| "running".into())),
+            recording: w
+                .m
+                .recording(mods, &w.result().unwrap_or_else(|| "running".into())),
         }
     }
 
@@ -79,7 +81,12 @@ impl SaveFile {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("failed to read save file {}: {e}", path.display()))?;
         let save: SaveFile = serde_json::from_str(&text).map_err(|e| {
-            format!("{}:{}:{}: not a Tessera save: {e}", path.display(), e.line(), e.column())
+            format!(
+                "{}:{}:{}: not a Tessera save: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
         })?;
         if save.format != SAVE_FORMAT {
             return Err(format!(
@@ -116,7 +123,12 @@ pub fn list(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("failed to read the saves folder {}: {e}", dir.display())),
+        Err(e) => {
+            return Err(format!(
+                "failed to read the saves folder {}: {e}",
+                dir.display()
+            ))
+        }
     };
     let mut out: Vec<PathBuf> = rd
         .flatten()

@@ -87,12 +87,19 @@ impl Controller for Seat {
         let seed = self.decision_seed();
         match self.replayed() {
             Some(Input::Move(i)) => return Ok(i),
-            Some(other) => return Err(format!("the save has {other:?} where a move was expected: it does not match these rules")),
+            Some(other) => {
+                return Err(format!(
+                "the save has {other:?} where a move was expected: it does not match these rules"
+            ))
+            }
             None => {}
         }
         match self.kind {
             SeatKind::Human => self.inputs.borrow_mut().next_move.take().ok_or_else(|| {
-                format!("waiting for Player {}'s client to send a move", self.seat + 1)
+                format!(
+                    "waiting for Player {}'s client to send a move",
+                    self.seat + 1
+                )
             }),
             SeatKind::Random => RandomAgent::new(seed).choose_move(game, me, moves),
             SeatKind::Greedy => self.greedy.choose_move(game, me, moves),
@@ -103,7 +110,11 @@ impl Controller for Seat {
         let seed = self.decision_seed();
         match self.replayed() {
             Some(Input::Choice(v)) => return Ok(v),
-            Some(other) => return Err(format!("the save has {other:?} where a choice was expected: it does not match these rules")),
+            Some(other) => {
+                return Err(format!(
+                "the save has {other:?} where a choice was expected: it does not match these rules"
+            ))
+            }
             None => {}
         }
         if let Some(answer) = self.inputs.borrow_mut().answers.pop_front() {
@@ -174,7 +185,11 @@ pub(crate) fn check_answer(choice: &Choice, answer: &[usize]) -> Result<(), Stri
         return Err(format!(
             "`{}` takes {} option(s); the answer has {}",
             choice.prompt,
-            if min == max { min.to_string() } else { format!("{min} to {max}") },
+            if min == max {
+                min.to_string()
+            } else {
+                format!("{min} to {max}")
+            },
             answer.len()
         ));
     }

@@ -70,7 +70,8 @@ pub(crate) fn objects(
     for (id, o) in world.objects() {
         let owner = seat_of(players, o.owner);
         let zone = o.zone.as_str();
-        let secret = vis.secret_zones.iter().any(|z| z == zone) || deck_zone.as_deref() == Some(zone);
+        let secret =
+            vis.secret_zones.iter().any(|z| z == zone) || deck_zone.as_deref() == Some(zone);
         let private = vis.hidden_zones.iter().any(|z| z == zone) && owner != Some(seat);
         if secret || private {
             *hidden.entry((owner, zone.to_owned())).or_default() += 1;

@@ -4,8 +4,8 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
-use std::sync::mpsc::{channel, Sender};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -45,7 +45,11 @@ impl Workers {
             let h = std::thread::Builder::new()
                 .name(format!("tessera-world-{i}"))
                 .spawn(move || {
-                    let mut w = Worker { core, worlds: HashMap::new(), translate: None };
+                    let mut w = Worker {
+                        core,
+                        worlds: HashMap::new(),
+                        translate: None,
+                    };
                     while let Ok(job) = rx.recv() {
                         job(&mut w);
                     }
@@ -54,7 +58,11 @@ impl Workers {
             senders.push(tx);
             handles.push(h);
         }
-        Ok(Workers { count: senders.len(), senders: Mutex::new(senders), handles: Mutex::new(handles) })
+        Ok(Workers {
+            count: senders.len(),
+            senders: Mutex::new(senders),
+            handles: Mutex::new(handles),
+        })
     }
 
     /// Runs a job on the worker owning match `id`. Returns false once the pool stopped.
@@ -93,7 +101,10 @@ impl Workers {
 
     /// Stops the threads once their queued jobs are done, and waits for them.
     pub fn stop(&self) {
-        self.senders.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        self.senders
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         let handles = std::mem::take(&mut *self.handles.lock().unwrap_or_else(|e| e.into_inner()));
         for h in handles {
             let _ = h.join();
@@ -128,7 +139,12 @@ impl Worker {
         let current = self.core.current();
         let translate = self.translate(&current.stage.loaded, current.gen.number);
         let id = spec.id;
-        let w = HostedWorld::new(spec, current.gen.clone(), translate, self.core.opts.visibility.clone())?;
+        let w = HostedWorld::new(
+            spec,
+            current.gen.clone(),
+            translate,
+            self.core.opts.visibility.clone(),
+        )?;
         w.m.set_profiling(true);
         self.worlds.insert(id, w);
         self.core.metrics.worlds.fetch_add(1, Ordering::Relaxed);
@@ -137,20 +153,50 @@ impl Worker {
 
     /// `create` from a client.
     pub fn create_for(&mut self, id: u64, seed: u64, kinds: Vec<SeatKind>, out: &Out) {
-        let tokens = kinds.iter().enumerate().map(|(s, k)| self.core.token(id, s, *k)).collect();
-        let spec = Spec { id, seed, kinds: kinds.clone(), tokens, replay: VecDeque::new() };
+        let tokens = kinds
+            .iter()
+            .enumerate()
+            .map(|(s, k)| self.core.token(id, s, *k))
+            .collect();
+        let spec = Spec {
+            id,
+            seed,
+            kinds: kinds.clone(),
+            tokens,
+            replay: VecDeque::new(),
+        };
         match self.create(spec) {
             Ok(()) => {
                 super::metrics::add(&self.core.metrics.worlds_created, 1);
-                send(out, ServerMsg::Created { match_id: id, seed, seats: kinds });
+                send(
+                    out,
+                    ServerMsg::Created {
+                        match_id: id,
+                        seed,
+                        seats: kinds,
+                    },
+                );
             }
-            Err(e) => self.refused(out, Refusal { code: "create_failed", message: e }),
+            Err(e) => self.refused(
+                out,
+                Refusal {
+                    code: "create_failed",
+                    message: e,
+                },
+            ),
         }
     }
 
     /// Restores a saved world; checks that it reached the saved checksum.
     pub fn restore(&mut self, save: SaveFile) -> Result<(), String> {
         let id = save.match_id;
+        if save.tokens.len() != save.seats.len() {
+            return Err(format!(
+                "match {id}: the save lists {} seats but {} tokens; it was edited or is damaged",
+                save.seats.len(),
+                save.tokens.len()
+            ));
+        }
         let spec = Spec {
             id,
             seed: save.recording.seed,
@@ -158,8 +204,12 @@ impl Worker {
             tokens: save.tokens.clone(),
             replay: save.recording.inputs.iter().cloned().collect(),
         };
-        self.create(spec).map_err(|e| format!("match {id} could not be restored: {e}"))?;
-        let w = self.worlds.get_mut(&id).ok_or("the restored world is gone")?;
+        self.create(spec)
+            .map_err(|e| format!("match {id} could not be restored: {e}"))?;
+        let w = self
+            .worlds
+            .get_mut(&id)
+            .ok_or("the restored world is gone")?;
         w.resigned = save.resigned;
         let got = w.checksum();
         if got != save.recording.checksum {
@@ -178,20 +228,47 @@ impl Worker {
 
     fn world(&mut self, id: u64, out: &Out) -> Option<&mut HostedWorld> {
         if !self.worlds.contains_key(&id) {
-            let why = if self.core.is_draining() { "the server is draining: reconnect with your seat token after it restarts" } else { "create a match, or check the id `created` gave" };
-            self.refused(out, Refusal { code: "no_match", message: format!("there is no match {id}; {why}") });
+            let why = if self.core.is_draining() {
+                "the server is draining: reconnect with your seat token after it restarts"
+            } else {
+                "create a match, or check the id `created` gave"
+            };
+            self.refused(
+                out,
+                Refusal {
+                    code: "no_match",
+                    message: format!("there is no match {id}; {why}"),
+                },
+            );
             return None;
         }
         self.worlds.get_mut(&id)
     }
 
     /// `join` from a client.
-    pub fn join(&mut self, id: u64, seat: Option<usize>, token: Option<String>, conn: u64, out: Out, seated: &AtomicU64) {
-        let Some(w) = self.world(id, &out) else { return };
+    pub fn join(
+        &mut self,
+        id: u64,
+        seat: Option<usize>,
+        token: Option<String>,
+        conn: u64,
+        out: Out,
+        seated: &AtomicU64,
+    ) {
+        let Some(w) = self.world(id, &out) else {
+            return;
+        };
         match w.join(seat, token.as_deref(), (conn, out.clone())) {
             Ok((seat, token)) => {
                 seated.store(id, Ordering::SeqCst);
-                send(&out, ServerMsg::Joined { match_id: id, seat, token });
+                send(
+                    &out,
+                    ServerMsg::Joined {
+                        match_id: id,
+                        seat,
+                        token,
+                    },
+                );
                 w.send_state(seat);
             }
             Err(r) => self.refused(&out, r),
@@ -200,7 +277,9 @@ impl Worker {
 
     /// Any other message of a seated client.
     pub fn handle(&mut self, id: u64, conn: u64, out: Out, msg: ClientMsg, seated: &AtomicU64) {
-        let Some(w) = self.world(id, &out) else { return };
+        let Some(w) = self.world(id, &out) else {
+            return;
+        };
         let leaving = matches!(msg, ClientMsg::Leave {});
         let (moves, events) = (w.m.moves(), w.m.events());
         let r = w.handle(conn, &out, msg);
@@ -213,7 +292,11 @@ impl Worker {
         let metrics = &self.core.metrics;
         super::metrics::add(&metrics.moves, moves as u64);
         super::metrics::add(&metrics.events, events as u64);
-        metrics.mod_time.lock().unwrap_or_else(|e| e.into_inner()).merge(&profile);
+        metrics
+            .mod_time
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .merge(&profile);
         if let Err(r) = r {
             self.refused(&out, r);
         }
@@ -234,7 +317,9 @@ impl Worker {
 
     /// Switches every world to a staged generation; returns how many switched.
     pub fn reload(&mut self, staged: &Staged) -> usize {
-        let Some(gen) = staged.loaded.generation.clone() else { return 0 };
+        let Some(gen) = staged.loaded.generation.clone() else {
+            return 0;
+        };
         let translate = self.translate(&staged.loaded, gen.number);
         let mut switched = 0;
         for w in self.worlds.values_mut() {
@@ -255,7 +340,9 @@ impl Worker {
         let (mut saved, mut errors) = (Vec::new(), Vec::new());
         let ids: Vec<u64> = self.worlds.keys().copied().collect();
         for id in ids {
-            let Some(w) = self.worlds.get(&id) else { continue };
+            let Some(w) = self.worlds.get(&id) else {
+                continue;
+            };
             w.announce_drain();
             if w.result().is_none() {
                 match SaveFile::of(w, mods.clone()).write(dir) {

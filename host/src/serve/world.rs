@@ -76,7 +76,13 @@ impl HostedWorld {
         translate: Translate,
         vis: Arc<Visibility>,
     ) -> Result<HostedWorld, String> {
-        let Spec { id, seed, kinds, tokens, replay } = spec;
+        let Spec {
+            id,
+            seed,
+            kinds,
+            tokens,
+            replay,
+        } = spec;
         let inputs = Rc::new(RefCell::new(Inputs {
             seed,
             replay,
@@ -166,20 +172,41 @@ impl HostedWorld {
         let seat = match (seat, token) {
             (_, Some(t)) => match self.tokens.iter().position(|x| !x.is_empty() && x == t) {
                 Some(s) => s,
-                None => return refuse("bad_token", format!("no seat of match {} has this token; join with `seat` to take a free seat", self.id)),
+                None => {
+                    return refuse(
+                        "bad_token",
+                        format!(
+                        "no seat of match {} has this token; join with `seat` to take a free seat",
+                        self.id
+                    ),
+                    )
+                }
             },
             (Some(s), None) => {
                 if self.kinds.get(s) != Some(&SeatKind::Human) {
-                    return refuse("bad_seat", format!("match {} has no human seat {s}: its seats are {:?} (0-based)", self.id, self.kinds));
+                    return refuse(
+                        "bad_seat",
+                        format!(
+                            "match {} has no human seat {s}: its seats are {:?} (0-based)",
+                            self.id, self.kinds
+                        ),
+                    );
                 }
                 if self.conns[s].is_some() {
                     return refuse("seat_taken", format!("seat {s} of match {} is taken; take a free seat, or send the seat's token to reconnect", self.id));
                 }
                 s
             }
-            (None, None) => match (0..self.kinds.len()).find(|&s| self.kinds[s] == SeatKind::Human && self.conns[s].is_none()) {
+            (None, None) => match (0..self.kinds.len())
+                .find(|&s| self.kinds[s] == SeatKind::Human && self.conns[s].is_none())
+            {
                 Some(s) => s,
-                None => return refuse("seat_taken", format!("match {} has no free human seat", self.id)),
+                None => {
+                    return refuse(
+                        "seat_taken",
+                        format!("match {} has no free human seat", self.id),
+                    )
+                }
             },
         };
         self.conns[seat] = Some(conn);
@@ -208,18 +235,29 @@ impl HostedWorld {
     }
 
     fn seat_of(&self, conn: u64) -> Option<usize> {
-        self.conns.iter().position(|c| c.as_ref().is_some_and(|(id, _)| *id == conn))
+        self.conns
+            .iter()
+            .position(|c| c.as_ref().is_some_and(|(id, _)| *id == conn))
     }
 
     /// Carries out a client's message; replies and pushes go to the clients.
     pub fn handle(&mut self, conn: u64, out: &Out, msg: ClientMsg) -> Result<(), Refusal> {
         let Some(seat) = self.seat_of(conn) else {
-            return refuse("not_joined", format!("this connection has no seat in match {}; send `join` first", self.id));
+            return refuse(
+                "not_joined",
+                format!(
+                    "this connection has no seat in match {}; send `join` first",
+                    self.id
+                ),
+            );
         };
         match msg {
             ClientMsg::State {} => self.send_state(seat),
             ClientMsg::Moves {} => {
-                let moves = self.my_moves(seat).map(|m| view::moves(&self.m, &m)).unwrap_or_default();
+                let moves = self
+                    .my_moves(seat)
+                    .map(|m| view::moves(&self.m, &m))
+                    .unwrap_or_default();
                 let _ = out.send(ServerMsg::Moves { moves }.to_text());
             }
             ClientMsg::Play { index } => self.play(seat, index)?,
@@ -230,7 +268,10 @@ impl HostedWorld {
                 let _ = out.send(ServerMsg::Left.to_text());
             }
             ClientMsg::Create { .. } | ClientMsg::Join { .. } => {
-                return refuse("internal", "create and join are handled by the server, not the world");
+                return refuse(
+                    "internal",
+                    "create and join are handled by the server, not the world",
+                );
             }
         }
         Ok(())
@@ -249,31 +290,62 @@ impl HostedWorld {
 
     fn play(&mut self, seat: usize, index: usize) -> Result<(), Refusal> {
         if let Some(r) = self.result() {
-            return refuse("match_over", format!("match {} is over ({r}); create or join another", self.id));
+            return refuse(
+                "match_over",
+                format!("match {} is over ({r}); create or join another", self.id),
+            );
         }
         if let Some(p) = &self.pending {
-            let prompt = p.choice.as_ref().map(|c| c.prompt.as_str()).unwrap_or_default();
-            return refuse("choice_pending", format!("answer the pending choice `{prompt}` first (send `answer`)"));
+            let prompt = p
+                .choice
+                .as_ref()
+                .map(|c| c.prompt.as_str())
+                .unwrap_or_default();
+            return refuse(
+                "choice_pending",
+                format!("answer the pending choice `{prompt}` first (send `answer`)"),
+            );
         }
-        let (turn, moves) = self.m.offered().map_err(|e| Refusal { code: "internal", message: e })?;
+        let (turn, moves) = self.m.offered().map_err(|e| Refusal {
+            code: "internal",
+            message: e,
+        })?;
         if turn != seat {
-            return refuse("not_your_turn", format!("it is Player {}'s turn; wait for a `state` with moves", turn + 1));
+            return refuse(
+                "not_your_turn",
+                format!(
+                    "it is Player {}'s turn; wait for a `state` with moves",
+                    turn + 1
+                ),
+            );
         }
         let Some(mv) = moves.get(index).copied() else {
             return refuse("illegal_move", format!("there is no move {index}: the legal moves are 0 to {}; send `moves` to list them", moves.len().saturating_sub(1)));
         };
-        self.try_answers(Pending { seat, index, mv, answers: Vec::new(), choice: None })
+        self.try_answers(Pending {
+            seat,
+            index,
+            mv,
+            answers: Vec::new(),
+            choice: None,
+        })
     }
 
     fn answer(&mut self, seat: usize, choice: Vec<usize>) -> Result<(), Refusal> {
         let Some(mut p) = self.pending.take() else {
-            return refuse("no_choice", "no choice is pending; `answer` follows a `choice` message");
+            return refuse(
+                "no_choice",
+                "no choice is pending; `answer` follows a `choice` message",
+            );
         };
         if p.seat != seat {
             self.pending = Some(p);
             return refuse("not_your_turn", "the pending choice is another seat's");
         }
-        let checked = p.choice.as_ref().map(|c| super::seat::check_answer(c, &choice));
+        let checked = p
+            .choice
+            .as_ref()
+            .map(|c| super::seat::check_answer(c, &choice));
         if let Some(Err(why)) = checked {
             self.pending = Some(p);
             return refuse("bad_answer", why);
@@ -285,17 +357,15 @@ impl HostedWorld {
     /// Tries the move with the answers so far: asks the next choice, or plays it.
     fn try_answers(&mut self, mut p: Pending) -> Result<(), Refusal> {
         let found = Rc::new(RefCell::new(Probed::Answered));
-        let probe = Probe { answers: p.answers.iter().cloned().collect(), found: found.clone() };
+        let probe = Probe {
+            answers: p.answers.iter().cloned().collect(),
+            found: found.clone(),
+        };
         let _ = self.m.try_move(&p.mv, Box::new(probe));
         let probed = std::mem::take(&mut *found.borrow_mut());
         match probed {
             Probed::Needs(choice) => {
-                let msg = ServerMsg::Choice {
-                    prompt: choice.prompt.clone(),
-                    options: view::options(&self.m, &choice.options),
-                    min: choice.min,
-                    max: choice.max.min(choice.options.len()),
-                };
+                let msg = self.choice_msg(&choice);
                 p.choice = Some(choice);
                 self.pending = Some(p);
                 self.send(p_seat(&self.pending), msg);
@@ -336,7 +406,10 @@ impl HostedWorld {
 
     fn resign(&mut self, seat: usize) -> Result<(), Refusal> {
         if let Some(r) = self.result() {
-            return refuse("match_over", format!("match {} is already over ({r})", self.id));
+            return refuse(
+                "match_over",
+                format!("match {} is already over ({r})", self.id),
+            );
         }
         self.pending = None;
         self.resigned = Some(seat);
@@ -345,7 +418,10 @@ impl HostedWorld {
     }
 
     fn send(&self, seat: Option<usize>, msg: ServerMsg) {
-        if let Some((_, out)) = seat.and_then(|s| self.conns.get(s)).and_then(Option::as_ref) {
+        if let Some((_, out)) = seat
+            .and_then(|s| self.conns.get(s))
+            .and_then(Option::as_ref)
+        {
             let _ = out.send(msg.to_text());
         }
     }
@@ -362,16 +438,45 @@ impl HostedWorld {
             checksum: self.checksum(),
             objects,
             hidden,
-            moves: self.my_moves(seat).map(|m| view::moves(&self.m, &m)).unwrap_or_default(),
+            moves: self
+                .my_moves(seat)
+                .map(|m| view::moves(&self.m, &m))
+                .unwrap_or_default(),
             result: self.result(),
         }
     }
 
-    /// Sends a seat its view (and `ended` once the match is over).
+    fn choice_msg(&self, choice: &Choice) -> ServerMsg {
+        ServerMsg::Choice {
+            prompt: choice.prompt.clone(),
+            options: view::options(&self.m, &choice.options),
+            min: choice.min,
+            max: choice.max.min(choice.options.len()),
+        }
+    }
+
+    /// Sends a seat its view, then the choice it has pending (a client that reconnects
+    /// sees it again), or `ended` once the match is over.
     pub fn send_state(&self, seat: usize) {
         self.send(Some(seat), ServerMsg::State(self.view(seat)));
+        if let Some(Pending {
+            seat: s,
+            choice: Some(c),
+            ..
+        }) = &self.pending
+        {
+            if *s == seat {
+                self.send(Some(seat), self.choice_msg(c));
+            }
+        }
         if let Some(result) = self.result() {
-            self.send(Some(seat), ServerMsg::Ended { result, checksum: self.checksum() });
+            self.send(
+                Some(seat),
+                ServerMsg::Ended {
+                    result,
+                    checksum: self.checksum(),
+                },
+            );
         }
     }
 
@@ -382,7 +487,12 @@ impl HostedWorld {
                 continue;
             }
             if !lines.is_empty() {
-                self.send(Some(seat), ServerMsg::Log { lines: lines.clone() });
+                self.send(
+                    Some(seat),
+                    ServerMsg::Log {
+                        lines: lines.clone(),
+                    },
+                );
             }
             self.send_state(seat);
         }

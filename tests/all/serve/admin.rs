@@ -34,10 +34,23 @@ fn admin_endpoints_report_reload_and_drain() {
         let (status, body) = http(addr, "GET", "/mods").await;
         assert_eq!(status, 200);
         let v: serde_json::Value = serde_json::from_str(&body).unwrap();
-        let arena = v["order"].as_array().unwrap().iter().find(|m| m["id"] == "arena").expect("arena listed");
+        let arena = v["order"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["id"] == "arena")
+            .expect("arena listed");
         assert_eq!(arena["loaded"], true);
-        assert!(arena["hash"].as_str().is_some_and(|h| h.starts_with("sha256:")), "{arena}");
-        assert!(!arena["why"].as_str().unwrap().is_empty(), "says why: {arena}");
+        assert!(
+            arena["hash"]
+                .as_str()
+                .is_some_and(|h| h.starts_with("sha256:")),
+            "{arena}"
+        );
+        assert!(
+            !arena["why"].as_str().unwrap().is_empty(),
+            "says why: {arena}"
+        );
 
         // A world with a client that made a move.
         let u = url(&server);
@@ -50,14 +63,21 @@ fn admin_endpoints_report_reload_and_drain() {
         assert_eq!(metric(&m, "tessera_connections"), 2.0);
         assert!(metric(&m, "tessera_moves_total") >= 2.0);
         assert!(metric(&m, "tessera_events_total") > 0.0);
-        assert!(m.contains("tessera_mod_seconds_total{mod=\"arena\",part=\"content\"}"), "{m}");
+        assert!(
+            m.contains("tessera_mod_seconds_total{mod=\"arena\",part=\"content\"}"),
+            "{m}"
+        );
         assert!(m.contains("# TYPE tessera_moves_total counter"));
 
         // A good reload: the world switches and its client is told.
         let (status, body) = http(addr, "POST", "/reload").await;
         assert_eq!(status, 200, "{body}");
         let r: serde_json::Value = serde_json::from_str(&body).unwrap();
-        assert_eq!((r["generation"].as_u64(), r["worlds"].as_u64()), (Some(2), Some(1)), "{body}");
+        assert_eq!(
+            (r["generation"].as_u64(), r["worlds"].as_u64()),
+            (Some(2), Some(1)),
+            "{body}"
+        );
         let generation = bot.c.wait_for(|m| match m {
             ServerMsg::State(v) => Some(v.generation),
             _ => None,
@@ -81,15 +101,26 @@ fn admin_endpoints_report_reload_and_drain() {
             _ => None,
         });
         let v = v.await.unwrap();
-        assert_eq!((v.generation, v.moves.is_empty()), (2, false), "the world plays on");
+        assert_eq!(
+            (v.generation, v.moves.is_empty()),
+            (2, false),
+            "the world plays on"
+        );
 
         // Drain: saved, not ready, then stopped.
         let (status, body) = http(addr, "POST", "/drain").await;
         assert_eq!(status, 200, "{body}");
         assert!(body.contains(&format!("\"saved\":[{id}]")), "{body}");
-        assert!(bot.c.wait_for(|m| (*m == ServerMsg::Draining).then_some(())).await.is_ok());
+        assert!(bot
+            .c
+            .wait_for(|m| (*m == ServerMsg::Draining).then_some(()))
+            .await
+            .is_ok());
         server.wait().await.unwrap();
-        assert!(tokio::net::TcpStream::connect(addr).await.is_err(), "the server stopped listening");
+        assert!(
+            tokio::net::TcpStream::connect(addr).await.is_err(),
+            "the server stopped listening"
+        );
         let _ = std::fs::remove_dir_all(&root);
     });
 }

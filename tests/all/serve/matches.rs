@@ -2,14 +2,16 @@
 //! the other's; 1,000 bad messages change nothing.
 
 use tessera_host::serve::client::Client;
-use tessera_host::serve::protocol::{SeatKind, ServerMsg};
+use tessera_host::serve::protocol::{ClientMsg, SeatKind, ServerMsg};
 
-use super::{create, http, options, runtime, url, Bot, Played};
+use super::{create, http, options, runtime, url, within, Bot, Played};
 
 /// Plays one two-human match on a fresh server; returns both bots' outcomes and the bots.
 async fn two_clients(seed: u64, junk: usize) -> (Played, Played, Bot, Bot, String) {
     let saves = tempfile_dir("serve-match");
-    let server = tessera_host::serve::Server::start(options(&saves)).await.unwrap();
+    let server = tessera_host::serve::Server::start(options(&saves))
+        .await
+        .unwrap();
     let u = url(&server);
     let (mut host, _) = Client::connect(&u).await.unwrap();
     let id = create(&mut host, &[SeatKind::Human, SeatKind::Human], seed).await;
@@ -35,7 +37,10 @@ async fn two_clients(seed: u64, junk: usize) -> (Played, Played, Bot, Bot, Strin
 
 /// Both tasks' results; a task that panics fails the test at once (its opponent would
 /// otherwise wait for a move that never comes).
-async fn both<A, B>(mut ta: tokio::task::JoinHandle<A>, mut tb: tokio::task::JoinHandle<B>) -> (A, B) {
+async fn both<A, B>(
+    mut ta: tokio::task::JoinHandle<A>,
+    mut tb: tokio::task::JoinHandle<B>,
+) -> (A, B) {
     tokio::select! {
         a = &mut ta => {
             let a = a.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
@@ -52,7 +57,11 @@ async fn both<A, B>(mut ta: tokio::task::JoinHandle<A>, mut tb: tokio::task::Joi
 pub fn tempfile_dir(name: &str) -> std::path::PathBuf {
     use std::sync::atomic::{AtomicU32, Ordering};
     static N: AtomicU32 = AtomicU32::new(0);
-    let d = std::env::temp_dir().join(format!("tessera-{name}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
+    let d = std::env::temp_dir().join(format!(
+        "tessera-{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -62,25 +71,61 @@ pub fn tempfile_dir(name: &str) -> std::path::PathBuf {
 fn two_clients_play_a_whole_match_and_see_only_their_own_hand() {
     let rt = runtime();
     let (ra, rb, a, b, _) = rt.block_on(two_clients(11, 0));
-    let Played::Ended(result, checksum) = &ra else { panic!("seat 0 did not see the end: {ra:?}") };
+    let Played::Ended(result, checksum) = &ra else {
+        panic!("seat 0 did not see the end: {ra:?}")
+    };
     assert_eq!(ra, rb, "both seats see the same ending");
-    assert!(result.contains("wins") || result.contains("draw"), "{result}");
+    assert!(
+        result.contains("wins") || result.contains("draw"),
+        "{result}"
+    );
     assert_eq!(checksum.len(), 16);
-    assert!(a.moves > 5 && b.moves > 5, "both played: {} and {} moves", a.moves, b.moves);
-    assert!(a.choices + b.choices > 0, "the match had moves that ask a choice, answered over the protocol");
+    assert!(
+        a.moves > 5 && b.moves > 5,
+        "both played: {} and {} moves",
+        a.moves,
+        b.moves
+    );
+    assert!(
+        a.choices + b.choices > 0,
+        "the match had moves that ask a choice, answered over the protocol"
+    );
     for bot in [&a, &b] {
         let other = 1 - bot.seat;
         let mut saw_hidden_hand = false;
         for v in &bot.views {
             assert_eq!(v.seat, bot.seat);
-            for o in v.objects.iter().filter(|o| o.zone == "hand" || o.zone == "deck") {
+            for o in v
+                .objects
+                .iter()
+                .filter(|o| o.zone == "hand" || o.zone == "deck")
+            {
                 assert_eq!(o.zone, "hand", "no deck card is ever shown: {o:?}");
-                assert_eq!(o.owner, Some(bot.seat), "seat {} saw the other hand's {}", bot.seat, o.name);
+                assert_eq!(
+                    o.owner,
+                    Some(bot.seat),
+                    "seat {} saw the other hand's {}",
+                    bot.seat,
+                    o.name
+                );
             }
-            saw_hidden_hand |= v.hidden.iter().any(|h| h.owner == Some(other) && h.zone == "hand" && h.count > 0);
+            saw_hidden_hand |= v
+                .hidden
+                .iter()
+                .any(|h| h.owner == Some(other) && h.zone == "hand" && h.count > 0);
         }
-        assert!(saw_hidden_hand, "seat {} sees the other hand as a count", bot.seat);
-        assert!(bot.views.iter().any(|v| v.objects.iter().any(|o| o.zone == "hand")), "seat {} sees its own hand", bot.seat);
+        assert!(
+            saw_hidden_hand,
+            "seat {} sees the other hand as a count",
+            bot.seat
+        );
+        assert!(
+            bot.views
+                .iter()
+                .any(|v| v.objects.iter().any(|o| o.zone == "hand")),
+            "seat {} sees its own hand",
+            bot.seat
+        );
     }
 }
 
@@ -107,21 +152,93 @@ fn errors_name_the_problem() {
     let rt = runtime();
     rt.block_on(async {
         let saves = tempfile_dir("serve-errors");
-        let server = tessera_host::serve::Server::start(options(&saves)).await.unwrap();
+        let server = tessera_host::serve::Server::start(options(&saves))
+            .await
+            .unwrap();
         let (mut c, welcome) = Client::connect(&url(&server)).await.unwrap();
-        assert!(matches!(welcome, ServerMsg::Welcome { players: 2, .. }), "{welcome:?}");
+        assert!(
+            matches!(welcome, ServerMsg::Welcome { players: 2, .. }),
+            "{welcome:?}"
+        );
         for (text, code, says) in [
             (r#"{"type":"plya"}"#, "malformed", "did you mean `play`"),
             (r#"{"type":"play","move":0}"#, "not_joined", "send `join`"),
-            (r#"{"type":"join","match":4242}"#, "no_match", "there is no match 4242"),
-            (r#"{"type":"create","seats":["human"]}"#, "bad_seats", "the game has 2 seats"),
+            (
+                r#"{"type":"join","match":4242}"#,
+                "no_match",
+                "there is no match 4242",
+            ),
+            (
+                r#"{"type":"create","seats":["human"]}"#,
+                "bad_seats",
+                "the game has 2 seats",
+            ),
         ] {
             c.send_text(text).await.unwrap();
             let got = c.recv().await.unwrap();
-            let ServerMsg::Error { code: got_code, message } = got else { panic!("{got:?}") };
+            let ServerMsg::Error {
+                code: got_code,
+                message,
+            } = got
+            else {
+                panic!("{got:?}")
+            };
             assert_eq!(got_code, code, "{message}");
             assert!(message.contains(says), "`{message}` should say `{says}`");
         }
         let _ = std::fs::remove_dir_all(&saves);
+    });
+}
+
+#[test]
+fn a_pending_choice_is_asked_again_after_reconnecting() {
+    let rt = runtime();
+    rt.block_on(async {
+        let saves = tempfile_dir("serve-choice");
+        let server = tessera_host::serve::Server::start(options(&saves)).await.unwrap();
+        let u = url(&server);
+        let (mut host, _) = Client::connect(&u).await.unwrap();
+        // Play first-listed-but-one moves until one asks a choice (a targeted spell).
+        for seed in 1..20 {
+            let id = create(&mut host, &[SeatKind::Human, SeatKind::Random], seed).await;
+            let mut bot = Bot::join(&u, id, 0, seed).await;
+            let prompt = loop {
+                match bot.c.recv().await.unwrap() {
+                    ServerMsg::State(v) if !v.moves.is_empty() && v.result.is_none() => {
+                        let index = v.moves.len().saturating_sub(2);
+                        bot.c.send(&ClientMsg::Play { index }).await.unwrap();
+                    }
+                    ServerMsg::Choice { prompt, .. } => break Some(prompt),
+                    ServerMsg::Ended { .. } => break None,
+                    _ => {}
+                }
+            };
+            let Some(prompt) = prompt else { continue };
+            let token = bot.token.clone();
+            bot.c.close().await;
+            let (mut again, _) = Client::connect(&u).await.unwrap();
+            again
+                .send(&ClientMsg::Join { match_id: id, seat: None, token: Some(token) })
+                .await
+                .unwrap();
+            let asked = again.wait_for(|m| match m {
+                ServerMsg::Choice { prompt, .. } => Some(prompt.clone()),
+                ServerMsg::State(v) => {
+                    assert!(v.moves.is_empty(), "no moves while a choice is pending");
+                    None
+                }
+                _ => None,
+            });
+            assert_eq!(within(asked).await.unwrap(), prompt);
+            again.send(&ClientMsg::Play { index: 0 }).await.unwrap();
+            let code = again.wait_for(|m| match m {
+                ServerMsg::Error { code, .. } => Some(code.clone()),
+                _ => None,
+            });
+            assert_eq!(within(code).await.unwrap(), "choice_pending");
+            let _ = std::fs::remove_dir_all(&saves);
+            return;
+        }
+        panic!("no match of seeds 1 to 19 asked a choice");
     });
 }

@@ -21,6 +21,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::plugin_build::{ensure_built, repo};
 
+/// Awaits `f`, failing the test after two minutes instead of hanging (a guard, not a
+/// synchronisation: every wait is for a message).
+pub async fn within<T>(f: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(std::time::Duration::from_secs(120), f)
+        .await
+        .expect("no reply within two minutes: the server stopped answering")
+}
+
 /// A runtime for one test.
 pub fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
@@ -55,19 +63,33 @@ pub fn url(s: &Server) -> String {
 /// One HTTP request (a test client; the server side is axum): status and body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str) -> (u16, String) {
     let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let req = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
+    );
     s.write_all(req.as_bytes()).await.expect("write");
     let mut buf = Vec::new();
     s.read_to_end(&mut buf).await.expect("read");
     let text = String::from_utf8_lossy(&buf).into_owned();
-    let status = text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_owned())
+        .unwrap_or_default();
     (status, body)
 }
 
 /// Creates a match and returns its id.
 pub async fn create(c: &mut Client, seats: &[SeatKind], seed: u64) -> u64 {
-    c.send(&ClientMsg::Create { seats: Some(seats.to_vec()), seed: Some(seed) }).await.unwrap();
+    c.send(&ClientMsg::Create {
+        seats: Some(seats.to_vec()),
+        seed: Some(seed),
+    })
+    .await
+    .unwrap();
     c.wait_for(|m| match m {
         ServerMsg::Created { match_id, .. } => Some(*match_id),
         ServerMsg::Error { message, .. } => panic!("create failed: {message}"),
@@ -108,7 +130,18 @@ impl Bot {
     pub async fn join(url: &str, match_id: u64, seat: usize, seed: u64) -> Bot {
         let (c, _) = Client::connect(url).await.unwrap();
         let rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut b = Bot { c, rng, seat, token: String::new(), moves: 0, choices: 0, junk_left: 0, errors: 0, match_id, views: Vec::new() };
+        let mut b = Bot {
+            c,
+            rng,
+            seat,
+            token: String::new(),
+            moves: 0,
+            choices: 0,
+            junk_left: 0,
+            errors: 0,
+            match_id,
+            views: Vec::new(),
+        };
         b.sit(Some(seat), None).await;
         b
     }
@@ -122,7 +155,14 @@ impl Bot {
     }
 
     async fn sit(&mut self, seat: Option<usize>, token: Option<String>) {
-        self.c.send(&ClientMsg::Join { match_id: self.match_id, seat, token }).await.unwrap();
+        self.c
+            .send(&ClientMsg::Join {
+                match_id: self.match_id,
+                seat,
+                token,
+            })
+            .await
+            .unwrap();
         let (s, t) = self
             .c
             .wait_for(|m| match m {
@@ -140,7 +180,7 @@ impl Bot {
     /// `stop_at`, or the server drains.
     pub async fn play(&mut self, stop_at: Option<usize>) -> Played {
         loop {
-            match self.c.recv().await.unwrap() {
+            match within(self.c.recv()).await.unwrap() {
                 ServerMsg::State(v) => {
                     let n = v.moves.len();
                     let mine = n > 0 && v.result.is_none();
@@ -156,7 +196,9 @@ impl Bot {
                     self.moves += 1;
                     self.c.send(&ClientMsg::Play { index }).await.unwrap();
                 }
-                ServerMsg::Choice { options, min, max, .. } => {
+                ServerMsg::Choice {
+                    options, min, max, ..
+                } => {
                     self.choices += 1;
                     let k = min.max(1).min(max).min(options.len());
                     let mut idx: Vec<usize> = (0..options.len()).collect();
@@ -165,7 +207,10 @@ impl Bot {
                         idx.swap(i, j);
                     }
                     idx.truncate(k);
-                    self.c.send(&ClientMsg::Answer { choice: idx }).await.unwrap();
+                    self.c
+                        .send(&ClientMsg::Answer { choice: idx })
+                        .await
+                        .unwrap();
                 }
                 ServerMsg::Ended { result, checksum } => return Played::Ended(result, checksum),
                 ServerMsg::Draining => return Played::Paused,
@@ -184,16 +229,14 @@ impl Bot {
                 Junk::Text(t) => self.c.send_text(&t).await.unwrap(),
                 Junk::Binary(b) => self.c.send_binary(b).await.unwrap(),
             }
-            self.c
-                .wait_for(|m| match m {
-                    ServerMsg::Error { .. } => Some(()),
-                    ServerMsg::State(_) | ServerMsg::Choice { .. } | ServerMsg::Ended { .. } => {
-                        panic!("junk message {k} changed something: {m:?}")
-                    }
-                    _ => None,
-                })
-                .await
-                .unwrap();
+            let refused = self.c.wait_for(|m| match m {
+                ServerMsg::Error { .. } => Some(()),
+                ServerMsg::State(_) | ServerMsg::Choice { .. } | ServerMsg::Ended { .. } => {
+                    panic!("junk message {k} changed something: {m:?}")
+                }
+                _ => None,
+            });
+            within(refused).await.unwrap();
             self.errors += 1;
         }
     }

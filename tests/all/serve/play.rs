@@ -24,10 +24,19 @@ fn play(args: &[&str], input: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .expect("tessera play starts");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "tessera play failed:\n{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tessera play failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     stdout
 }
 
@@ -38,8 +47,14 @@ fn tessera_play_locally_lists_moves_by_number_and_resigns() {
     let out = play(&["--seed", "3", "--vs", "random"], "1\n1\nfoo\n1\nr\n");
     assert!(out.contains("you are Player 1"), "{out}");
     assert!(out.contains("  1) "), "moves are numbered:\n{out}");
-    assert!(out.contains("type a number from 1 to"), "a bad line is explained:\n{out}");
-    assert!(out.contains("game over: Player 2 wins (Player 1 resigned)"), "{out}");
+    assert!(
+        out.contains("type a number from 1 to"),
+        "a bad line is explained:\n{out}"
+    );
+    assert!(
+        out.contains("game over: Player 2 wins (Player 1 resigned)"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -47,7 +62,13 @@ fn tessera_play_connects_to_tessera_serve() {
     ensure_built();
     let saves = tempfile_dir("serve-play");
     let mut server = tessera()
-        .args(["serve", "--listen", "127.0.0.1:0", "--no-restore", "--saves"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--no-restore",
+            "--saves",
+        ])
         .arg(&saves)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -61,14 +82,30 @@ fn tessera_play_connects_to_tessera_serve() {
         .unwrap_or_else(|| panic!("unexpected first line: {first}"))
         .to_owned();
     // Quitting leaves the match running on the server.
-    let out = play(&["--connect", &format!("ws://{addr}/ws"), "--vs", "greedy", "--seed", "8"], "2\nq\n");
+    let out = play(
+        &[
+            "--connect",
+            &format!("ws://{addr}/ws"),
+            "--vs",
+            "greedy",
+            "--seed",
+            "8",
+        ],
+        "2\nq\n",
+    );
     assert!(out.contains("you are Player 1"), "{out}");
     let rt = runtime();
     let (status, body) = rt.block_on(http(addr.parse().unwrap(), "POST", "/drain"));
     assert_eq!(status, 200, "{body}");
-    assert!(body.contains("\"saved\":[1]"), "the quit match is saved: {body}");
+    assert!(
+        body.contains("\"saved\":[1]"),
+        "the quit match is saved: {body}"
+    );
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     assert!(server.wait().unwrap().success());
-    assert!(rest.iter().any(|l| l == "drained: 1 match(es) saved"), "{rest:?}");
+    assert!(
+        rest.iter().any(|l| l == "drained: 1 match(es) saved"),
+        "{rest:?}"
+    );
     let _ = std::fs::remove_dir_all(&saves);
 }
