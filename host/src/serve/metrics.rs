@@ -149,6 +149,14 @@ impl Metrics {
             "Plugins quarantined after repeated faults.",
             quarantined,
         );
+        let faults: u64 = plugins.iter().map(|p| p.faults_total()).sum();
+        line(
+            &mut out,
+            "tessera_plugin_faults_total",
+            "counter",
+            "Plugin faults (traps, fuel or memory exhausted) in the current generation's plugins.",
+            faults,
+        );
         let _ = writeln!(out, "# HELP tessera_mod_seconds_total Time spent in each mod's content and plugins.\n# TYPE tessera_mod_seconds_total counter");
         let split = self.mod_time.lock().unwrap_or_else(|e| e.into_inner());
         for (part, map) in [("content", &split.content), ("plugins", &split.plugins)] {

@@ -18,7 +18,7 @@ use super::world::HostedWorld;
 /// The save format this server writes and reads.
 pub const SAVE_FORMAT: u32 = 1;
 
-/// One saved world.
+/// One saved world (only running worlds are saved: an ended one has nothing to continue).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SaveFile {
     /// [`SAVE_FORMAT`].
@@ -30,9 +30,6 @@ pub struct SaveFile {
     pub seats: Vec<SeatKind>,
     /// Each human seat's token (empty for server seats).
     pub tokens: Vec<String>,
-    /// The seat that resigned, if one did.
-    #[serde(default)]
-    pub resigned: Option<usize>,
     /// Seed, mod set (ids, versions, content hashes), inputs and checksum.
     pub recording: Recording,
 }
@@ -45,7 +42,6 @@ impl SaveFile {
             match_id: w.id,
             seats: w.kinds.clone(),
             tokens: w.tokens.clone(),
-            resigned: w.resigned,
             recording: w
                 .m
                 .recording(mods, &w.result().unwrap_or_else(|| "running".into())),

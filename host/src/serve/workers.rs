@@ -210,7 +210,6 @@ impl Worker {
             .worlds
             .get_mut(&id)
             .ok_or("the restored world is gone")?;
-        w.resigned = save.resigned;
         let got = w.checksum();
         if got != save.recording.checksum {
             self.drop_world(id);

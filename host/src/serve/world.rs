@@ -63,7 +63,7 @@ pub(crate) struct HostedWorld {
     conns: Vec<Option<(u64, Out)>>,
     inputs: Rc<RefCell<Inputs>>,
     pending: Option<Pending>,
-    pub resigned: Option<usize>,
+    resigned: Option<usize>,
     failed: Option<String>,
     vis: Arc<Visibility>,
 }

@@ -68,6 +68,8 @@ fn admin_endpoints_report_reload_and_drain() {
             "{m}"
         );
         assert!(m.contains("# TYPE tessera_moves_total counter"));
+        assert_eq!(metric(&m, "tessera_plugin_faults_total"), 0.0);
+        assert_eq!(metric(&m, "tessera_plugins_quarantined"), 0.0);
 
         // A good reload: the world switches and its client is told.
         let (status, body) = http(addr, "POST", "/reload").await;
