@@ -45,6 +45,8 @@
 //! - [`plugins`] — sandboxed WebAssembly plugins (ABI v1, see `plugin-api/ABI.md`) and
 //!   trusted native extensions, registered as ordinary registry entries.
 //! - [`scenario`] — scenario tests, the data-file way to test content.
+//! - `serve` (feature `serve`, on by default) — `tessera serve`: many worlds per
+//!   process over a WebSocket protocol (`docs/protocol.md`), admin HTTP, saves.
 //! - [`ability`] — the ability schema (`math` node pipelines) and casting
 //!   ([`Game::cast`]).
 
@@ -63,6 +65,8 @@ pub mod reload;
 pub mod rules;
 pub mod scenario;
 pub mod schema;
+#[cfg(feature = "serve")]
+pub mod serve;
 mod state;
 
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};

@@ -29,3 +29,5 @@ mod reload;
 mod reload_watch;
 mod scenario_matches;
 mod scenarios;
+#[cfg(feature = "serve")]
+mod serve;

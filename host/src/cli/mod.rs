@@ -5,6 +5,8 @@ mod check;
 mod new;
 mod run;
 mod schema;
+#[cfg(feature = "serve")]
+mod serve;
 mod style;
 mod test;
 
@@ -103,6 +105,15 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Host many matches in one process for clients over WebSocket (`ws://ADDR/ws`,
+    /// protocol in docs/protocol.md), with admin HTTP (`/healthz`, `/readyz`, `/metrics`,
+    /// `/mods`, `POST /reload`, `POST /drain`). Saved matches are restored at start.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
+    /// Play a match from the terminal against an AI (or another human through
+    /// `--connect`), choosing legal moves by number.
+    #[cfg(feature = "serve")]
+    Play(serve::PlayArgs),
     /// Run scenario tests: every `*.toml` with a `[scenario]` table under the paths.
     /// Mods are loaded (from `--mods`, `--server`, `./server.toml` or `./mods`) and each
     /// loaded mod's `tests/` folder is run; a scenario runs on the loaded mods' content or
@@ -148,6 +159,10 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Build { paths, native } => build(paths, native),
         Command::Run(args) => run::run(&args),
         Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::serve(&args),
+        #[cfg(feature = "serve")]
+        Command::Play(args) => serve::play(&args),
     }
 }
 

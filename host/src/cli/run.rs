@@ -7,7 +7,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tessera_host::mods::{LoadedMods, Lockfile};
+use tessera_host::mods::LoadedMods;
 use tessera_host::play::{
     GreedyAgent, Input, Match, RandomAgent, RecordedMod, Recording, ReplayAgent,
 };
@@ -73,26 +73,14 @@ fn translator(loaded: &LoadedMods) -> tessera_host::play::Translate {
 
 /// The loaded mods as a recording lists them.
 fn recorded_mods(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, String> {
-    let lock = Lockfile::from_resolution(&loaded.resolution)
-        .map_err(|e| format!("hashing the mods: {e}"))?;
-    Ok(loaded
-        .resolution
-        .order
-        .iter()
-        .filter(|m| loaded.loaded.contains(&m.id))
-        .map(|m| RecordedMod {
-            id: m.id.clone(),
-            version: m.version.to_string(),
-            hash: lock.get(&m.id).map(|l| l.hash.clone()).unwrap_or_default(),
-        })
-        .collect())
+    tessera_host::play::record::mod_set(loaded)
 }
 
 /// Builds the plugins of the loaded mod folders whose module is missing and whose source
 /// crate is under `./plugins` (a fresh clone has sources, not modules), so `tessera run`
 /// works with no other step. A build failure is printed; the mod is then reported as
 /// broken by the load, and the game runs without it.
-fn build_missing_plugins(mods: &ModArgs) -> Result<(), String> {
+pub(crate) fn build_missing_plugins(mods: &ModArgs) -> Result<(), String> {
     use tessera_host::plugins::build::{build, read_plugin_crate};
     let (_, dirs) = check::server_and_dirs(mods)?;
     let dirs: Vec<PathBuf> = dirs

@@ -279,38 +279,13 @@ impl Match {
         }
         let gen = self.game.generation().clone();
         let def = gen.game.as_ref().ok_or("the game definition is gone")?;
-        let active: Vec<usize> = (0..self.players.len())
-            .filter(|&i| self.game.world().has_tag(self.players[i], def.active_tag))
-            .collect();
-        let [seat] = active.as_slice() else {
-            return Err(format!(
-                "exactly one player must have the `{}` tag, but {} do; the rules mod's start event must tag the first player and ending a turn must pass the tag on",
-                def.active_tag,
-                active.len()
-            ));
-        };
-        let (seat, me) = (*seat, self.players[*seat]);
+        let (seat, moves) = self.offered()?;
+        let me = self.players[seat];
         if self.announced_turn != Some(self.turns) {
             self.announced_turn = Some(self.turns);
             out(&self.turn_header(seat));
         }
         let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
-        let mut moves: Vec<MoveOption> = self
-            .game
-            .legal_moves(me)
-            .map_err(|e| e.to_string())?
-            .into_iter()
-            .filter(|m| !self.refused.contains(m))
-            .collect();
-        if self.moves_this_turn >= MOVES_PER_TURN {
-            moves.retain(ends);
-        }
-        if moves.is_empty() {
-            return Err(format!(
-                "Player {} has no legal move; the rules mod needs a move that ends the turn and is always legal",
-                seat + 1
-            ));
-        }
         let thinking = Instant::now();
         let pick = {
             let mut agents = self.agents.borrow_mut();
@@ -354,6 +329,72 @@ impl Match {
             }
         }
         Ok(None)
+    }
+
+    /// The seat whose turn it is and the moves its agent will be offered next, in the
+    /// order [`Controller::choose_move`] sees them (moves refused this turn left out;
+    /// after [`MOVES_PER_TURN`] moves only those that end the turn).
+    pub fn offered(&self) -> Result<(usize, Vec<MoveOption>), String> {
+        let gen = self.game.generation();
+        let def = gen.game.as_ref().ok_or("the game definition is gone")?;
+        let active: Vec<usize> = (0..self.players.len())
+            .filter(|&i| self.game.world().has_tag(self.players[i], def.active_tag))
+            .collect();
+        let [seat] = active.as_slice() else {
+            return Err(format!(
+                "exactly one player must have the `{}` tag, but {} do; the rules mod's start event must tag the first player and ending a turn must pass the tag on",
+                def.active_tag,
+                active.len()
+            ));
+        };
+        let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
+        let mut moves: Vec<MoveOption> = self
+            .game
+            .legal_moves(self.players[*seat])
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .filter(|m| !self.refused.contains(m))
+            .collect();
+        if self.moves_this_turn >= MOVES_PER_TURN {
+            moves.retain(ends);
+        }
+        if moves.is_empty() {
+            return Err(format!(
+                "Player {} has no legal move; the rules mod needs a move that ends the turn and is always legal",
+                seat + 1
+            ));
+        }
+        Ok((*seat, moves))
+    }
+
+    /// Tries a move with `controller` answering its choices and rolls it back (see
+    /// [`Game::try_move`]): a network seat learns which choices a move asks before
+    /// playing it.
+    pub fn try_move(
+        &mut self,
+        mv: &MoveOption,
+        controller: Box<dyn Controller>,
+    ) -> Result<(), String> {
+        self.game
+            .try_move(mv, controller)
+            .0
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    /// The display names of this match's objects.
+    pub fn namer(&self) -> &Namer {
+        &self.namer
+    }
+
+    /// Events handled so far.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// Moves played so far (refused ones included).
+    pub fn moves(&self) -> usize {
+        self.moves
     }
 
     /// Logs what a command did: event lines, then watched numbers that changed.

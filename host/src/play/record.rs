@@ -5,6 +5,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::mods::{LoadedMods, Lockfile};
+
 /// One input of a game: which legal move was played, or how a choice was answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -107,4 +109,22 @@ impl Recording {
         }
         out
     }
+}
+
+/// The mod set of loaded mods as a recording or a save lists it, in load order (ids,
+/// versions, content hashes as in `mods.lock`).
+pub fn mod_set(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, String> {
+    let lock = Lockfile::from_resolution(&loaded.resolution)
+        .map_err(|e| format!("hashing the mods: {e}"))?;
+    Ok(loaded
+        .resolution
+        .order
+        .iter()
+        .filter(|m| loaded.loaded.contains(&m.id))
+        .map(|m| RecordedMod {
+            id: m.id.clone(),
+            version: m.version.to_string(),
+            hash: lock.get(&m.id).map(|l| l.hash.clone()).unwrap_or_default(),
+        })
+        .collect())
 }

@@ -292,6 +292,7 @@ fn finish_load(
         prepared: Mutex::new(Vec::new()),
         calls: AtomicU64::new(0),
         faults: Mutex::new(Default::default()),
+        faults_total: AtomicU64::new(0),
         quarantined: AtomicBool::new(false),
         quarantine_reason: Mutex::new(String::new()),
     };

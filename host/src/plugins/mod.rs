@@ -119,6 +119,7 @@ pub struct LoadedPlugin {
     prepared: Mutex<Vec<PrepareCall>>,
     calls: AtomicU64,
     faults: Mutex<VecDeque<u64>>,
+    faults_total: AtomicU64,
     quarantined: AtomicBool,
     quarantine_reason: Mutex<String>,
 }
@@ -135,6 +136,11 @@ impl LoadedPlugin {
         self.quarantined.load(Ordering::Relaxed)
     }
 
+    /// Faults (traps, fuel or memory exhausted) since the plugin was loaded.
+    pub fn faults_total(&self) -> u64 {
+        self.faults_total.load(Ordering::Relaxed)
+    }
+
     fn describe_site(&self, export: &str, def: &str, site: &str) -> String {
         format!(
             "mod `{}`, plugin {}, export `{export}`, definition `{def}` used at {site}",
@@ -147,6 +153,7 @@ impl LoadedPlugin {
     /// add to the fault's message when this fault quarantined the mod.
     fn record_fault(&self, message: &str) -> String {
         let now = self.calls.load(Ordering::Relaxed);
+        self.faults_total.fetch_add(1, Ordering::Relaxed);
         let mut faults = self.faults.lock().unwrap_or_else(|e| e.into_inner());
         faults.push_back(now);
         while faults

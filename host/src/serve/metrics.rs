@@ -1,0 +1,174 @@
+//! Counters the server keeps and their Prometheus text exposition (`GET /metrics`).
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::plugins::TimeSplit;
+use crate::rules::Generation;
+
+/// The server's counters. Gauges may go down; `_total` counters only go up.
+#[derive(Debug, Default)]
+pub(crate) struct Metrics {
+    pub worlds: AtomicI64,
+    pub worlds_created: AtomicU64,
+    pub worlds_restored: AtomicU64,
+    pub worlds_saved: AtomicU64,
+    pub connections: AtomicI64,
+    pub moves: AtomicU64,
+    pub events: AtomicU64,
+    pub protocol_errors: AtomicU64,
+    pub reloads: AtomicU64,
+    pub reload_failures: AtomicU64,
+    /// Time in each mod's content and plugins, summed over every world.
+    pub mod_time: Mutex<TimeSplit>,
+}
+
+/// Adds `n` to a counter.
+pub(crate) fn add(c: &AtomicU64, n: u64) {
+    c.fetch_add(n, Ordering::Relaxed);
+}
+
+fn line(out: &mut String, name: &str, kind: &str, help: &str, value: impl std::fmt::Display) {
+    let _ = writeln!(
+        out,
+        "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}"
+    );
+}
+
+/// Escapes a label value (Prometheus text format: backslash, quote, newline).
+fn label(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+impl Metrics {
+    /// The Prometheus text exposition (format 0.0.4).
+    pub fn render(&self, gen: &Generation, draining: bool) -> String {
+        let g = |c: &AtomicI64| c.load(Ordering::Relaxed);
+        let c = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let mut out = String::new();
+        line(
+            &mut out,
+            "tessera_worlds",
+            "gauge",
+            "Worlds (matches) hosted now.",
+            g(&self.worlds),
+        );
+        line(
+            &mut out,
+            "tessera_connections",
+            "gauge",
+            "Open client WebSocket connections.",
+            g(&self.connections),
+        );
+        line(
+            &mut out,
+            "tessera_generation",
+            "gauge",
+            "The rules generation in force.",
+            gen.number,
+        );
+        line(
+            &mut out,
+            "tessera_draining",
+            "gauge",
+            "1 once POST /drain was received.",
+            u8::from(draining),
+        );
+        line(
+            &mut out,
+            "tessera_worlds_created_total",
+            "counter",
+            "Worlds created.",
+            c(&self.worlds_created),
+        );
+        line(
+            &mut out,
+            "tessera_worlds_restored_total",
+            "counter",
+            "Worlds restored from saves.",
+            c(&self.worlds_restored),
+        );
+        line(
+            &mut out,
+            "tessera_worlds_saved_total",
+            "counter",
+            "Worlds saved.",
+            c(&self.worlds_saved),
+        );
+        line(
+            &mut out,
+            "tessera_moves_total",
+            "counter",
+            "Moves played (rate() gives moves per second).",
+            c(&self.moves),
+        );
+        line(
+            &mut out,
+            "tessera_events_total",
+            "counter",
+            "Events handled (rate() gives events per second).",
+            c(&self.events),
+        );
+        line(
+            &mut out,
+            "tessera_protocol_errors_total",
+            "counter",
+            "Client messages refused (malformed or illegal).",
+            c(&self.protocol_errors),
+        );
+        line(
+            &mut out,
+            "tessera_reloads_total",
+            "counter",
+            "Hot reloads that went live.",
+            c(&self.reloads),
+        );
+        line(
+            &mut out,
+            "tessera_reload_failures_total",
+            "counter",
+            "Hot reloads refused (the last good generation stayed).",
+            c(&self.reload_failures),
+        );
+        let plugins = &gen.registry.plugins;
+        let quarantined = plugins.iter().filter(|p| p.is_quarantined()).count();
+        line(
+            &mut out,
+            "tessera_plugins",
+            "gauge",
+            "Plugins loaded in the current generation.",
+            plugins.len(),
+        );
+        line(
+            &mut out,
+            "tessera_plugins_quarantined",
+            "gauge",
+            "Plugins quarantined after repeated faults.",
+            quarantined,
+        );
+        let faults: u64 = plugins.iter().map(|p| p.faults_total()).sum();
+        line(
+            &mut out,
+            "tessera_plugin_faults_total",
+            "counter",
+            "Plugin faults (traps, fuel or memory exhausted) in the current generation's plugins.",
+            faults,
+        );
+        let _ = writeln!(out, "# HELP tessera_mod_seconds_total Time spent in each mod's content and plugins.\n# TYPE tessera_mod_seconds_total counter");
+        let split = self.mod_time.lock().unwrap_or_else(|e| e.into_inner());
+        for (part, map) in [("content", &split.content), ("plugins", &split.plugins)] {
+            for (m, d) in map {
+                let _ = writeln!(
+                    out,
+                    "tessera_mod_seconds_total{{mod=\"{}\",part=\"{part}\"}} {}",
+                    label(m),
+                    d.as_secs_f64()
+                );
+            }
+        }
+        out
+    }
+}
