@@ -381,18 +381,8 @@ fn run_trigger_untimed(
     holder: Option<ObjId>,
     event: &Arc<Event>,
 ) -> Result<(), RuleError> {
-    if let Some(h) = holder {
-        if !t.zones.is_empty() && !ax.world.object(h).is_ok_and(|o| t.zones.contains(&o.zone)) {
-            return Ok(());
-        }
-        if ax
-            .gen
-            .world
-            .silence_tag
-            .is_some_and(|s| ax.world.has_tag(h, s))
-        {
-            return Ok(());
-        }
+    if !t.holder_listens(ax.world, ax.gen, holder) {
+        return Ok(());
     }
     let scope = Scope::for_event(holder, event);
     let gen = ax.gen;
@@ -404,43 +394,10 @@ fn run_trigger_untimed(
             controller: Some(ax.controller),
             rt: ax.rt,
         };
-        if t.player != PlayerFilter::Any {
-            let me = acting_player(&cx);
-            let matches = match (me, event.player) {
-                (Some(me), Some(p)) => (me == p) == (t.player == PlayerFilter::Friendly),
-                _ => false,
-            };
-            if !matches {
-                return Ok(());
-            }
+        if !t.passes(&cx, holder, event)? {
+            return Ok(());
         }
-        for (cond, subject) in [
-            (&t.condition, event.source.or(event.target).or(holder)),
-            (&t.target_condition, event.target),
-        ] {
-            let Some(c) = cond else { continue };
-            let Some(subject) = subject else {
-                return Ok(());
-            };
-            let cscope = scope.with_target(subject);
-            if !c
-                .test(&cx.with_scope(&cscope), subject)
-                .map_err(|e| e.context(&t.origin))?
-            {
-                return Ok(());
-            }
-        }
-        let mut targets = Vec::new();
-        match &t.select {
-            Some(s) => s
-                .select(&cx, &mut targets)
-                .map_err(|e| e.context(&t.origin))?,
-            None => targets.extend(match t.binding {
-                Binding::Class(_) => holder,
-                Binding::Global => event.target,
-            }),
-        }
-        targets
+        t.targets(&cx, holder, event)?
     };
     let _span =
         tracing::debug_span!("trigger", def = %t.origin.def, mod_id = %t.origin.mod_id).entered();

@@ -228,7 +228,8 @@ enum Incremental {
 }
 
 /// Whether an aura is on: its holder is in the right zone and not silenced (a silenced
-/// holder's own auras, class and given, are off; auras of others still reach it).
+/// holder's own auras, class and given, are off; auras of others still reach it; a
+/// granted silence switches off the auras of later layers).
 fn zone_ok(
     world: &World,
     def: &AuraDef,
@@ -237,13 +238,24 @@ fn zone_ok(
     silence: Option<Sym>,
 ) -> bool {
     world.object(holder).is_ok_and(|o| {
-        !silence.is_some_and(|t| o.tags.contains(&t))
+        !silence.is_some_and(|t| o.tags.contains(&t) || silenced_before(world, holder, t, def))
             && match &def.zones {
                 AuraZones::Any => true,
                 AuraZones::Listed(z) => z.contains(&o.zone),
                 AuraZones::WhereGiven => given_in.is_none_or(|g| g == o.zone),
             }
     })
+}
+
+/// Whether the holder is granted the silence tag in a layer before every layer of the
+/// aura's modifiers (an ability-removing effect): Humility removes a lord's ability in an
+/// earlier layer than the lord's bonus applies, so the bonus never applies. A silence
+/// granted in no layer leaves auras on (it still stops triggers).
+fn silenced_before(world: &World, holder: ObjId, silence: Sym, def: &AuraDef) -> bool {
+    world
+        .modifiers(holder)
+        .iter()
+        .any(|m| m.key == silence && m.layer == crate::state::Layer::Tag && m.rank < def.first_rank)
 }
 
 /// Given auras whose holder is gone, or left the zone it was given in (when the aura
@@ -438,6 +450,7 @@ fn evaluate_target(
             AppliedMod {
                 key: m.key,
                 layer: m.layer,
+                rank: m.rank,
                 value,
                 max,
                 timestamp: a.timestamp,
@@ -565,7 +578,7 @@ fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>)
             list.push((*m).clone());
             touched.push((obj, m.key));
         }
-        list.sort_by_key(|m| (m.layer, m.timestamp, m.aura));
+        list.sort_by_key(|m| (m.rank, m.layer, m.timestamp, m.aura));
         world.set_modifiers(obj, list);
     }
     for (key, new) in changes {

@@ -168,6 +168,12 @@ pub struct WorldSpec {
     /// A tag that silences: an object with it runs none of its own triggers and its own
     /// auras (class and given) are off; other objects' auras still affect it.
     pub silence_tag: Option<String>,
+    /// The modifier layers in the order they apply (default `["set", "add", "multiply",
+    /// "clamp"]`). A modifier applies in its `layer`, or else in the layer named like its
+    /// `op`; within a layer modifiers apply in timestamp order. A silence tag granted in
+    /// a layer switches off the holder's auras whose modifiers all apply in later layers
+    /// (an ability-removing effect).
+    pub layers: Option<Vec<String>>,
 }
 
 /// `[class.NAME]`: a definition objects are created from.
@@ -190,6 +196,37 @@ pub struct ClassSpec {
     /// Auras of the class; active while the object is in one of the aura's zones.
     #[serde(default)]
     pub aura: Vec<AuraSpec>,
+    /// Replacement and prevention effects of the class: offered each event that would
+    /// happen (`damaged`, `destroyed`, `moved`) before it happens.
+    #[serde(default)]
+    pub replacement: Vec<ReplacementSpec>,
+}
+
+/// A replacement (or prevention) effect: before an event happens, it may change it
+/// (`amount`, `to`), cancel it (`cancel`), and act (`do`). Each applies at most once per
+/// event; when several apply, the affected object's controller chooses which goes first.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReplacementSpec {
+    /// The event that would happen, filtered like a trigger's `when`
+    /// (`{ event, player, condition, target }`; `target` tests the affected object).
+    pub would: WhenSpec,
+    /// Prevents the event: it does not happen (and raises nothing).
+    #[serde(default)]
+    pub cancel: bool,
+    /// The amount instead (an expression; `event.amount` is the amount proposed so far).
+    /// Zero or less prevents an event with an amount (damage, healing).
+    pub amount: Option<Json>,
+    /// The zone instead, for an object that would move (`destroyed`, `moved`).
+    pub to: Option<String>,
+    /// Which objects the actions apply to (default: the affected object).
+    pub select: Option<Json>,
+    /// Actions run when it applies, before the (changed) event happens.
+    #[serde(rename = "do", default)]
+    pub actions: Option<Json>,
+    /// Zones the holder must be in for it to apply (default: any).
+    #[serde(default)]
+    pub zones: Vec<String>,
 }
 
 /// A trigger: when an event happens (and a condition holds), select objects and act.
@@ -272,7 +309,7 @@ pub struct AuraSpec {
 pub struct ModifierSpec {
     /// The property.
     pub key: String,
-    /// `set`, `add`, `multiply` or `clamp`.
+    /// `set`, `add`, `multiply`, `clamp` or `tag`.
     pub op: String,
     /// The operand (an expression; for `clamp` use `min`/`max`).
     pub value: Option<Json>,
@@ -280,6 +317,9 @@ pub struct ModifierSpec {
     pub min: Option<Json>,
     /// For `clamp`: the maximum.
     pub max: Option<Json>,
+    /// The layer it applies in (one of `[world] layers`; default: the layer named like
+    /// its `op`; a `tag` modifier without a layer applies after every layer).
+    pub layer: Option<String>,
 }
 
 /// A rule checked after every event settles: select objects and act on them.

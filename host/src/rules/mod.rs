@@ -13,7 +13,9 @@ pub mod core;
 pub mod expr;
 mod params;
 pub mod patch;
+pub mod replace;
 pub mod select;
+mod trigger;
 
 use std::cell::RefCell;
 use std::fmt;

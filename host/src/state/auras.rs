@@ -89,6 +89,17 @@ impl World {
         };
         let before = self.applied(id).map(|l| granted(l)).unwrap_or_default();
         let after = granted(&list);
+        // A tag granted in a layer can switch auras off (ability removal): which auras
+        // are on must be looked at again.
+        let layered = |mods: &[AppliedMod]| -> smallvec::SmallVec<[(crate::id::Sym, u16); 2]> {
+            mods.iter()
+                .filter(|m| m.layer == Layer::Tag && m.rank != u16::MAX)
+                .map(|m| (m.key, m.rank))
+                .collect()
+        };
+        if layered(self.applied(id).map_or(&[][..], |l| l.as_slice())) != layered(&list) {
+            self.dirty.structural = true;
+        }
         for t in before.iter().filter(|t| !after.contains(t)) {
             if let Some(set) = self.by_granted_tag.get_mut(t) {
                 set.remove(&id);

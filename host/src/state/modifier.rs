@@ -1,9 +1,10 @@
 //! Modifiers and effective property values.
 //!
 //! A property's effective value is its base value with the active modifiers applied in
-//! layer order: set → add → multiply → clamp; within a layer by timestamp. Modifiers are
-//! only ever produced by auras (see `rules::aura`), so removing an aura can never leave a
-//! wrong value behind: nothing is undone, everything is recomputed.
+//! layer order — the game's `[world] layers`, by default set → add → multiply → clamp —
+//! and within a layer by timestamp. Modifiers are only ever produced by auras (see
+//! `rules::aura`), so removing an aura can never leave a wrong value behind: nothing is
+//! undone, everything is recomputed.
 
 use serde::{Deserialize, Serialize};
 
@@ -45,8 +46,11 @@ pub enum AuraKey {
 pub struct AppliedMod {
     /// The property it changes.
     pub key: Sym,
-    /// The layer it applies in.
+    /// How it combines with the value so far.
     pub layer: Layer,
+    /// Where its layer stands in the game's layer order (`[world] layers`); `u16::MAX`
+    /// for a granted tag in no layer.
+    pub rank: u16,
     /// The operand (for `Clamp`: the minimum).
     pub value: f64,
     /// For `Clamp`: the maximum.
@@ -59,49 +63,28 @@ pub struct AppliedMod {
 
 /// Applies `mods` (any order; only those for `key` count) to `base`.
 ///
-/// Within a layer, modifiers apply by timestamp then aura key, so the result never
-/// depends on the order the auras were recomputed in.
+/// Modifiers apply one after another in layer order (their `rank`), and within a layer
+/// by timestamp then aura key, so the result never depends on the order the auras were
+/// recomputed in: a `set` replaces the value so far (the latest set in a layer wins), an
+/// `add` adds, a `multiply` multiplies, a `clamp` bounds it.
 pub fn apply(base: f64, key: Sym, mods: &[AppliedMod]) -> f64 {
     // Objects under many auras carry long lists, mostly for other keys: one scan to skip
-    // the four layer passes when nothing here is for `key`.
+    // the sort when nothing here is for `key`.
     if !mods.iter().any(|m| m.key == key) {
         return if base.is_nan() { 0.0 } else { base };
     }
-    let mut value = base;
-    // Set: the latest (by timestamp, then aura key) wins.
-    let mut best: Option<&AppliedMod> = None;
-    for m in mods
+    let mut mine: smallvec::SmallVec<[&AppliedMod; 8]> = mods
         .iter()
-        .filter(|m| m.key == key && m.layer == Layer::Set)
-    {
-        if best.is_none_or(|b| (m.timestamp, m.aura) >= (b.timestamp, b.aura)) {
-            best = Some(m);
-        }
-    }
-    if let Some(b) = best {
-        value = b.value;
-    }
-    for m in mods
-        .iter()
-        .filter(|m| m.key == key && m.layer == Layer::Add)
-    {
-        value += m.value;
-    }
-    for m in mods
-        .iter()
-        .filter(|m| m.key == key && m.layer == Layer::Multiply)
-    {
-        value *= m.value;
-    }
-    // Clamps in timestamp order: later clamps win where they disagree.
-    let mut clamps: smallvec::SmallVec<[&AppliedMod; 4]> = mods
-        .iter()
-        .filter(|m| m.key == key && m.layer == Layer::Clamp)
+        .filter(|m| m.key == key && m.layer != Layer::Tag)
         .collect();
-    clamps.sort_by_key(|m| (m.timestamp, m.aura));
-    for m in clamps {
-        value = value.max(m.value).min(m.max);
-    }
+    mine.sort_by_key(|m| (m.rank, m.timestamp, m.aura));
+    let value = mine.iter().fold(base, |value, m| match m.layer {
+        Layer::Set => m.value,
+        Layer::Add => value + m.value,
+        Layer::Multiply => value * m.value,
+        Layer::Clamp => value.max(m.value).min(m.max),
+        Layer::Tag => value,
+    });
     if value.is_nan() {
         0.0
     } else {
@@ -176,11 +159,39 @@ mod tests {
         AppliedMod {
             key: Sym::new(key),
             layer,
+            rank: match layer {
+                Layer::Set => 0,
+                Layer::Add => 1,
+                Layer::Multiply => 2,
+                Layer::Clamp => 3,
+                Layer::Tag => u16::MAX,
+            },
             value,
             max: f64::INFINITY,
             timestamp: ts,
             aura: AuraKey::Instance(ts),
         }
+    }
+
+    #[test]
+    fn declared_layers_order_operations_and_timestamps_order_a_layer() {
+        // Layers [modify, set]: the add (layer 0) applies before the set (layer 1).
+        let mut add = m("power", Layer::Add, 1.0, 9);
+        add.rank = 0;
+        let mut set = m("power", Layer::Set, 5.0, 1);
+        set.rank = 1;
+        assert_eq!(
+            apply(2.0, Sym::new("power"), &[set.clone(), add.clone()]),
+            5.0
+        );
+        // One layer holding both: timestamp order decides (set at 1, then +1 at 9).
+        set.rank = 0;
+        assert_eq!(
+            apply(2.0, Sym::new("power"), &[add.clone(), set.clone()]),
+            6.0
+        );
+        add.timestamp = 0;
+        assert_eq!(apply(2.0, Sym::new("power"), &[add, set]), 5.0);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub(super) fn declare(
         events: registry.events.iter().map(|e| e.id).collect(),
         classes: HashSet::new(),
         auras: HashSet::new(),
+        layers: declared_layers(files),
     };
     let mut seen: HashMap<Id, usize> = HashMap::new();
     for (i, f) in files {
@@ -154,5 +155,22 @@ pub(super) fn defs_stub() -> Defs {
         events: HashSet::new(),
         classes: HashSet::new(),
         auras: HashSet::new(),
+        layers: declared_layers(&[]),
+    }
+}
+
+/// The modifier layers: `[world] layers` of the last file that declares them, else the
+/// default (one per numeric operation).
+fn declared_layers(files: &[(usize, ContentFile)]) -> Vec<crate::id::Sym> {
+    let declared = files
+        .iter()
+        .rev()
+        .find_map(|(_, f)| f.world.as_ref().and_then(|w| w.layers.as_ref()));
+    match declared {
+        Some(l) => l.iter().map(|n| crate::id::Sym::new(n)).collect(),
+        None => super::DEFAULT_LAYERS
+            .iter()
+            .map(|n| crate::id::Sym::new(n))
+            .collect(),
     }
 }

@@ -6,7 +6,9 @@ use crate::bus::Binding;
 use crate::diag::{Diagnostic, Location};
 use crate::id::{Id, Sym};
 use crate::registry::{Deps, Registry};
-use crate::rules::content::{AuraSpec, ClassSpec, ContentFile, TriggerSpec, UntilSpec, WhenSpec};
+use crate::rules::content::{
+    AuraSpec, ClassSpec, ContentFile, ReplacementSpec, TriggerSpec, UntilSpec, WhenSpec,
+};
 use crate::rules::expr::Expr;
 use crate::rules::params::{json_type, path_string, PathSeg};
 use crate::rules::ContentError;
@@ -239,6 +241,15 @@ impl<'c> Compiler<'c> {
                 Err(e) => self.errors.push(e),
             }
         }
+        for (n, r) in spec.replacement.iter().enumerate() {
+            let mut p = path.to_vec();
+            p.push(PathSeg::Key("replacement".into()));
+            p.push(PathSeg::Index(n));
+            match self.replacement(r, &p, id, format!("class `{id}` replacement[{n}]")) {
+                Ok(r) => gen.replacements.push(r),
+                Err(e) => self.errors.push(e),
+            }
+        }
         if !auras.is_empty() {
             gen.aura_classes.push(id);
         }
@@ -264,8 +275,21 @@ impl<'c> Compiler<'c> {
         binding: Binding,
         def: String,
     ) -> Result<Trigger, ContentError> {
+        self.trigger_at(spec, path, binding, def, "when")
+    }
+
+    /// Compiles a trigger whose `when` is written under `when_key` (a replacement's
+    /// `would`), so errors point at the key in the file.
+    fn trigger_at(
+        &mut self,
+        spec: &TriggerSpec,
+        path: &[PathSeg],
+        binding: Binding,
+        def: String,
+        when_key: &str,
+    ) -> Result<Trigger, ContentError> {
         let mut p = path.to_vec();
-        p.push(PathSeg::Key("when".into()));
+        p.push(PathSeg::Key(when_key.into()));
         let (event, player, condition, target_condition) = match &spec.when {
             WhenSpec::Event(e) => (e.as_str(), None, None, None),
             WhenSpec::Full {
@@ -290,7 +314,7 @@ impl<'c> Compiler<'c> {
             None => None,
         };
         let target_condition = match target_condition {
-            Some(c) => Some(self.condition(c, &with(&with(path, "when"), "target"))?),
+            Some(c) => Some(self.condition(c, &with(&with(path, when_key), "target"))?),
             None => None,
         };
         let select = match &spec.select {
@@ -309,6 +333,43 @@ impl<'c> Compiler<'c> {
             zones: spec.zones.iter().map(|z| Sym::new(z)).collect(),
             binding,
             origin: self.origin(path, def),
+        })
+    }
+
+    /// Compiles a class's replacement effect: its `would` and actions as a trigger, and
+    /// what it changes.
+    fn replacement(
+        &mut self,
+        spec: &ReplacementSpec,
+        path: &[PathSeg],
+        class: Id,
+        def: String,
+    ) -> Result<Replacement, ContentError> {
+        if !spec.cancel && spec.amount.is_none() && spec.to.is_none() && spec.actions.is_none() {
+            return Err(ContentError::new(
+                "E-CONTENT-REPLACEMENT",
+                path.to_vec(),
+                "a replacement effect must change something",
+            )
+            .help("give it `cancel = true`, `amount = \"...\"`, `to = \"zone\"` or `do = [...]`"));
+        }
+        let as_trigger = TriggerSpec {
+            when: spec.would.clone(),
+            select: spec.select.clone(),
+            actions: spec.actions.clone().unwrap_or(Json::Array(Vec::new())),
+            priority: 0,
+            zones: spec.zones.clone(),
+        };
+        let trigger = self.trigger_at(&as_trigger, path, Binding::Class(class), def, "would")?;
+        let amount = match &spec.amount {
+            Some(a) => Some(self.expr(a, &with(path, "amount"))?),
+            None => None,
+        };
+        Ok(Replacement {
+            trigger,
+            cancel: spec.cancel,
+            amount,
+            to: spec.to.as_deref().map(Sym::new),
         })
     }
 
@@ -364,9 +425,11 @@ impl<'c> Compiler<'c> {
                 })?;
                 (self.expr(v, &with(&p, "value"))?, None)
             };
+            let rank = self.layer_rank(m.layer.as_deref(), layer, &p)?;
             modifiers.push(ModifierDef {
                 key: Sym::new(&m.key),
                 layer,
+                rank,
                 value,
                 max,
             });
@@ -413,9 +476,11 @@ impl<'c> Compiler<'c> {
                 x.deps(&mut deps);
             }
         }
+        let first_rank = modifiers.iter().map(|m| m.rank).min().unwrap_or(u16::MAX);
         Ok(AuraDef {
             id,
             select,
+            first_rank,
             modifiers,
             while_,
             until,
@@ -427,6 +492,43 @@ impl<'c> Compiler<'c> {
 }
 
 impl Compiler<'_> {
+    /// Where a modifier's layer stands in `[world] layers`: its `layer`, else the layer
+    /// named like its operation; a `tag` modifier without a layer comes after all.
+    fn layer_rank(
+        &self,
+        layer: Option<&str>,
+        op: Layer,
+        path: &[PathSeg],
+    ) -> Result<u16, ContentError> {
+        let name = match (layer, op) {
+            (Some(l), _) => l,
+            (None, Layer::Tag) => return Ok(u16::MAX),
+            (None, Layer::Set) => "set",
+            (None, Layer::Add) => "add",
+            (None, Layer::Multiply) => "multiply",
+            (None, Layer::Clamp) => "clamp",
+        };
+        let layers = &self.defs.layers;
+        let found = layers.iter().position(|l| l.as_str() == name);
+        found.and_then(|i| u16::try_from(i).ok()).ok_or_else(|| {
+            let names: Vec<&str> = layers.iter().map(|l| l.as_str()).collect();
+            let at = if layer.is_some() { "layer" } else { "op" };
+            let mut e = ContentError::new(
+                "E-CONTENT-LAYER",
+                with(path, at),
+                format!("modifier layer `{name}` is not one of `[world] layers`"),
+            )
+            .help(format!("the layers are: {}", names.join(", ")));
+            if let Some(c) = crate::id::closest(name, names.iter().copied()).first() {
+                e = e.help(format!("did you mean `{c}`?"));
+            }
+            if layer.is_none() {
+                e = e.help("give the modifier a `layer`, or add its op to `[world] layers`");
+            }
+            e
+        })
+    }
+
     /// One event of an aura's `until`.
     fn until(&mut self, w: &WhenSpec, p: &[PathSeg]) -> Result<Until, ContentError> {
         Ok(match w {

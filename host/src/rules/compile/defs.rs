@@ -48,7 +48,12 @@ pub struct WorldConfig {
     /// Objects with this tag are silenced: their own triggers do not run and their own
     /// auras (class and given) are off.
     pub silence_tag: Option<Sym>,
+    /// Modifier layers in the order they apply (`[world] layers`).
+    pub layers: Vec<Sym>,
 }
+
+/// The layers when content declares none: one per numeric operation.
+pub const DEFAULT_LAYERS: [&str; 4] = ["set", "add", "multiply", "clamp"];
 
 impl Default for WorldConfig {
     fn default() -> Self {
@@ -56,6 +61,7 @@ impl Default for WorldConfig {
             health: HealthRule::default(),
             cascade_limit: 1000,
             silence_tag: None,
+            layers: DEFAULT_LAYERS.iter().map(|l| Sym::new(l)).collect(),
         }
     }
 }
@@ -84,8 +90,10 @@ pub struct ClassDef {
 pub struct ModifierDef {
     /// Property.
     pub key: Sym,
-    /// Layer.
+    /// How it combines (set, add, multiply, clamp, tag).
     pub layer: Layer,
+    /// Where its layer stands in `[world] layers` (`u16::MAX`: a tag with no layer).
+    pub rank: u16,
     /// Operand (clamp: minimum).
     pub value: Expr,
     /// Clamp maximum.
@@ -119,6 +127,9 @@ pub struct AuraDef {
     pub until: Vec<Until>,
     /// Where the holder must be for the aura to be active.
     pub zones: AuraZones,
+    /// The earliest layer rank of its modifiers: a silence granted to its holder in an
+    /// earlier layer switches it off.
+    pub first_rank: u16,
     /// What it reads.
     pub deps: Deps,
     /// Where it is written.
@@ -171,6 +182,20 @@ pub struct Trigger {
     pub binding: Binding,
     /// Where it is written.
     pub origin: Origin,
+}
+
+/// A compiled replacement (or prevention) effect: a trigger on the event that would
+/// happen (its `when` filters, holder zones and actions) plus what it changes.
+#[derive(Debug)]
+pub struct Replacement {
+    /// When it applies, and what it does when it does (`do`, run before the event).
+    pub trigger: Trigger,
+    /// The event does not happen.
+    pub cancel: bool,
+    /// The amount instead (`event.amount` reads the amount proposed so far).
+    pub amount: Option<crate::rules::expr::Expr>,
+    /// The destination zone instead.
+    pub to: Option<Sym>,
 }
 
 /// A rule checked after every event settles.

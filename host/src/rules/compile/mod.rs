@@ -162,6 +162,10 @@ pub struct Generation {
     pub triggers: Vec<Trigger>,
     /// Triggers by event.
     pub index: TriggerIndex,
+    /// Replacement effects in load order (`replacement_index` refers to them).
+    pub replacements: Vec<Replacement>,
+    /// Replacement effects by the event they replace, in the triggers' dispatch order.
+    pub replacement_index: TriggerIndex,
     /// Named and inline auras by id.
     pub auras: HashMap<Id, Arc<AuraDef>>,
     /// Settle rules in load order.
@@ -274,9 +278,14 @@ impl Generation {
             aura_class_zones: None,
             triggers: Vec::new(),
             index: TriggerIndex::default(),
+            replacements: Vec::new(),
+            replacement_index: TriggerIndex::default(),
             auras: HashMap::new(),
             checks: Vec::new(),
-            world: WorldConfig::default(),
+            world: WorldConfig {
+                layers: defs.layers.clone(),
+                ..WorldConfig::default()
+            },
             events: defs.events.clone(),
             provenance,
             aura_deps: AuraDeps::default(),
@@ -316,6 +325,17 @@ impl Generation {
             );
         }
         gen.index.finish();
+        for (n, r) in gen.replacements.iter().enumerate() {
+            gen.replacement_index.add(
+                r.trigger.event,
+                IndexEntry {
+                    trigger: u32::try_from(n).unwrap_or(u32::MAX),
+                    priority: r.trigger.priority,
+                    binding: r.trigger.binding,
+                },
+            );
+        }
+        gen.replacement_index.finish();
         index_aura_classes(&mut gen);
         for aura in gen
             .auras
@@ -520,6 +540,9 @@ pub(crate) struct Defs {
     pub(super) events: HashSet<Id>,
     pub(super) classes: HashSet<Id>,
     pub(super) auras: HashSet<Id>,
+    /// Modifier layers in order (`[world] layers` of the last file declaring them):
+    /// known before any aura compiles, whichever file declares them.
+    pub(super) layers: Vec<Sym>,
 }
 
 /// Compiles one file's definitions. Keys that every selector/condition/action accepts.

@@ -8,6 +8,7 @@ use crate::bus::Event;
 use crate::id::{Id, Sym};
 use crate::registry::{builtin, Action, ActionKind, FnKind, ParamSpec, ParamType as T, Registry};
 use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::replace::{self, Proposed};
 use crate::rules::{ActCx, ContentError, Params, RuleError};
 use crate::state::{ObjId, Value};
 
@@ -44,6 +45,39 @@ pub(super) fn raise_from_holder(ax: &mut ActCx<'_>, e: Event) {
     ax.raise(e);
 }
 
+/// The event with `source` as its source, when there is one.
+fn with_source(e: Event, source: Option<ObjId>) -> Event {
+    match source {
+        Some(s) => e.source(s),
+        None => e,
+    }
+}
+
+/// Offers a move of `t` from `from` to `to` (raising `event` once done) to replacement
+/// effects: the zone it goes to instead, or `None` when the move is prevented.
+fn would_move(
+    ax: &mut ActCx<'_>,
+    event: Id,
+    t: ObjId,
+    from: Sym,
+    to: Sym,
+) -> Result<Option<Sym>, RuleError> {
+    if !replace::any(ax.gen, event) {
+        return Ok(Some(to));
+    }
+    let e = Event::new(event)
+        .target(t)
+        .player(owner_of(ax, t))
+        .with("from", Value::Text(from.as_str().into()))
+        .with("to", Value::Text(to.as_str().into()));
+    let mut p = Proposed::new(with_source(e, ax.scope.this), Some(to));
+    replace::offer(ax, &mut p)?;
+    if p.cancelled || !ax.world.exists(t) {
+        return Ok(None);
+    }
+    Ok(Some(p.to.unwrap_or(to)))
+}
+
 #[derive(Debug)]
 struct Damage {
     amount: Expr,
@@ -57,16 +91,23 @@ impl Action for Damage {
             Some(r) => r.resolve(&ax.cx()).ok(),
             None => ax.scope.this,
         };
-        let raise = |ax: &mut ActCx<'_>, e: Event| {
-            ax.raise(match source {
-                Some(s) => e.source(s),
-                None => e,
-            })
-        };
+        let raise = |ax: &mut ActCx<'_>, e: Event| ax.raise(with_source(e, source));
         for &t in targets {
             let mut amount = eval_for(ax, &self.amount, t)?;
             if amount <= 0 || !ax.world.exists(t) {
                 continue;
+            }
+            if replace::any(ax.gen, ev!("damaged")) {
+                let e = Event::new(ev!("damaged"))
+                    .target(t)
+                    .amount(amount)
+                    .player(owner_of(ax, t));
+                let mut p = Proposed::new(with_source(e, source), None);
+                replace::offer(ax, &mut p)?;
+                if p.cancelled || !ax.world.exists(t) {
+                    continue;
+                }
+                amount = p.event.amount;
             }
             // A shield absorbs the whole hit, once.
             if let Some(shield) = rule.shield_tag {
@@ -139,10 +180,17 @@ impl Action for Destroy {
             if o.zone == self.0 {
                 continue; // already destroyed: destroying twice raises nothing
             }
+            let from = o.zone;
+            let Some(zone) = would_move(ax, ev!("destroyed"), t, from, self.0)? else {
+                continue;
+            };
+            if ax.world.object(t).map_or(true, |o| o.zone == zone) {
+                continue;
+            }
             // The slot it leaves: once moved, `self.slot` is its place in the new zone, so
             // a deathrattle reads its old position as `event.slot`.
             let left = ax.world.slot(t);
-            let from = ax.world.move_to(t, self.0)?;
+            let from = ax.world.move_to(t, zone)?;
             let e = Event::new(ev!("destroyed"))
                 .target(t)
                 .player(owner_of(ax, t))
@@ -171,18 +219,22 @@ impl Action for Move {
                 let owner = r.resolve(&ax.cx().with_scope(&scope))?;
                 ax.world.set_owner(t, Some(owner))?;
             }
+            let from = ax.world.object(t)?.zone;
+            let Some(zone) = would_move(ax, ev!("moved"), t, from, self.zone)? else {
+                continue;
+            };
             let at = match &self.slot {
                 Some(e) => Some(eval_for(ax, e, t)?),
                 None => None,
             };
             let left = ax.world.slot(t);
-            let from = ax.world.move_to_slot(t, self.zone, at)?;
+            let from = ax.world.move_to_slot(t, zone, at)?;
             let e = Event::new(ev!("moved"))
                 .target(t)
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()))
                 .with("slot", Value::Int(left))
-                .with("to", Value::Text(self.zone.as_str().into()));
+                .with("to", Value::Text(zone.as_str().into()));
             ax.raise(e);
         }
         Ok(())
