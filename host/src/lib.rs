@@ -80,5 +80,6 @@ pub use registry::Registry;
 pub use rules::compile::{ContentSource, ExtraActions};
 pub use rules::{Generation, RuleError};
 pub use state::{
-    AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId, Object, StateError, Value, World,
+    AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId, Object, Snapshot, StateError,
+    Value, World,
 };

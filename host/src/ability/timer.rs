@@ -324,6 +324,7 @@ pub(crate) fn install(gen: &mut Generation) {
         actions: vec![Box::new(TimerAction) as Box<dyn Action>],
         priority: 0,
         zones: Vec::new(),
+        look_back: false,
         binding: Binding::Global,
         origin: Origin {
             mod_id: "core".into(),

@@ -27,6 +27,9 @@ pub struct Event {
     pub amount: i64,
     /// Other fields (`from`, `to`, `key`, ...).
     pub extra: Vec<(Sym, Value)>,
+    /// The world just before the action that raised it changed anything (last-known
+    /// information, with `[world] last_known`: `event.last.KEY`, `look_back` triggers).
+    pub before: Option<crate::state::Snapshot>,
 }
 
 impl Event {
@@ -39,7 +42,14 @@ impl Event {
             player: None,
             amount: 0,
             extra: Vec::new(),
+            before: None,
         }
+    }
+
+    /// Attaches the world as it was before the action (last-known information).
+    pub fn before(mut self, snapshot: Option<crate::state::Snapshot>) -> Self {
+        self.before = snapshot;
+        self
     }
 
     /// Sets the source.

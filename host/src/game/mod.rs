@@ -381,7 +381,7 @@ fn run_trigger_untimed(
     holder: Option<ObjId>,
     event: &Arc<Event>,
 ) -> Result<(), RuleError> {
-    if !t.holder_listens(ax.world, ax.gen, holder) {
+    if !t.holder_listens(ax.world, ax.gen, holder, event) {
         return Ok(());
     }
     let scope = Scope::for_event(holder, event);

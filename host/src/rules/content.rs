@@ -174,6 +174,11 @@ pub struct WorldSpec {
     /// a layer switches off the holder's auras whose modifiers all apply in later layers
     /// (an ability-removing effect).
     pub layers: Option<Vec<String>>,
+    /// Last-known information: `destroyed` and `moved` events keep the world as it was
+    /// before the action, so `event.last.KEY` reads what the object was (its buffed
+    /// power, say) and `look_back` triggers of objects that left in the same action
+    /// still hear it (simultaneous deaths see each other). Default false.
+    pub last_known: Option<bool>,
 }
 
 /// `[class.NAME]`: a definition objects are created from.
@@ -247,6 +252,11 @@ pub struct TriggerSpec {
     /// Zones the holder must be in for the trigger to listen (default: any).
     #[serde(default)]
     pub zones: Vec<String>,
+    /// Judge the holder's zones as they were before the action that raised the event
+    /// (needs `[world] last_known`): a leaves-play trigger of an object that left in the
+    /// same action still fires.
+    #[serde(default)]
+    pub look_back: bool,
 }
 
 /// `when` of a trigger.

@@ -178,6 +178,10 @@ pub enum Expr {
     },
     /// A numeric field of the current event (`event.amount`, `event.<extra>`).
     EventField(Sym),
+    /// `event.last.KEY`: the event target's value as it was before the action that
+    /// raised the event (last-known information; the current value when the event kept
+    /// no snapshot).
+    LastKnown(Sym),
     /// `-e`
     Neg(Box<Expr>),
     /// `a op b`
@@ -218,6 +222,16 @@ impl Expr {
                     _ => ev.field(*key).and_then(|v| v.as_f64()).unwrap_or(0.0),
                 }
             }
+            Expr::LastKnown(key) => {
+                let ev = cx.scope.event.as_deref().ok_or_else(|| {
+                    RuleError::NoObject(format!("event.last.{key} (there is no event here)"))
+                })?;
+                let t = ev.target.ok_or_else(|| {
+                    RuleError::NoObject(format!("event.last.{key} (the event has no target)"))
+                })?;
+                let world = ev.before.as_ref().map_or(cx.world, |b| &*b.0);
+                world.get_number(t, *key).unwrap_or(0.0)
+            }
             Expr::Neg(e) => -e.eval(cx)?,
             Expr::Bin(op, a, b) => {
                 let (x, y) = (a.eval(cx)?, b.eval(cx)?);
@@ -252,7 +266,7 @@ impl Expr {
     /// What the expression reads (for aura recompute).
     pub fn deps(&self, d: &mut Deps) {
         match self {
-            Expr::Num(_) | Expr::Dice { .. } | Expr::EventField(_) => {}
+            Expr::Num(_) | Expr::Dice { .. } | Expr::EventField(_) | Expr::LastKnown(_) => {}
             Expr::Prop { obj, key } => {
                 if obj.base == Base::Target && obj.hops.is_empty() {
                     d.target_key(*key);
@@ -290,6 +304,7 @@ impl fmt::Display for Expr {
             Expr::Dice { count, sides } => write!(f, "{count}d{sides}"),
             Expr::Prop { obj, key } => write!(f, "{obj}.{key}"),
             Expr::EventField(k) => write!(f, "event.{k}"),
+            Expr::LastKnown(k) => write!(f, "event.last.{k}"),
             Expr::Neg(e) => write!(f, "-({e})"),
             Expr::Bin(BinOp::Min, a, b) => write!(f, "min({a}, {b})"),
             Expr::Bin(BinOp::Max, a, b) => write!(f, "max({a}, {b})"),
@@ -494,6 +509,12 @@ impl Parser<'_> {
                         if head == "event" && !rest.contains('.') {
                             check_ident(rest).map_err(|m| self.err(&m))?;
                             return Ok(Expr::EventField(Sym::new(rest)));
+                        }
+                        if let Some(key) = rest.strip_prefix("last.") {
+                            if head == "event" {
+                                check_ident(key).map_err(|m| self.err(&m))?;
+                                return Ok(Expr::LastKnown(Sym::new(key)));
+                            }
                         }
                         let (path, key) = w.rsplit_once('.').unwrap_or((&w, ""));
                         let obj = ObjRef::parse(path).map_err(|m| {

@@ -92,7 +92,7 @@ fn applicable(
         let r = &gen.replacements[entry.trigger as usize];
         for h in ax.world.objects_of_class(class) {
             if used.contains(&(entry.trigger, h))
-                || !r.trigger.holder_listens(ax.world, gen, Some(h))
+                || !r.trigger.holder_listens(ax.world, gen, Some(h), event)
             {
                 continue;
             }

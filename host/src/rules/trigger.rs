@@ -14,9 +14,20 @@ use crate::state::{ObjId, World};
 
 impl Trigger {
     /// Whether `holder` listens at all: it is in one of the trigger's zones and is not
-    /// silenced. A global trigger (no holder) always listens.
-    pub fn holder_listens(&self, world: &World, gen: &Generation, holder: Option<ObjId>) -> bool {
+    /// silenced — judged in the world before the action when the trigger looks back and
+    /// the event kept it. A global trigger (no holder) always listens.
+    pub fn holder_listens(
+        &self,
+        world: &World,
+        gen: &Generation,
+        holder: Option<ObjId>,
+        event: &Event,
+    ) -> bool {
         let Some(h) = holder else { return true };
+        let world = match (&event.before, self.look_back) {
+            (Some(before), true) if before.0.exists(h) => &*before.0,
+            _ => world,
+        };
         if !self.zones.is_empty() && !world.object(h).is_ok_and(|o| self.zones.contains(&o.zone)) {
             return false;
         }

@@ -193,6 +193,31 @@ impl std::hash::Hasher for IdHasher {
 /// The objects sharing an owner in a zone (a player's board, hand, deck), in slot order.
 type GroupKey = (Sym, Option<ObjId>);
 
+/// The world as it was at one moment, kept by an event for last-known information
+/// (what a destroyed object looked like before it left). Cheap: the world's maps are
+/// shared, not copied. Two snapshots are equal only if they are the same one.
+#[derive(Clone)]
+pub struct Snapshot(pub Arc<World>);
+
+impl Snapshot {
+    /// Takes a snapshot of `world`.
+    pub fn of(world: &World) -> Snapshot {
+        Snapshot(Arc::new(world.clone()))
+    }
+}
+
+impl PartialEq for Snapshot {
+    fn eq(&self, other: &Snapshot) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Snapshot(..)")
+    }
+}
+
 /// The whole game state. Cloning is cheap (structural sharing) and is how snapshots work.
 ///
 /// Indexes (all persistent, so snapshots stay O(1)): objects by class, by zone, by own

@@ -93,6 +93,9 @@ impl<'c> Compiler<'c> {
             if let Some(k) = &w.armor_key {
                 gen.world.health.armor_key = Some(Sym::new(k));
             }
+            if let Some(l) = w.last_known {
+                gen.world.last_known = l;
+            }
         }
         if let Some(g) = &f.game {
             match self.game(g) {
@@ -331,6 +334,7 @@ impl<'c> Compiler<'c> {
             actions,
             priority: spec.priority,
             zones: spec.zones.iter().map(|z| Sym::new(z)).collect(),
+            look_back: spec.look_back,
             binding,
             origin: self.origin(path, def),
         })
@@ -359,6 +363,7 @@ impl<'c> Compiler<'c> {
             actions: spec.actions.clone().unwrap_or(Json::Array(Vec::new())),
             priority: 0,
             zones: spec.zones.clone(),
+            look_back: false,
         };
         let trigger = self.trigger_at(&as_trigger, path, Binding::Class(class), def, "would")?;
         let amount = match &spec.amount {

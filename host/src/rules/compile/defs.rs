@@ -50,6 +50,8 @@ pub struct WorldConfig {
     pub silence_tag: Option<Sym>,
     /// Modifier layers in the order they apply (`[world] layers`).
     pub layers: Vec<Sym>,
+    /// `destroyed` and `moved` events keep a snapshot of the world before the action.
+    pub last_known: bool,
 }
 
 /// The layers when content declares none: one per numeric operation.
@@ -62,6 +64,7 @@ impl Default for WorldConfig {
             cascade_limit: 1000,
             silence_tag: None,
             layers: DEFAULT_LAYERS.iter().map(|l| Sym::new(l)).collect(),
+            last_known: false,
         }
     }
 }
@@ -178,6 +181,8 @@ pub struct Trigger {
     pub priority: i32,
     /// Zones the holder must be in (empty: any).
     pub zones: Vec<Sym>,
+    /// Judge the zones (and silence) in the event's snapshot from before the action.
+    pub look_back: bool,
     /// Class or global.
     pub binding: Binding,
     /// Where it is written.

@@ -45,6 +45,15 @@ pub(super) fn raise_from_holder(ax: &mut ActCx<'_>, e: Event) {
     ax.raise(e);
 }
 
+/// The world before an action moves anything, when the game keeps last-known
+/// information (`[world] last_known`).
+fn snapshot(ax: &ActCx<'_>) -> Option<crate::state::Snapshot> {
+    ax.gen
+        .world
+        .last_known
+        .then(|| crate::state::Snapshot::of(ax.world))
+}
+
 /// The event with `source` as its source, when there is one.
 fn with_source(e: Event, source: Option<ObjId>) -> Event {
     match source {
@@ -175,6 +184,8 @@ impl Action for Heal {
 struct Destroy(Sym);
 impl Action for Destroy {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        // Every target leaves "at once": each event keeps the world from before any left.
+        let before = snapshot(ax);
         for &t in targets {
             let Ok(o) = ax.world.object(t) else { continue };
             if o.zone == self.0 {
@@ -195,7 +206,8 @@ impl Action for Destroy {
                 .target(t)
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()))
-                .with("slot", Value::Int(left));
+                .with("slot", Value::Int(left))
+                .before(before.clone());
             raise_from_holder(ax, e);
         }
         Ok(())
@@ -210,6 +222,7 @@ struct Move {
 }
 impl Action for Move {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        let before = snapshot(ax);
         for &t in targets {
             if !ax.world.exists(t) {
                 continue;
@@ -234,7 +247,8 @@ impl Action for Move {
                 .player(owner_of(ax, t))
                 .with("from", Value::Text(from.as_str().into()))
                 .with("slot", Value::Int(left))
-                .with("to", Value::Text(zone.as_str().into()));
+                .with("to", Value::Text(zone.as_str().into()))
+                .before(before.clone());
             ax.raise(e);
         }
         Ok(())
