@@ -229,8 +229,11 @@ impl Expr {
                 let t = ev.target.ok_or_else(|| {
                     RuleError::NoObject(format!("event.last.{key} (the event has no target)"))
                 })?;
-                let world = ev.before.as_ref().map_or(cx.world, |b| &*b.0);
-                world.get_number(t, *key).unwrap_or(0.0)
+                match &ev.before {
+                    Some(then) => then.read(|w| w.get_number(t, *key)),
+                    None => cx.world.get_number(t, *key),
+                }
+                .unwrap_or(0.0)
             }
             Expr::Neg(e) => -e.eval(cx)?,
             Expr::Bin(op, a, b) => {

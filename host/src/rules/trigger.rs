@@ -24,14 +24,20 @@ impl Trigger {
         event: &Event,
     ) -> bool {
         let Some(h) = holder else { return true };
-        let world = match (&event.before, self.look_back) {
-            (Some(before), true) if before.0.exists(h) => &*before.0,
-            _ => world,
+        let judge = |world: &World| {
+            (self.zones.is_empty() || world.object(h).is_ok_and(|o| self.zones.contains(&o.zone)))
+                && !gen.world.silence_tag.is_some_and(|s| world.has_tag(h, s))
         };
-        if !self.zones.is_empty() && !world.object(h).is_ok_and(|o| self.zones.contains(&o.zone)) {
-            return false;
+        match (&event.before, self.look_back) {
+            (Some(before), true) => before.read(|then| {
+                if then.exists(h) {
+                    judge(then)
+                } else {
+                    judge(world)
+                }
+            }),
+            _ => judge(world),
         }
-        !gen.world.silence_tag.is_some_and(|s| world.has_tag(h, s))
     }
 
     /// Whether `event` passes the trigger's `when` filters, judged from the holder's side

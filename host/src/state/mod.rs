@@ -195,14 +195,21 @@ type GroupKey = (Sym, Option<ObjId>);
 
 /// The world as it was at one moment, kept by an event for last-known information
 /// (what a destroyed object looked like before it left). Cheap: the world's maps are
-/// shared, not copied. Two snapshots are equal only if they are the same one.
+/// shared, not copied. Two snapshots are equal only if they are the same one. (Behind a
+/// mutex only so that events, and worlds holding them, stay `Send`: the world's RNG cell
+/// is not `Sync`.)
 #[derive(Clone)]
-pub struct Snapshot(pub Arc<World>);
+pub struct Snapshot(Arc<std::sync::Mutex<World>>);
 
 impl Snapshot {
     /// Takes a snapshot of `world`.
     pub fn of(world: &World) -> Snapshot {
-        Snapshot(Arc::new(world.clone()))
+        Snapshot(Arc::new(std::sync::Mutex::new(world.clone())))
+    }
+
+    /// Reads the world as it was.
+    pub fn read<R>(&self, f: impl FnOnce(&World) -> R) -> R {
+        f(&self.0.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
@@ -869,5 +876,19 @@ mod tests {
             w.add(a, Sym::new("name"), 1),
             Err(StateError::NotANumber { .. })
         ));
+    }
+}
+
+/// Worlds move between threads (a server's worker pool): they, and the events they hold,
+/// must stay `Send`.
+#[cfg(test)]
+mod send_check {
+    fn is_send<T: Send>() {}
+
+    #[test]
+    fn worlds_and_events_are_send() {
+        is_send::<super::World>();
+        is_send::<crate::bus::Event>();
+        is_send::<super::Snapshot>();
     }
 }
