@@ -193,6 +193,13 @@ impl std::hash::Hasher for IdHasher {
 /// The objects sharing an owner in a zone (a player's board, hand, deck), in slot order.
 type GroupKey = (Sym, Option<ObjId>);
 
+/// The read-only property `timestamp`: when an object entered its current zone (later
+/// is larger), unless content gives it a `timestamp` property of its own.
+pub fn timestamp_key() -> Sym {
+    static KEY: std::sync::OnceLock<Sym> = std::sync::OnceLock::new();
+    *KEY.get_or_init(|| Sym::new("timestamp"))
+}
+
 /// The world as it was at one moment, kept by an event for last-known information
 /// (what a destroyed object looked like before it left). Cheap: the world's maps are
 /// shared, not copied. Two snapshots are equal only if they are the same one. (Behind a
@@ -582,6 +589,9 @@ impl World {
             (Some(v), None) => v.as_f64(),
             (Some(v), Some(m)) => v.as_f64().map(|b| apply(b, key, m)),
             (None, Some(m)) if m.iter().any(|x| x.key == key) => Some(apply(0.0, key, m)),
+            // `timestamp`, unless content sets one: when it entered its zone (the order
+            // of a stack, of timestamps in a layer).
+            (None, _) if key == timestamp_key() => Some(obj.timestamp as f64),
             (None, _) => None,
         }
     }

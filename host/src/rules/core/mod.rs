@@ -5,6 +5,7 @@ mod actions;
 mod conditions;
 mod create;
 mod flow;
+mod links;
 mod loaders;
 mod selectors;
 
@@ -16,6 +17,7 @@ use crate::state::{ObjId, World};
 /// Registers every `core` entry.
 pub fn register(r: &mut Registry) {
     actions::register(r);
+    links::register(r);
     conditions::register(r);
     selectors::register(r);
     loaders::register(r);
