@@ -404,3 +404,57 @@ fn explain_describes_plugin_provided_ids() {
     );
     assert!(text.contains("min_attack (optional)"), "{text}");
 }
+
+/// `[content] loaders` keys may be globs matching the end of a file's path: a folder of
+/// files with a foreign extension (Forge's `cardsfolder/**/*.txt`) goes to one loader;
+/// files the glob does not match are not read.
+#[test]
+fn a_loader_glob_picks_files_by_folder_and_pattern() {
+    let t = Tree::new("loader-glob");
+    t.write(
+        "g",
+        "mod.toml",
+        &format!(
+            "{}\n[content]\npaths = [\"content\", \"data\"]\nloaders = {{ \"cardsfolder/**/*.txt\" = \"core:loader/toml\" }}\n",
+            manifest("g", "")
+        ),
+    );
+    t.write("g", "content/base.toml", "[class.base]\n");
+    t.write(
+        "g",
+        "data/cardsfolder/a/alpha.txt",
+        "[class.alpha]\nproperties = { power = 1 }\n",
+    );
+    t.write("g", "data/cardsfolder/b/c/beta.txt", "[class.beta]\n");
+    // Not under cardsfolder: not read (it would not even parse).
+    t.write("g", "data/notes/readme.txt", "this is not TOML [");
+    let l = load_tree(&t);
+    assert!(codes(&l).is_empty(), "{:?}", codes(&l));
+    let gen = l.generation.as_ref().expect("a generation");
+    for class in ["g:class/base", "g:class/alpha", "g:class/beta"] {
+        assert!(
+            gen.classes.contains_key(&Id::parse(class).unwrap()),
+            "{class}"
+        );
+    }
+
+    // A key that is not a glob is an error naming the key.
+    t.write(
+        "g",
+        "mod.toml",
+        &format!(
+            "{}\n[content]\npaths = [\"data\"]\nloaders = {{ \"cardsfolder/[a\" = \"core:loader/toml\" }}\n",
+            manifest("g", "")
+        ),
+    );
+    let l = load_tree(&t);
+    let d = l
+        .all_diagnostics()
+        .find(|d| d.code == "E-MANIFEST-VALUE")
+        .expect("an error for the bad glob");
+    assert!(
+        d.message.contains("`cardsfolder/[a` is not a valid glob"),
+        "{}",
+        d.message
+    );
+}

@@ -288,13 +288,19 @@ fn read_content(
         }
     }
     // A file named in `[content] loaders` is read by that loader (as its name or path
-    // was written: `"card_defs.json"` or `"data/card_defs.json"`).
+    // was written: `"card_defs.json"` or `"data/card_defs.json"`, or a glob matching the
+    // end of its path: `"cardsfolder/**/*.txt"`, `"*.focs.txt"`).
+    let patterns = loader_patterns(m)?;
     let named_loader = |f: &Path| -> Option<&str> {
         m.manifest
             .content_loaders
             .iter()
-            .find(|(name, _)| f.ends_with(name))
-            .map(|(_, l)| l.as_str())
+            .zip(&patterns)
+            .find(|((name, _), glob)| match glob {
+                Some(g) => path_suffixes(f).any(|s| g.is_match(s)),
+                None => f.ends_with(name),
+            })
+            .map(|((_, l), _)| l.as_str())
     };
     files.retain(|f| {
         named_loader(f).is_some()
@@ -546,4 +552,41 @@ fn line_location(file: &Path, line: usize) -> Location {
         }
         _ => Location::file(file),
     }
+}
+
+/// The `[content] loaders` keys compiled as globs (`None` for a plain file name or path).
+fn loader_patterns(m: &ResolvedMod) -> Result<Vec<Option<globset::GlobMatcher>>, Box<Diagnostic>> {
+    m.manifest
+        .content_loaders
+        .iter()
+        .map(|(name, _)| {
+            if !name.contains(['*', '?', '[', '{']) {
+                return Ok(None);
+            }
+            globset::GlobBuilder::new(name)
+                .literal_separator(true)
+                .build()
+                .map(|g| Some(g.compile_matcher()))
+                .map_err(|e| {
+                    Box::new(
+                        Diagnostic::error(
+                            "E-MANIFEST-VALUE",
+                            format!("`[content] loaders` key `{name}` is not a valid glob: {e}"),
+                        )
+                        .in_file(&m.dir.join("mod.toml"))
+                        .with_help("write a file name, a path, or a glob such as `cards/**/*.txt`")
+                        .for_mod(&m.id),
+                    )
+                })
+        })
+        .collect()
+}
+
+/// Every trailing part of a path, shortest first (`c.txt`, `b/c.txt`, `a/b/c.txt`), so
+/// a glob written relative to any folder matches.
+fn path_suffixes(f: &Path) -> impl Iterator<Item = std::path::PathBuf> + '_ {
+    let parts: Vec<_> = f.components().collect();
+    (0..parts.len())
+        .rev()
+        .map(move |i| parts[i..].iter().collect())
 }
