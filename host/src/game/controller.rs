@@ -17,10 +17,25 @@ pub struct Choice {
     pub prompt: String,
     /// The options, in selection order.
     pub options: Vec<ObjId>,
+    /// Options that are not objects — a number, a colour, a mode — when `options` is
+    /// empty: the answer's indices are into these.
+    pub labels: Vec<String>,
     /// Fewest options to choose.
     pub min: usize,
     /// Most options to choose.
     pub max: usize,
+}
+
+impl Choice {
+    /// How many options there are (objects or labels).
+    pub fn len(&self) -> usize {
+        self.options.len().max(self.labels.len())
+    }
+
+    /// Whether there is nothing to choose from.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Plays for a player: answers choices inside commands (targets, modes) and, in a match,
@@ -150,7 +165,7 @@ impl Controller for RandomController {
     }
 
     fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
-        let mut idx: Vec<usize> = (0..choice.options.len()).collect();
+        let mut idx: Vec<usize> = (0..choice.len()).collect();
         let n = choice.max.min(idx.len());
         for i in 0..n {
             let span = u64::try_from(idx.len() - i).unwrap_or(1);
@@ -176,6 +191,7 @@ mod tests {
                     generation: 0,
                 })
                 .collect(),
+            labels: Vec::new(),
             min: k,
             max: k,
         }

@@ -60,13 +60,13 @@ struct Probe {
 
 impl Controller for Probe {
     fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
-        let n = choice.max.min(choice.options.len());
+        let n = choice.max.min(choice.len());
         let pick = if self.asked == 0 {
-            self.first_options.set(choice.options.len());
-            let i = self.first.min(choice.options.len().saturating_sub(1));
+            self.first_options.set(choice.len());
+            let i = self.first.min(choice.len().saturating_sub(1));
             let mut v = vec![i];
             v.extend(
-                (0..choice.options.len())
+                (0..choice.len())
                     .filter(|&j| j != i)
                     .take(n.saturating_sub(1)),
             );

@@ -48,6 +48,9 @@ pub fn path_string(path: &[PathSeg]) -> String {
     s
 }
 
+/// A mode: its label and its actions (`choose_mode`).
+pub type LabelledActions = (String, Vec<Box<dyn Action>>);
+
 /// The parameters of one use of a registry entry, being prepared.
 pub struct Params<'a, 'c> {
     pub(crate) map: &'a Map<String, Json>,
@@ -239,6 +242,51 @@ impl Params<'_, '_> {
         };
         let path = self.path_of(key);
         self.compiler.actions(v, &path)
+    }
+
+    /// A list of labelled action lists (`[{ label = "...", do = [...] }, ...]`), for
+    /// modes a player chooses among (absent = none).
+    pub fn labelled_actions(
+        &mut self,
+        key: &str,
+    ) -> Result<Vec<LabelledActions>, ContentError> {
+        let Some(v) = self.map.get(key) else {
+            return Ok(Vec::new());
+        };
+        let path = self.path_of(key);
+        let Json::Array(items) = v else {
+            return Err(self.wrong_type(key, ParamType::List, v));
+        };
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let mut p = path.clone();
+            p.push(PathSeg::Index(i));
+            let bad = |p: &[PathSeg]| {
+                ContentError::new(
+                    "E-CONTENT-PARAM",
+                    p.to_vec(),
+                    "each entry is `{ label = \"...\", do = [...] }`",
+                )
+            };
+            let Json::Object(m) = item else {
+                return Err(bad(&p));
+            };
+            let (Some(Json::String(label)), Some(actions)) = (m.get("label"), m.get("do")) else {
+                return Err(bad(&p));
+            };
+            if let Some(extra) = m.keys().find(|k| *k != "label" && *k != "do") {
+                let mut at = p.clone();
+                at.push(PathSeg::Key(extra.clone()));
+                return Err(ContentError::new(
+                    "E-CONTENT-UNKNOWN-PARAM",
+                    at,
+                    format!("a mode has no `{extra}`: give it `label` and `do`"),
+                ));
+            }
+            p.push(PathSeg::Key("do".into()));
+            out.push((label.clone(), self.compiler.actions(actions, &p)?));
+        }
+        Ok(out)
     }
 
     /// An aura: the id of a named aura, or an inline aura table (registered under a

@@ -131,6 +131,7 @@ fn choose_first(
         chooser,
         prompt: prompt.clone(),
         options: candidates.iter().map(|&(_, h)| h).collect(),
+        labels: Vec::new(),
         min: 1,
         max: 1,
     };

@@ -216,6 +216,7 @@ impl Select {
                     chooser,
                     prompt: prompt.clone(),
                     options: options.clone(),
+                    labels: Vec::new(),
                     min: n.min(options.len()),
                     max: n.min(options.len()),
                 };

@@ -30,7 +30,13 @@ impl StepController {
         for (what, lists) in [("answers", answers), ("randoms", randoms)] {
             for (i, list) in lists.iter().enumerate() {
                 for r in list {
-                    paths::check(&names, r).map_err(|m| format!("{what}[{i}]: {m}"))?;
+                    // A plain word in `answers` may be an option's label (`"3"`, `"draw"`):
+                    // it is checked when a choice among objects gets it.
+                    let maybe_label = what == "answers" && !r.contains('.');
+                    match paths::check(&names, r) {
+                        Err(_) if maybe_label => {}
+                        other => other.map_err(|m| format!("{what}[{i}]: {m}"))?,
+                    }
                 }
             }
         }
@@ -79,21 +85,24 @@ impl Controller for StepController {
 
     fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
         match self.answers.pop_front() {
+            Some(refs) if choice.options.is_empty() => label_indices(&refs, choice),
             Some(refs) => self.indices(
                 world,
                 &refs,
                 &choice.options,
                 &format!("scripted answer for `{}`", choice.prompt),
             ),
-            None if self.first_when_unscripted => {
-                Ok((0..choice.max.min(choice.options.len())).collect())
-            }
+            None if self.first_when_unscripted => Ok((0..choice.max.min(choice.len())).collect()),
             None => {
-                let names: Vec<String> = choice
-                    .options
-                    .iter()
-                    .map(|x| paths::name_of(world, &self.names, *x))
-                    .collect();
+                let names: Vec<String> = if choice.options.is_empty() {
+                    choice.labels.clone()
+                } else {
+                    choice
+                        .options
+                        .iter()
+                        .map(|x| paths::name_of(world, &self.names, *x))
+                        .collect()
+                };
                 Err(format!(
                     "no scripted answer left for `{}` (options: {}); add one to the step's `answers`",
                     choice.prompt,
@@ -118,4 +127,21 @@ impl Controller for StepController {
         }
         Some(self.indices(world, &refs, options, "scripted random"))
     }
+}
+
+/// A scripted answer to a choice among labels (a number, a mode): each answer is a label
+/// as written.
+fn label_indices(answers: &[String], choice: &Choice) -> Result<Vec<usize>, String> {
+    answers
+        .iter()
+        .map(|a| {
+            choice.labels.iter().position(|l| l == a).ok_or_else(|| {
+                format!(
+                    "scripted answer `{a}` is not one of the options for `{}` ({})",
+                    choice.prompt,
+                    choice.labels.join(", ")
+                )
+            })
+        })
+        .collect()
 }

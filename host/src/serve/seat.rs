@@ -123,7 +123,7 @@ impl Controller for Seat {
         match self.kind {
             // A human asked outside its own move (another seat's move made it choose):
             // the first options, as Hearthbreaker's agents take `targets[0]`.
-            SeatKind::Human => Ok((0..choice.min.max(1).min(choice.options.len())).collect()),
+            SeatKind::Human => Ok((0..choice.min.max(1).min(choice.len())).collect()),
             SeatKind::Random => RandomController::new(seed).choose(world, choice),
             SeatKind::Greedy => self.greedy.choose(world, choice),
         }
@@ -165,7 +165,7 @@ impl Controller for Probe {
 
 /// Whether an answer fits a choice: distinct option indices, between min and max of them.
 pub(crate) fn check_answer(choice: &Choice, answer: &[usize]) -> Result<(), String> {
-    let n = choice.options.len();
+    let n = choice.len();
     if let Some(bad) = answer.iter().find(|&&i| i >= n) {
         return Err(format!(
             "option {bad} does not exist: `{}` has options 0 to {}",

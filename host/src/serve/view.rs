@@ -118,9 +118,23 @@ pub(crate) fn moves(m: &Match, moves: &[MoveOption]) -> Vec<MoveView> {
 }
 
 /// The options of a choice as a client sees them.
-pub(crate) fn options(m: &Match, options: &[ObjId]) -> Vec<OptionView> {
+pub(crate) fn options(m: &Match, choice: &crate::game::Choice) -> Vec<OptionView> {
+    if choice.options.is_empty() {
+        // Labels (a number, a mode): no object id.
+        return choice
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(index, label)| OptionView {
+                index,
+                id: String::new(),
+                name: label.clone(),
+            })
+            .collect();
+    }
     let world = m.game().world();
-    options
+    choice
+        .options
         .iter()
         .enumerate()
         .map(|(index, id)| OptionView {

@@ -449,9 +449,9 @@ impl HostedWorld {
     fn choice_msg(&self, choice: &Choice) -> ServerMsg {
         ServerMsg::Choice {
             prompt: choice.prompt.clone(),
-            options: view::options(&self.m, &choice.options),
+            options: view::options(&self.m, choice),
             min: choice.min,
-            max: choice.max.min(choice.options.len()),
+            max: choice.max.min(choice.len()),
         }
     }
 

@@ -2,6 +2,7 @@
 //! and JSON content loaders, all registered as ordinary registry entries.
 
 mod actions;
+mod choices;
 mod conditions;
 mod create;
 mod flow;
@@ -18,6 +19,7 @@ use crate::state::{ObjId, World};
 pub fn register(r: &mut Registry) {
     actions::register(r);
     links::register(r);
+    choices::register(r);
     conditions::register(r);
     selectors::register(r);
     loaders::register(r);
