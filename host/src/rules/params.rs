@@ -246,10 +246,7 @@ impl Params<'_, '_> {
 
     /// A list of labelled action lists (`[{ label = "...", do = [...] }, ...]`), for
     /// modes a player chooses among (absent = none).
-    pub fn labelled_actions(
-        &mut self,
-        key: &str,
-    ) -> Result<Vec<LabelledActions>, ContentError> {
+    pub fn labelled_actions(&mut self, key: &str) -> Result<Vec<LabelledActions>, ContentError> {
         let Some(v) = self.map.get(key) else {
             return Ok(Vec::new());
         };
