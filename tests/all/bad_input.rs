@@ -506,3 +506,48 @@ fn game_and_move_mistakes_are_located_errors() {
         e.message
     );
 }
+
+/// Issue 18, finding 1: a chain of 3,000 aliases each naming the next overflowed the
+/// stack (the process aborted); now it is an error naming the chain.
+#[test]
+fn a_long_alias_chain_is_an_error_not_a_stack_overflow() {
+    let mut text = String::from("[alias]\n");
+    for i in 0..3000 {
+        text.push_str(&format!("a{i} = \"a{} + 1\"\n", i + 1));
+    }
+    text.push_str("a3000 = 1\n\n[class.c]\nproperties = { x = 1 }\n[[class.c.aura]]\nmodifiers = [{ key = \"x\", op = \"add\", value = \"a0\" }]\n");
+    let d = errors_of("aliases.toml", &text);
+    let e =
+        d.0.iter()
+            .find(|d| d.code == "E-CONTENT-DEPTH")
+            .unwrap_or_else(|| panic!("no depth error:\n{d}"));
+    assert!(
+        e.message
+            .contains("aliases use each other more than 64 deep: test:alias/a0 -> test:alias/a1"),
+        "{}",
+        e.message
+    );
+}
+
+/// Issue 18, finding 1: 12,000 `[ref]` conditions each naming the next.
+#[test]
+fn a_long_ref_chain_is_an_error_not_a_stack_overflow() {
+    let mut text = String::new();
+    for i in 0..12_000 {
+        text.push_str(&format!(
+            "[ref.r{i}]\ncondition = {{ ref = \"r{}\" }}\n",
+            i + 1
+        ));
+    }
+    text.push_str("[ref.r12000]\ncondition = { type = \"is_self\" }\n\n[trigger.t]\nwhen = \"core:event/tick\"\nselect = { type = \"objects\", where = { ref = \"r0\" } }\ndo = [{ type = \"tag\", tag = \"x\" }]\n");
+    let d = errors_of("refs.toml", &text);
+    let e =
+        d.0.iter()
+            .find(|d| d.code == "E-CONTENT-DEPTH")
+            .unwrap_or_else(|| panic!("no depth error:\n{d}"));
+    assert!(
+        e.message.contains("refs use each other more than 64 deep"),
+        "{}",
+        e.message
+    );
+}

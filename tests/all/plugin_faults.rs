@@ -954,3 +954,48 @@ fn a_new_plugin_build_changes_behaviour_and_keeps_its_state() {
         "fresh state: 1 call"
     );
 }
+
+/// Issue 18, finding 1: a condition kind whose `tessera_prepare` prepares a selector
+/// filtered by that same kind recursed through the host until the process aborted (stack
+/// overflow). Now the nesting stops with an error naming the site, and the mod is
+/// disabled like any mod with a content error.
+#[test]
+fn a_kind_preparing_itself_is_stopped_not_a_stack_overflow() {
+    let description = r#"{"abi":1,"name":"loop","provides":[
+      {"kind":"condition","id":"loop:condition/again","doc":"prepares itself","params":[]}]}"#;
+    let selector = r#"{"type":"core:selector/objects","where":{"type":"loop:condition/again"}}"#;
+    let wat = format!(
+        r#"(module
+  (import "tessera" "prepare_selector" (func $prepare_selector (param i32 i32) (result i32)))
+  {prelude}
+  (data (i32.const 4096) "{json}")
+  (func (export "tessera_prepare") (param i32 i32 i32 i32 i32) (result i32)
+    (drop (call $prepare_selector (i32.const 4096) (i32.const {len})))
+    (i32.const 0))
+  (func (export "tessera_condition") (param i32 i64) (result i32) (i32.const 1))
+)"#,
+        prelude = prelude("tessera_abi_v1", description),
+        json = wat_str(selector),
+        len = selector.len(),
+    );
+    let t = Tree::new("wat-self-prepare");
+    t.write(
+        "loop",
+        "mod.toml",
+        &manifest(
+            "loop",
+            "\n[[plugin]]\nfile = \"plugins/loop.wasm\"\nprovides = [\"condition/again\"]\n",
+        ),
+    );
+    t.write(
+        "loop",
+        "content/loop.toml",
+        "[trigger.t]\nwhen = { event = \"core:event/tick\", condition = { type = \"again\" } }\ndo = []\n",
+    );
+    write_wasm(&t, "loop", "loop.wasm", &wat);
+    let loaded = load_tree(&t, None);
+    let text = render(&loaded);
+    assert!(loaded.has_errors(), "{text}");
+    assert!(text.contains("E-CONTENT-DEPTH"), "{text}");
+    assert!(text.contains("nest more than 128 deep"), "{text}");
+}

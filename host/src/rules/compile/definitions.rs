@@ -37,6 +37,7 @@ impl<'c> Compiler<'c> {
             auras: Vec::new(),
             stack: Vec::new(),
             inline: 0,
+            depth: 0,
         }
     }
 

@@ -167,6 +167,7 @@ impl<'c> Compiler<'c> {
                 ),
             ));
         }
+        self.check_chain(id, path, "aliases")?;
         let (value, _) = self.defs.aliases.get(&id).cloned().ok_or_else(|| {
             ContentError::new(
                 "E-CONTENT-UNKNOWN-ID",
@@ -182,6 +183,14 @@ impl<'c> Compiler<'c> {
 
     /// Compiles a condition: a table, a list (all must hold), `all`/`any`/`not`, or a ref.
     pub(crate) fn condition(
+        &mut self,
+        v: &Json,
+        path: &[PathSeg],
+    ) -> Result<Box<dyn Condition>, ContentError> {
+        self.nested(path, |c| c.condition_at(v, path))
+    }
+
+    fn condition_at(
         &mut self,
         v: &Json,
         path: &[PathSeg],

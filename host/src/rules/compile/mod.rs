@@ -559,6 +559,62 @@ pub(crate) struct Compiler<'c> {
     auras: Vec<(Id, AuraDef)>,
     stack: Vec<Id>,
     inline: usize,
+    /// How deeply selectors and conditions are being compiled one inside another.
+    depth: usize,
+}
+
+/// The longest chain of aliases or refs using one another (a longer one is an error
+/// naming the chain, not a stack overflow).
+pub(crate) const MAX_CHAIN: usize = 64;
+/// How deeply selectors and conditions may nest (plugin kinds preparing selectors
+/// included).
+pub(crate) const MAX_NESTING: usize = 128;
+
+impl Compiler<'_> {
+    /// Fails when `id` would make the alias or ref chain longer than [`MAX_CHAIN`].
+    pub(crate) fn check_chain(
+        &self,
+        id: Id,
+        path: &[PathSeg],
+        what: &str,
+    ) -> Result<(), ContentError> {
+        if self.stack.len() < MAX_CHAIN {
+            return Ok(());
+        }
+        let first: Vec<&str> = self.stack.iter().take(3).map(|i| i.as_str()).collect();
+        Err(ContentError::new(
+            "E-CONTENT-DEPTH",
+            path.to_vec(),
+            format!(
+                "{what} use each other more than {MAX_CHAIN} deep: {} -> ... -> {}",
+                first.join(" -> "),
+                id
+            ),
+        )
+        .help(format!(
+            "shorten the chain: at most {MAX_CHAIN} {what} may use one another in a row"
+        )))
+    }
+
+    /// Runs `f` one nesting level deeper; fails past [`MAX_NESTING`].
+    pub(crate) fn nested<T>(
+        &mut self,
+        path: &[PathSeg],
+        f: impl FnOnce(&mut Self) -> Result<T, ContentError>,
+    ) -> Result<T, ContentError> {
+        if self.depth >= MAX_NESTING {
+            return Err(ContentError::new(
+                "E-CONTENT-DEPTH",
+                path.to_vec(),
+                format!("selectors and conditions nest more than {MAX_NESTING} deep here"),
+            )
+            .help("a kind that prepares a selector or condition using itself loops forever; break the loop"));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
 }
 
 /// Fills `aura_class_rank` and `aura_class_zones` from the classes with auras.

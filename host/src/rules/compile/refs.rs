@@ -55,6 +55,7 @@ impl Compiler<'_> {
             )
             .help("a ref may not (even indirectly) use itself"));
         }
+        self.check_chain(id, path, "refs")?;
         let body = match want {
             "action" => spec.action.as_ref(),
             "condition" => spec.condition.as_ref(),

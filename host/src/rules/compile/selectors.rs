@@ -15,6 +15,10 @@ use crate::rules::ContentError;
 impl Compiler<'_> {
     /// Compiles a selector: a string (`"self"`), a table, or a list (union of sources).
     pub(crate) fn selector(&mut self, v: &Json, path: &[PathSeg]) -> Result<Select, ContentError> {
+        self.nested(path, |c| c.selector_at(v, path))
+    }
+
+    fn selector_at(&mut self, v: &Json, path: &[PathSeg]) -> Result<Select, ContentError> {
         match v {
             Json::String(s) => {
                 let mut m = Map::new();
