@@ -30,3 +30,25 @@ fn every_scenario_passes() {
         results.len()
     );
 }
+
+/// Issue 18, finding 2: a step `tick = 100000000` kept every tick's events and grew past
+/// 8 GB; now a step may tick at most 100,000 times, and the failure says how to split it.
+#[test]
+fn a_step_that_ticks_too_much_is_refused_before_it_runs() {
+    let dir = std::env::temp_dir().join(format!("tessera-ticks-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ticks.toml");
+    std::fs::write(
+        &file,
+        "[scenario]\nname = \"ticks\"\n\n[[step]]\nname = \"forever\"\ntick = 100000000\n",
+    )
+    .unwrap();
+    let r = scenario::run_file(&file, &Arc::new(Registry::with_core()), &Vec::new());
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
+    assert!(
+        r.failures[0].contains("`tick = 100000000` is more than 100000 ticks in one step"),
+        "{}",
+        r.failures[0]
+    );
+}

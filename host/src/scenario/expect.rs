@@ -15,6 +15,9 @@ use crate::id::{Id, Sym};
 use crate::registry::Action;
 use crate::state::ObjId;
 
+/// The most ticks one scenario step may advance (their events are all kept in memory).
+pub const MAX_TICKS_PER_STEP: u32 = 100_000;
+
 /// Runs a step; `Err` is the failure message. `played` is the scenario's match, if it
 /// has one (`turns` steps play it).
 pub(super) fn run_step(
@@ -52,6 +55,12 @@ pub(super) fn run_step(
         game.run_actions(&actions, this, &targets)
             .map_err(|e| e.to_string())
     } else if let Some(n) = step.tick {
+        // Every tick's events are kept for the step's expectations: bound them.
+        if n > MAX_TICKS_PER_STEP {
+            return Err(format!(
+                "`tick = {n}` is more than {MAX_TICKS_PER_STEP} ticks in one step (each tick's events are kept for the expectations); split it into several steps or tick less"
+            ));
+        }
         game.tick(n).map_err(|e| e.to_string())
     } else if let Some(p) = &step.play {
         let subject = look(&p.subject, game, names)?;
