@@ -50,6 +50,12 @@ impl Sym {
         Sym(leaked)
     }
 
+    /// The symbol of `s` if it was interned before (never allocates).
+    pub fn existing(s: &str) -> Option<Sym> {
+        let guard = interner().read().unwrap_or_else(|e| e.into_inner());
+        guard.get_key_value(s).map(|(&k, _)| Sym(k))
+    }
+
     /// The symbol's text.
     pub fn as_str(self) -> &'static str {
         self.0
