@@ -409,3 +409,65 @@ fn tessera_run_builds_a_missing_plugin_module_first() {
     assert!(stdout.contains("game 1 (seed 3): "), "{stdout}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// Issue 18, finding 5: deleting `arena-classic` (every card) was accepted as a good
+/// reload, and the next game failed and ended the run. Now a reload under which no match
+/// can start is refused with the reason, and the game keeps its generation.
+#[test]
+fn a_reload_that_leaves_no_playable_game_is_refused() {
+    let root = mods_copy("unplayable");
+    let mods = root.join("mods");
+    // The rules and the one card mod: without arena-classic no card is left to deal.
+    for other in ["arena-plus", "spellbook", "hearthbreaker"] {
+        std::fs::remove_dir_all(mods.join(other)).unwrap();
+    }
+    let loaded = game_mods(&mods);
+    let gen = loaded.generation.clone().expect("generation");
+    let server = ServerConfig::load(&root.join("server.toml")).unwrap();
+    let mut hot = HotReload::new(
+        vec![mods.clone()],
+        Some(server),
+        Arc::new(Registry::with_core()),
+        Duration::from_millis(100),
+        gen.number + 1,
+    )
+    .unwrap();
+    let mut out = |_: &str| {};
+    let mut m = Match::new(
+        gen.clone(),
+        5,
+        agents("random,random", 5),
+        translator(&loaded),
+        &mut out,
+    )
+    .unwrap();
+    assert!(m.step(&mut out).unwrap().is_none());
+    // Moved out in one step (a delete file by file could be staged half done).
+    std::fs::rename(
+        mods.join("arena-classic"),
+        root.join("arena-classic-removed"),
+    )
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let line = loop {
+        if let Some(staged) = hot.wait(Duration::from_millis(50)) {
+            let (line, report) = m.apply_reload(&staged);
+            assert!(report.is_none(), "{line}");
+            break line;
+        }
+        assert!(Instant::now() < deadline, "no reload within 20 s");
+    };
+    assert!(
+        line.starts_with(
+            "reload refused: a new match could not start under it: no class has the tag"
+        ),
+        "{line}"
+    );
+    assert!(
+        line.ends_with(&format!("keeping generation {}", gen.number)),
+        "{line}"
+    );
+    assert_eq!(m.game().generation().number, gen.number);
+    assert!(m.step(&mut out).is_ok(), "the game goes on");
+    let _ = std::fs::remove_dir_all(&root);
+}

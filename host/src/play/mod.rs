@@ -457,6 +457,13 @@ impl Match {
         &mut self,
         staged: &crate::reload::Staged,
     ) -> (String, Option<crate::game::SwapReport>) {
+        if let Some(why) = unplayable(staged) {
+            let current = self.game.generation().number;
+            return (
+                format!("reload refused: {why} — keeping generation {current}"),
+                None,
+            );
+        }
         let (line, report) = crate::reload::HotReload::apply(&mut self.game, staged);
         if let Some(r) = &report {
             self.reloads += 1;
@@ -489,4 +496,32 @@ impl Match {
             reloads: self.reloads,
         }
     }
+}
+
+/// Why a staged generation that validated would still leave the game unplayable (no
+/// `[game]` any more, no cards to deal, a start event that fails), found by setting up a
+/// match under it; `None` when a match starts. A reload is refused for it: deleting every
+/// card is a valid set of mods but no game.
+pub fn unplayable(staged: &crate::reload::Staged) -> Option<String> {
+    staged
+        .unplayable
+        .get_or_init(|| trial_match(staged))
+        .clone()
+}
+
+/// Sets up a throwaway match under the staged generation; the error if it fails.
+fn trial_match(staged: &crate::reload::Staged) -> Option<String> {
+    let gen = staged
+        .loaded
+        .generation
+        .clone()
+        .filter(|_| staged.is_good())?;
+    let players = gen.game.as_ref().map_or(0, |g| g.players);
+    let agents: Vec<Box<dyn Controller>> = (0..players)
+        .map(|i| Box::new(crate::game::RandomController::new(i as u64)) as Box<dyn Controller>)
+        .collect();
+    let translate: Translate = std::rc::Rc::new(|_: &str| None);
+    Match::new(gen, 1, agents, translate, &mut |_| {})
+        .err()
+        .map(|e| format!("a new match could not start under it: {e}"))
 }

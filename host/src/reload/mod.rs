@@ -123,6 +123,9 @@ pub struct Staged {
     /// When the change was seen (after the debounce): [`HotReload::apply`] reports how
     /// long after it the new generation went live.
     pub seen: Instant,
+    /// Why no match could start under it, once looked at (every world applying the same
+    /// staging shares the answer).
+    pub unplayable: std::sync::OnceLock<Option<String>>,
 }
 
 impl Staged {
@@ -277,6 +280,7 @@ impl HotReload {
                 changed,
                 took,
                 seen,
+                unplayable: std::sync::OnceLock::new(),
             };
             if staged.is_good() {
                 self.next_number += 1;

@@ -151,6 +151,7 @@ async fn reload(State(app): State<Arc<App>>) -> Response {
         changed: Vec::new(),
         took: started.elapsed(),
         seen: started,
+        unplayable: std::sync::OnceLock::new(),
     });
     let live = app.core.current().gen.number;
     let mods = super::save::mod_set(&staged.loaded);
@@ -166,6 +167,12 @@ async fn reload(State(app): State<Arc<App>>) -> Response {
         let body = json!({"ok": false, "generation": live, "error": format!("the mods did not validate ({} error(s)); keeping generation {live}", errors.len()), "errors": errors});
         return (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response();
     };
+    // Valid mods can still leave no game (every card deleted): refuse, as `run --watch` does.
+    if let Some(why) = crate::play::unplayable(&staged) {
+        super::metrics::add(&app.core.metrics.reload_failures, 1);
+        let body = json!({"ok": false, "generation": live, "error": format!("reload refused: {why}; keeping generation {live}"), "errors": [why]});
+        return (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response();
+    }
     let s = staged.clone();
     let switched: usize = app
         .workers

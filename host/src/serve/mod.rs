@@ -202,6 +202,7 @@ fn load(opts: &ServeOptions, number: u64) -> Result<Current, String> {
         changed: Vec::new(),
         took: std::time::Duration::ZERO,
         seen: std::time::Instant::now(),
+        unplayable: std::sync::OnceLock::new(),
     };
     Ok(Current {
         gen,
