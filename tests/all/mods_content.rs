@@ -458,3 +458,91 @@ fn a_loader_glob_picks_files_by_folder_and_pattern() {
         d.message
     );
 }
+
+/// Issue 18, finding 3: `[content] paths = ["/etc"]` handed host files to loaders, and
+/// `[[plugin]] file = "../../etc/passwd"` was read. A mod reads only its own folder
+/// (symlinks resolved) unless the operator grants another in server.toml.
+#[test]
+fn a_mod_reads_only_its_own_folder_unless_granted() {
+    let t = Tree::new("confined");
+    let outside = t.mods().parent().unwrap().join("elsewhere");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("x.toml"), "[class.stolen]\n").unwrap();
+    t.write(
+        "m",
+        "mod.toml",
+        &format!(
+            "{}\n[content]\npaths = [\"content\", \"../../elsewhere\"]\n",
+            manifest("m", "")
+        ),
+    );
+    t.write("m", "content/a.toml", "[class.own]\n");
+    let l = load_tree(&t);
+    let d = l
+        .all_diagnostics()
+        .find(|d| d.code == "E-MOD-OUTSIDE")
+        .unwrap_or_else(|| panic!("no E-MOD-OUTSIDE: {:?}", codes(&l)));
+    assert!(
+        d.message.contains("`[content] paths` of mod `m` reaches"),
+        "{}",
+        d.message
+    );
+    assert!(d.message.contains("elsewhere"), "{}", d.message);
+    assert!(
+        d.help.iter().any(|h| h.contains("[grants.m] read")),
+        "{:?}",
+        d.help
+    );
+
+    // A symlink inside the folder that points out is caught too.
+    #[cfg(unix)]
+    {
+        t.write("m", "mod.toml", &manifest("m", ""));
+        std::os::unix::fs::symlink(outside.join("x.toml"), t.mods().join("m/content/link.toml"))
+            .unwrap();
+        let l = load_tree(&t);
+        assert!(codes(&l).contains(&"E-MOD-OUTSIDE"), "{:?}", codes(&l));
+        std::fs::remove_file(t.mods().join("m/content/link.toml")).unwrap();
+    }
+
+    // The operator's grant lets it read there.
+    t.write(
+        "m",
+        "mod.toml",
+        &format!(
+            "{}\n[content]\npaths = [\"content\", \"../../elsewhere\"]\n",
+            manifest("m", "")
+        ),
+    );
+    let server_text = "[grants.m]\nread = [\"elsewhere\"]\n";
+    let root = t.mods().parent().unwrap().to_path_buf();
+    let server =
+        tessera_host::mods::ServerConfig::parse(&root.join("server.toml"), server_text, &root)
+            .expect("server.toml");
+    let l = load(&[t.mods()], Some(&server), Arc::new(Registry::with_core()));
+    assert!(codes(&l).is_empty(), "{:?}", codes(&l));
+    let gen = l.generation.as_ref().unwrap();
+    assert!(gen
+        .classes
+        .contains_key(&Id::parse("m:class/stolen").unwrap()));
+
+    // A plugin file outside the folder is never read (no grant covers plugins).
+    t.write(
+        "m",
+        "mod.toml",
+        &format!(
+            "{}\n[[plugin]]\nfile = \"../../elsewhere/x.toml\"\nprovides = []\n",
+            manifest("m", "")
+        ),
+    );
+    let l = load(&[t.mods()], Some(&server), Arc::new(Registry::with_core()));
+    let d = l
+        .all_diagnostics()
+        .find(|d| d.code == "E-MOD-OUTSIDE")
+        .unwrap_or_else(|| panic!("no E-MOD-OUTSIDE: {:?}", codes(&l)));
+    assert!(
+        d.message.contains("`[[plugin]] file` of mod `m`"),
+        "{}",
+        d.message
+    );
+}

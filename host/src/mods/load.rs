@@ -38,6 +38,8 @@ impl Locale {
 /// Everything `tessera check` reports and `tessera run` starts from.
 #[derive(Debug)]
 pub struct LoadedMods {
+    /// Folders outside their own that mods may read (`[grants.<mod>] read`), by mod.
+    pub read_grants: BTreeMap<String, Vec<PathBuf>>,
     /// What was found on disk.
     pub discovery: Discovery,
     /// The resolved set and order.
@@ -82,7 +84,10 @@ impl LoadedMods {
             .order
             .iter()
             .filter(|m| self.loaded.contains(&m.id))
-            .filter_map(|m| read_content(m, registry, &[]).ok())
+            .filter_map(|m| {
+                let reads = self.read_grants.get(&m.id).map_or(&[][..], Vec::as_slice);
+                read_content(m, registry, &[], reads).ok()
+            })
             .flatten()
             .collect()
     }
@@ -134,7 +139,10 @@ pub fn load_resolved(
             let limits = server.map_or_else(PluginLimits::default, |s| {
                 PluginLimits::from_server(&s.limits_for(&m.id))
             });
-            match load_plugin(req, limits) {
+            let loaded = confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`")
+                .map_err(|d| *d)
+                .and_then(|()| load_plugin(req, limits));
+            match loaded {
                 Ok(p) => plugins.push((m.id.clone(), p)),
                 Err(d) => {
                     broken_plugins.insert(
@@ -157,7 +165,8 @@ pub fn load_resolved(
     let mut per_mod: Vec<(String, Vec<ContentSource>)> = Vec::new();
     let mut unreadable: BTreeMap<String, String> = BTreeMap::new();
     for m in &resolution.order {
-        match read_content(m, &registry, &plugin_extensions) {
+        let reads = server.map_or(&[][..], |s| s.reads_for(&m.id));
+        match read_content(m, &registry, &plugin_extensions, reads) {
             Ok(sources) => per_mod.push((m.id.clone(), sources)),
             Err(d) => {
                 unreadable.insert(m.id.clone(), d.message.clone());
@@ -260,7 +269,16 @@ pub fn load_resolved(
     if let Some(gen) = &generation {
         check_locale_keys(gen, &resolution, &locale, &mut diagnostics);
     }
+    let read_grants = resolution
+        .order
+        .iter()
+        .map(|m| {
+            let reads = server.map_or(&[][..], |s| s.reads_for(&m.id));
+            (m.id.clone(), reads.to_vec())
+        })
+        .collect();
     LoadedMods {
+        read_grants,
         discovery,
         resolution,
         generation,
@@ -277,15 +295,21 @@ fn read_content(
     m: &ResolvedMod,
     registry: &Registry,
     plugin_extensions: &[String],
+    reads: &[PathBuf],
 ) -> Result<Vec<ContentSource>, Box<Diagnostic>> {
     let mut files = Vec::new();
     for p in &m.manifest.content_paths {
         let path = m.dir.join(p);
+        confine(m, &path, reads, "`[content] paths`")?;
         if path.is_file() {
             files.push(path);
         } else if path.is_dir() {
             walk(&path, &mut files);
         }
+    }
+    // A symlink inside the folder may still point out of it.
+    for f in &files {
+        confine(m, f, reads, "a content file")?;
     }
     // A file named in `[content] loaders` is read by that loader (as its name or path
     // was written: `"card_defs.json"` or `"data/card_defs.json"`, or a glob matching the
@@ -345,6 +369,41 @@ fn read_content(
         out.push(src);
     }
     Ok(out)
+}
+
+/// A mod reads only inside its own folder (symlinks resolved), or inside a folder the
+/// operator granted it (`[grants.<mod>] read`); anything else is an error naming the path.
+fn confine(
+    m: &ResolvedMod,
+    path: &Path,
+    reads: &[PathBuf],
+    what: &str,
+) -> Result<(), Box<Diagnostic>> {
+    // A path that does not exist reads nothing (a missing file is reported where read).
+    let Ok(real) = std::fs::canonicalize(path) else {
+        return Ok(());
+    };
+    let inside = |root: &Path| std::fs::canonicalize(root).is_ok_and(|r| real.starts_with(r));
+    if inside(&m.dir) || reads.iter().any(|r| inside(r)) {
+        return Ok(());
+    }
+    Err(Box::new(
+        Diagnostic::error(
+            "E-MOD-OUTSIDE",
+            format!(
+                "{what} of mod `{}` reaches `{}`, outside the mod's folder `{}`",
+                m.id,
+                real.display(),
+                m.dir.display()
+            ),
+        )
+        .in_file(&m.dir.join("mod.toml"))
+        .with_help(format!(
+            "a mod reads only its own folder; to let it read another, the operator adds `[grants.{}] read = [\"<folder>\"]` to server.toml",
+            m.id
+        ))
+        .for_mod(&m.id),
+    ))
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -46,7 +46,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "grants",
 ];
 pub(crate) const LIMIT_KEYS: &[&str] = &["fuel", "memory_mb", "table_elements", "stack_kb"];
-const GRANT_KEYS: &[&str] = &["capabilities"];
+pub(crate) const GRANT_KEYS: &[&str] = &["capabilities", "read"];
 
 /// Per-mod sandbox limits from `[limits.<mod>]`. `None` means the host's safe default.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -66,6 +66,9 @@ pub struct Limits {
 pub struct Grants {
     /// Capability names (`log`, `random`, ...). By default none.
     pub capabilities: Vec<String>,
+    /// Folders outside the mod's own that its `[content] paths` may read (resolved
+    /// against the folder of `server.toml`). By default none: a mod reads only its folder.
+    pub read: Vec<PathBuf>,
 }
 
 /// A parsed `server.toml`. [`ServerConfig::default`] is what a server with no file uses.
@@ -194,7 +197,18 @@ impl ServerConfig {
                         })
                         .map(|l| l.into_iter().map(|(s, _)| s).collect())
                         .unwrap_or_default();
-                    cfg.grants.insert(id.to_string(), Grants { capabilities });
+                    let read = get(mt, "read")
+                        .and_then(|v| {
+                            r.string_list(
+                                v,
+                                &format!("grants.{id}.read"),
+                                "read = [\"../shared/corpora/hearthbreaker\"]",
+                            )
+                        })
+                        .map(|l| l.into_iter().map(|(s, _)| base.join(s)).collect())
+                        .unwrap_or_default();
+                    cfg.grants
+                        .insert(id.to_string(), Grants { capabilities, read });
                 }
             }
         }
@@ -215,6 +229,11 @@ impl ServerConfig {
         self.grants
             .get(mod_id)
             .map_or(&[], |g| g.capabilities.as_slice())
+    }
+
+    /// Folders outside its own that `mod_id` may read content from.
+    pub fn reads_for(&self, mod_id: &str) -> &[PathBuf] {
+        self.grants.get(mod_id).map_or(&[], |g| g.read.as_slice())
     }
 
     /// Whether `mod_id` may load trusted native extensions.

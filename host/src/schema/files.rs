@@ -167,4 +167,7 @@ pub(super) struct Limits {
 pub(super) struct Grants {
     /// The capabilities allowed (`log`, `random`).
     pub capabilities: Vec<String>,
+    /// Folders outside the mod's own that its content may be read from (relative to
+    /// server.toml).
+    pub read: Vec<String>,
 }
