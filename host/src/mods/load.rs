@@ -139,9 +139,10 @@ pub fn load_resolved(
             let limits = server.map_or_else(PluginLimits::default, |s| {
                 PluginLimits::from_server(&s.limits_for(&m.id))
             });
-            let loaded = confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`")
-                .map_err(|d| *d)
-                .and_then(|()| load_plugin(req, limits));
+            let loaded = match confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`") {
+                Ok(()) => load_plugin(req, limits),
+                Err(d) => Err(*d),
+            };
             match loaded {
                 Ok(p) => plugins.push((m.id.clone(), p)),
                 Err(d) => {
