@@ -211,6 +211,25 @@ fn tessera_run_records_and_tessera_replay_checks_the_checksum() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).contains("replay diverged"));
+    // Issue 18, finding 6: inputs past the game's end were accepted.
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let inputs = v["inputs"].as_array_mut().expect("inputs");
+    let last = inputs.last().cloned().expect("an input");
+    inputs.push(last.clone());
+    inputs.push(last);
+    std::fs::write(&rec, v.to_string()).unwrap();
+    let out = tessera(&repo())
+        .arg("replay")
+        .arg(&rec)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("the game ended with 2 recorded input(s) not used"),
+        "{stdout}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -388,6 +388,14 @@ pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, Stri
     let mut m = Match::new(gen, rec.seed, agents, translator(&loaded), &mut out)?;
     let summary = m.play(&mut out)?;
     let checksum = format!("{:016x}", summary.checksum);
+    let unused = inputs.borrow().len();
+    if unused > 0 {
+        println!(
+            "replay diverged: the game ended with {unused} recorded input(s) not used (of {}); the recording does not match the game",
+            rec.inputs.len()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     if checksum != rec.checksum {
         println!(
             "replay diverged: the final checksum is {checksum}, the recording says {}",
