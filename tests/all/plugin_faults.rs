@@ -999,3 +999,30 @@ fn a_kind_preparing_itself_is_stopped_not_a_stack_overflow() {
     assert!(text.contains("E-CONTENT-DEPTH"), "{text}");
     assert!(text.contains("nest more than 128 deep"), "{text}");
 }
+
+/// Issue 18, finding 2: a module with hundreds of thousands of tiny functions took 30+ s
+/// and gigabytes to compile on first load. Modules over the function limit are refused
+/// before compiling.
+#[test]
+fn a_module_with_too_many_functions_is_refused_before_compiling() {
+    let description = r#"{"abi":1,"name":"big","provides":[]}"#;
+    let funcs = "(func)".repeat(60_000);
+    let wat = format!(
+        "(module\n{prelude}\n(func (export \"tessera_prepare\") (param i32 i32 i32 i32 i32) (result i32) (i32.const 0))\n{funcs})",
+        prelude = prelude("tessera_abi_v1", description)
+    );
+    let t = Tree::new("wat-too-big");
+    t.write(
+        "big",
+        "mod.toml",
+        &manifest(
+            "big",
+            "\n[[plugin]]\nfile = \"plugins/big.wasm\"\nprovides = []\n",
+        ),
+    );
+    write_wasm(&t, "big", "big.wasm", &wat);
+    let loaded = load_tree(&t, None);
+    let text = render(&loaded);
+    assert!(text.contains("E-PLUGIN-TOO-LARGE"), "{text}");
+    assert!(text.contains("functions; the limit is 50000"), "{text}");
+}

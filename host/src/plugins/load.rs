@@ -150,6 +150,55 @@ pub fn load_plugin(
     finish_load(req, code, limits, err)
 }
 
+/// The largest plugin module compiled, in bytes.
+pub const MAX_MODULE_BYTES: usize = 32 << 20;
+/// The most functions a plugin module may define (compile time grows with them).
+pub const MAX_MODULE_FUNCTIONS: u32 = 50_000;
+
+/// Refuses a module too large to compile in bounded time and memory: more than
+/// [`MAX_MODULE_BYTES`] bytes or [`MAX_MODULE_FUNCTIONS`] functions (read from the
+/// function section's count; anything malformed is left to the compiler to report).
+fn check_size(bytes: &[u8]) -> Result<(), String> {
+    if bytes.len() > MAX_MODULE_BYTES {
+        return Err(format!(
+            "the module is {} bytes; the limit is {MAX_MODULE_BYTES}",
+            bytes.len()
+        ));
+    }
+    let mut at = 8; // magic and version
+    while at < bytes.len() {
+        let id = bytes[at];
+        let Some((size, next)) = leb_u32(bytes, at + 1) else {
+            return Ok(());
+        };
+        if id == 3 {
+            let count = leb_u32(bytes, next).map_or(0, |(n, _)| n);
+            if count > MAX_MODULE_FUNCTIONS {
+                return Err(format!(
+                    "the module defines {count} functions; the limit is {MAX_MODULE_FUNCTIONS}"
+                ));
+            }
+            return Ok(());
+        }
+        at = next.saturating_add(size as usize);
+    }
+    Ok(())
+}
+
+/// An unsigned LEB128 number at `at`: its value and where the next byte is.
+fn leb_u32(bytes: &[u8], mut at: usize) -> Option<(u32, usize)> {
+    let mut value: u64 = 0;
+    for shift in (0..35).step_by(7) {
+        let b = *bytes.get(at)?;
+        at += 1;
+        value |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return u32::try_from(value).ok().map(|v| (v, at));
+        }
+    }
+    None
+}
+
 /// Compiles and links a wasm plugin, checking its ABI marker, exports, imports and
 /// capabilities.
 #[expect(
@@ -165,6 +214,12 @@ fn load_wasm(
     let bytes = std::fs::read(path).map_err(|e| {
         err("E-PLUGIN-MISSING", format!("failed to read plugin {}: {e}", req.file))
             .with_help("build it with `tessera build <plugin crate folder>` (the example plugins live in `plugins/`)")
+    })?;
+    // Compiling costs time and memory in proportion to the module: bound it before.
+    check_size(&bytes).map_err(|m| {
+        err("E-PLUGIN-TOO-LARGE", format!("plugin {}: {m}", req.file)).with_help(
+            "a plugin is small code over the host's API; split it, or move data into content files",
+        )
     })?;
     let engine = engine::engine(limits.stack_bytes).map_err(|m| err("E-PLUGIN-ENGINE", m))?;
     let module = Module::new(&engine, &bytes).map_err(|e| {
