@@ -695,22 +695,35 @@ fn repeated_faults_quarantine_the_mod() {
         assert!(err.contains("trapped"), "fault {n}: {err}");
         assert!(!err.contains("quarantined") || n == 5, "fault {n}: {err}");
         if n == 5 {
-            assert!(err.contains("now quarantined"), "fault {n}: {err}");
+            assert!(
+                err.contains("now quarantined in this world"),
+                "fault {n}: {err}"
+            );
+            assert!(
+                err.contains("switched off and the game goes on"),
+                "fault {n}: {err}"
+            );
         }
     }
-    // From now on every use reports the quarantine, even on harmless objects.
-    let err = w.poke_victim_fails();
-    assert!(err.contains("the mod is quarantined"), "{err}");
-    assert!(err.contains("5 faults within 100 calls"), "{err}");
-    assert_names_everything(&err, "tessera_condition", "hostile:condition/bad", COND_USE);
+    // Issue 18, finding 4: quarantine isolates. The mod's definitions are switched off in
+    // this world (its condition is false, its action does nothing) and the game goes on:
+    // poking is no longer an error, and changes nothing of the hostile mod's.
     let before = w.game.world().checksum();
-    let err = w
-        .poke(w.bystander)
-        .expect_err("quarantined definitions stop running")
-        .to_string();
-    assert!(err.contains("quarantined"), "{err}");
+    w.poke(w.victim)
+        .expect("a quarantined mod's definitions are off, not errors");
+    w.poke(w.bystander).expect("the game goes on");
+    assert_eq!(w.get(w.bystander, "marks"), 0, "its action did not run");
     assert_eq!(w.game.world().checksum(), before);
     w.others_still_run();
+    // Another world of the same generation never sees this world's quarantine: the mod
+    // still runs there (and still faults on the victim).
+    let mut other = Fixture::new(&loaded);
+    let err = other.poke_victim_fails();
+    assert!(
+        err.contains("trapped") && !err.contains("quarantined"),
+        "{err}"
+    );
+    other.fresh_instance_works(1);
 }
 
 // ---------------------------------------------------------------------------------------

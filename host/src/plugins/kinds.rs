@@ -57,9 +57,6 @@ impl PluginKind {
                 ),
             )
         };
-        if plugin.is_quarantined() {
-            return Err(err("the mod is quarantined".into()));
-        }
         let result = {
             let mut loader = plugin.loader.lock().unwrap_or_else(|e| e.into_inner());
             if loader.is_none() {
@@ -178,6 +175,9 @@ struct PluginCondition(Site);
 impl Condition for PluginCondition {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
         let s = &self.0;
+        if cx.rt.switched_off(&s.plugin).is_some() {
+            return Ok(false);
+        }
         let env = CallEnv::read(cx);
         cx.rt.call(
             &s.plugin,
@@ -188,6 +188,10 @@ impl Condition for PluginCondition {
 
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
         let s = &self.0;
+        if cx.rt.switched_off(&s.plugin).is_some() {
+            out.extend(objs.iter().map(|_| false));
+            return Ok(());
+        }
         let env = CallEnv::read(cx);
         let packed: Vec<i64> = objs.iter().map(|&o| pack(o)).collect();
         cx.rt.call(
@@ -208,6 +212,9 @@ struct PluginSelector(Site);
 impl Selector for PluginSelector {
     fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         let s = &self.0;
+        if cx.rt.switched_off(&s.plugin).is_some() {
+            return Ok(());
+        }
         let env = CallEnv::read(cx);
         let found = cx.rt.call(
             &s.plugin,
@@ -235,6 +242,9 @@ impl Action for PluginAction {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let s = &self.0;
         let rt = ax.rt;
+        if rt.switched_off(&s.plugin).is_some() {
+            return Ok(());
+        }
         let env = CallEnv::write(ax, None);
         let packed: Vec<i64> = targets.iter().map(|&o| pack(o)).collect();
         rt.call(
@@ -252,6 +262,9 @@ impl Node for PluginNode {
     fn run(&self, ax: &mut ActCx<'_>, pipeline: &mut Pipeline) -> Result<(), RuleError> {
         let s = &self.0;
         let rt = ax.rt;
+        if rt.switched_off(&s.plugin).is_some() {
+            return Ok(());
+        }
         let env = CallEnv::write(ax, Some(pipeline));
         rt.call(
             &s.plugin,
@@ -286,9 +299,6 @@ impl crate::registry::LoaderKind for PluginLoader {
                 None,
             )
         };
-        if plugin.is_quarantined() {
-            return Err(what("the mod is quarantined".into()));
-        }
         let bytes = {
             let mut inst = plugin.loader.lock().unwrap_or_else(|e| e.into_inner());
             if inst.is_none() {

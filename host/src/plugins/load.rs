@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -346,10 +346,8 @@ fn finish_load(
         loader: Mutex::new(None),
         prepared: Mutex::new(Vec::new()),
         calls: AtomicU64::new(0),
-        faults: Mutex::new(Default::default()),
         faults_total: AtomicU64::new(0),
-        quarantined: AtomicBool::new(false),
-        quarantine_reason: Mutex::new(String::new()),
+        world_quarantines: AtomicU64::new(0),
     };
     let fail = |m: String| {
         err(

@@ -33,7 +33,7 @@ mod profile;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
@@ -118,10 +118,8 @@ pub struct LoadedPlugin {
     loader: Mutex<Option<PluginInstance>>,
     prepared: Mutex<Vec<PrepareCall>>,
     calls: AtomicU64,
-    faults: Mutex<VecDeque<u64>>,
     faults_total: AtomicU64,
-    quarantined: AtomicBool,
-    quarantine_reason: Mutex<String>,
+    world_quarantines: AtomicU64,
 }
 
 impl std::fmt::Debug for LoadedPlugin {
@@ -131,14 +129,14 @@ impl std::fmt::Debug for LoadedPlugin {
 }
 
 impl LoadedPlugin {
-    /// Whether the mod was quarantined after repeated faults.
-    pub fn is_quarantined(&self) -> bool {
-        self.quarantined.load(Ordering::Relaxed)
-    }
-
     /// Faults (traps, fuel or memory exhausted) since the plugin was loaded.
     pub fn faults_total(&self) -> u64 {
         self.faults_total.load(Ordering::Relaxed)
+    }
+
+    /// How many worlds quarantined it (each switched its definitions off there).
+    pub fn world_quarantines(&self) -> u64 {
+        self.world_quarantines.load(Ordering::Relaxed)
     }
 
     fn describe_site(&self, export: &str, def: &str, site: &str) -> String {
@@ -147,41 +145,6 @@ impl LoadedPlugin {
             self.mod_id,
             self.file.display()
         )
-    }
-
-    /// Records a fault; quarantines the mod after too many in the window. Returns what to
-    /// add to the fault's message when this fault quarantined the mod.
-    fn record_fault(&self, message: &str) -> String {
-        let now = self.calls.load(Ordering::Relaxed);
-        self.faults_total.fetch_add(1, Ordering::Relaxed);
-        let mut faults = self.faults.lock().unwrap_or_else(|e| e.into_inner());
-        faults.push_back(now);
-        while faults
-            .front()
-            .is_some_and(|&f| now.saturating_sub(f) > self.limits.fault_window)
-        {
-            faults.pop_front();
-        }
-        if faults.len() >= self.limits.max_faults && !self.is_quarantined() {
-            self.quarantined.store(true, Ordering::Relaxed);
-            let note = format!(
-                "; the mod is now quarantined ({} faults within {} calls): its definitions stop running",
-                faults.len(),
-                self.limits.fault_window
-            );
-            let reason = format!(
-                "{} faults within {} calls, the last: {message}",
-                faults.len(),
-                self.limits.fault_window
-            );
-            tracing::error!(mod_id = %self.mod_id, plugin = %self.file.display(), "mod quarantined: {reason}");
-            *self
-                .quarantine_reason
-                .lock()
-                .unwrap_or_else(|e| e.into_inner()) = reason;
-            return note;
-        }
-        String::new()
     }
 
     /// Whether this is a trusted native library (not a sandboxed wasm module).
@@ -224,6 +187,20 @@ pub struct Runtime {
     busy: RefCell<std::collections::BTreeSet<u64>>,
     /// Time per mod, when profiling is on.
     pub(crate) profiler: profile::Profiler,
+    /// This world's fault record per plugin: a quarantine switches the mod's definitions
+    /// off in this world only (other worlds, scenarios and tests never see it).
+    faults: RefCell<std::collections::BTreeMap<u64, FaultRecord>>,
+}
+
+/// One plugin's faults in one world.
+#[derive(Debug, Default)]
+struct FaultRecord {
+    /// Calls made in this world.
+    calls: u64,
+    /// The call numbers of recent faults (within the window).
+    recent: VecDeque<u64>,
+    /// Why it was quarantined, once it is.
+    off: Option<String>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -269,14 +246,9 @@ impl Runtime {
         what: impl FnOnce() -> String,
         f: impl FnOnce(&mut PluginInstance) -> Result<R, CallError>,
     ) -> Result<R, RuleError> {
-        if plugin.is_quarantined() {
-            let reason = plugin
-                .quarantine_reason
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .clone();
+        if let Some(reason) = self.switched_off(plugin) {
             return Err(RuleError::Failed(format!(
-                "{}: the mod is quarantined ({reason})",
+                "{}: the mod is quarantined in this world ({reason})",
                 what()
             )));
         }
@@ -295,6 +267,47 @@ impl Runtime {
         result
     }
 
+    /// Why `plugin` is quarantined in this world, if it is: its definitions are then
+    /// off (conditions false, selectors empty, actions and nodes do nothing).
+    pub(crate) fn switched_off(&self, plugin: &LoadedPlugin) -> Option<String> {
+        self.faults
+            .borrow()
+            .get(&plugin.key)
+            .and_then(|r| r.off.clone())
+    }
+
+    /// Records a fault of `plugin` in this world; quarantines it here after too many
+    /// within the window. Returns what to add to the fault's message when it did.
+    fn record_fault(&self, plugin: &LoadedPlugin, message: &str) -> String {
+        plugin.faults_total.fetch_add(1, Ordering::Relaxed);
+        let mut all = self.faults.borrow_mut();
+        let r = all.entry(plugin.key).or_default();
+        let now = r.calls;
+        r.recent.push_back(now);
+        let window = plugin.limits.fault_window;
+        while r
+            .recent
+            .front()
+            .is_some_and(|&f| now.saturating_sub(f) > window)
+        {
+            r.recent.pop_front();
+        }
+        if r.recent.len() < plugin.limits.max_faults || r.off.is_some() {
+            return String::new();
+        }
+        let reason = format!(
+            "{} faults within {window} calls, the last: {message}",
+            r.recent.len()
+        );
+        tracing::error!(mod_id = %plugin.mod_id, plugin = %plugin.file.display(), "mod quarantined in this world, its definitions are switched off: {reason}");
+        plugin.world_quarantines.fetch_add(1, Ordering::Relaxed);
+        r.off = Some(reason);
+        format!(
+            "; the mod is now quarantined in this world ({} faults within {window} calls): its definitions are switched off and the game goes on without them",
+            r.recent.len()
+        )
+    }
+
     fn call_inner<R>(
         &self,
         plugin: &LoadedPlugin,
@@ -302,13 +315,18 @@ impl Runtime {
         f: impl FnOnce(&mut PluginInstance) -> Result<R, CallError>,
     ) -> Result<R, RuleError> {
         plugin.calls.fetch_add(1, Ordering::Relaxed);
+        self.faults
+            .borrow_mut()
+            .entry(plugin.key)
+            .or_default()
+            .calls += 1;
         let taken = self.instances.borrow_mut().remove(&plugin.key);
         let mut inst = match taken {
             Some(i) => i,
             None => match plugin.fresh_instance() {
                 Ok(i) => i,
                 Err(CallError::Fault(m) | CallError::Guest(m)) => {
-                    let quarantined = plugin.record_fault(&m);
+                    let quarantined = self.record_fault(plugin, &m);
                     return Err(RuleError::Failed(format!("{}: {m}{quarantined}", what())));
                 }
             },
@@ -323,7 +341,7 @@ impl Runtime {
                 Err(RuleError::Failed(format!("{}: {m}", what())))
             }
             Err(CallError::Fault(m)) => {
-                let quarantined = plugin.record_fault(&m);
+                let quarantined = self.record_fault(plugin, &m);
                 Err(RuleError::Failed(format!(
                     "{}: {m}; the instance was replaced{quarantined}",
                     what()

@@ -134,7 +134,7 @@ impl Metrics {
             c(&self.reload_failures),
         );
         let plugins = &gen.registry.plugins;
-        let quarantined = plugins.iter().filter(|p| p.is_quarantined()).count();
+        let quarantined = plugins.iter().filter(|p| p.world_quarantines() > 0).count();
         line(
             &mut out,
             "tessera_plugins",
@@ -146,7 +146,7 @@ impl Metrics {
             &mut out,
             "tessera_plugins_quarantined",
             "gauge",
-            "Plugins quarantined after repeated faults.",
+            "Plugins quarantined (in at least one world) after repeated faults.",
             quarantined,
         );
         let faults: u64 = plugins.iter().map(|p| p.faults_total()).sum();
