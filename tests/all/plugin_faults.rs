@@ -1039,3 +1039,59 @@ fn a_module_with_too_many_functions_is_refused_before_compiling() {
     assert!(text.contains("E-PLUGIN-TOO-LARGE"), "{text}");
     assert!(text.contains("functions; the limit is 50000"), "{text}");
 }
+
+/// Issue 18, finding 6: a `tessera_select` returning a count other than what it pushed
+/// was ignored, and pushed ids that name no object were dropped silently. Both are errors
+/// naming the export now.
+#[test]
+fn a_selector_that_miscounts_or_pushes_junk_is_an_error() {
+    let description = r#"{"abi":1,"name":"sel","provides":[
+      {"kind":"selector","id":"sel:selector/miscount","doc":"returns 2, pushes none","params":[]},
+      {"kind":"selector","id":"sel:selector/junk","doc":"pushes a made-up id","params":[]}]}"#;
+    let wat = format!(
+        r#"(module
+  (import "tessera" "push" (func $push (param i64)))
+  {prelude}
+  ;; The handle is the id's length: 21 for `sel:selector/miscount`, 17 for `sel:selector/junk`.
+  (func (export "tessera_prepare") (param i32 i32) (param $len i32) (param i32 i32) (result i32)
+    (local.get $len))
+  (func (export "tessera_select") (param $h i32) (result i32)
+    (if (result i32) (i32.eq (local.get $h) (i32.const 17))
+      (then (call $push (i64.const 0x7fff00001234)) (i32.const 1))
+      (else (i32.const 2))))
+)"#,
+        prelude = prelude("tessera_abi_v1", description)
+    );
+    let t = Tree::new("wat-select-lies");
+    t.write(
+        "sel",
+        "mod.toml",
+        &manifest(
+            "sel",
+            "\n[[plugin]]\nfile = \"plugins/sel.wasm\"\nprovides = [\"selector/miscount\", \"selector/junk\"]\n",
+        ),
+    );
+    t.write(
+        "sel",
+        "content/sel.toml",
+        "[event.a]\n[event.b]\n\n[trigger.a]\nwhen = \"a\"\nselect = { type = \"miscount\" }\ndo = [{ type = \"tag\", tag = \"x\" }]\n\n[trigger.b]\nwhen = \"b\"\nselect = { type = \"junk\" }\ndo = [{ type = \"tag\", tag = \"x\" }]\n",
+    );
+    write_wasm(&t, "sel", "sel.wasm", &wat);
+    let loaded = load_tree(&t, None);
+    assert!(!loaded.has_errors(), "{}", render(&loaded));
+    let gen = loaded.generation.clone().unwrap();
+    let mut game = Game::new(gen, 1, Box::new(ScriptedController::default()));
+    let err = game
+        .emit(Event::new(id("sel:event/a")))
+        .expect_err("a miscount fails the command")
+        .to_string();
+    assert!(
+        err.contains("tessera_select returned 2 but pushed 0 object(s)"),
+        "{err}"
+    );
+    let err = game
+        .emit(Event::new(id("sel:event/b")))
+        .expect_err("a made-up id fails the command")
+        .to_string();
+    assert!(err.contains("which is no object of this world"), "{err}");
+}

@@ -356,7 +356,14 @@ impl WasmInstance {
         if r < 0 {
             return Err(self.failure(plugin));
         }
-        Ok(std::mem::take(&mut self.store.data_mut().pushed))
+        let pushed = std::mem::take(&mut self.store.data_mut().pushed);
+        if usize::try_from(r).ok() != Some(pushed.len()) {
+            return Err(CallError::Guest(format!(
+                "tessera_select returned {r} but pushed {} object(s); return how many it pushed",
+                pushed.len()
+            )));
+        }
+        Ok(pushed)
     }
 
     /// `tessera_action`.

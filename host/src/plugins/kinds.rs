@@ -221,12 +221,17 @@ impl Selector for PluginSelector {
             || s.what(exports::SELECT),
             |inst| inst.select(&s.plugin, env, s.handle),
         )?;
-        out.extend(
-            found
-                .into_iter()
-                .filter_map(unpack)
-                .filter(|o| cx.world.exists(*o)),
-        );
+        for raw in found {
+            match unpack(raw).filter(|o| cx.world.exists(*o)) {
+                Some(o) => out.push(o),
+                None => {
+                    return Err(RuleError::Failed(format!(
+                        "{}: pushed {raw:#x}, which is no object of this world; push only ids the host gave",
+                        s.what(exports::SELECT)
+                    )))
+                }
+            }
+        }
         Ok(())
     }
 
