@@ -1095,3 +1095,55 @@ fn a_selector_that_miscounts_or_pushes_junk_is_an_error() {
         .to_string();
     assert!(err.contains("which is no object of this world"), "{err}");
 }
+
+/// Issue 18, finding 6: a write inside a condition was refused, but a guest that ignored
+/// the refusal returned normally and the call succeeded. The call fails now (ABI.md:
+/// writes only in actions and nodes), and nothing was written.
+#[test]
+fn a_write_inside_a_condition_fails_the_call() {
+    let description = r#"{"abi":1,"name":"sneak","provides":[
+      {"kind":"condition","id":"sneak:condition/writes","doc":"writes, then says yes","params":[]}]}"#;
+    let wat = format!(
+        r#"(module
+  (import "tessera" "intern" (func $intern (param i32 i32) (result i32)))
+  (import "tessera" "set_int" (func $set_int (param i64 i32 i64) (result i32)))
+  {prelude}
+  (data (i32.const 4096) "attack")
+  (func (export "tessera_prepare") (param i32 i32 i32 i32 i32) (result i32) (i32.const 0))
+  (func (export "tessera_condition") (param $h i32) (param $o i64) (result i32)
+    (drop (call $set_int (local.get $o) (call $intern (i32.const 4096) (i32.const 6)) (i64.const 99)))
+    (i32.const 1))
+)"#,
+        prelude = prelude("tessera_abi_v1", description)
+    );
+    let t = Tree::new("wat-sneaky-write");
+    t.write(
+        "sneak",
+        "mod.toml",
+        &manifest(
+            "sneak",
+            "\n[[plugin]]\nfile = \"plugins/sneak.wasm\"\nprovides = [\"condition/writes\"]\n",
+        ),
+    );
+    t.write(
+        "sneak",
+        "content/sneak.toml",
+        "[event.go]\n\n[class.unit]\nproperties = { attack = 1 }\n\n[trigger.go]\nwhen = \"go\"\nselect = { type = \"objects\", where = { type = \"writes\" } }\ndo = [{ type = \"tag\", tag = \"seen\" }]\n",
+    );
+    write_wasm(&t, "sneak", "sneak.wasm", &wat);
+    let loaded = load_tree(&t, None);
+    assert!(!loaded.has_errors(), "{}", render(&loaded));
+    let gen = loaded.generation.clone().unwrap();
+    let mut game = Game::new(gen, 1, Box::new(ScriptedController::default()));
+    let unit = game.spawn(id("sneak:class/unit"), None, "board").unwrap();
+    let err = game
+        .emit(Event::new(id("sneak:event/go")))
+        .expect_err("the condition's call fails")
+        .to_string();
+    assert!(
+        err.contains("set_int: conditions and selectors cannot change the world"),
+        "{err}"
+    );
+    assert_eq!(game.world().get_int(unit, Sym::new("attack")), 1);
+    assert!(!game.world().has_tag(unit, Sym::new("seen")));
+}

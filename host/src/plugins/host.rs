@@ -113,6 +113,9 @@ pub(crate) struct HostState {
     pub replay: Option<std::collections::VecDeque<(HostRequest, i32)>>,
     /// An error the host found during the call (reported instead of the guest's).
     pub host_error: Option<String>,
+    /// A write attempted in a read-only call (a condition or selector): the call fails
+    /// with it even when the guest ignores the refusal and returns normally.
+    pub write_refused: Option<String>,
     /// Whether `prepare_*` may be called now.
     pub preparing: bool,
     /// Symbols are process-wide ([`global_syms`]) rather than per instance: a native
@@ -132,9 +135,17 @@ impl HostState {
             requests: Vec::new(),
             replay: None,
             host_error: None,
+            write_refused: None,
             preparing: false,
             global_syms: false,
         }
+    }
+
+    /// Refuses a write in a read-only call; the call then fails (see `write_refused`).
+    fn refuse_write<T>(&mut self, what: &str, value: T) -> T {
+        let msg = format!("{what}: conditions and selectors cannot change the world");
+        self.write_refused.get_or_insert_with(|| msg.clone());
+        self.fail(msg, value)
     }
 
     pub(crate) fn fail<T>(&mut self, msg: impl Into<String>, value: T) -> T {
@@ -422,10 +433,7 @@ impl HostState {
                 Ok(_) => 0,
                 Err(e) => self.fail(format!("set_int: {e}"), -1),
             },
-            None => self.fail(
-                "set_int: conditions and selectors cannot change the world",
-                -1,
-            ),
+            None => self.refuse_write("set_int", -1),
         }
     }
 
@@ -438,10 +446,7 @@ impl HostState {
                 Ok(v) => v,
                 Err(e) => self.fail(format!("add_int: {e}"), 0),
             },
-            None => self.fail(
-                "add_int: conditions and selectors cannot change the world",
-                0,
-            ),
+            None => self.refuse_write("add_int", 0),
         }
     }
 
@@ -455,7 +460,7 @@ impl HostState {
                 Ok(_) => 0,
                 Err(e) => self.fail(format!("tag: {e}"), -1),
             },
-            None => self.fail("tag: conditions and selectors cannot change the world", -1),
+            None => self.refuse_write("tag", -1),
         }
     }
 

@@ -289,6 +289,7 @@ impl NativeInstance {
     fn call<R>(&mut self, env: Option<CallEnv>, f: impl FnOnce(&NativeLib) -> R) -> R {
         self.state.env = env;
         self.state.host_error = None;
+        self.state.write_refused = None;
         let prev = CURRENT.replace(&mut self.state as *mut HostState);
         let r = f(&self.lib);
         CURRENT.set(prev);
@@ -307,6 +308,11 @@ impl NativeInstance {
     /// Turns a status into a result: `PANICKED` is a fault, other negatives a failure
     /// (the host's message if the host failed it, else the library's).
     fn status(&mut self, r: i32) -> Result<i32, CallError> {
+        if r != native::PANICKED {
+            if let Some(w) = self.state.write_refused.take() {
+                return Err(CallError::Guest(w));
+            }
+        }
         if r == native::PANICKED {
             self.state.host_error = None;
             let msg = self
