@@ -1147,3 +1147,54 @@ fn a_write_inside_a_condition_fails_the_call() {
     assert_eq!(game.world().get_int(unit, Sym::new("attack")), 1);
     assert!(!game.world().has_tag(unit, Sym::new("seen")));
 }
+
+/// Issue 18, finding 6: when a call failed and the guest's `tessera_error` then looped
+/// forever, the error said "failed without a message". It says what happened now.
+#[test]
+fn a_looping_tessera_error_is_reported_as_such() {
+    let description = r#"{"abi":1,"name":"mute","provides":[
+      {"kind":"condition","id":"mute:condition/fails","doc":"fails, and its error loops","params":[]}]}"#;
+    let prelude = prelude("tessera_abi_v1", description).replace(
+        r#"(func (export "tessera_error") (result i64) (global.get $err))"#,
+        r#"(func (export "tessera_error") (result i64) (loop $l (br $l)) (i64.const 0))"#,
+    );
+    assert!(
+        prelude.contains("(loop $l"),
+        "the prelude's tessera_error was replaced"
+    );
+    let wat = format!(
+        r#"(module
+  {prelude}
+  (func (export "tessera_prepare") (param i32 i32 i32 i32 i32) (result i32) (i32.const 0))
+  (func (export "tessera_condition") (param i32 i64) (result i32) (i32.const -1))
+)"#
+    );
+    let t = Tree::new("wat-mute-error");
+    t.write(
+        "mute",
+        "mod.toml",
+        &manifest(
+            "mute",
+            "\n[[plugin]]\nfile = \"plugins/mute.wasm\"\nprovides = [\"condition/fails\"]\n",
+        ),
+    );
+    t.write(
+        "mute",
+        "content/mute.toml",
+        "[event.go]\n\n[class.unit]\n\n[trigger.go]\nwhen = { event = \"go\", condition = { type = \"fails\" } }\ndo = []\n",
+    );
+    write_wasm(&t, "mute", "mute.wasm", &wat);
+    let loaded = load_tree(&t, None);
+    assert!(!loaded.has_errors(), "{}", render(&loaded));
+    let gen = loaded.generation.clone().unwrap();
+    let mut game = Game::new(gen, 1, Box::new(ScriptedController::default()));
+    let unit = game.spawn(id("mute:class/unit"), None, "board").unwrap();
+    let err = game
+        .emit(Event::new(id("mute:event/go")).target(unit))
+        .expect_err("the condition fails")
+        .to_string();
+    assert!(
+        err.contains("its `tessera_error` failed too: ran out of fuel"),
+        "{err}"
+    );
+}

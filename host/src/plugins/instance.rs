@@ -174,10 +174,23 @@ impl WasmInstance {
         )
     }
 
+    /// The guest's `tessera_error` message. If `tessera_error` itself traps or runs out
+    /// of fuel, that is said instead of "no message".
     fn last_error(&mut self, plugin: &LoadedPlugin) -> Option<String> {
         let _ = self.store.set_fuel(plugin.limits.fuel.min(1_000_000));
-        let packed = self.error.call(&mut self.store, ()).ok()?;
-        let bytes = self.take_packed(packed).ok()??;
+        let packed = match self.error.call(&mut self.store, ()) {
+            Ok(p) => p,
+            Err(e) => {
+                return Some(format!(
+                    "(its `tessera_error` failed too: {})",
+                    describe_trap(&e)
+                ))
+            }
+        };
+        let bytes = match self.take_packed(packed) {
+            Ok(b) => b?,
+            Err(e) => return Some(format!("(its `tessera_error` reply was unusable: {e})")),
+        };
         Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
