@@ -67,6 +67,8 @@ pub mod scenario;
 pub mod schema;
 #[cfg(feature = "serve")]
 pub mod serve;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 mod state;
 
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};

@@ -12,6 +12,8 @@ mod cli;
 mod cli_new;
 mod cli_watch;
 mod hearthbreaker;
+#[cfg(feature = "lsp")]
+mod lsp;
 mod mods_content;
 mod mods_fixture;
 mod mods_lock;

@@ -119,6 +119,11 @@ enum Command {
     /// loaded mod's `tests/` folder is run; a scenario runs on the loaded mods' content or
     /// only on its own, as its `[scenario] mods` says.
     Test(test::TestArgs),
+    /// A language server for content files (LSP over stdin/stdout): diagnostics as
+    /// `check` gives them, go-to-definition and hover for ids, completion of ids, kinds
+    /// and parameters. Editors start it; it serves the folder they open.
+    #[cfg(feature = "lsp")]
+    Lsp,
     /// Write JSON Schemas of content files (with every kind the loaded mods register,
     /// plugins' included), mod.toml and server.toml, for editor completion.
     Schema(schema::SchemaArgs),
@@ -156,6 +161,10 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Test(args) => test::test(&args),
         Command::New(cmd) => new::new(&cmd),
         Command::Schema(args) => schema::schema(&args),
+        #[cfg(feature = "lsp")]
+        Command::Lsp => tessera_host::lsp::serve_stdio()
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| format!("the language server stopped: {e}")),
         Command::Build { paths, native } => build(paths, native),
         Command::Run(args) => run::run(&args),
         Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),
