@@ -180,6 +180,10 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
     let d = &published["params"]["diagnostics"][0];
     assert_eq!(d["code"], "E-CONTENT-UNKNOWN-ID", "{d}");
     assert_eq!(d["range"]["start"]["line"], 7, "{d}");
+    // The range covers the misspelled `"damag"`, as `check`'s snippet underlines it.
+    let start = d["range"]["start"]["character"].as_u64().unwrap() as usize;
+    let end = d["range"]["end"]["character"].as_u64().unwrap() as usize;
+    assert_eq!(&BROKEN.lines().nth(7).unwrap()[start..end], "\"damag\"", "{d}");
     assert!(d["message"].as_str().unwrap().contains("damag"), "{d}");
 
     // `example_unit` (short, in the mod's own namespace) goes to its definition.

@@ -9,8 +9,11 @@ mod arena_plus;
 mod aura_incremental;
 mod bad_input;
 mod cli;
+mod cli_content;
 mod cli_new;
+mod cli_pack;
 mod cli_watch;
+mod docs;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
 mod lsp;

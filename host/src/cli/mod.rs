@@ -3,6 +3,7 @@
 
 mod check;
 mod new;
+mod pack;
 mod run;
 mod schema;
 #[cfg(feature = "serve")]
@@ -130,6 +131,12 @@ enum Command {
     /// Make a new mod, or a plugin crate for a mod, that passes `check` and `test` at once.
     #[command(subcommand)]
     New(new::NewCommand),
+    /// Pack a mod folder into one `.zip` (manifest, content, locale, built plugins,
+    /// tests) and print its hash in `mods.lock` form.
+    Pack(pack::PackArgs),
+    /// Install a packed mod into a mods folder, after checking its hash and that its
+    /// dependencies are there at matching versions.
+    Install(pack::InstallArgs),
 }
 
 /// Parses arguments and runs the command.
@@ -161,6 +168,8 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Test(args) => test::test(&args),
         Command::New(cmd) => new::new(&cmd),
         Command::Schema(args) => schema::schema(&args),
+        Command::Pack(args) => pack::pack(&args),
+        Command::Install(args) => pack::install(&args),
         #[cfg(feature = "lsp")]
         Command::Lsp => tessera_host::lsp::serve_stdio()
             .map(|()| ExitCode::SUCCESS)

@@ -17,6 +17,9 @@ pub struct FileDiag {
     pub line: u32,
     /// Column (0-based, in characters).
     pub col: u32,
+    /// Where the span ends: line and column (0-based), the same as the start when the
+    /// span is unknown.
+    pub end: (u32, u32),
     /// Error, warning or note.
     pub severity: Severity,
     /// The stable code (`E-CONTENT-UNKNOWN-ID`).
@@ -92,6 +95,10 @@ impl Index {
         for d in loaded.all_diagnostics() {
             let Some(loc) = &d.location else { continue };
             let (line, col) = loc.line_col().unwrap_or((1, 1));
+            let end = match (&loc.span, &loc.source) {
+                (Some(span), Some(text)) => crate::diag::line_col(text, span.end),
+                _ => (line, col),
+            };
             let mut message = d.message.clone();
             for n in d.notes.iter().map(|n| format!("note: {n}")).chain(d.help.iter().map(|h| format!("help: {h}"))) {
                 message.push('\n');
@@ -104,6 +111,10 @@ impl Index {
                 .push(FileDiag {
                     line: u32::try_from(line.saturating_sub(1)).unwrap_or(0),
                     col: u32::try_from(col.saturating_sub(1)).unwrap_or(0),
+                    end: (
+                        u32::try_from(end.0.saturating_sub(1)).unwrap_or(0),
+                        u32::try_from(end.1.saturating_sub(1)).unwrap_or(0),
+                    ),
                     severity: d.severity,
                     code: d.code,
                     message,

@@ -32,6 +32,9 @@ struct State {
 struct Backend {
     client: Client,
     state: Mutex<State>,
+    /// Held for a whole reload: tower-lsp runs notifications concurrently, and two loads
+    /// racing (an open and a save) could publish an older load's diagnostics last.
+    reloading: tokio::sync::Mutex<()>,
 }
 
 impl Backend {
@@ -42,6 +45,7 @@ impl Backend {
     /// Loads the workspace again and publishes its diagnostics (clearing files that no
     /// longer have any).
     async fn reindex(&self) {
+        let _one_at_a_time = self.reloading.lock().await;
         let Some(root) = self.state().root.clone() else {
             return;
         };
@@ -111,8 +115,13 @@ fn canonical(p: &Path) -> PathBuf {
 
 fn to_lsp(d: &index::FileDiag) -> Diagnostic {
     let at = Position::new(d.line, d.col);
+    let end = if d.end > (d.line, d.col) {
+        Position::new(d.end.0, d.end.1)
+    } else {
+        Position::new(d.line, d.col.saturating_add(1))
+    };
     Diagnostic {
-        range: Range::new(at, Position::new(d.line, d.col.saturating_add(1))),
+        range: Range::new(at, end),
         severity: Some(match d.severity {
             Severity::Error => DiagnosticSeverity::ERROR,
             Severity::Warning => DiagnosticSeverity::WARNING,
@@ -290,6 +299,7 @@ pub fn serve_stdio() -> std::io::Result<()> {
         let (service, socket) = LspService::new(|client| Backend {
             client,
             state: Mutex::new(State::default()),
+            reloading: tokio::sync::Mutex::new(()),
         });
         Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
             .serve(service)

@@ -42,13 +42,15 @@ mod lock;
 mod manifest;
 mod manifest_parse;
 mod order;
+mod pack;
 mod resolve;
 mod server;
 mod toml_read;
 
 pub use discovery::{discover, BrokenMod, Discovery, FoundMod};
 pub use load::{load, load_generation, load_resolved, LoadedMods, Locale};
-pub use lock::{hash_mod_dir, LockedMod, Lockfile};
+pub use pack::{install, pack, InstallOptions, PackError, Packed};
+pub use lock::{hash_mod_dir, mod_files, LockedMod, Lockfile, ModHasher};
 pub use manifest::{
     Break, Conflict, Dependency, LoadHints, LocaleConfig, Manifest, ManifestError, PluginEntry,
 };

@@ -25,6 +25,7 @@ pub(super) fn declare(
         events: registry.events.iter().map(|e| e.id).collect(),
         classes: HashSet::new(),
         auras: HashSet::new(),
+        properties: HashMap::new(),
     };
     let mut seen: HashMap<Id, usize> = HashMap::new();
     for (i, f) in files {
@@ -154,5 +155,6 @@ pub(super) fn defs_stub() -> Defs {
         events: HashSet::new(),
         classes: HashSet::new(),
         auras: HashSet::new(),
+        properties: HashMap::new(),
     }
 }

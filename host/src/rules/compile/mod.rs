@@ -18,6 +18,7 @@ mod definitions;
 mod defs;
 mod kinds;
 mod play;
+mod properties;
 mod refs;
 mod selectors;
 
@@ -263,7 +264,8 @@ impl Generation {
                 Err(d) => diags.push(*d),
             }
         }
-        let defs = declare(&registry, sources, &files, &mut diags);
+        let mut defs = declare(&registry, sources, &files, &mut diags);
+        defs.properties = properties::visible(sources, &files, opts.ordered_after);
         let mut gen = Generation {
             number,
             registry: registry.clone(),
@@ -299,6 +301,9 @@ impl Generation {
             let errors: Vec<ContentError> = c.errors.drain(..).collect();
             for e in errors {
                 diags.push(c.diagnostic(e));
+            }
+            for w in c.warnings.drain(..) {
+                diags.push(w);
             }
             for (id, aura) in c.auras.drain(..) {
                 gen.auras.insert(id, Arc::new(aura));
@@ -520,6 +525,9 @@ pub(crate) struct Defs {
     pub(super) events: HashSet<Id>,
     pub(super) classes: HashSet<Id>,
     pub(super) auras: HashSet<Id>,
+    /// The property keys each mod's classes may set, for mods that see a declaration
+    /// (`[properties]`).
+    pub(super) properties: HashMap<String, HashSet<String>>,
 }
 
 /// Compiles one file's definitions. Keys that every selector/condition/action accepts.
@@ -533,6 +541,8 @@ pub(crate) struct Compiler<'c> {
     file: usize,
     ns: String,
     pub(crate) errors: Vec<ContentError>,
+    /// Warnings found while compiling (they do not fail the build).
+    pub(crate) warnings: Vec<Diagnostic>,
     auras: Vec<(Id, AuraDef)>,
     stack: Vec<Id>,
     inline: usize,
