@@ -233,7 +233,15 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
     });
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);
-    let status = c.child.wait().expect("the server exits");
+    // It exits on `exit`, even while its stdin is still open.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = c.child.try_wait().expect("the server's status") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "the server did not exit after `exit`");
+        std::thread::sleep(Duration::from_millis(50));
+    };
     assert!(status.success(), "{status}");
     let _ = std::fs::remove_dir_all(&root);
 }

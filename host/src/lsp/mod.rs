@@ -305,5 +305,8 @@ pub fn serve_stdio() -> std::io::Result<()> {
             .serve(service)
             .await;
     });
+    // tokio reads stdin on a blocking thread that a client keeping its end open never
+    // wakes: waiting for it at shutdown would keep the process alive after `exit`.
+    runtime.shutdown_background();
     Ok(())
 }
