@@ -289,7 +289,39 @@ fn completions(index: &Index, file: &Path, line: &str, col: usize) -> Vec<Comple
     items
 }
 
-/// Serves the language server on stdin/stdout until the client exits.
+/// The language service, watched for the client's `exit` notification.
+struct ExitWatch<S> {
+    inner: S,
+    exited: Arc<tokio::sync::Notify>,
+}
+
+impl<S> tower_service::Service<tower_lsp::jsonrpc::Request> for ExitWatch<S>
+where
+    S: tower_service::Service<tower_lsp::jsonrpc::Request>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, req: tower_lsp::jsonrpc::Request) -> S::Future {
+        let exit = req.method() == "exit";
+        let answer = self.inner.call(req);
+        if exit {
+            self.exited.notify_one();
+        }
+        answer
+    }
+}
+
+/// Serves the language server on stdin/stdout until the client sends `exit` (or closes
+/// stdin).
 pub fn serve_stdio() -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -301,9 +333,16 @@ pub fn serve_stdio() -> std::io::Result<()> {
             state: Mutex::new(State::default()),
             reloading: tokio::sync::Mutex::new(()),
         });
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-            .serve(service)
-            .await;
+        let exited = Arc::new(tokio::sync::Notify::new());
+        let service = ExitWatch {
+            inner: service,
+            exited: exited.clone(),
+        };
+        // tower-lsp keeps reading after `exit` until stdin closes; stop at `exit`.
+        tokio::select! {
+            () = Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service) => {}
+            () = exited.notified() => {}
+        }
     });
     // tokio reads stdin on a blocking thread that a client keeping its end open never
     // wakes: waiting for it at shutdown would keep the process alive after `exit`.
