@@ -57,6 +57,8 @@ mod bus;
 mod diag;
 mod game;
 mod id;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod mods;
 pub mod play;
 pub mod plugins;
@@ -67,8 +69,6 @@ pub mod scenario;
 pub mod schema;
 #[cfg(feature = "serve")]
 pub mod serve;
-#[cfg(feature = "lsp")]
-pub mod lsp;
 mod state;
 
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};

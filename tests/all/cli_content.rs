@@ -12,7 +12,9 @@ use crate::plugin_build::{ensure_built, repo};
 
 fn tessera(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tessera"));
-    c.current_dir(dir).env_remove("RUST_LOG").env("NO_COLOR", "1");
+    c.current_dir(dir)
+        .env_remove("RUST_LOG")
+        .env("NO_COLOR", "1");
     c
 }
 
@@ -36,19 +38,32 @@ fn a_misspelled_property_is_a_warning_with_a_did_you_mean() {
     );
     // A mod that does not depend on the rules mod is not held to its declarations.
     t.add("other", "1.0.0", "");
-    t.write("other", "content/x.toml", "[class.x]\nproperties = { speed = 1 }\n");
+    t.write(
+        "other",
+        "content/x.toml",
+        "[class.x]\nproperties = { speed = 1 }\n",
+    );
     let out = tessera(&t.root).arg("check").output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "warnings do not fail check: {stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "warnings do not fail check: {stdout}\n{stderr}"
+    );
     assert!(stdout.contains("0 errors, 1 warning"), "{stdout}");
     assert!(
         stderr.contains("warning[W-CONTENT-UNDECLARED-PROPERTY]: class `cards:class/ogre` sets property `atack`, which no loaded mod declares"),
         "{stderr}"
     );
-    assert!(stderr.contains("mods/cards/content/ogre.toml:2:"), "{stderr}");
+    assert!(
+        stderr.contains("mods/cards/content/ogre.toml:2:"),
+        "{stderr}"
+    );
     assert!(stderr.contains("help: did you mean `attack`?"), "{stderr}");
-    assert!(!stderr.contains("`speed`") && !stderr.contains("`cards_thing`"), "{stderr}");
+    assert!(
+        !stderr.contains("`speed`") && !stderr.contains("`cards_thing`"),
+        "{stderr}"
+    );
     // Declared, it is quiet.
     t.write(
         "cards",
@@ -84,7 +99,10 @@ fn the_tutorials_misspelled_card_is_caught_against_arena() {
         stderr.contains("sets property `atack`") && stderr.contains("did you mean `attack`?"),
         "{stderr}"
     );
-    assert!(!stderr.contains("`cost`") && !stderr.contains("`my-cards_thing`"), "{stderr}");
+    assert!(
+        !stderr.contains("`cost`") && !stderr.contains("`my-cards_thing`"),
+        "{stderr}"
+    );
 }
 
 /// Issue 21, defect 12: `replay` with different mods did not say which mod differs.
@@ -100,7 +118,11 @@ fn replay_with_other_mods_names_each_mod_that_differs() {
         .arg(&rec)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // The same game under another server file: other mods are loaded.
     let out = tessera(&repo())
@@ -111,15 +133,22 @@ fn replay_with_other_mods_names_each_mod_that_differs() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("the mods differ from the recording"), "{stderr}");
+    assert!(
+        stderr.contains("the mods differ from the recording"),
+        "{stderr}"
+    );
     let hb = hash_mod_dir(&repo().join("mods/hearthbreaker")).unwrap();
     assert!(
-        stderr.contains(&format!("mod `hearthbreaker` 0.1.0 ({hb}) is loaded now but was not then")),
+        stderr.contains(&format!(
+            "mod `hearthbreaker` 0.1.0 ({hb}) is loaded now but was not then"
+        )),
         "{stderr}"
     );
     let classic = hash_mod_dir(&repo().join("mods/arena-classic")).unwrap();
     assert!(
-        stderr.contains(&format!("mod `arena-classic` 1.0.0 ({classic}) is not loaded now")),
+        stderr.contains(&format!(
+            "mod `arena-classic` 1.0.0 ({classic}) is not loaded now"
+        )),
         "{stderr}"
     );
 
@@ -145,6 +174,9 @@ fn replay_with_other_mods_names_each_mod_that_differs() {
         )),
         "{stderr}"
     );
-    assert!(!stderr.contains("arena-classic"), "only arena differs: {stderr}");
+    assert!(
+        !stderr.contains("arena-classic"),
+        "only arena differs: {stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -20,7 +20,11 @@ fn the_content_reference_is_generated_from_the_registry_and_up_to_date() {
         .env_remove("RUST_LOG")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let fresh = String::from_utf8(out.stdout).unwrap();
     // It is the registry's: every built-in kind is in it.
     let registry = tessera_host::Registry::with_core();
@@ -56,8 +60,7 @@ fn includes(page: &str) -> Vec<(String, Option<String>)> {
 }
 
 fn check_page(page: &Path) {
-    let text = std::fs::read_to_string(page)
-        .unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+    let text = std::fs::read_to_string(page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
     for (rel, anchor) in includes(&text) {
         let target = page.parent().unwrap().join(&rel);
         let included = std::fs::read_to_string(&target)
@@ -66,11 +69,14 @@ fn check_page(page: &Path) {
             let start = format!("ANCHOR: {a} ");
             let end = format!("ANCHOR_END: {a} ");
             let at = included.find(&start).unwrap_or_else(|| {
-                panic!("{} includes {rel}:{a}, which has no `ANCHOR: {a}`", page.display())
+                panic!(
+                    "{} includes {rel}:{a}, which has no `ANCHOR: {a}`",
+                    page.display()
+                )
             });
-            let body = &included[at..included.find(&end).unwrap_or_else(|| {
-                panic!("{rel} has no `ANCHOR_END: {a}`")
-            })];
+            let body = &included[at..included
+                .find(&end)
+                .unwrap_or_else(|| panic!("{rel} has no `ANCHOR_END: {a}`"))];
             assert!(body.lines().count() > 3, "{rel}:{a} is empty");
         }
     }
@@ -86,7 +92,12 @@ fn every_page_and_include_of_the_user_guide_exists() {
         .filter_map(|rest| rest.split_once(')'))
         .map(|(p, _)| p)
         .collect();
-    for want in ["reference.md", "abi.md", "operator/protocol.md", "modder/first-mod.md"] {
+    for want in [
+        "reference.md",
+        "abi.md",
+        "operator/protocol.md",
+        "modder/first-mod.md",
+    ] {
         assert!(pages.contains(&want), "SUMMARY.md lists no {want}");
     }
     for p in pages {

@@ -160,7 +160,9 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
     );
     c.wait_for("the first load's log message", |m| {
         m["method"] == "window/logMessage"
-            && m["params"]["message"].as_str().is_some_and(|t| t.starts_with("tessera: loaded 1 mods"))
+            && m["params"]["message"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("tessera: loaded 1 mods"))
     });
     // The modder misspells an action and saves.
     std::fs::write(&file, BROKEN).unwrap();
@@ -168,14 +170,19 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
         "textDocument/didChange",
         json!({ "textDocument": { "uri": uri(&file), "version": 2 }, "contentChanges": [{ "text": BROKEN }] }),
     );
-    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri(&file) } }));
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": uri(&file) } }),
+    );
 
     // The diagnostic `check` gives, at the line of the misspelled action.
     let file_uri = uri(&file);
     let published = c.wait_for("diagnostics for ogre.toml", |m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == file_uri.as_str()
-            && !m["params"]["diagnostics"].as_array().is_none_or(Vec::is_empty)
+            && !m["params"]["diagnostics"]
+                .as_array()
+                .is_none_or(Vec::is_empty)
     });
     let d = &published["params"]["diagnostics"][0];
     assert_eq!(d["code"], "E-CONTENT-UNKNOWN-ID", "{d}");
@@ -183,7 +190,11 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
     // The range covers the misspelled `"damag"`, as `check`'s snippet underlines it.
     let start = d["range"]["start"]["character"].as_u64().unwrap() as usize;
     let end = d["range"]["end"]["character"].as_u64().unwrap() as usize;
-    assert_eq!(&BROKEN.lines().nth(7).unwrap()[start..end], "\"damag\"", "{d}");
+    assert_eq!(
+        &BROKEN.lines().nth(7).unwrap()[start..end],
+        "\"damag\"",
+        "{d}"
+    );
     assert!(d["message"].as_str().unwrap().contains("damag"), "{d}");
 
     // `example_unit` (short, in the mod's own namespace) goes to its definition.
@@ -192,7 +203,11 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
         "textDocument/definition",
         json!({ "textDocument": { "uri": uri(&file) }, "position": { "line": 7, "character": col } }),
     );
-    assert_eq!(def["uri"], uri(&root.join("mods/cards/content/example.toml")), "{def}");
+    assert_eq!(
+        def["uri"],
+        uri(&root.join("mods/cards/content/example.toml")),
+        "{def}"
+    );
     let line = std::fs::read_to_string(root.join("mods/cards/content/example.toml"))
         .unwrap()
         .lines()
@@ -206,7 +221,10 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
         json!({ "textDocument": { "uri": uri(&file) }, "position": { "line": 7, "character": col } }),
     );
     let text = hover["contents"]["value"].as_str().unwrap_or_default();
-    assert!(text.contains("cards:class/example_unit") && text.contains("defined by `cards`"), "{hover}");
+    assert!(
+        text.contains("cards:class/example_unit") && text.contains("defined by `cards`"),
+        "{hover}"
+    );
 
     // Completion on the `type = "create"` item: its parameters, every kind, every id.
     let items = c.request(
@@ -219,17 +237,28 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
         .iter()
         .filter_map(|i| i["label"].as_str())
         .collect();
-    for want in ["core:action/damage", "damage", "class", "cards:class/example_unit", "example_unit"] {
+    for want in [
+        "core:action/damage",
+        "damage",
+        "class",
+        "cards:class/example_unit",
+        "example_unit",
+    ] {
         assert!(labels.contains(&want), "no `{want}` in {labels:?}");
     }
 
     // Fixed and saved: the diagnostic is cleared.
     std::fs::write(&file, &good).unwrap();
-    c.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri(&file) } }));
+    c.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": uri(&file) } }),
+    );
     c.wait_for("cleared diagnostics for ogre.toml", |m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == file_uri.as_str()
-            && m["params"]["diagnostics"].as_array().is_some_and(Vec::is_empty)
+            && m["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(Vec::is_empty)
     });
     c.request("shutdown", Value::Null);
     c.notify("exit", Value::Null);
@@ -239,7 +268,10 @@ fn the_language_server_gives_diagnostics_definitions_and_completions() {
         if let Some(status) = c.child.try_wait().expect("the server's status") {
             break status;
         }
-        assert!(Instant::now() < deadline, "the server did not exit after `exit`");
+        assert!(
+            Instant::now() < deadline,
+            "the server did not exit after `exit`"
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "{status}");

@@ -71,6 +71,9 @@ pub fn install(args: &InstallArgs) -> Result<ExitCode, String> {
         packed.locked.hash,
         args.mods.join(&packed.locked.id).display()
     );
-    println!("next: `tessera check --mods {}` validates and locks it", args.mods.display());
+    println!(
+        "next: `tessera check --mods {}` validates and locks it",
+        args.mods.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -79,11 +79,19 @@ fn load(root: &Path) -> Result<LoadedMods, String> {
         Some(s) => s.mod_dirs.clone(),
         None => vec![root.join("mods")],
     };
-    Ok(mods::load(&dirs, server.as_ref(), Arc::new(Registry::with_core())))
+    Ok(mods::load(
+        &dirs,
+        server.as_ref(),
+        Arc::new(Registry::with_core()),
+    ))
 }
 
 fn absolute(root: &Path, p: &Path) -> PathBuf {
-    let p = if p.is_absolute() { p.to_path_buf() } else { root.join(p) };
+    let p = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        root.join(p)
+    };
     std::fs::canonicalize(&p).unwrap_or(p)
 }
 
@@ -100,7 +108,12 @@ impl Index {
                 _ => (line, col),
             };
             let mut message = d.message.clone();
-            for n in d.notes.iter().map(|n| format!("note: {n}")).chain(d.help.iter().map(|h| format!("help: {h}"))) {
+            for n in d
+                .notes
+                .iter()
+                .map(|n| format!("note: {n}"))
+                .chain(d.help.iter().map(|h| format!("help: {h}")))
+            {
                 message.push('\n');
                 message.push_str(&n);
             }
@@ -150,12 +163,18 @@ impl Index {
     /// with an error is disabled, but its ids are still where they were while it is
     /// being fixed).
     pub fn inherit(&mut self, older: &Index) {
-        let loaded: std::collections::BTreeSet<&str> =
-            self.ids.keys().filter_map(|id| id.split_once(':').map(|(ns, _)| ns)).collect();
+        let loaded: std::collections::BTreeSet<&str> = self
+            .ids
+            .keys()
+            .filter_map(|id| id.split_once(':').map(|(ns, _)| ns))
+            .collect();
         let kept: Vec<(String, Vec<Site>)> = older
             .ids
             .iter()
-            .filter(|(id, _)| id.split_once(':').is_some_and(|(ns, _)| !loaded.contains(ns)))
+            .filter(|(id, _)| {
+                id.split_once(':')
+                    .is_some_and(|(ns, _)| !loaded.contains(ns))
+            })
             .map(|(id, sites)| (id.clone(), sites.clone()))
             .collect();
         self.ids.extend(kept);
@@ -183,9 +202,17 @@ impl Index {
                 rest == word || rest.split_once('/').is_some_and(|(_, name)| name == word)
             })
         };
-        let known = self.ids.keys().map(String::as_str).chain(self.kinds.iter().map(|k| k.id.as_str()));
+        let known = self
+            .ids
+            .keys()
+            .map(String::as_str)
+            .chain(self.kinds.iter().map(|k| k.id.as_str()));
         let all: Vec<&str> = known.filter(|id| matches(id)).collect();
-        let in_ns = |n: &str| all.iter().find(|id| id.starts_with(&format!("{n}:"))).copied();
+        let in_ns = |n: &str| {
+            all.iter()
+                .find(|id| id.starts_with(&format!("{n}:")))
+                .copied()
+        };
         ns.and_then(in_ns)
             .or_else(|| in_ns("core"))
             .or_else(|| all.first().copied())
@@ -204,15 +231,29 @@ impl Index {
             let mut out = format!("**{id}** ({})\n\n{}\n", k.kind, k.doc);
             for p in &k.params {
                 let req = if p.required { "required" } else { "optional" };
-                out.push_str(&format!("\n- `{}` ({req}, {}): {}", p.name, p.ty.describe(), p.doc));
+                out.push_str(&format!(
+                    "\n- `{}` ({req}, {}): {}",
+                    p.name,
+                    p.ty.describe(),
+                    p.doc
+                ));
             }
             return Some(out);
         }
         let sites = self.ids.get(id)?;
         let mut out = format!("**{id}**\n");
         for s in sites {
-            let what = if s.op == "defined" { "defined".to_owned() } else { format!("patched ({})", s.op) };
-            out.push_str(&format!("\n- {what} by `{}` at {}:{}", s.mod_id, s.file.display(), s.line));
+            let what = if s.op == "defined" {
+                "defined".to_owned()
+            } else {
+                format!("patched ({})", s.op)
+            };
+            out.push_str(&format!(
+                "\n- {what} by `{}` at {}:{}",
+                s.mod_id,
+                s.file.display(),
+                s.line
+            ));
         }
         Some(out)
     }
@@ -221,7 +262,12 @@ impl Index {
 fn kinds(registry: &Registry) -> Vec<Kind> {
     let mut out = Vec::new();
     let mut add = |kind: &'static str, id: crate::Id, doc: &str, params: &[ParamSpec]| {
-        out.push(Kind { id: id.as_str().to_owned(), kind, doc: doc.to_owned(), params: params.to_vec() });
+        out.push(Kind {
+            id: id.as_str().to_owned(),
+            kind,
+            doc: doc.to_owned(),
+            params: params.to_vec(),
+        });
     };
     for e in registry.actions.iter() {
         add("action", e.id, &e.doc, &e.params);
@@ -243,8 +289,15 @@ pub fn word_at(line: &str, col: usize) -> Option<String> {
     let chars: Vec<char> = line.chars().collect();
     let is_id = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || "_.-:/".contains(c);
     let col = col.min(chars.len());
-    let start = (0..col).rev().take_while(|&i| is_id(chars[i])).last().unwrap_or(col);
-    let end = (col..chars.len()).take_while(|&i| is_id(chars[i])).last().map_or(col, |i| i + 1);
+    let start = (0..col)
+        .rev()
+        .take_while(|&i| is_id(chars[i]))
+        .last()
+        .unwrap_or(col);
+    let end = (col..chars.len())
+        .take_while(|&i| is_id(chars[i]))
+        .last()
+        .map_or(col, |i| i + 1);
     (start < end).then(|| chars[start..end].iter().collect())
 }
 
@@ -254,7 +307,11 @@ pub fn type_before(line: &str, col: usize) -> Option<&str> {
     let end = line.char_indices().nth(col).map_or(line.len(), |(i, _)| i);
     let before = &line[..end];
     let at = before.rfind("type")?;
-    let rest = line[at + 4..].trim_start().strip_prefix('=')?.trim_start().strip_prefix('"')?;
+    let rest = line[at + 4..]
+        .trim_start()
+        .strip_prefix('=')?
+        .trim_start()
+        .strip_prefix('"')?;
     rest.split('"').next()
 }
 

@@ -39,7 +39,9 @@ struct Backend {
 
 impl Backend {
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Loads the workspace again and publishes its diagnostics (clearing files that no
@@ -83,7 +85,9 @@ impl Backend {
             }
         }
         for (path, diags) in &index.diagnostics {
-            let Ok(uri) = Url::from_file_path(path) else { continue };
+            let Ok(uri) = Url::from_file_path(path) else {
+                continue;
+            };
             let list = diags.iter().map(to_lsp).collect();
             self.client.publish_diagnostics(uri, list, None).await;
         }
@@ -95,7 +99,9 @@ impl Backend {
             Some(t) => t.clone(),
             None => std::fs::read_to_string(uri.to_file_path().ok()?).ok()?,
         };
-        text.lines().nth(usize::try_from(line).ok()?).map(str::to_owned)
+        text.lines()
+            .nth(usize::try_from(line).ok()?)
+            .map(str::to_owned)
     }
 
     /// The full id under the cursor.
@@ -136,12 +142,14 @@ fn to_lsp(d: &index::FileDiag) -> Diagnostic {
 
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::FULL),
-            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
-            ..TextDocumentSyncOptions::default()
-        })),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::FULL),
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
         definition_provider: Some(OneOf::Left(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         completion_provider: Some(CompletionOptions {
@@ -191,7 +199,9 @@ impl LanguageServer for Backend {
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         if let Some(change) = params.content_changes.into_iter().last() {
-            self.state().open.insert(params.text_document.uri, change.text);
+            self.state()
+                .open
+                .insert(params.text_document.uri, change.text);
         }
     }
 
@@ -218,28 +228,42 @@ impl LanguageServer for Backend {
             let uri = Url::from_file_path(&s.file).ok()?;
             let line = u32::try_from(s.line.saturating_sub(1)).ok()?;
             let at = Position::new(line, 0);
-            Some(GotoDefinitionResponse::Scalar(Location::new(uri, Range::new(at, at))))
+            Some(GotoDefinitionResponse::Scalar(Location::new(
+                uri,
+                Range::new(at, at),
+            )))
         }))
     }
 
     async fn hover(&self, params: HoverParams) -> RpcResult<Option<Hover>> {
         let found = self.id_at(&params.text_document_position_params);
-        Ok(found.and_then(|(id, index)| index.hover(&id)).map(|text| Hover {
-            contents: HoverContents::Markup(MarkupContent {
-                kind: MarkupKind::Markdown,
-                value: text,
-            }),
-            range: None,
-        }))
+        Ok(found
+            .and_then(|(id, index)| index.hover(&id))
+            .map(|text| Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: text,
+                }),
+                range: None,
+            }))
     }
 
     async fn completion(&self, params: CompletionParams) -> RpcResult<Option<CompletionResponse>> {
         let at = &params.text_document_position;
-        let line = self.line(&at.text_document.uri, at.position.line).unwrap_or_default();
-        let path = at.text_document.uri.to_file_path().map(|p| canonical(&p)).unwrap_or_default();
+        let line = self
+            .line(&at.text_document.uri, at.position.line)
+            .unwrap_or_default();
+        let path = at
+            .text_document
+            .uri
+            .to_file_path()
+            .map(|p| canonical(&p))
+            .unwrap_or_default();
         let index = self.state().index.clone();
         let col = usize::try_from(at.position.character).unwrap_or(usize::MAX);
-        Ok(Some(CompletionResponse::Array(completions(&index, &path, &line, col))))
+        Ok(Some(CompletionResponse::Array(completions(
+            &index, &path, &line, col,
+        ))))
     }
 }
 

@@ -49,11 +49,11 @@ mod toml_read;
 
 pub use discovery::{discover, BrokenMod, Discovery, FoundMod};
 pub use load::{load, load_generation, load_resolved, LoadedMods, Locale};
-pub use pack::{install, pack, InstallOptions, PackError, Packed};
 pub use lock::{hash_mod_dir, mod_files, LockedMod, Lockfile, ModHasher};
 pub use manifest::{
     Break, Conflict, Dependency, LoadHints, LocaleConfig, Manifest, ManifestError, PluginEntry,
 };
+pub use pack::{install, pack, InstallOptions, PackError, Packed};
 pub use resolve::{resolve, DisableCause, DisabledMod, EnabledBecause, Resolution, ResolvedMod};
 pub use server::{Grants, Limits, ServerConfig};
 

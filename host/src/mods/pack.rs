@@ -294,8 +294,12 @@ fn read_archive(zip_path: &Path) -> Result<Unpacked, PackError> {
         .ok_or_else(|| not_packed(format!("it has no `{LOCK_ENTRY}` entry")))?;
     let lock_text = String::from_utf8(lock_bytes)
         .map_err(|_| not_packed(format!("its `{LOCK_ENTRY}` is not UTF-8 text")))?;
-    let lock = Lockfile::parse(&zip_path.join(LOCK_ENTRY), &lock_text)
-        .map_err(|d| not_packed(format!("its `{LOCK_ENTRY}` is invalid:\n{}", d.render(false))))?;
+    let lock = Lockfile::parse(&zip_path.join(LOCK_ENTRY), &lock_text).map_err(|d| {
+        not_packed(format!(
+            "its `{LOCK_ENTRY}` is invalid:\n{}",
+            d.render(false)
+        ))
+    })?;
     let [locked] = lock.mods.as_slice() else {
         return Err(not_packed(format!(
             "its `{LOCK_ENTRY}` lists {} mods, a packed mod has one",
@@ -374,7 +378,12 @@ pub fn install(
         }
     }
     let present = discover(&[mods_dir.to_path_buf()]);
-    for dep in unpacked.manifest.dependencies.iter().filter(|d| !d.optional) {
+    for dep in unpacked
+        .manifest
+        .dependencies
+        .iter()
+        .filter(|d| !d.optional)
+    {
         let found: Vec<&Version> = present
             .mods
             .iter()
@@ -440,7 +449,14 @@ mod tests {
     fn only_plain_relative_paths_are_safe() {
         assert!(safe_relative("arena/content/cards.toml"));
         assert!(safe_relative("mods.lock"));
-        for bad in ["../evil", "arena/../../evil", "/etc/passwd", "a\\..\\b", "", "./x"] {
+        for bad in [
+            "../evil",
+            "arena/../../evil",
+            "/etc/passwd",
+            "a\\..\\b",
+            "",
+            "./x",
+        ] {
             assert!(!safe_relative(bad), "{bad}");
         }
     }

@@ -23,22 +23,55 @@ pub fn markdown(registry: &Registry) -> String {
          (`type = \"damage\"` is `core:action/damage`). Plugins add their own kinds; \
          `tessera schema --markdown` in a game's folder lists those too.\n",
     );
-    section(&mut out, "Actions", "change the world; used in `do = [...]` lists", registry.actions.iter());
-    section(&mut out, "Conditions", "test an object; used in `where`, `condition`, `while`", registry.conditions.iter());
-    section(&mut out, "Selectors", "choose objects; used in `select`", registry.selectors.iter());
-    section(&mut out, "Node types", "steps of an ability's `math` pipeline", registry.nodes.iter());
+    section(
+        &mut out,
+        "Actions",
+        "change the world; used in `do = [...]` lists",
+        registry.actions.iter(),
+    );
+    section(
+        &mut out,
+        "Conditions",
+        "test an object; used in `where`, `condition`, `while`",
+        registry.conditions.iter(),
+    );
+    section(
+        &mut out,
+        "Selectors",
+        "choose objects; used in `select`",
+        registry.selectors.iter(),
+    );
+    section(
+        &mut out,
+        "Node types",
+        "steps of an ability's `math` pipeline",
+        registry.nodes.iter(),
+    );
     let mut events: Vec<_> = registry.events.iter().collect();
     events.sort_by_key(|e| e.id.as_str());
-    let _ = write!(out, "\n## Events\n\nWhat a trigger's `when` can name.\n\n| event | meaning |\n|---|---|\n");
+    let _ = write!(
+        out,
+        "\n## Events\n\nWhat a trigger's `when` can name.\n\n| event | meaning |\n|---|---|\n"
+    );
     for e in events {
-        let doc = if e.doc.trim().is_empty() { &e.imp.doc } else { &e.doc };
+        let doc = if e.doc.trim().is_empty() {
+            &e.imp.doc
+        } else {
+            &e.doc
+        };
         let _ = writeln!(out, "| `{}` | {} |", e.id, cell(doc));
     }
     let mut loaders: Vec<_> = registry.loaders.iter().collect();
     loaders.sort_by_key(|e| e.id.as_str());
     let _ = write!(out, "\n## Content loaders\n\nThe file formats content may be written in.\n\n| loader | provided by | what it reads |\n|---|---|---|\n");
     for l in loaders {
-        let _ = writeln!(out, "| `{}` | {} | {} |", l.id, provider(&l.provider), cell(&l.doc));
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} |",
+            l.id,
+            provider(&l.provider),
+            cell(&l.doc)
+        );
     }
     out
 }
@@ -104,7 +137,12 @@ mod tests {
         for e in r.actions.iter() {
             assert!(md.contains(&format!("### `{}`", e.id)), "{}", e.id);
             for p in &e.params {
-                assert!(md.contains(&format!("| `{}` |", p.name)), "{} {}", e.id, p.name);
+                assert!(
+                    md.contains(&format!("| `{}` |", p.name)),
+                    "{} {}",
+                    e.id,
+                    p.name
+                );
             }
         }
         for e in r.events.iter() {

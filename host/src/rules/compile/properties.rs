@@ -100,7 +100,10 @@ mod tests {
 
     #[test]
     fn a_mod_sees_its_own_and_its_dependencies_declarations() {
-        let (s0, f0) = file("rules", "[properties]\nattack = \"hits\"\n[world]\narmor_key = \"armor\"");
+        let (s0, f0) = file(
+            "rules",
+            "[properties]\nattack = \"hits\"\n[world]\narmor_key = \"armor\"",
+        );
         let (s1, f1) = file("cards", "[class.a]\nproperties = { atack = 1 }");
         let (s2, f2) = file("other", "[class.b]\nproperties = { anything = 1 }");
         let sources = [s0, s1, s2];
@@ -113,11 +116,17 @@ mod tests {
         }
         assert!(!cards.contains("atack"));
         assert!(seen.contains_key("rules"));
-        assert!(!seen.contains_key("other"), "no dependency declares anything for it");
+        assert!(
+            !seen.contains_key("other"),
+            "no dependency declares anything for it"
+        );
         let (s3, f3) = file("patcher", "[properties]\nrunes = \"x\"");
         let sources = [sources[0].clone(), sources[1].clone(), s3];
         let files = vec![(0, files[0].1.clone()), (2, f3)];
-        assert!(visible(&sources, &files, Some(&after))["rules"].contains("runes"), "a patcher's keys count for the class it patches");
+        assert!(
+            visible(&sources, &files, Some(&after))["rules"].contains("runes"),
+            "a patcher's keys count for the class it patches"
+        );
         // Without a mod order (a scenario's own content), every declaration counts.
         assert!(visible(&sources, &files, None).contains_key("other"));
     }
