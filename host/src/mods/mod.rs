@@ -53,7 +53,7 @@ pub use lock::{hash_mod_dir, mod_files, LockedMod, Lockfile, ModHasher};
 pub use manifest::{
     Break, Conflict, Dependency, LoadHints, LocaleConfig, Manifest, ManifestError, PluginEntry,
 };
-pub use pack::{install, pack, InstallOptions, PackError, Packed};
+pub use pack::{install, pack, InstallOptions, MissingDependency, PackError, Packed};
 pub use resolve::{resolve, DisableCause, DisabledMod, EnabledBecause, Resolution, ResolvedMod};
 pub use server::{Grants, Limits, ServerConfig};
 

@@ -103,21 +103,8 @@ pub enum PackError {
         actual: String,
     },
     /// A required dependency is not in the mods folder, or not at a matching version.
-    #[error("mod `{mod_id}` {version} needs `{dep}` {req}, {}; nothing was installed\nhelp: install `{dep}` {req} into `{}` first", found.as_ref().map_or_else(|| format!("which is not in `{}`", dir.display()), |v| format!("but `{}` has {dep} {v}", dir.display())), dir.display())]
-    MissingDependency {
-        /// The mod being installed.
-        mod_id: String,
-        /// Its version.
-        version: Version,
-        /// The dependency.
-        dep: String,
-        /// The version it needs.
-        req: VersionReq,
-        /// The version in the folder, if any.
-        found: Option<Version>,
-        /// The mods folder.
-        dir: PathBuf,
-    },
+    #[error("{0}")]
+    MissingDependency(Box<MissingDependency>),
     /// The mod is already installed and replacing was not asked for.
     #[error("`{}` already exists (mod `{mod_id}` {installed}); nothing was installed\nhelp: pass `--replace` to replace it with {version}", dir.display())]
     AlreadyInstalled {
@@ -130,6 +117,24 @@ pub enum PackError {
         /// The folder.
         dir: PathBuf,
     },
+}
+
+/// A required dependency a packed mod lacks in the mods folder it is installed into.
+#[derive(Debug, thiserror::Error)]
+#[error("mod `{mod_id}` {version} needs `{dep}` {req}, {}; nothing was installed\nhelp: install `{dep}` {req} into `{}` first", found.as_ref().map_or_else(|| format!("which is not in `{}`", dir.display()), |v| format!("but `{}` has {dep} {v}", dir.display())), dir.display())]
+pub struct MissingDependency {
+    /// The mod being installed.
+    pub mod_id: String,
+    /// Its version.
+    pub version: Version,
+    /// The dependency.
+    pub dep: String,
+    /// The version it needs.
+    pub req: VersionReq,
+    /// The version in the folder, if any.
+    pub found: Option<Version>,
+    /// The mods folder.
+    pub dir: PathBuf,
 }
 
 fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> PackError + 'a {
@@ -391,14 +396,14 @@ pub fn install(
             .map(|m| &m.manifest.version)
             .collect();
         if !found.iter().any(|v| dep.req.matches(v)) {
-            return Err(PackError::MissingDependency {
+            return Err(PackError::MissingDependency(Box::new(MissingDependency {
                 mod_id: locked.id.clone(),
                 version: locked.version.clone(),
                 dep: dep.id.clone(),
                 req: dep.req.clone(),
                 found: found.first().map(|v| (*v).clone()),
                 dir: mods_dir.to_path_buf(),
-            });
+            })));
         }
     }
     let target = mods_dir.join(&locked.id);
