@@ -120,6 +120,8 @@ mod tests {
             !seen.contains_key("other"),
             "no dependency declares anything for it"
         );
+        // Without a mod order (a scenario's own content), every declaration counts.
+        assert!(visible(&sources, &files, None).contains_key("other"));
         let (s3, f3) = file("patcher", "[properties]\nrunes = \"x\"");
         let sources = [sources[0].clone(), sources[1].clone(), s3];
         let files = vec![(0, files[0].1.clone()), (2, f3)];
@@ -127,7 +129,5 @@ mod tests {
             visible(&sources, &files, Some(&after))["rules"].contains("runes"),
             "a patcher's keys count for the class it patches"
         );
-        // Without a mod order (a scenario's own content), every declaration counts.
-        assert!(visible(&sources, &files, None).contains_key("other"));
     }
 }
