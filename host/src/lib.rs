@@ -57,6 +57,8 @@ mod bus;
 mod diag;
 mod game;
 mod id;
+#[cfg(feature = "lsp")]
+pub mod lsp;
 pub mod mods;
 pub mod play;
 pub mod plugins;

@@ -420,6 +420,16 @@ fn tessera_run_builds_a_missing_plugin_module_first() {
             .contains("building the plugins the mods need (their modules are missing): arena-plus"),
         "{stderr}"
     );
+    // Issue 21, defect 17: the first run was silent for minutes while plugins built. Each
+    // plugin is built on its own and reported as it starts and as it finishes.
+    assert!(
+        stderr.contains("  building plugin 1/1: arena-plus ...\n"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("  built plugin 1/1: arena-plus in "),
+        "{stderr}"
+    );
     assert!(
         module.is_file(),
         "the module was built into the copy's mod folder"

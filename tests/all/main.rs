@@ -9,9 +9,14 @@ mod arena_plus;
 mod aura_incremental;
 mod bad_input;
 mod cli;
+mod cli_content;
 mod cli_new;
+mod cli_pack;
 mod cli_watch;
+mod docs;
 mod hearthbreaker;
+#[cfg(feature = "lsp")]
+mod lsp;
 mod mods_content;
 mod mods_fixture;
 mod mods_lock;

@@ -214,7 +214,7 @@ fn check_watch_rechecks_after_every_save() {
         "content/c.toml",
         "[class.unit]\nproperties = { attack = \"x\" + }\n",
     );
-    assert!(next("checked 1 mod:").contains("1 errors"));
+    assert!(next("checked 1 mod:").contains("1 error,"));
     t.write("m", "content/c.toml", &unit(2));
     assert!(next("checked 1 mod:").contains("0 errors"));
     let _ = child.kill();

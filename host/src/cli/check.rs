@@ -194,11 +194,13 @@ pub fn check(
                 eprintln!("disabled `{id}`: {why}");
             }
             println!(
-                "checked {}: {} loaded{}, {} disabled; {errors} errors, {warnings} warnings",
+                "checked {}: {} loaded{}, {} disabled; {}, {}",
                 mods_count(loaded.resolution.order.len() + loaded.resolution.disabled.len()),
                 loaded.loaded.len(),
                 class_counts(&loaded),
                 loaded.resolution.disabled.len() + loaded.content_disabled.len(),
+                counted(errors, "error"),
+                counted(warnings, "warning"),
             );
         }
     }
@@ -207,6 +209,15 @@ pub fn check(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `3 errors`, `1 warning`, `0 warnings`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// `check --watch`: checks, then checks again after every (debounced) save.

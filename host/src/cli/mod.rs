@@ -3,6 +3,7 @@
 
 mod check;
 mod new;
+mod pack;
 mod run;
 mod schema;
 #[cfg(feature = "serve")]
@@ -119,12 +120,23 @@ enum Command {
     /// loaded mod's `tests/` folder is run; a scenario runs on the loaded mods' content or
     /// only on its own, as its `[scenario] mods` says.
     Test(test::TestArgs),
+    /// A language server for content files (LSP over stdin/stdout): diagnostics as
+    /// `check` gives them, go-to-definition and hover for ids, completion of ids, kinds
+    /// and parameters. Editors start it; it serves the folder they open.
+    #[cfg(feature = "lsp")]
+    Lsp,
     /// Write JSON Schemas of content files (with every kind the loaded mods register,
     /// plugins' included), mod.toml and server.toml, for editor completion.
     Schema(schema::SchemaArgs),
     /// Make a new mod, or a plugin crate for a mod, that passes `check` and `test` at once.
     #[command(subcommand)]
     New(new::NewCommand),
+    /// Pack a mod folder into one `.zip` (manifest, content, locale, built plugins,
+    /// tests) and print its hash in `mods.lock` form.
+    Pack(pack::PackArgs),
+    /// Install a packed mod into a mods folder, after checking its hash and that its
+    /// dependencies are there at matching versions.
+    Install(pack::InstallArgs),
 }
 
 /// Parses arguments and runs the command.
@@ -156,6 +168,12 @@ pub fn run() -> Result<ExitCode, String> {
         Command::Test(args) => test::test(&args),
         Command::New(cmd) => new::new(&cmd),
         Command::Schema(args) => schema::schema(&args),
+        Command::Pack(args) => pack::pack(&args),
+        Command::Install(args) => pack::install(&args),
+        #[cfg(feature = "lsp")]
+        Command::Lsp => tessera_host::lsp::serve_stdio()
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| format!("the language server stopped: {e}")),
         Command::Build { paths, native } => build(paths, native),
         Command::Run(args) => run::run(&args),
         Command::Replay { file, mods, quiet } => run::replay(&file, &mods, quiet),

@@ -29,12 +29,24 @@ pub struct SchemaArgs {
     /// `server.schema.json` into.
     #[arg(long, value_name = "DIR", default_value = "schemas")]
     pub out: PathBuf,
+    /// Print the content reference in Markdown instead (every kind, its parameters and
+    /// docs: the user guide's `docs/src/reference.md`).
+    #[arg(long, conflicts_with = "which")]
+    pub markdown: bool,
+    /// Only the host's built-in kinds, without loading any mod (what the user guide's
+    /// reference lists).
+    #[arg(long)]
+    pub core_only: bool,
     #[command(flatten)]
     pub mods: ModArgs,
 }
 
 /// The registry with the kinds of every mod that loads (plugins' and content-defined).
-fn registry(mods: &ModArgs) -> Result<Arc<Registry>, String> {
+fn registry(args: &SchemaArgs) -> Result<Arc<Registry>, String> {
+    if args.core_only {
+        return Ok(Arc::new(Registry::with_core()));
+    }
+    let mods = &args.mods;
     let loaded = check::load(mods, Arc::new(Registry::with_core()))?;
     if loaded.has_errors() {
         eprintln!(
@@ -47,9 +59,9 @@ fn registry(mods: &ModArgs) -> Result<Arc<Registry>, String> {
         .map_or_else(|| Arc::new(Registry::with_core()), |g| g.registry.clone()))
 }
 
-fn text(which: Which, mods: &ModArgs) -> Result<String, String> {
+fn text(which: Which, args: &SchemaArgs) -> Result<String, String> {
     let value = match which {
-        Which::Content => schema::content(registry(mods)?.as_ref()),
+        Which::Content => schema::content(registry(args)?.as_ref()),
         Which::Mod => schema::manifest(),
         Which::Server => schema::server(),
     };
@@ -64,8 +76,12 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 
 /// `tessera schema`.
 pub fn schema(args: &SchemaArgs) -> Result<ExitCode, String> {
+    if args.markdown {
+        print!("{}", schema::markdown(registry(args)?.as_ref()));
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(which) = args.which {
-        println!("{}", text(which, &args.mods)?);
+        println!("{}", text(which, args)?);
         return Ok(ExitCode::SUCCESS);
     }
     std::fs::create_dir_all(&args.out)
@@ -75,7 +91,7 @@ pub fn schema(args: &SchemaArgs) -> Result<ExitCode, String> {
         (Which::Mod, "mod.schema.json"),
         (Which::Server, "server.schema.json"),
     ] {
-        write(&args.out.join(file), &text(which, &args.mods)?)?;
+        write(&args.out.join(file), &text(which, args)?)?;
     }
     println!(
         "point your editor at them: see the README's \"Editor support\" (a .taplo.toml for Even Better TOML)"

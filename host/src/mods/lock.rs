@@ -57,24 +57,48 @@ pub struct Lockfile {
 /// path, a zero byte, its length (8 bytes, little-endian) and its bytes. Symbolic links to
 /// files are followed; links to folders are skipped (no loops). Returns `sha256:<hex>`.
 pub fn hash_mod_dir(dir: &Path) -> io::Result<String> {
+    let mut h = ModHasher::default();
+    for (rel, path) in mod_files(dir)? {
+        let bytes = std::fs::read(&path).map_err(|e| with_path(e, &path))?;
+        h.add(&rel, &bytes);
+    }
+    Ok(h.finish())
+}
+
+/// The files [`hash_mod_dir`] hashes, as (`/`-separated relative path, path), sorted by
+/// relative path: what `tessera pack` puts in a packed mod.
+pub fn mod_files(dir: &Path) -> io::Result<Vec<(String, PathBuf)>> {
     let mut files = Vec::new();
     collect_files(dir, dir, &mut files)?;
     files.sort();
-    let mut h = Sha256::new();
-    for (rel, path) in &files {
-        let bytes = std::fs::read(path).map_err(|e| with_path(e, path))?;
-        h.update(rel.as_bytes());
-        h.update([0u8]);
-        h.update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
-        h.update(&bytes);
+    Ok(files)
+}
+
+/// The hash of [`hash_mod_dir`], fed one file at a time (in order of relative path), so
+/// files that are not on disk (a packed mod's entries) hash the same way.
+#[derive(Default)]
+pub struct ModHasher(Sha256);
+
+impl ModHasher {
+    /// Adds one file: its `/`-separated path relative to the mod folder, and its bytes.
+    pub fn add(&mut self, rel: &str, bytes: &[u8]) {
+        self.0.update(rel.as_bytes());
+        self.0.update([0u8]);
+        self.0
+            .update(u64::try_from(bytes.len()).unwrap_or(u64::MAX).to_le_bytes());
+        self.0.update(bytes);
     }
-    let digest = h.finalize();
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
+
+    /// `sha256:<hex>` of every file added.
+    pub fn finish(self) -> String {
+        let digest = self.0.finalize();
+        let mut out = String::with_capacity(7 + 64);
+        out.push_str("sha256:");
+        for b in digest {
+            out.push_str(&format!("{b:02x}"));
+        }
+        out
     }
-    Ok(out)
 }
 
 fn with_path(e: io::Error, path: &Path) -> io::Error {

@@ -42,16 +42,18 @@ mod lock;
 mod manifest;
 mod manifest_parse;
 mod order;
+mod pack;
 mod resolve;
 mod server;
 mod toml_read;
 
 pub use discovery::{discover, BrokenMod, Discovery, FoundMod};
 pub use load::{load, load_generation, load_resolved, LoadedMods, Locale};
-pub use lock::{hash_mod_dir, LockedMod, Lockfile};
+pub use lock::{hash_mod_dir, mod_files, LockedMod, Lockfile, ModHasher};
 pub use manifest::{
     Break, Conflict, Dependency, LoadHints, LocaleConfig, Manifest, ManifestError, PluginEntry,
 };
+pub use pack::{install, pack, InstallOptions, MissingDependency, PackError, Packed};
 pub use resolve::{resolve, DisableCause, DisabledMod, EnabledBecause, Resolution, ResolvedMod};
 pub use server::{Grants, Limits, ServerConfig};
 

@@ -87,14 +87,17 @@ impl Recording {
         let mut out = Vec::new();
         for m in &self.mods {
             match current.iter().find(|c| c.id == m.id) {
-                None => out.push(format!("mod `{}` {} is not loaded now", m.id, m.version)),
+                None => out.push(format!(
+                    "mod `{}` {} ({}) is not loaded now",
+                    m.id, m.version, m.hash
+                )),
                 Some(c) if c.version != m.version => out.push(format!(
-                    "mod `{}` was {} and is {} now",
-                    m.id, m.version, c.version
+                    "mod `{}` was {} and is {} now (recorded {}, loaded {})",
+                    m.id, m.version, c.version, m.hash, c.hash
                 )),
                 Some(c) if c.hash != m.hash => out.push(format!(
-                    "mod `{}` {} has changed on disk since the recording",
-                    m.id, m.version
+                    "mod `{}` {} has changed on disk since the recording (recorded {}, loaded {})",
+                    m.id, m.version, m.hash, c.hash
                 )),
                 Some(_) => {}
             }
@@ -102,8 +105,8 @@ impl Recording {
         for c in current {
             if !self.mods.iter().any(|m| m.id == c.id) {
                 out.push(format!(
-                    "mod `{}` {} is loaded now but was not then",
-                    c.id, c.version
+                    "mod `{}` {} ({}) is loaded now but was not then",
+                    c.id, c.version, c.hash
                 ));
             }
         }

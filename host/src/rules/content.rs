@@ -70,6 +70,13 @@ pub struct ContentFile {
     /// (compiled by `crate::ability`).
     #[serde(default)]
     pub abilities: Option<Json>,
+    /// The property keys this mod's classes may set, each with what it means
+    /// (`[properties] attack = "damage dealt in combat"`). Once any loaded mod declares
+    /// properties, a class setting a key no mod declares is a warning with a
+    /// did-you-mean (`atack` → `attack`); the health rule's keys (`max_health`, `damage`,
+    /// `health`) and `[world] armor_key` are always declared.
+    #[serde(default)]
+    pub properties: IndexMap<String, String>,
 }
 
 /// `[game]`: how a match is set up, whose turn it is, and how it ends. The host creates

@@ -8,6 +8,9 @@
 //! with their parameters and docs. It reads no files and touches no world.
 
 mod files;
+mod reference;
+
+pub use reference::markdown;
 
 use serde_json::{json, Map, Value};
 

@@ -26,6 +26,7 @@ pub(super) fn declare(
         classes: HashSet::new(),
         auras: HashSet::new(),
         layers: declared_layers(files),
+        properties: HashMap::new(),
     };
     let mut seen: HashMap<Id, usize> = HashMap::new();
     for (i, f) in files {
@@ -156,6 +157,7 @@ pub(super) fn defs_stub() -> Defs {
         classes: HashSet::new(),
         auras: HashSet::new(),
         layers: declared_layers(&[]),
+        properties: HashMap::new(),
     }
 }
 

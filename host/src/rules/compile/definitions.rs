@@ -34,6 +34,7 @@ impl<'c> Compiler<'c> {
                 .map(|s| s.mod_id.clone())
                 .unwrap_or_default(),
             errors: Vec::new(),
+            warnings: Vec::new(),
             auras: Vec::new(),
             stack: Vec::new(),
             inline: 0,
@@ -209,6 +210,7 @@ impl<'c> Compiler<'c> {
             let mut p = path.to_vec();
             p.push(PathSeg::Key("properties".into()));
             p.push(PathSeg::Key(k.clone()));
+            self.check_property_key(id.as_str(), k, &p);
             let value = Value::from_json(v).ok_or_else(|| {
                 ContentError::new(
                     "E-CONTENT-TYPE",

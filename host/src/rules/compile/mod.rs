@@ -18,6 +18,7 @@ mod definitions;
 mod defs;
 mod kinds;
 mod play;
+mod properties;
 mod refs;
 mod selectors;
 
@@ -267,7 +268,8 @@ impl Generation {
                 Err(d) => diags.push(*d),
             }
         }
-        let defs = declare(&registry, sources, &files, &mut diags);
+        let mut defs = declare(&registry, sources, &files, &mut diags);
+        defs.properties = properties::visible(sources, &files, opts.ordered_after);
         let mut gen = Generation {
             number,
             registry: registry.clone(),
@@ -308,6 +310,9 @@ impl Generation {
             let errors: Vec<ContentError> = c.errors.drain(..).collect();
             for e in errors {
                 diags.push(c.diagnostic(e));
+            }
+            for w in c.warnings.drain(..) {
+                diags.push(w);
             }
             for (id, aura) in c.auras.drain(..) {
                 gen.auras.insert(id, Arc::new(aura));
@@ -543,6 +548,9 @@ pub(crate) struct Defs {
     /// Modifier layers in order (`[world] layers` of the last file declaring them):
     /// known before any aura compiles, whichever file declares them.
     pub(super) layers: Vec<Sym>,
+    /// The property keys each mod's classes may set, for mods that see a declaration
+    /// (`[properties]`).
+    pub(super) properties: HashMap<String, HashSet<String>>,
 }
 
 /// Compiles one file's definitions. Keys that every selector/condition/action accepts.
@@ -556,6 +564,8 @@ pub(crate) struct Compiler<'c> {
     file: usize,
     ns: String,
     pub(crate) errors: Vec<ContentError>,
+    /// Warnings found while compiling (they do not fail the build).
+    pub(crate) warnings: Vec<Diagnostic>,
     auras: Vec<(Id, AuraDef)>,
     stack: Vec<Id>,
     inline: usize,
