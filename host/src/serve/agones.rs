@@ -110,7 +110,7 @@ pub(crate) async fn report(
                 Some(change) => track(&mut alpha, change).await,
                 None => players_open = false,
             },
-            _ = stop.wait_for(|s| *s) => break,
+            () = async { let _ = stop.wait_for(|s| *s).await; } => break,
         }
     }
     // Seats left by the drain itself, then the end of this GameServer.
