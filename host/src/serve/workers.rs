@@ -239,7 +239,10 @@ impl Worker {
         let before = self.reported.remove(&id).unwrap_or_default();
         let after = now.clone().unwrap_or_default();
         for seat in 0..before.len().max(after.len()) {
-            let (was, is) = (before.get(seat) == Some(&true), after.get(seat) == Some(&true));
+            let (was, is) = (
+                before.get(seat) == Some(&true),
+                after.get(seat) == Some(&true),
+            );
             if was != is {
                 let player = PlayerId { match_id: id, seat };
                 let _ = players.send(if is {

@@ -63,7 +63,10 @@ fn admin_endpoints_report_reload_and_drain() {
         let w: serde_json::Value = serde_json::from_str(&body).unwrap();
         let listed = &w["worlds"][0];
         assert_eq!(
-            (w["worlds"].as_array().map(Vec::len), listed["match"].as_u64()),
+            (
+                w["worlds"].as_array().map(Vec::len),
+                listed["match"].as_u64()
+            ),
             (Some(1), Some(id)),
             "{body}"
         );

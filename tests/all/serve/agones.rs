@@ -246,10 +246,16 @@ fn agones_sdk_hears_ready_health_players_and_shutdown_after_drain() {
         // Ready once listening (the SDK first checks the sidecar with GetGameServer).
         let seen = calls.borrow().clone();
         let ready_at = seen.iter().position(|c| c == "Ready");
-        assert!(ready_at.is_some(), "Ready was sent before start returned: {seen:?}");
+        assert!(
+            ready_at.is_some(),
+            "Ready was sent before start returned: {seen:?}"
+        );
         assert!(!seen.iter().any(|c| c == "Shutdown"), "{seen:?}");
         let seen = calls_until(&mut calls, |c| c.iter().any(|c| c == "Health")).await;
-        assert!(seen.iter().position(|c| c == "Health") > ready_at, "{seen:?}");
+        assert!(
+            seen.iter().position(|c| c == "Health") > ready_at,
+            "{seen:?}"
+        );
 
         // A client takes a seat: one player connected.
         let u = super::url(&server);
@@ -267,7 +273,11 @@ fn agones_sdk_hears_ready_health_players_and_shutdown_after_drain() {
         assert_eq!(report.saved, vec![id], "{report:?}");
         server.wait().await.unwrap();
         let seen = calls_until(&mut calls, |c| c.iter().any(|c| c == "Shutdown")).await;
-        assert_eq!(seen.last().map(String::as_str), Some("Shutdown"), "{seen:?}");
+        assert_eq!(
+            seen.last().map(String::as_str),
+            Some("Shutdown"),
+            "{seen:?}"
+        );
         let disconnect = format!("PlayerDisconnect {player}");
         let left = seen.iter().position(|c| *c == disconnect);
         assert!(left.is_some(), "the drained seat is let go: {seen:?}");

@@ -50,10 +50,7 @@ fn launch() -> Browser {
         // Containers run tests as root, where chromium's sandbox cannot start.
         sandbox: false,
         idle_browser_timeout: Duration::from_secs(300),
-        args: vec![
-            "--disable-dev-shm-usage".as_ref(),
-            "--disable-gpu".as_ref(),
-        ],
+        args: vec!["--disable-dev-shm-usage".as_ref(), "--disable-gpu".as_ref()],
         ..LaunchOptions::default()
     };
     Browser::new(options).unwrap_or_else(|e| panic!("chromium did not start: {e:#}"))
