@@ -318,6 +318,13 @@ impl Server {
             drained: Default::default(),
         });
         let router = admin::router(app.clone());
+        // TCP_NODELAY on every connection: protocol messages are small frames that must
+        // not wait for Nagle's algorithm (~40 ms a move with delayed ACKs).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!("could not set TCP_NODELAY on a connection: {e}");
+            }
+        });
         let task = tokio::spawn(async move {
             axum::serve(listener, router)
                 .with_graceful_shutdown(async move {
