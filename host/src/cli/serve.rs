@@ -82,7 +82,7 @@ pub fn serve(args: &ServeArgs) -> Result<ExitCode, String> {
             o.agones = Some(tessera_host::serve::agones::AgonesOptions::new());
         }
         #[cfg(not(feature = "agones"))]
-        return Err("`--agones` needs a tessera built with the `agones` feature: `cargo build --release --features agones` (or the image from deploy/Dockerfile)".into());
+        return Err("`--agones` needs a tessera built with the `agones` feature: `cargo install --path host --features agones` (needs protoc), or the image from deploy/Dockerfile".into());
     }
     let report = tessera_host::serve::run(o, |addr, errors| {
         for e in errors {
