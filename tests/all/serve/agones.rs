@@ -248,7 +248,7 @@ fn agones_sdk_hears_ready_health_players_and_shutdown_after_drain() {
         let ready_at = seen.iter().position(|c| c == "Ready");
         assert!(
             ready_at.is_some(),
-            "Ready was sent before start returned: {seen:?}"
+            "no Ready by the time start returned: {seen:?}"
         );
         assert!(!seen.iter().any(|c| c == "Shutdown"), "{seen:?}");
         let seen = calls_until(&mut calls, |c| c.iter().any(|c| c == "Health")).await;
