@@ -1,7 +1,8 @@
 //! A loopback benchmark of `tessera serve`, bounded in count and time.
 //!
 //! ```text
-//! cargo run --release --example serve_bench -- [play|restore] [WORLDS] [SECONDS] [MOVES]
+//! cargo run --release --example serve_bench -- play [WORLDS] [SECONDS] [MOVES] [THINK_MS]
+//! cargo run --release --example serve_bench -- restore [WORLDS] [STOP_AT]
 //! ```
 //!
 //! `play` (the default): starts a server in this process, creates WORLDS matches of the
@@ -9,7 +10,10 @@
 //! WebSocket clients to each, and lets every client play random legal moves — at most
 //! MOVES each, for at most SECONDS. It reports the memory the worlds take (resident set
 //! before and after creating them), moves per second, and the move latency a client sees
-//! (from sending `play` to receiving the new `state`), p50 and p99.
+//! (from sending `play` to receiving the new `state`), p50 and p99. With THINK_MS (default
+//! 0) each client waits 0.5 to 1.5 times that long before each move, as a person would; with 0 every
+//! client plays as fast as it can, which saturates the server, so the latency is mostly
+//! time queued behind the other worlds' moves.
 //!
 //! `restore`: WORLDS matches of one client against the server's random AI; each client
 //! stops before its MOVES-th move, the server drains, a new server restores the saves,
@@ -71,6 +75,10 @@ struct Player {
     rng: ChaCha8Rng,
     token: String,
     moves: usize,
+    /// How long to wait before each move.
+    think: Duration,
+    /// When the last answer to a move of this client arrived.
+    last: Instant,
 }
 
 enum End {
@@ -106,10 +114,14 @@ impl Player {
             rng: ChaCha8Rng::seed_from_u64(seed),
             token,
             moves: 0,
+            think: Duration::ZERO,
+            last: Instant::now(),
         })
     }
 
     /// Plays until the end, `max` moves, the deadline, or a drain; latencies go to `lat`.
+    /// A client waiting for its turn stops at the deadline too: its opponent may have
+    /// stopped at its own move limit, and then no message comes.
     async fn play(
         &mut self,
         max: usize,
@@ -118,10 +130,16 @@ impl Player {
     ) -> Result<End, String> {
         let mut sent: Option<Instant> = None;
         loop {
-            match self.c.recv().await? {
+            let msg = tokio::time::timeout_at(deadline.into(), self.c.recv()).await;
+            let Ok(msg) = msg else {
+                return Ok(End::Stopped);
+            };
+            match msg? {
                 ServerMsg::State(v) => {
                     if let Some(t) = sent.take() {
-                        lat.push(t.elapsed());
+                        let now = Instant::now();
+                        lat.push(now - t);
+                        self.last = self.last.max(now);
                     }
                     if v.moves.is_empty() || v.result.is_some() {
                         continue;
@@ -130,6 +148,11 @@ impl Player {
                         return Ok(End::Stopped);
                     }
                     let index = self.rng.random_range(0..v.moves.len());
+                    if !self.think.is_zero() {
+                        // 0.5 to 1.5 times the think time, so clients do not move in step.
+                        let f = self.rng.random_range(0.5..1.5);
+                        tokio::time::sleep(self.think.mul_f64(f)).await;
+                    }
                     self.moves += 1;
                     sent = Some(Instant::now());
                     self.c.send(&ClientMsg::Play { index }).await?;
@@ -155,7 +178,12 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-async fn bench_play(worlds: usize, seconds: u64, max_moves: usize) -> Result<(), String> {
+async fn bench_play(
+    worlds: usize,
+    seconds: u64,
+    max_moves: usize,
+    think: Duration,
+) -> Result<(), String> {
     let dir = std::env::temp_dir().join(format!("tessera-bench-{}", std::process::id()));
     let server = Server::start(options(dir)?).await?;
     let url = format!("ws://{}/ws", server.addr());
@@ -176,7 +204,9 @@ async fn bench_play(worlds: usize, seconds: u64, max_moves: usize) -> Result<(),
     let mut players = Vec::new();
     for (i, id) in ids.iter().enumerate() {
         for seat in 0..2 {
-            players.push(Player::join(&url, *id, Some(seat), None, (i * 2 + seat) as u64).await?);
+            let mut p = Player::join(&url, *id, Some(seat), None, (i * 2 + seat) as u64).await?;
+            p.think = think;
+            players.push(p);
         }
     }
     let all_kib = rss_kib().saturating_sub(before);
@@ -188,15 +218,18 @@ async fn bench_play(worlds: usize, seconds: u64, max_moves: usize) -> Result<(),
             tokio::spawn(async move {
                 let mut lat = Vec::new();
                 let r = p.play(max_moves, deadline, &mut lat).await;
-                (r.map(|_| p.moves), lat)
+                (r.map(|_| (p.moves, p.last)), lat)
             })
         })
         .collect();
-    let (mut moves, mut lat, mut errors) = (0, Vec::new(), 0);
+    let (mut moves, mut lat, mut errors, mut last) = (0, Vec::new(), 0, started);
     for t in tasks {
         let (r, l) = t.await.map_err(|e| e.to_string())?;
         match r {
-            Ok(n) => moves += n,
+            Ok((n, at)) => {
+                moves += n;
+                last = last.max(at);
+            }
             Err(e) => {
                 errors += 1;
                 eprintln!("client error: {e}");
@@ -204,13 +237,16 @@ async fn bench_play(worlds: usize, seconds: u64, max_moves: usize) -> Result<(),
         }
         lat.extend(l);
     }
-    let secs = started.elapsed().as_secs_f64();
+    // Moves per second over the time moves were answered (not the wait of clients
+    // whose opponent stopped at its move limit).
+    let secs = (last - started).as_secs_f64().max(f64::EPSILON);
     lat.sort_unstable();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     println!(
-        "worlds: {worlds}, clients: {}, workers: {}",
+        "worlds: {worlds}, clients: {}, workers: {}, think time: {} ms",
         worlds * 2,
-        ServeOptions::new().workers
+        ServeOptions::new().workers,
+        think.as_millis()
     );
     println!("memory: {:.0} KiB per world (worlds only); {:.0} KiB per world with its two connections, both ends in this process", worlds_kib as f64 / worlds as f64, all_kib as f64 / worlds as f64);
     println!(
@@ -322,7 +358,12 @@ fn main() -> Result<(), String> {
         .build()
         .map_err(|e| e.to_string())?;
     match mode {
-        "play" => rt.block_on(bench_play(num(1, 1000), num(2, 30) as u64, num(3, 40))),
+        "play" => rt.block_on(bench_play(
+            num(1, 1000),
+            num(2, 30) as u64,
+            num(3, 40),
+            Duration::from_millis(num(4, 0) as u64),
+        )),
         "restore" => rt.block_on(bench_restore(num(1, 100), num(2, 5))),
         other => Err(format!("unknown mode `{other}`; use `play` or `restore`")),
     }

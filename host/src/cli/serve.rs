@@ -29,6 +29,10 @@ pub struct ServeArgs {
     /// World worker threads (default: the machine's parallelism).
     #[arg(long)]
     pub workers: Option<usize>,
+    /// Report to the Agones SDK sidecar (Ready, Health, players, Shutdown after a
+    /// drain); needs a tessera built with the `agones` feature.
+    #[arg(long)]
+    pub agones: bool,
 }
 
 /// Options of `tessera play`.
@@ -71,6 +75,14 @@ pub fn serve(args: &ServeArgs) -> Result<ExitCode, String> {
     o.restore = !args.no_restore;
     if let Some(n) = args.workers {
         o.workers = n;
+    }
+    if args.agones {
+        #[cfg(feature = "agones")]
+        {
+            o.agones = Some(tessera_host::serve::agones::AgonesOptions::new());
+        }
+        #[cfg(not(feature = "agones"))]
+        return Err("`--agones` needs a tessera built with the `agones` feature: `cargo install --path host --features agones` (needs protoc), or the image from deploy/Dockerfile".into());
     }
     let report = tessera_host::serve::run(o, |addr, errors| {
         for e in errors {

@@ -1,5 +1,6 @@
-//! The HTTP routes: the client WebSocket (`/ws`) and the operator's endpoints —
-//! `/healthz` (the process answers), `/readyz` (it accepts matches), `/metrics`
+//! The HTTP routes: the client WebSocket (`/ws`) and the operator's endpoints — the
+//! admin page `/` (static HTML, `admin.html`, reading the JSON routes below), `/worlds`
+//! (the hosted matches, JSON), `/healthz` (the process answers), `/readyz` (it accepts matches), `/metrics`
 //! (Prometheus text), `/mods` (the resolved order and why), `POST /reload` (stage the mod
 //! folders again; every world switches between two commands, or the last good
 //! generation stays), `POST /drain` (stop accepting, save running worlds, exit).
@@ -23,6 +24,8 @@ use super::{App, Current, DrainReport};
 /// Every route.
 pub(crate) fn router(app: Arc<App>) -> Router {
     Router::new()
+        .route("/", get(page))
+        .route("/worlds", get(worlds))
         .route("/ws", get(ws))
         .route("/healthz", get(|| async { "ok\n" }))
         .route("/readyz", get(readyz))
@@ -44,6 +47,37 @@ async fn ws(State(app): State<Arc<App>>, upgrade: WebSocketUpgrade) -> Response 
     upgrade
         .max_message_size(super::protocol::MAX_FRAME_BYTES)
         .on_upgrade(move |socket| super::conn::connection(socket, app))
+}
+
+/// The admin page: one static file, plain JavaScript, no external resources.
+const PAGE: &str = include_str!("admin.html");
+
+async fn page() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        PAGE,
+    )
+        .into_response()
+}
+
+/// Every hosted world, by match id.
+async fn worlds(State(app): State<Arc<App>>) -> Json<serde_json::Value> {
+    let mut all: Vec<_> = app
+        .workers
+        .each(|w| w.summaries())
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
+    all.sort_unstable_by_key(|w| w.match_id);
+    Json(json!({
+        "generation": app.core.current().gen.number,
+        "draining": app.core.is_draining(),
+        "worlds": all,
+    }))
 }
 
 async fn readyz(State(app): State<Arc<App>>) -> Response {

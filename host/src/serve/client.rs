@@ -22,7 +22,10 @@ pub struct Client {
 impl Client {
     /// Connects and reads the server's `welcome`.
     pub async fn connect(url: &str) -> Result<(Client, ServerMsg), String> {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await.map_err(|e| {
+        // TCP_NODELAY: a move is one small frame; with Nagle's algorithm and delayed
+        // ACKs each answer would wait ~40 ms.
+        let connect = tokio_tungstenite::connect_async_with_config(url, None, true);
+        let (ws, _) = connect.await.map_err(|e| {
             format!("cannot connect to {url}: {e}; is `tessera serve` running there?")
         })?;
         let mut c = Client { ws };

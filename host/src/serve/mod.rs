@@ -11,9 +11,13 @@
 //! changes only through [`Match`](crate::play::Match) commands. It must not reach into
 //! the state, bus or rules internals.
 //!
-//! Built with the `serve` feature (on by default): tokio, axum and tungstenite.
+//! Built with the `serve` feature (on by default): tokio, axum and tungstenite. With the
+//! `agones` feature (off by default) the server also reports to an Agones SDK sidecar
+//! (`agones`: Ready, Health, player tracking, Shutdown).
 
 mod admin;
+#[cfg(feature = "agones")]
+pub mod agones;
 pub mod client;
 mod conn;
 mod metrics;
@@ -55,6 +59,9 @@ pub struct ServeOptions {
     /// Which zones a seat may not look into. By default hands and secrets are private
     /// and decks secret.
     pub visibility: Arc<Visibility>,
+    /// Report to an Agones SDK sidecar (`tessera serve --agones`). By default `None`.
+    #[cfg(feature = "agones")]
+    pub agones: Option<agones::AgonesOptions>,
 }
 
 impl ServeOptions {
@@ -68,6 +75,8 @@ impl ServeOptions {
             restore: true,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             visibility: Arc::new(Visibility::default()),
+            #[cfg(feature = "agones")]
+            agones: None,
         }
     }
 }
@@ -96,6 +105,29 @@ pub(crate) struct Core {
     next_conn: AtomicU64,
     draining: AtomicBool,
     secret: u64,
+    /// Where workers report seats taken and left (Agones player tracking); `None` when
+    /// nothing tracks players.
+    pub players: Option<tokio::sync::mpsc::UnboundedSender<PlayerChange>>,
+}
+
+/// A human seat of a match, as the player tracker names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PlayerId {
+    pub match_id: u64,
+    pub seat: usize,
+}
+
+impl std::fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "match-{}-seat-{}", self.match_id, self.seat)
+    }
+}
+
+/// A client took or left a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PlayerChange {
+    Connected(PlayerId),
+    Disconnected(PlayerId),
 }
 
 impl Core {
@@ -171,6 +203,9 @@ pub struct Server {
     addr: SocketAddr,
     app: Arc<App>,
     task: tokio::task::JoinHandle<Result<(), String>>,
+    /// The Agones reporter: it ends with Shutdown after the drain.
+    #[cfg(feature = "agones")]
+    agones: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl std::fmt::Debug for App {
@@ -225,7 +260,21 @@ impl Server {
                 u64::from(d.subsec_nanos()) ^ d.as_secs().rotate_left(32)
             })
             ^ u64::from(std::process::id());
+        // With Agones, the sidecar must answer before anything else happens (saves are
+        // restored only by a server that will run).
+        #[cfg(feature = "agones")]
+        let (sdk, players, player_changes) = match &opts.agones {
+            Some(a) => {
+                let sdk = agones::connect(a).await?;
+                let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+                (Some(sdk), Some(tx), Some(rx))
+            }
+            None => (None, None, None),
+        };
+        #[cfg(not(feature = "agones"))]
+        let players = None;
         let core = Arc::new(Core {
+            players,
             opts,
             current: RwLock::new(Arc::new(current)),
             metrics: metrics::Metrics::default(),
@@ -251,6 +300,15 @@ impl Server {
         let addr = listener
             .local_addr()
             .map_err(|e| format!("the listening socket has no address: {e}"))?;
+        // Agones is told Ready once the server listens.
+        #[cfg(feature = "agones")]
+        let sdk = match sdk {
+            Some(mut sdk) => {
+                agones::ready(&mut sdk).await?;
+                Some(sdk)
+            }
+            None => None,
+        };
         let (shutdown, mut stop) = tokio::sync::watch::channel(false);
         let app = Arc::new(App {
             core,
@@ -261,6 +319,13 @@ impl Server {
             drained: Default::default(),
         });
         let router = admin::router(app.clone());
+        // TCP_NODELAY on every connection: protocol messages are small frames that must
+        // not wait for Nagle's algorithm (~40 ms a move with delayed ACKs).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!("could not set TCP_NODELAY on a connection: {e}");
+            }
+        });
         let task = tokio::spawn(async move {
             axum::serve(listener, router)
                 .with_graceful_shutdown(async move {
@@ -269,7 +334,23 @@ impl Server {
                 .await
                 .map_err(|e| format!("the server stopped: {e}"))
         });
-        Ok(Server { addr, app, task })
+        #[cfg(feature = "agones")]
+        let agones = match (sdk, player_changes, &app.core.opts.agones) {
+            (Some(sdk), Some(changes), Some(a)) => Some(tokio::spawn(agones::report(
+                sdk,
+                a.clone(),
+                changes,
+                app.shutdown.subscribe(),
+            ))),
+            _ => None,
+        };
+        Ok(Server {
+            addr,
+            app,
+            task,
+            #[cfg(feature = "agones")]
+            agones,
+        })
     }
 
     /// The address it listens on.
@@ -297,6 +378,12 @@ impl Server {
         tokio::task::spawn_blocking(move || app.workers.stop())
             .await
             .map_err(|e| format!("stopping the workers failed: {e}"))?;
+        #[cfg(feature = "agones")]
+        if let Some(agones) = self.agones {
+            agones
+                .await
+                .map_err(|e| format!("the Agones reporter failed: {e}"))?;
+        }
         r
     }
 }

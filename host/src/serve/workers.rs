@@ -15,7 +15,7 @@ use crate::reload::Staged;
 use super::protocol::{ClientMsg, SeatKind, ServerMsg};
 use super::save::SaveFile;
 use super::world::{HostedWorld, Out, Refusal, Spec};
-use super::Core;
+use super::{Core, PlayerChange, PlayerId};
 
 /// Work for a worker thread.
 pub(crate) type Job = Box<dyn FnOnce(&mut Worker) + Send>;
@@ -25,6 +25,8 @@ pub(crate) struct Worker {
     core: Arc<Core>,
     worlds: HashMap<u64, HostedWorld>,
     translate: Option<(u64, Translate)>,
+    /// The seats of each world last reported connected to the player tracker.
+    reported: HashMap<u64, Vec<bool>>,
 }
 
 /// The pool.
@@ -49,6 +51,7 @@ impl Workers {
                         core,
                         worlds: HashMap::new(),
                         translate: None,
+                        reported: HashMap::new(),
                     };
                     while let Ok(job) = rx.recv() {
                         job(&mut w);
@@ -223,6 +226,35 @@ impl Worker {
         if self.worlds.remove(&id).is_some() {
             self.core.metrics.worlds.fetch_sub(1, Ordering::Relaxed);
         }
+        self.track(id);
+    }
+
+    /// Tells the player tracker (Agones, when on) which seats of match `id` a client
+    /// took or left since the last call; a world that is gone has no one seated.
+    fn track(&mut self, id: u64) {
+        let Some(players) = &self.core.players else {
+            return;
+        };
+        let now = self.worlds.get(&id).map(HostedWorld::connected);
+        let before = self.reported.remove(&id).unwrap_or_default();
+        let after = now.clone().unwrap_or_default();
+        for seat in 0..before.len().max(after.len()) {
+            let (was, is) = (
+                before.get(seat) == Some(&true),
+                after.get(seat) == Some(&true),
+            );
+            if was != is {
+                let player = PlayerId { match_id: id, seat };
+                let _ = players.send(if is {
+                    PlayerChange::Connected(player)
+                } else {
+                    PlayerChange::Disconnected(player)
+                });
+            }
+        }
+        if now.is_some() {
+            self.reported.insert(id, after);
+        }
     }
 
     fn world(&mut self, id: u64, out: &Out) -> Option<&mut HostedWorld> {
@@ -269,6 +301,7 @@ impl Worker {
                     },
                 );
                 w.send_state(seat);
+                self.track(id);
             }
             Err(r) => self.refused(&out, r),
         }
@@ -301,6 +334,8 @@ impl Worker {
         }
         if done {
             self.drop_world(id);
+        } else if leaving {
+            self.track(id);
         }
     }
 
@@ -310,8 +345,15 @@ impl Worker {
             w.disconnect(conn);
             if w.result().is_some() && !w.has_clients() {
                 self.drop_world(id);
+            } else {
+                self.track(id);
             }
         }
+    }
+
+    /// The worlds of this thread, for the admin page.
+    pub fn summaries(&self) -> Vec<super::world::WorldSummary> {
+        self.worlds.values().map(HostedWorld::summary).collect()
     }
 
     /// Switches every world to a staged generation; returns how many switched.

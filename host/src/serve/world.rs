@@ -54,6 +54,29 @@ pub(crate) struct Spec {
     pub replay: VecDeque<crate::play::Input>,
 }
 
+/// One world as `GET /worlds` lists it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub(crate) struct WorldSummary {
+    #[serde(rename = "match")]
+    pub match_id: u64,
+    pub seats: Vec<SeatSummary>,
+    /// Turns played.
+    pub turn: u32,
+    /// The seat (0-based) whose move it is, if any.
+    pub active: Option<usize>,
+    pub generation: u64,
+    /// `playing`, or how the match ended.
+    pub status: String,
+}
+
+/// A seat as `GET /worlds` lists it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub(crate) struct SeatSummary {
+    pub kind: SeatKind,
+    /// Whether a client holds the seat now (server seats are never connected).
+    pub connected: bool,
+}
+
 /// A match hosted by the server.
 pub(crate) struct HostedWorld {
     pub id: u64,
@@ -135,6 +158,30 @@ impl HostedWorld {
             });
         }
         self.m.ending().map(|e| e.to_string())
+    }
+
+    /// What the admin page shows of this world (`GET /worlds`).
+    pub fn summary(&self) -> WorldSummary {
+        WorldSummary {
+            match_id: self.id,
+            seats: self
+                .kinds
+                .iter()
+                .zip(&self.conns)
+                .map(|(kind, c)| SeatSummary {
+                    kind: *kind,
+                    connected: c.is_some(),
+                })
+                .collect(),
+            turn: self.m.turns(),
+            active: self.m.offered().ok().map(|(s, _)| s),
+            generation: self.m.game().generation().number,
+            status: match self.result() {
+                Some(r) => r,
+                None if self.pending.is_some() => "playing (a choice is pending)".into(),
+                None => "playing".into(),
+            },
+        }
     }
 
     /// The world checksum, hex.
@@ -220,6 +267,11 @@ impl HostedWorld {
                 *c = None;
             }
         }
+    }
+
+    /// Which seats a client holds now.
+    pub fn connected(&self) -> Vec<bool> {
+        self.conns.iter().map(Option::is_some).collect()
     }
 
     /// Whether any client is connected.

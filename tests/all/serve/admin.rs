@@ -58,6 +58,27 @@ fn admin_endpoints_report_reload_and_drain() {
         let id = create(&mut host, &[SeatKind::Human, SeatKind::Random], 5).await;
         let mut bot = Bot::join(&u, id, 0, 5).await;
         bot.play(Some(2)).await;
+        let (status, body) = http(addr, "GET", "/worlds").await;
+        assert_eq!(status, 200, "{body}");
+        let w: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let listed = &w["worlds"][0];
+        assert_eq!(
+            (
+                w["worlds"].as_array().map(Vec::len),
+                listed["match"].as_u64()
+            ),
+            (Some(1), Some(id)),
+            "{body}"
+        );
+        assert_eq!(listed["seats"][0]["kind"], "human", "{body}");
+        assert_eq!(listed["seats"][0]["connected"], true, "{body}");
+        assert_eq!(listed["seats"][1]["connected"], false, "{body}");
+        assert_eq!(listed["generation"], 1, "{body}");
+        assert_eq!(listed["status"], "playing", "{body}");
+        assert!(listed["turn"].as_u64().is_some(), "{body}");
+        let (status, page) = http(addr, "GET", "/").await;
+        assert_eq!(status, 200);
+        assert!(page.contains("<title>tessera serve</title>"), "{page}");
         let (_, m) = http(addr, "GET", "/metrics").await;
         assert_eq!(metric(&m, "tessera_worlds"), 1.0);
         assert_eq!(metric(&m, "tessera_connections"), 2.0);

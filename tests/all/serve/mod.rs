@@ -1,9 +1,13 @@
 //! `tessera serve` (issue 20): WebSocket clients play whole matches of the default arena
 //! game; malformed and illegal messages are refused without harming the world; the admin
-//! endpoints; drain, restart and restore; `tessera play`. Nothing here sleeps to
+//! endpoints and the admin page in a headless chromium; drain, restart and restore;
+//! `tessera play`. Nothing here sleeps to
 //! synchronise: every step waits on a message.
 
 mod admin;
+#[cfg(feature = "agones")]
+mod agones;
+mod browser;
 mod matches;
 mod play;
 mod saves;
