@@ -284,11 +284,6 @@ impl Server {
             secret,
         });
         let workers = workers::Workers::start(core.opts.workers, &core)?;
-        let restore_errors = if core.opts.restore {
-            restore_all(&core, &workers).await?
-        } else {
-            Vec::new()
-        };
         let listener = tokio::net::TcpListener::bind(core.opts.listen)
             .await
             .map_err(|e| {
@@ -300,6 +295,13 @@ impl Server {
         let addr = listener
             .local_addr()
             .map_err(|e| format!("the listening socket has no address: {e}"))?;
+        // Saves are restored (and their files removed) only once the port is ours: a
+        // server that cannot listen must not consume them.
+        let restore_errors = if core.opts.restore {
+            restore_all(&core, &workers).await?
+        } else {
+            Vec::new()
+        };
         // Agones is told Ready once the server listens.
         #[cfg(feature = "agones")]
         let sdk = match sdk {

@@ -171,3 +171,41 @@ fn a_save_made_with_other_mods_is_refused_and_kept() {
         let _ = std::fs::remove_dir_all(&dir);
     });
 }
+
+/// A server that cannot listen (the port is taken) must not consume the saves: they are
+/// restored only once the port is bound, and stay on disk for the next start.
+#[test]
+fn a_server_that_cannot_listen_keeps_the_saves() {
+    let rt = runtime();
+    rt.block_on(async {
+        let dir = tempfile_dir("serve-saves-bind");
+        let server = Server::start(options(&dir)).await.unwrap();
+        let u = url(&server);
+        let (mut host, _) = Client::connect(&u).await.unwrap();
+        let id = create(&mut host, &[SeatKind::Human, SeatKind::Random], 5).await;
+        let mut bot = Bot::join(&u, id, 0, 5).await;
+        assert_eq!(bot.play(Some(2)).await, Played::Paused);
+        assert_eq!(server.drain().await.saved, vec![id]);
+        server.wait().await.unwrap();
+        let path = SaveFile::path(&dir, id);
+        assert!(path.is_file());
+
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut opts = options(&dir);
+        opts.listen = taken.local_addr().unwrap();
+        let err = Server::start(opts).await.err().expect("the port is taken");
+        assert!(err.contains("cannot listen on"), "{err}");
+        assert!(path.is_file(), "the save is still there");
+
+        let server = Server::start(options(&dir)).await.unwrap();
+        assert!(
+            server.restore_errors().is_empty(),
+            "{:?}",
+            server.restore_errors()
+        );
+        assert!(!path.is_file(), "restored, so removed");
+        server.drain().await;
+        server.wait().await.unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+    });
+}
