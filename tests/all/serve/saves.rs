@@ -193,7 +193,9 @@ fn a_server_that_cannot_listen_keeps_the_saves() {
         let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let mut opts = options(&dir);
         opts.listen = taken.local_addr().unwrap();
-        let err = Server::start(opts).await.err().expect("the port is taken");
+        let Err(err) = Server::start(opts).await else {
+            panic!("the port is taken: the server must not start");
+        };
         assert!(err.contains("cannot listen on"), "{err}");
         assert!(path.is_file(), "the save is still there");
 
