@@ -387,13 +387,8 @@ fn run_trigger_untimed(
     let scope = Scope::for_event(holder, event);
     let gen = ax.gen;
     let targets = {
-        let cx = Cx {
-            world: ax.world,
-            gen,
-            scope: &scope,
-            controller: Some(ax.controller),
-            rt: ax.rt,
-        };
+        let cx = ax.cx();
+        let cx = cx.with_scope(&scope);
         if !t.passes(&cx, holder, event)? {
             return Ok(());
         }

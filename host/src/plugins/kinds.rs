@@ -175,7 +175,7 @@ struct PluginCondition(Site);
 impl Condition for PluginCondition {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
         let s = &self.0;
-        if cx.rt.switched_off(&s.plugin).is_some() {
+        if cx.rt.is_off(&s.plugin) {
             return Ok(false);
         }
         let env = CallEnv::read(cx);
@@ -188,7 +188,7 @@ impl Condition for PluginCondition {
 
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
         let s = &self.0;
-        if cx.rt.switched_off(&s.plugin).is_some() {
+        if cx.rt.is_off(&s.plugin) {
             out.extend(objs.iter().map(|_| false));
             return Ok(());
         }
@@ -212,7 +212,7 @@ struct PluginSelector(Site);
 impl Selector for PluginSelector {
     fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         let s = &self.0;
-        if cx.rt.switched_off(&s.plugin).is_some() {
+        if cx.rt.is_off(&s.plugin) {
             return Ok(());
         }
         let env = CallEnv::read(cx);
@@ -247,7 +247,7 @@ impl Action for PluginAction {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let s = &self.0;
         let rt = ax.rt;
-        if rt.switched_off(&s.plugin).is_some() {
+        if rt.is_off(&s.plugin) {
             return Ok(());
         }
         let env = CallEnv::write(ax, None);
@@ -267,7 +267,7 @@ impl Node for PluginNode {
     fn run(&self, ax: &mut ActCx<'_>, pipeline: &mut Pipeline) -> Result<(), RuleError> {
         let s = &self.0;
         let rt = ax.rt;
-        if rt.switched_off(&s.plugin).is_some() {
+        if rt.is_off(&s.plugin) {
             return Ok(());
         }
         let env = CallEnv::write(ax, Some(pipeline));

@@ -276,6 +276,14 @@ impl Runtime {
             .and_then(|r| r.off.clone())
     }
 
+    /// Whether `plugin` is quarantined in this world (checked before every call).
+    pub(crate) fn is_off(&self, plugin: &LoadedPlugin) -> bool {
+        self.faults
+            .borrow()
+            .get(&plugin.key)
+            .is_some_and(|r| r.off.is_some())
+    }
+
     /// Records a fault of `plugin` in this world; quarantines it here after too many
     /// within the window. Returns what to add to the fault's message when it did.
     fn record_fault(&self, plugin: &LoadedPlugin, message: &str) -> String {

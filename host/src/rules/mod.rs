@@ -141,6 +141,35 @@ impl ActCx<'_> {
     }
 }
 
+/// Asks the controller to make `request` and checks the answer: distinct options that
+/// exist, between `min` and `max` of them.
+pub(crate) fn ask(ax: &ActCx<'_>, request: &crate::game::Choice) -> Result<Vec<usize>, RuleError> {
+    let prompt = &request.prompt;
+    let picked = ax
+        .controller
+        .try_borrow_mut()
+        .map_err(|_| RuleError::Choice("the controller is busy (a choice inside a choice)".into()))?
+        .choose(ax.world, request)
+        .map_err(RuleError::Choice)?;
+    let mut seen = picked.clone();
+    seen.sort_unstable();
+    seen.dedup();
+    if seen.len() != picked.len() || picked.iter().any(|&i| i >= request.len()) {
+        return Err(RuleError::Choice(format!(
+            "`{prompt}`: the answer {picked:?} repeats an option or names one that does not exist"
+        )));
+    }
+    if picked.len() < request.min || picked.len() > request.max {
+        return Err(RuleError::Choice(format!(
+            "`{prompt}` needs {} to {} choice(s), the controller gave {}",
+            request.min,
+            request.max,
+            picked.len()
+        )));
+    }
+    Ok(picked)
+}
+
 /// A rule failed while running. The command rolls back; nothing is half-applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]

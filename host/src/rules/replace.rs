@@ -12,7 +12,7 @@ use crate::bus::{Binding, Event};
 use crate::id::{Id, Sym};
 use crate::rules::compile::Generation;
 use crate::rules::core::side_of;
-use crate::rules::{aura, ActCx, Cx, RuleError, Scope};
+use crate::rules::{aura, ActCx, RuleError, Scope};
 use crate::state::ObjId;
 
 /// How deep replacement effects may nest (a replacement's actions causing another event
@@ -97,14 +97,9 @@ fn applicable(
                 continue;
             }
             let scope = Scope::for_event(Some(h), event);
-            let cx = Cx {
-                world: ax.world,
-                gen,
-                scope: &scope,
-                controller: Some(ax.controller),
-                rt: ax.rt,
-            };
-            if r.trigger.passes(&cx, Some(h), event)? {
+            if r.trigger
+                .passes(&ax.cx().with_scope(&scope), Some(h), event)?
+            {
                 out.push((entry.trigger, h));
             }
         }
@@ -127,30 +122,17 @@ fn choose_first(
         "several effects replace `{}`: choose which applies first",
         event.id
     );
+    // One option is picked (min = max = 1), so `picked[0]` exists.
     let request = crate::game::Choice {
         chooser,
-        prompt: prompt.clone(),
+        prompt,
         options: candidates.iter().map(|&(_, h)| h).collect(),
         labels: Vec::new(),
         min: 1,
         max: 1,
     };
-    let picked = ax
-        .controller
-        .try_borrow_mut()
-        .map_err(|_| RuleError::Choice("the controller is busy (a choice inside a choice)".into()))?
-        .choose(ax.world, &request)
-        .map_err(RuleError::Choice)?;
-    match picked.as_slice() {
-        [i] => candidates
-            .get(*i)
-            .copied()
-            .ok_or_else(|| RuleError::Choice(format!("`{prompt}`: option {i} does not exist"))),
-        other => Err(RuleError::Choice(format!(
-            "`{prompt}` needs 1 choice, the controller gave {}",
-            other.len()
-        ))),
-    }
+    let picked = crate::rules::ask(ax, &request)?;
+    Ok(candidates[picked[0]])
 }
 
 /// Applies one replacement effect: its changes to `p`, then its actions (with `self` =
@@ -167,13 +149,8 @@ fn apply(
     tracing::debug!(event = %event.id, "replacement applies");
     let scope = Scope::for_event(Some(holder), event);
     let targets = {
-        let cx = Cx {
-            world: ax.world,
-            gen,
-            scope: &scope,
-            controller: Some(ax.controller),
-            rt: ax.rt,
-        };
+        let cx = ax.cx();
+        let cx = cx.with_scope(&scope);
         if let Some(e) = &r.amount {
             p.event.amount = e.eval_int(&cx).map_err(|e| e.context(&r.trigger.origin))?;
             if p.event.amount <= 0 {

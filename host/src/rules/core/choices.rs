@@ -15,20 +15,23 @@ use crate::state::{ObjId, Value};
 /// The most numbers one `choose_number` offers (a range wider than this is an error).
 pub const MAX_NUMBERS: i64 = 1000;
 
-/// Asks the acting player (the holder's owner, else the event's player) to choose between
-/// `min` and `max` of `labels`; returns the distinct indices chosen.
+/// The acting player: the holder's owner, else the event's player.
+fn acting(ax: &ActCx<'_>) -> Option<ObjId> {
+    ax.scope
+        .this
+        .and_then(|t| ax.world.object(t).ok().and_then(|o| o.owner))
+        .or(ax.scope.player)
+}
+
+/// Offers `labels` to the acting player: between `min` and `max` of them.
 fn ask(
     ax: &ActCx<'_>,
+    chooser: Option<ObjId>,
     prompt: &str,
     labels: Vec<String>,
     min: usize,
     max: usize,
 ) -> Result<Vec<usize>, RuleError> {
-    let chooser = ax
-        .scope
-        .this
-        .and_then(|t| ax.world.object(t).ok().and_then(|o| o.owner))
-        .or(ax.scope.player);
     let request = Choice {
         chooser,
         prompt: prompt.to_owned(),
@@ -37,29 +40,7 @@ fn ask(
         max: max.min(labels.len()),
         labels,
     };
-    let picked = ax
-        .controller
-        .try_borrow_mut()
-        .map_err(|_| RuleError::Choice("the controller is busy (a choice inside a choice)".into()))?
-        .choose(ax.world, &request)
-        .map_err(RuleError::Choice)?;
-    let mut seen = picked.clone();
-    seen.sort_unstable();
-    seen.dedup();
-    if seen.len() != picked.len() || picked.iter().any(|&i| i >= request.len()) {
-        return Err(RuleError::Choice(format!(
-            "`{prompt}`: the answer {picked:?} repeats an option or names one that does not exist"
-        )));
-    }
-    if picked.len() < request.min || picked.len() > request.max {
-        return Err(RuleError::Choice(format!(
-            "`{prompt}` needs {} to {} choice(s), the controller gave {}",
-            request.min,
-            request.max,
-            picked.len()
-        )));
-    }
-    Ok(picked)
+    crate::rules::ask(ax, &request)
 }
 
 /// Evaluates `e` as an integer in the action's scope.
@@ -91,7 +72,7 @@ impl Action for ChooseNumber {
             )));
         }
         let labels = (lo..=hi).map(|n| n.to_string()).collect();
-        let picked = ask(ax, &self.prompt, labels, 1, 1)?;
+        let picked = ask(ax, acting(ax), &self.prompt, labels, 1, 1)?;
         let n = lo + i64::try_from(picked[0]).unwrap_or(0);
         for &t in targets {
             ax.world.set(t, self.key, Value::Int(n))?;
@@ -111,7 +92,7 @@ impl Action for ChooseMode {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let n = usize::try_from(int(ax, &self.count)?.max(0)).unwrap_or(0);
         let labels = self.modes.iter().map(|(l, _)| l.clone()).collect();
-        let mut picked = ask(ax, &self.prompt, labels, n, n)?;
+        let mut picked = ask(ax, acting(ax), &self.prompt, labels, n, n)?;
         // Chosen modes happen in the order they are written, whatever the answer's order.
         picked.sort_unstable();
         for i in picked {
