@@ -111,3 +111,88 @@ fn incremental_recompute_matches_a_whole_recompute() {
         .iter()
         .any(|m| m.key == Sym::new("attack")));
 }
+
+/// Auras over zones, with filters on the candidates' tags and owners, a `while` on the
+/// holder's tag, and a count over another zone.
+const STRUCTURAL: &str = r#"
+[class.unit]
+[class.player]
+
+[class.captain]
+[[class.captain.aura]]
+select = { type = "objects", zone = "board", owner = "friendly", where = { type = "has_tag", tag = "soldier" } }
+while = { type = "has_tag", tag = "inspiring" }
+modifiers = [{ key = "attack", op = "add", value = 1 }]
+
+[[class.captain.aura]]
+select = { type = "objects", zone = "board", tag = "soldier" }
+modifiers = [{ key = "armor", op = "add", value = "count(graves)" }]
+
+[ref.graves]
+selector = { type = "objects", zone = "grave" }
+
+[class.herald]
+[[class.herald.aura]]
+zones = ["hand"]
+select = { type = "objects", zone = ["hand", "board"], where = { type = "owned_by", owner = "enemy" } }
+modifiers = [{ key = "cost", op = "add", value = 1 }]
+"#;
+
+/// Structural changes (moves between zones, tags, owners, new and removed objects, in
+/// zones the auras read and zones they do not) leave exactly the modifiers a whole
+/// recompute gives.
+#[test]
+fn structural_changes_recompute_only_what_they_touch_and_match_a_whole_recompute() {
+    let src = ContentSource::new("t", SourceText::new("t.toml", STRUCTURAL));
+    let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).expect("compiles");
+    let rt = Runtime::default();
+    let mut w = World::new(5);
+    let players = [
+        w.create(id("t:class/player"), None, Sym::new("table")),
+        w.create(id("t:class/player"), None, Sym::new("table")),
+    ];
+    let zones = ["board", "hand", "grave", "collection"].map(Sym::new);
+    let (soldier, inspiring) = (Sym::new("soldier"), Sym::new("inspiring"));
+    let mut objects = Vec::new();
+    for i in 0..30usize {
+        let u = w.create(id("t:class/unit"), Some(players[i % 2]), zones[i % 4]);
+        if i % 3 != 0 {
+            w.tag(u, soldier).expect("tag");
+        }
+        objects.push(u);
+    }
+    let captain = w.create(id("t:class/captain"), Some(players[0]), Sym::new("board"));
+    w.create(id("t:class/herald"), Some(players[1]), Sym::new("hand"));
+    aura::recompute(&mut w, &gen, &rt).expect("recompute");
+    let (mut attack_seen, mut cost_seen) = (false, false);
+    for step in 0..300usize {
+        let pick = objects[(step * 11) % objects.len()];
+        if !w.exists(pick) {
+            objects.retain(|o| *o != pick);
+            continue;
+        }
+        match step % 7 {
+            0 => drop(w.move_to(pick, zones[(step / 7) % 4]).expect("move")),
+            1 => drop(w.tag(pick, soldier).expect("tag")),
+            2 => drop(w.untag(pick, soldier).expect("untag")),
+            3 => w.set_owner(pick, Some(players[step % 2])).expect("owner"),
+            4 => {
+                let z = zones[(step / 4) % 4];
+                objects.push(w.create(id("t:class/unit"), Some(players[1]), z));
+            }
+            5 if step % 3 == 0 => drop(w.remove(pick).expect("remove")),
+            5 => drop(w.move_to(pick, Sym::new("collection")).expect("move")),
+            _ if step % 2 == 0 => drop(w.tag(captain, inspiring).expect("tag")),
+            _ => drop(w.untag(captain, inspiring).expect("untag")),
+        }
+        aura::recompute(&mut w, &gen, &rt).expect("recompute");
+        let incremental = modifiers(&w);
+        let mut whole = w.clone();
+        whole.mark_all_dirty();
+        aura::recompute(&mut whole, &gen, &rt).expect("recompute");
+        assert_eq!(incremental, modifiers(&whole), "step {step}");
+        attack_seen |= incremental.iter().any(|(_, k, _)| *k == Sym::new("attack"));
+        cost_seen |= incremental.iter().any(|(_, k, _)| *k == Sym::new("cost"));
+    }
+    assert!(attack_seen && cost_seen, "the auras took effect");
+}

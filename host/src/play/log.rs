@@ -145,10 +145,16 @@ impl Namer {
         if keys.is_empty() {
             return out;
         }
-        for (id, o) in after.objects() {
-            if !zones.contains(&o.zone) {
-                continue;
-            }
+        // Only the watched zones' objects, through the zone index, in object order (a
+        // walk over every object costs as much as the game's hidden zones hold).
+        let mut watched: Vec<ObjId> = zones
+            .iter()
+            .flat_map(|&z| after.objects_in_zone(z))
+            .collect();
+        watched.sort_unstable();
+        watched.dedup();
+        for id in watched {
+            let Ok(o) = after.object(id) else { continue };
             let Ok(was) = before.object(id) else { continue };
             if was.zone != o.zone {
                 continue;

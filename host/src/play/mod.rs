@@ -142,20 +142,26 @@ impl Match {
                 ));
             }
             for &p in &players {
+                // The classes still open (fewer copies dealt than the limit), in pool
+                // order; a class leaves when its last allowed copy is dealt.
                 let mut copies: HashMap<Id, usize> = HashMap::new();
+                let mut open: Vec<Id> = if deck.copies > 0 {
+                    pool.clone()
+                } else {
+                    Vec::new()
+                };
                 for _ in 0..deck.size {
-                    let open: Vec<Id> = pool
-                        .iter()
-                        .copied()
-                        .filter(|c| copies.get(c).copied().unwrap_or(0) < deck.copies)
-                        .collect();
                     if open.is_empty() {
                         break;
                     }
                     let hi = i64::try_from(open.len() - 1).unwrap_or(0);
                     let i = usize::try_from(game.world().random_range(0, hi)).unwrap_or(0);
                     let class = open[i];
-                    *copies.entry(class).or_default() += 1;
+                    let dealt = copies.entry(class).or_default();
+                    *dealt += 1;
+                    if *dealt >= deck.copies {
+                        open.remove(i);
+                    }
                     game.spawn(class, Some(p), deck.zone.as_str())
                         .map_err(|e| format!("dealing `{class}`: {e}"))?;
                 }

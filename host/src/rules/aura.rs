@@ -13,6 +13,7 @@ use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Scope};
 use crate::id::Sym;
 use crate::plugins::Runtime;
+use crate::registry::Deps;
 use crate::state::{AppliedMod, AuraKey, Dirty, MaxHealthDrop, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
@@ -52,7 +53,9 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<()
             return Ok(());
         }
         let dirty = std::mem::take(&mut world.dirty);
-        if dirty.structural || world.aura_holders.is_none() {
+        if (dirty.structural && holders_may_change(world, gen, &dirty))
+            || world.aura_holders.is_none()
+        {
             world.aura_holders = Some(Arc::new(class_aura_holders(world, gen)));
         }
         let changed_tags = tags_of_changed(world, &dirty);
@@ -149,9 +152,43 @@ fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> b
 fn is_stale(world: &World, key: AuraKey, def: &AuraDef, dirty: &Dirty) -> bool {
     let deps = &def.deps;
     deps.everything
-        || (dirty.structural && deps.structural)
+        || structural_hit(world, key, deps, dirty)
         || deps.keys.iter().any(|k| dirty.keys.contains(k))
         || !world.aura_results.contains_key(&key)
+}
+
+/// Whether the structural changes since the last recompute may change what the aura
+/// reads: its holder changed, or objects changed in the zones it reads (any zone, for an
+/// aura whose reads are not confined to zones).
+fn structural_hit(world: &World, key: AuraKey, deps: &Deps, dirty: &Dirty) -> bool {
+    let holder = match key {
+        AuraKey::Class { holder, .. } => Some(holder),
+        AuraKey::Instance(n) => world.auras.get(&n).map(|i| i.holder),
+    };
+    match holder {
+        Some(h) => dirty.structural_hits(deps, h),
+        None => dirty.structural && deps.structural,
+    }
+}
+
+/// Whether the objects holding class auras may differ from the cached list: objects
+/// were created, removed or moved in the zones holders are looked for in (or anywhere,
+/// when holders are found by class).
+fn holders_may_change(world: &World, gen: &Generation, dirty: &Dirty) -> bool {
+    let Some(zones) = gen.aura_class_zones.as_ref() else {
+        return true;
+    };
+    dirty.anywhere
+        || holders_by_class(world, gen, zones)
+        || zones.iter().any(|z| dirty.zones.contains(z))
+}
+
+/// Whether class-aura holders are found among the aura classes' objects rather than in
+/// their zones: when those zones hold many more objects than there are such classes (a
+/// galaxy's one big zone).
+fn holders_by_class(world: &World, gen: &Generation, zones: &[Sym]) -> bool {
+    let in_zones: usize = zones.iter().map(|z| world.zone_len(*z)).sum();
+    in_zones > gen.aura_classes.len().saturating_mul(4)
 }
 
 /// The aura's new result from its old one when only keys it reads from its targets
@@ -286,10 +323,10 @@ fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, u32)> {
     let rank = |r: usize| u32::try_from(r).unwrap_or(u32::MAX);
     // Look in the zones unless they hold many more objects than there are classes with
     // auras (a galaxy's one big zone): then look among those classes' objects.
-    let by_zone = gen.aura_class_zones.as_ref().filter(|zones| {
-        let in_zones: usize = zones.iter().map(|z| world.zone_len(*z)).sum();
-        in_zones <= gen.aura_classes.len().saturating_mul(4)
-    });
+    let by_zone = gen
+        .aura_class_zones
+        .as_ref()
+        .filter(|zones| !holders_by_class(world, gen, zones));
     let Some(zones) = by_zone else {
         return gen
             .aura_classes

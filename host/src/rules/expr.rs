@@ -276,8 +276,13 @@ impl Expr {
                 } else {
                     d.key(*key);
                 }
-                if !obj.hops.is_empty() {
-                    d.structural = true;
+                // One hop from the object under test or the holder reads that object's
+                // relation (its owner, its parent), a change to that object; further
+                // hops reach objects anywhere.
+                match (obj.base, obj.hops.len()) {
+                    (_, 0) => {}
+                    (Base::Target | Base::This, 1) => d.structural_of_tested(),
+                    _ => d.structural_anywhere(),
                 }
             }
             Expr::Neg(e) => e.deps(d),

@@ -85,15 +85,22 @@ impl Select {
     /// What the selection reads, with its candidates as `target` (an aura's selection:
     /// `target.power` in a filter is read from each candidate).
     pub fn deps_of_targets(&self, d: &mut Deps) {
-        if let Some(sort) = self.sort {
-            d.key(sort.key);
-        }
+        let mut sources = Deps::default();
         for s in &self.sources {
-            s.deps(d);
+            s.deps(&mut sources);
+        }
+        // Filters test the candidates: confined to the sources' zones when they are.
+        let confined = !self.sources.is_empty() && sources.confined() && !sources.zones.is_empty();
+        let mut filters = Deps::default();
+        if let Some(sort) = self.sort {
+            filters.key(sort.key);
         }
         for f in &self.filters {
-            f.deps(d);
+            f.deps(&mut filters);
         }
+        filters.confine_tested(confined);
+        d.merge(&sources);
+        d.merge(&filters);
     }
 
     /// Whether `obj` would be selected, tested alone: only for one source in id order,

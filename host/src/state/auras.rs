@@ -98,6 +98,10 @@ impl World {
                 .collect()
         };
         if layered(self.applied(id).map_or(&[][..], |l| l.as_slice())) != layered(&list) {
+            match self.zone_and_owner(id) {
+                Some((zone, _)) => self.dirty.structural_at(id, zone),
+                None => self.dirty.anywhere = true,
+            }
             self.dirty.structural = true;
         }
         for t in before.iter().filter(|t| !after.contains(t)) {

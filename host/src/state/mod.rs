@@ -96,6 +96,14 @@ pub struct Dirty {
     pub changed: Vec<(ObjId, Sym)>,
     /// More than [`Dirty::MAX_CHANGES`] changes: `changed` was dropped.
     pub too_many: bool,
+    /// The zones structural changes happened in (an object created, removed, re-owned,
+    /// re-parented or (un)tagged there, or moved out of or into it).
+    pub zones: smallvec::SmallVec<[Sym; 4]>,
+    /// The objects structurally changed (up to [`Dirty::MAX_OBJECTS`]).
+    pub objects: smallvec::SmallVec<[ObjId; 8]>,
+    /// A structural change that cannot be placed (more objects than listed, every
+    /// object marked dirty): every structural read may be affected.
+    pub anywhere: bool,
 }
 
 impl Dirty {
@@ -116,6 +124,37 @@ impl Dirty {
         } else {
             self.changed.push((obj, key));
         }
+    }
+
+    /// How many structurally changed objects are listed before giving up placing them.
+    pub const MAX_OBJECTS: usize = 32;
+
+    /// Records a structural change to `obj` in `zone`.
+    pub fn structural_at(&mut self, obj: ObjId, zone: Sym) {
+        self.structural = true;
+        if !self.zones.contains(&zone) {
+            self.zones.push(zone);
+        }
+        if self.anywhere {
+            return;
+        }
+        if self.objects.len() >= Self::MAX_OBJECTS {
+            self.anywhere = true;
+            self.objects = smallvec::SmallVec::new();
+        } else if !self.objects.contains(&obj) {
+            self.objects.push(obj);
+        }
+    }
+
+    /// Whether a structural change since the last recompute may change what a reader
+    /// with these dependencies sees, judged for an aura held by `holder`.
+    pub fn structural_hits(&self, deps: &crate::registry::Deps, holder: ObjId) -> bool {
+        self.structural
+            && deps.structural
+            && (self.anywhere
+                || !deps.confined()
+                || self.objects.contains(&holder)
+                || deps.zones.iter().any(|z| self.zones.contains(z)))
     }
 
     /// Whether anything changed.
@@ -308,6 +347,7 @@ impl World {
     /// Marks everything changed, so every aura is recomputed (after a generation swap).
     pub fn mark_all_dirty(&mut self) {
         self.dirty.structural = true;
+        self.dirty.anywhere = true;
     }
 
     /// Sets the health rule (done once, from the rules mod's `[world]` table).
@@ -340,14 +380,79 @@ impl World {
 
     /// Creates an object and returns its id. Emits nothing: events are the rules' job.
     pub fn create(&mut self, class: Id, owner: Option<ObjId>, zone: Sym) -> ObjId {
+        self.create_object(class, owner, zone, PropMap::new(), TagSet::new())
+    }
+
+    /// Creates an object with its base properties and own tags in one step: the same
+    /// world, events-to-be and change records as [`World::create`] followed by
+    /// [`World::set`] of each property in order and [`World::tag`] of each tag, without
+    /// writing the object once per entry. Properties whose writes have side effects on
+    /// others (`slot`, the health rule's damage) are written one by one.
+    pub fn create_with(
+        &mut self,
+        class: Id,
+        owner: Option<ObjId>,
+        zone: Sym,
+        props: &[(Sym, Value)],
+        tags: &[Sym],
+    ) -> Result<ObjId, StateError> {
+        let (damage_key, max_key) = (self.health.damage_key, self.health.max_key);
+        let (direct, later): (Vec<_>, Vec<_>) = props
+            .iter()
+            .partition(|(k, _)| *k != slots::slot_key() && *k != damage_key);
+        if !later.is_empty() && direct.iter().any(|(k, _)| *k == max_key) {
+            // The health rule reads damage when the maximum is written: keep the order.
+            let id = self.create(class, owner, zone);
+            for (k, v) in props {
+                self.set(id, *k, v.clone())?;
+            }
+            return self.tag_all(id, tags);
+        }
+        let id = self.create_object(
+            class,
+            owner,
+            zone,
+            direct.iter().map(|(k, v)| (*k, v.clone())).collect(),
+            tags.iter().copied().collect(),
+        );
+        for (k, _) in &direct {
+            self.dirty.touch(id, *k);
+            if *k == max_key {
+                self.dirty.touch(id, self.health.health_key);
+            }
+        }
+        for (k, v) in later {
+            self.set(id, *k, v.clone())?;
+        }
+        for t in tags {
+            self.by_tag.entry(*t).or_default().insert(id);
+        }
+        Ok(id)
+    }
+
+    fn tag_all(&mut self, id: ObjId, tags: &[Sym]) -> Result<ObjId, StateError> {
+        for t in tags {
+            self.tag(id, *t)?;
+        }
+        Ok(id)
+    }
+
+    fn create_object(
+        &mut self,
+        class: Id,
+        owner: Option<ObjId>,
+        zone: Sym,
+        props: PropMap,
+        tags: TagSet,
+    ) -> ObjId {
         let timestamp = self.next_timestamp();
         let object = Arc::new(Object {
             class,
             owner,
             zone,
             parent: None,
-            props: PropMap::new(),
-            tags: TagSet::new(),
+            props,
+            tags,
             timestamp,
         });
         let id = if let Some(index) = self.free.pop_front() {
@@ -377,7 +482,7 @@ impl World {
         };
         self.by_class.entry(class).or_default().insert(id);
         self.by_zone.entry(zone).or_default().insert(id);
-        self.dirty.structural = true;
+        self.dirty.structural_at(id, zone);
         // A fresh object is the last of its owner's objects in its zone.
         let _ = self.join_slot(id, None);
         id
@@ -410,7 +515,7 @@ impl World {
         for k in gone {
             self.auras.remove(&k);
         }
-        self.dirty.structural = true;
+        self.dirty.structural_at(id, obj.zone);
         Ok(obj)
     }
 
@@ -686,23 +791,27 @@ impl World {
 
     /// Adds a tag; returns whether it was new.
     pub fn tag(&mut self, id: ObjId, tag: Sym) -> Result<bool, StateError> {
-        let added = self.object_mut(id)?.tags.insert(tag).is_none();
+        let obj = self.object_mut(id)?;
+        let added = obj.tags.insert(tag).is_none();
+        let zone = obj.zone;
         if added {
             self.by_tag.entry(tag).or_default().insert(id);
+            self.dirty.structural_at(id, zone);
         }
-        self.dirty.structural |= added;
         Ok(added)
     }
 
     /// Removes a tag; returns whether it was present.
     pub fn untag(&mut self, id: ObjId, tag: Sym) -> Result<bool, StateError> {
-        let removed = self.object_mut(id)?.tags.remove(&tag).is_some();
+        let obj = self.object_mut(id)?;
+        let removed = obj.tags.remove(&tag).is_some();
+        let zone = obj.zone;
         if removed {
             if let Some(set) = self.by_tag.get_mut(&tag) {
                 set.remove(&id);
             }
+            self.dirty.structural_at(id, zone);
         }
-        self.dirty.structural |= removed;
         Ok(removed)
     }
 
@@ -741,7 +850,8 @@ impl World {
         let old = std::mem::replace(&mut obj.zone, zone);
         obj.timestamp = ts;
         self.sync_slot(id);
-        self.dirty.structural = true;
+        self.dirty.structural_at(id, old);
+        self.dirty.structural_at(id, zone);
         if old != zone {
             if let Some(set) = self.by_zone.get_mut(&old) {
                 set.remove(&id);
@@ -755,16 +865,20 @@ impl World {
     /// The object goes to the end of its new owner's objects in its zone.
     pub fn set_owner(&mut self, id: ObjId, owner: Option<ObjId>) -> Result<(), StateError> {
         self.leave_slot(id)?;
-        self.object_mut(id)?.owner = owner;
+        let obj = self.object_mut(id)?;
+        obj.owner = owner;
+        let zone = obj.zone;
         self.sync_slot(id);
-        self.dirty.structural = true;
+        self.dirty.structural_at(id, zone);
         self.join_slot(id, None)
     }
 
     /// Attaches an object to a parent (or detaches it with `None`).
     pub fn set_parent(&mut self, id: ObjId, parent: Option<ObjId>) -> Result<(), StateError> {
-        self.object_mut(id)?.parent = parent;
-        self.dirty.structural = true;
+        let obj = self.object_mut(id)?;
+        obj.parent = parent;
+        let zone = obj.zone;
+        self.dirty.structural_at(id, zone);
         Ok(())
     }
 

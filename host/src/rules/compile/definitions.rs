@@ -472,18 +472,25 @@ impl<'c> Compiler<'c> {
         if let Some(s) = &select {
             s.deps_of_targets(&mut deps);
         }
+        // Values read `target` from each selected object: confined with the selection.
+        let confined = select.is_some() && deps.confined() && !deps.zones.is_empty();
         if let Some(w) = &while_ {
-            // `target` in `while` is the holder, not the aura's targets.
+            // `target` in `while` is the holder, not the aura's targets (a change to the
+            // holder always counts).
             let mut inner = Deps::default();
             w.deps(&mut inner);
+            inner.tested = false;
             deps.nested(&inner);
         }
+        let mut values = Deps::default();
         for m in &modifiers {
-            m.value.deps(&mut deps);
+            m.value.deps(&mut values);
             if let Some(x) = &m.max {
-                x.deps(&mut deps);
+                x.deps(&mut values);
             }
         }
+        values.confine_tested(confined);
+        deps.merge(&values);
         let first_rank = modifiers.iter().map(|m| m.rank).min().unwrap_or(u16::MAX);
         Ok(AuraDef {
             id,

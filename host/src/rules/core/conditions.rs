@@ -19,7 +19,7 @@ impl Condition for HasTag {
         Ok(self.0.iter().all(|t| cx.world.has_tag(obj, *t)))
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        d.structural_of_tested();
     }
 }
 
@@ -83,7 +83,7 @@ impl Condition for OwnedBy {
         Ok(owner_relation(cx, owner, obj, self.0))
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        d.structural_of_tested();
     }
 }
 
@@ -94,7 +94,7 @@ impl Condition for InZone {
         Ok(cx.world.object(obj).is_ok_and(|o| self.0.contains(&o.zone)))
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        d.structural_of_tested();
     }
 }
 
@@ -108,7 +108,7 @@ impl Condition for OfClass {
             .is_ok_and(|o| self.0.contains(&o.class)))
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        d.structural_of_tested();
     }
 }
 
@@ -137,7 +137,7 @@ impl Condition for Adjacent {
             && (cx.world.slot(of) - cx.world.slot(obj)).abs() == 1)
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        d.structural_anywhere();
         d.key(crate::state::slot_key());
     }
 }

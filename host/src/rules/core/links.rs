@@ -50,7 +50,7 @@ impl Selector for Named {
         Ok(())
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        d.structural_anywhere();
         d.everything = true;
     }
 }

@@ -121,12 +121,5 @@ pub fn instantiate(
     let def = gen.class(class).ok_or_else(|| {
         RuleError::Failed(format!("class `{class}` is not defined in this generation"))
     })?;
-    let id = world.create(class, owner, zone);
-    for (k, v) in &def.props {
-        world.set(id, *k, v.clone())?;
-    }
-    for t in &def.tags {
-        world.tag(id, *t)?;
-    }
-    Ok(id)
+    Ok(world.create_with(class, owner, zone, &def.props, &def.tags)?)
 }

@@ -29,7 +29,7 @@ impl Selector for RefSelector {
         ))
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        d.structural_anywhere();
     }
 }
 
@@ -183,7 +183,12 @@ impl Selector for Objects {
         Some(Ok(class_ok && self.matches(cx, me, obj, None)))
     }
     fn deps(&self, d: &mut Deps) {
-        d.structural = true;
+        // Every candidate is in one of `zones` (when listed), whichever index it came from.
+        if self.zones.is_empty() {
+            d.structural_anywhere();
+        } else {
+            d.structural_in(&self.zones);
+        }
     }
     fn source_tag(&self) -> Option<Sym> {
         self.tags.first().copied()
