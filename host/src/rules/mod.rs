@@ -174,7 +174,10 @@ pub(crate) fn ask(ax: &ActCx<'_>, request: &crate::game::Choice) -> Result<Vec<u
 /// every random draw this way), else the world's seeded RNG. Returns an index among the
 /// labels of [`RandomDraw::OneOf`], or the number of [`RandomDraw::Number`]. With no
 /// controller here (auras recomputing) or a busy one, the RNG draws.
-pub(crate) fn random_draw(cx: &Cx<'_>, draw: &crate::game::RandomDraw<'_>) -> Result<i64, RuleError> {
+pub(crate) fn random_draw(
+    cx: &Cx<'_>,
+    draw: &crate::game::RandomDraw<'_>,
+) -> Result<i64, RuleError> {
     use crate::game::RandomDraw;
     let scripted = cx
         .controller
@@ -186,10 +189,9 @@ pub(crate) fn random_draw(cx: &Cx<'_>, draw: &crate::game::RandomDraw<'_>) -> Re
             .map_err(RuleError::Choice);
     }
     Ok(match draw {
-        RandomDraw::OneOf(labels) => {
-            cx.world
-                .random_range(0, i64::try_from(labels.len()).unwrap_or(i64::MAX) - 1)
-        }
+        RandomDraw::OneOf(labels) => cx
+            .world
+            .random_range(0, i64::try_from(labels.len()).unwrap_or(i64::MAX) - 1),
         RandomDraw::Number { lo, hi } => cx.world.random_range(*lo, *hi),
     })
 }

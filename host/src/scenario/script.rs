@@ -35,8 +35,7 @@ impl StepController {
                     // A plain word may be an option's label (`"3"`, `"draw"`), and in
                     // `randoms` an id is a class a `create` draws: it is checked when a
                     // choice or draw gets it.
-                    let maybe_label =
-                        !r.contains('.') || (what == "randoms" && r.contains(':'));
+                    let maybe_label = !r.contains('.') || (what == "randoms" && r.contains(':'));
                     match paths::check(&names, r) {
                         Err(_) if maybe_label => {}
                         other => other.map_err(|m| format!("{what}[{i}]: {m}"))?,
@@ -132,7 +131,11 @@ impl Controller for StepController {
         Some(self.indices(world, &refs, options, "scripted random"))
     }
 
-    fn random_draw(&mut self, _world: &World, draw: &RandomDraw<'_>) -> Option<Result<i64, String>> {
+    fn random_draw(
+        &mut self,
+        _world: &World,
+        draw: &RandomDraw<'_>,
+    ) -> Option<Result<i64, String>> {
         let refs = self.randoms.pop_front()?;
         let [r] = refs.as_slice() else {
             return Some(Err(format!(
