@@ -111,28 +111,20 @@ pub(super) fn setup(
         attack: None,
         power: None,
     };
-    if let Some(a) = &spec.power_move {
-        let id = resolve_id(a, "move", ns).map_err(|m| format!("power_move: {m}"))?;
+    let named_move = |text: &Option<String>, key: &str| -> Result<Option<Id>, String> {
+        let Some(a) = text else { return Ok(None) };
+        let id = resolve_id(a, "move", ns).map_err(|m| format!("{key}: {m}"))?;
         if !gen.moves.iter().any(|m| m.id == id) {
             let known: Vec<&str> = gen.moves.iter().map(|m| m.id.as_str()).collect();
             return Err(format!(
-                "power_move: the game has no move `{id}`; its moves are: {}",
+                "{key}: the game has no move `{id}`; its moves are: {}",
                 known.join(", ")
             ));
         }
-        setup.power = Some(id);
-    }
-    if let Some(a) = &spec.attack_move {
-        let id = resolve_id(a, "move", ns).map_err(|m| format!("attack_move: {m}"))?;
-        if !gen.moves.iter().any(|m| m.id == id) {
-            let known: Vec<&str> = gen.moves.iter().map(|m| m.id.as_str()).collect();
-            return Err(format!(
-                "attack_move: the game has no move `{id}`; its moves are: {}",
-                known.join(", ")
-            ));
-        }
-        setup.attack = Some(id);
-    }
+        Ok(Some(id))
+    };
+    setup.power = named_move(&spec.power_move, "power_move")?;
+    setup.attack = named_move(&spec.attack_move, "attack_move")?;
     let styles = match spec.controllers.len() {
         0 => vec![TestStyle::None; n],
         k if k == n => spec
