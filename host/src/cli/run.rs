@@ -35,7 +35,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub watch: bool,
     /// Who plays each seat: `random`, `greedy` or a testing agent (`none`, `play_first`,
-    /// `keep_playing`, `play_and_attack`), comma-separated.
+    /// `keep_playing`, `play_and_attack`, `predictable`), comma-separated.
     #[arg(long, default_value = "random,greedy")]
     pub agents: String,
     /// Print only the summary line of each game.
@@ -59,7 +59,7 @@ fn agent(name: &str, seed: u64) -> Result<Box<dyn Controller>, String> {
                 tessera_host::play::TestSetup::default(),
             ))),
             None => Err(format!(
-                "unknown agent `{other}`; use `random`, `greedy`, or a testing agent: `none`, `play_first`, `keep_playing`, `play_and_attack`"
+                "unknown agent `{other}`; use `random`, `greedy`, or a testing agent: `none`, `play_first`, `keep_playing`, `play_and_attack`, `predictable`"
             )),
         },
     }

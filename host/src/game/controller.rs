@@ -72,9 +72,63 @@ pub trait Controller {
         None
     }
 
+    /// Scripts a random draw that is not a pick among objects: one of a list of labels
+    /// (a class `create` picks from a list) or a number in a range (a die, a chance roll).
+    /// Returns the label's index or the number, or `None` to let the world's seeded RNG
+    /// draw, which is the default. An `Err` fails the command (rolled back).
+    fn random_draw(&mut self, world: &World, draw: &RandomDraw<'_>) -> Option<Result<i64, String>> {
+        let _ = (world, draw);
+        None
+    }
+
     /// A short name for logs and recordings (`random`, `greedy`, `scripted`).
     fn name(&self) -> String {
         "controller".into()
+    }
+}
+
+/// A random draw the engine makes that is not a pick among objects (those go to
+/// [`Controller::random_pick`]); a controller may script it with
+/// [`Controller::random_draw`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RandomDraw<'a> {
+    /// One of these labels (class ids, for a `create` from a list); the answer is an index.
+    OneOf(&'a [String]),
+    /// A number from `lo` to `hi` inclusive (a die's face, a chance roll); the answer is
+    /// the number.
+    Number {
+        /// The smallest number drawn.
+        lo: i64,
+        /// The largest number drawn.
+        hi: i64,
+    },
+}
+
+impl RandomDraw<'_> {
+    /// Checks a scripted answer: an index among the labels, or a number in the range.
+    pub fn check(&self, answer: i64) -> Result<i64, String> {
+        match self {
+            RandomDraw::OneOf(labels) => {
+                if usize::try_from(answer).is_ok_and(|i| i < labels.len()) {
+                    Ok(answer)
+                } else {
+                    Err(format!(
+                        "scripted random draw {answer} is not one of the {} options",
+                        labels.len()
+                    ))
+                }
+            }
+            RandomDraw::Number { lo, hi } => {
+                if (*lo..=*hi).contains(&answer) {
+                    Ok(answer)
+                } else {
+                    Err(format!(
+                        "scripted random number {answer} is not between {lo} and {hi}"
+                    ))
+                }
+            }
+        }
     }
 }
 

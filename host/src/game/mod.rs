@@ -14,7 +14,9 @@ mod swap;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-pub use controller::{Answer, Choice, Controller, RandomController, ScriptedController};
+pub use controller::{
+    Answer, Choice, Controller, RandomController, RandomDraw, ScriptedController,
+};
 pub use moves::MoveOption;
 pub use swap::SwapReport;
 

@@ -10,13 +10,15 @@
 //! | `play_first` | `OneCardPlayingAgent` | plays the first card in hand if it can (after the coin, if the coin is first) |
 //! | `keep_playing` | `CardTestingAgent` | plays the first card in hand while it can |
 //! | `play_and_attack` | `PlayAndAttackAgent` | plays like `keep_playing`, then the hero attacks while it can, then each minion that can attacks, in slot order |
+//! | `predictable` | `PredictableAgent` | uses the hero power if it can (once), then the hero attacks, then plays like `keep_playing`, then each minion attacks |
 //!
 //! "Can play" means a legal move has the card as its subject (the first such move is
 //! played); the agent stops at the first card it cannot play, as Hearthbreaker's do. An
 //! attack is a legal attack move (the match's attack move, by default every move named
 //! `attack`); its target is the first the move lists — with the game's attack target
 //! order (enemy minions, then the hero; only taunts while there is one) that is
-//! Hearthbreaker's rule of attacking `targets[0]`.
+//! Hearthbreaker's rule of attacking `targets[0]`. The hero power is a legal move of the
+//! match's power move (by default every move named `hero_power`).
 
 use super::MoveOption;
 use crate::game::{Choice, Controller, Game};
@@ -35,18 +37,29 @@ pub enum TestStyle {
     /// Plays like [`TestStyle::KeepPlaying`], then attacks with the hero, then with every
     /// minion that can (`PlayAndAttackAgent`).
     PlayAndAttack,
+    /// Uses the hero power (once), attacks with the hero, plays like
+    /// [`TestStyle::KeepPlaying`], then attacks with every minion that can
+    /// (`PredictableAgent`).
+    Predictable,
 }
 
 impl TestStyle {
     /// Every style with the name scenarios use for it.
-    pub const ALL: [(&'static str, TestStyle); 4] = [
+    pub const ALL: [(&'static str, TestStyle); 5] = [
         ("none", TestStyle::None),
         ("play_first", TestStyle::PlayFirst),
         ("keep_playing", TestStyle::KeepPlaying),
         ("play_and_attack", TestStyle::PlayAndAttack),
+        ("predictable", TestStyle::Predictable),
     ];
 
-    /// The style with this name (`none`, `play_first`, `keep_playing`, `play_and_attack`).
+    /// Whether it attacks (with the game's attack move).
+    pub fn attacks(self) -> bool {
+        matches!(self, TestStyle::PlayAndAttack | TestStyle::Predictable)
+    }
+
+    /// The style with this name (`none`, `play_first`, `keep_playing`, `play_and_attack`,
+    /// `predictable`).
     pub fn parse(name: &str) -> Option<TestStyle> {
         Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
     }
@@ -69,6 +82,8 @@ pub struct TestSetup {
     pub coin: Option<Id>,
     /// The attack move (default: every move named `attack`, such as `arena:move/attack`).
     pub attack: Option<Id>,
+    /// The hero power move `predictable` uses (default: every move named `hero_power`).
+    pub power: Option<Id>,
 }
 
 impl Default for TestSetup {
@@ -77,6 +92,7 @@ impl Default for TestSetup {
             hand: Sym::new("hand"),
             coin: None,
             attack: None,
+            power: None,
         }
     }
 }
@@ -89,11 +105,20 @@ impl TestSetup {
             None => id.name() == "attack",
         }
     }
+
+    /// Whether a move is the hero power.
+    pub fn is_power(&self, id: Id) -> bool {
+        match self.power {
+            Some(p) => p == id,
+            None => id.name() == "hero_power",
+        }
+    }
 }
 
 /// Where a turn is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
+    Power,
     Playing,
     HeroAttacks,
     MinionAttacks,
@@ -115,7 +140,7 @@ impl TestAgent {
         TestAgent {
             style,
             setup,
-            phase: Phase::Playing,
+            phase: Self::first_phase(style),
             played: false,
         }
     }
@@ -125,9 +150,17 @@ impl TestAgent {
         self.style
     }
 
+    fn first_phase(style: TestStyle) -> Phase {
+        if style == TestStyle::Predictable {
+            Phase::Power
+        } else {
+            Phase::Playing
+        }
+    }
+
     /// Forgets what it did this turn (a new turn starts).
     pub fn start_turn(&mut self) {
-        self.phase = Phase::Playing;
+        self.phase = Self::first_phase(self.style);
         self.played = false;
     }
 
@@ -140,11 +173,24 @@ impl TestAgent {
         let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
         loop {
             match self.phase {
+                Phase::Power => {
+                    // Once: the power, then the hero's attack (one pass; a hero that can
+                    // attack twice attacks once here, as `PredictableAgent` does).
+                    self.phase = Phase::HeroAttacks;
+                    if let Some(i) = moves
+                        .iter()
+                        .position(|m| self.setup.is_power(m.id) && !ends(m))
+                    {
+                        return Some(i);
+                    }
+                }
                 Phase::Playing => {
                     let may_play = match self.style {
                         TestStyle::None => false,
                         TestStyle::PlayFirst => !self.played,
-                        TestStyle::KeepPlaying | TestStyle::PlayAndAttack => true,
+                        TestStyle::KeepPlaying
+                        | TestStyle::PlayAndAttack
+                        | TestStyle::Predictable => true,
                     };
                     if may_play {
                         if let Some(card) = first_in_hand(world, me, self.setup.hand) {
@@ -162,10 +208,10 @@ impl TestAgent {
                             }
                         }
                     }
-                    self.phase = if self.style == TestStyle::PlayAndAttack {
-                        Phase::HeroAttacks
-                    } else {
-                        Phase::Done
+                    self.phase = match self.style {
+                        TestStyle::PlayAndAttack => Phase::HeroAttacks,
+                        TestStyle::Predictable => Phase::MinionAttacks,
+                        _ => Phase::Done,
                     };
                 }
                 Phase::HeroAttacks => {
@@ -173,9 +219,17 @@ impl TestAgent {
                         .iter()
                         .position(|m| m.subject == me && self.setup.is_attack(m.id) && !ends(m))
                     {
+                        // `PredictableAgent` attacks with its hero once, then plays.
+                        if self.style == TestStyle::Predictable {
+                            self.phase = Phase::Playing;
+                        }
                         return Some(i);
                     }
-                    self.phase = Phase::MinionAttacks;
+                    self.phase = if self.style == TestStyle::Predictable {
+                        Phase::Playing
+                    } else {
+                        Phase::MinionAttacks
+                    };
                 }
                 Phase::MinionAttacks => {
                     // Board order: the leftmost minion that can attack, at its first target.

@@ -204,8 +204,12 @@ impl Expr {
             Expr::Num(n) => *n,
             Expr::Dice { count, sides } => {
                 let mut sum = 0i64;
+                let draw = crate::game::RandomDraw::Number {
+                    lo: 1,
+                    hi: i64::from(*sides),
+                };
                 for _ in 0..*count {
-                    sum += cx.world.random_range(1, i64::from(*sides));
+                    sum += super::random_draw(cx, &draw)?;
                 }
                 sum as f64
             }

@@ -170,6 +170,32 @@ pub(crate) fn ask(ax: &ActCx<'_>, request: &crate::game::Choice) -> Result<Vec<u
     Ok(picked)
 }
 
+/// Draws at random for a rule: the controller's scripted outcome if it has one (tests fix
+/// every random draw this way), else the world's seeded RNG. Returns an index among the
+/// labels of [`RandomDraw::OneOf`], or the number of [`RandomDraw::Number`]. With no
+/// controller here (auras recomputing) or a busy one, the RNG draws.
+pub(crate) fn random_draw(
+    cx: &Cx<'_>,
+    draw: &crate::game::RandomDraw<'_>,
+) -> Result<i64, RuleError> {
+    use crate::game::RandomDraw;
+    let scripted = cx
+        .controller
+        .and_then(|c| c.try_borrow_mut().ok())
+        .and_then(|mut c| c.random_draw(cx.world, draw));
+    if let Some(answer) = scripted {
+        return answer
+            .and_then(|a| draw.check(a))
+            .map_err(RuleError::Choice);
+    }
+    Ok(match draw {
+        RandomDraw::OneOf(labels) => cx
+            .world
+            .random_range(0, i64::try_from(labels.len()).unwrap_or(i64::MAX) - 1),
+        RandomDraw::Number { lo, hi } => cx.world.random_range(*lo, *hi),
+    })
+}
+
 /// A rule failed while running. The command rolls back; nothing is half-applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]

@@ -82,8 +82,11 @@ pub struct MatchSpec {
     pub deck_size: Option<usize>,
     /// The zone of a player's hand (default `hand`).
     pub hand_zone: Option<String>,
-    /// The attack move of `play_and_attack` (default: every move named `attack`).
+    /// The attack move of `play_and_attack` and `predictable` (default: every move named
+    /// `attack`).
     pub attack_move: Option<String>,
+    /// The hero power move of `predictable` (default: every move named `hero_power`).
+    pub power_move: Option<String>,
 }
 
 /// `[[object]]`.

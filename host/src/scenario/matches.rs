@@ -109,18 +109,22 @@ pub(super) fn setup(
         hand: Sym::new(spec.hand_zone.as_deref().unwrap_or("hand")),
         coin: spec.coin.as_deref().map(|c| class(c, "coin")).transpose()?,
         attack: None,
+        power: None,
     };
-    if let Some(a) = &spec.attack_move {
-        let id = resolve_id(a, "move", ns).map_err(|m| format!("attack_move: {m}"))?;
+    let named_move = |text: &Option<String>, key: &str| -> Result<Option<Id>, String> {
+        let Some(a) = text else { return Ok(None) };
+        let id = resolve_id(a, "move", ns).map_err(|m| format!("{key}: {m}"))?;
         if !gen.moves.iter().any(|m| m.id == id) {
             let known: Vec<&str> = gen.moves.iter().map(|m| m.id.as_str()).collect();
             return Err(format!(
-                "attack_move: the game has no move `{id}`; its moves are: {}",
+                "{key}: the game has no move `{id}`; its moves are: {}",
                 known.join(", ")
             ));
         }
-        setup.attack = Some(id);
-    }
+        Ok(Some(id))
+    };
+    setup.power = named_move(&spec.power_move, "power_move")?;
+    setup.attack = named_move(&spec.attack_move, "attack_move")?;
     let styles = match spec.controllers.len() {
         0 => vec![TestStyle::None; n],
         k if k == n => spec
@@ -139,10 +143,13 @@ pub(super) fn setup(
             .collect::<Result<Vec<_>, _>>()?,
         k => return Err(format!("controllers: the game has {n} players, so write {n} controllers (or none: every player does nothing), not {k}")),
     };
-    if styles.contains(&TestStyle::PlayAndAttack)
-        && !gen.moves.iter().any(|m| setup.is_attack(m.id))
-    {
-        return Err("controllers: `play_and_attack` attacks, but the game has no move named `attack`; name the attack move with `attack_move = \"...\"`".into());
+    if let Some(s) = styles.iter().find(|s| s.attacks()) {
+        if !gen.moves.iter().any(|m| setup.is_attack(m.id)) {
+            return Err(format!("controllers: `{}` attacks, but the game has no move named `attack`; name the attack move with `attack_move = \"...\"`", s.name()));
+        }
+    }
+    if styles.contains(&TestStyle::Predictable) && !gen.moves.iter().any(|m| setup.is_power(m.id)) {
+        return Err("controllers: `predictable` uses the hero power, but the game has no move named `hero_power`; name it with `power_move = \"...\"`".into());
     }
     let first_name = spec.first.as_deref().unwrap_or("p1");
     let first = seats.iter().position(|s| s == first_name).ok_or_else(|| {

@@ -2,12 +2,14 @@
 //! `randoms` (for random picks), each a list of references resolved when the choice is
 //! made. Outside a match, a choice with no answer left fails the step; inside a match it
 //! takes the first options, as Hearthbreaker's testing agents do (`targets[0]`). A random
-//! pick with no scripted outcome left uses the world's seeded RNG.
+//! pick with no scripted outcome left uses the world's seeded RNG. Random draws that are
+//! not picks among objects (a class `create` picks from a list, a die, a chance roll) take
+//! the next `randoms` entry too: one class id (or name) or one number.
 
 use std::collections::VecDeque;
 
 use super::paths::{self, Names};
-use crate::game::{Choice, Controller};
+use crate::game::{Choice, Controller, RandomDraw};
 use crate::state::{ObjId, World};
 
 /// Answers and random outcomes scripted by a step.
@@ -30,9 +32,10 @@ impl StepController {
         for (what, lists) in [("answers", answers), ("randoms", randoms)] {
             for (i, list) in lists.iter().enumerate() {
                 for r in list {
-                    // A plain word in `answers` may be an option's label (`"3"`, `"draw"`):
-                    // it is checked when a choice among objects gets it.
-                    let maybe_label = what == "answers" && !r.contains('.');
+                    // A plain word may be an option's label (`"3"`, `"draw"`), and in
+                    // `randoms` an id is a class a `create` draws: it is checked when a
+                    // choice or draw gets it.
+                    let maybe_label = !r.contains('.') || (what == "randoms" && r.contains(':'));
                     match paths::check(&names, r) {
                         Err(_) if maybe_label => {}
                         other => other.map_err(|m| format!("{what}[{i}]: {m}"))?,
@@ -126,6 +129,36 @@ impl Controller for StepController {
             )));
         }
         Some(self.indices(world, &refs, options, "scripted random"))
+    }
+
+    fn random_draw(
+        &mut self,
+        _world: &World,
+        draw: &RandomDraw<'_>,
+    ) -> Option<Result<i64, String>> {
+        let refs = self.randoms.pop_front()?;
+        let [r] = refs.as_slice() else {
+            return Some(Err(format!(
+                "scripted random {refs:?} has {} entries, but a random draw takes one",
+                refs.len()
+            )));
+        };
+        Some(match draw {
+            // A class by its id, or by its name alone (`spare_part_armor`).
+            RandomDraw::OneOf(labels) => labels
+                .iter()
+                .position(|l| l == r || l.rsplit('/').next() == Some(r.as_str()))
+                .map(|i| i64::try_from(i).unwrap_or(i64::MAX))
+                .ok_or_else(|| {
+                    format!(
+                        "scripted random `{r}` is not one of the options ({})",
+                        labels.join(", ")
+                    )
+                }),
+            RandomDraw::Number { lo, hi } => r.parse::<i64>().map_err(|_| {
+                format!("scripted random `{r}` is not a number; this draw is a number from {lo} to {hi}")
+            }),
+        })
     }
 }
 

@@ -184,7 +184,9 @@ fn card(
     for b in list(imp.and_then(|i| i.get("buffs"))) {
         let st = b.get("status").ok_or("a buff needs a `status`")?;
         let n = st.get("name").and_then(Value::as_str).unwrap_or_default();
-        if KEYWORDS.contains(&n) && b.get("until").is_none() {
+        // A keyword with a condition (Southsea Deckhand's charge while its player has a
+        // weapon) is a conditional aura instead.
+        if KEYWORDS.contains(&n) && b.get("until").is_none() && b.get("condition").is_none() {
             tags.push(json!(n));
             // A weapon's windfury is its hero's (`Hero.calculate_stat` adds the weapon's):
             // the equipped weapon grants the tag to its player (Doomhammer).
@@ -215,7 +217,11 @@ fn card(
     for a in list(c.get("enrage")) {
         let mut t = translate::aura(a, &mut out)?;
         t["zones"] = json!([in_play]);
-        t["while"] = json!({ "type": "hearthbreaker:condition/enraged" });
+        let enraged = json!({ "type": "hearthbreaker:condition/enraged" });
+        t["while"] = match t.get("while") {
+            Some(c) => json!({ "all": [enraged, c] }),
+            None => enraged,
+        };
         auras.push(t);
     }
     let own = |event: &str| json!({ "event": format!("hearthbreaker:event/{event}"), "target": "is_self" });
@@ -245,12 +251,28 @@ fn card(
         triggers.push(trigger(own("deathrattle"), None, t, &mut out)?);
     }
     for e in list(imp.and_then(|i| i.get("effects"))) {
-        let when = translate::event(
-            e.get("event").ok_or("an effect needs an `event`")?,
-            &mut out,
-        )?;
+        let ev = e.get("event").ok_or("an effect needs an `event`")?;
+        let when = translate::event(ev, &mut out)?;
+        // A minion hears its own damage events until its death is processed: in
+        // Hearthbreaker a minion killed in a combat or by a spell is only marked dead, and
+        // keeps its effects until `check_delayed` removes it, so it still hears the
+        // `did_damage` and `damaged` of that damage (Emperor Cobra's poison, Dragon Egg).
+        // Here deaths settle sooner, so these listeners stay on in the graveyard too, where
+        // only damage dealt before the death can reach them (nothing damages a card in the
+        // graveyard; no corpus minion with such an effect damages from its deathrattle).
+        let own_damage = matches!(
+            ev.get("event_name").and_then(Value::as_str),
+            Some("did_damage" | "damaged")
+        );
+        let zones: &[&str] = if own_damage && kind == "minion" {
+            &["board", "graveyard"]
+        } else {
+            &[in_play]
+        };
         for t in list(e.get("tags")) {
-            triggers.push(trigger(when.clone(), Some(in_play), t, &mut out)?);
+            let mut tr = trigger(when.clone(), None, t, &mut out)?;
+            tr["zones"] = json!(zones);
+            triggers.push(tr);
         }
     }
     for e in list(c.get("effects")) {

@@ -390,7 +390,8 @@ pub fn slug(name: &str) -> String {
     s.trim_matches('_').to_owned()
 }
 
-/// A buff (`{status, until?}`) or aura (`{status, selector, until?, expires}`) → an
+/// A buff (`{status, condition?, until?}`) or aura (`{status, selector, condition?, until?,
+/// expires}`) → an
 /// aura table for `give_aura`.
 pub fn aura(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     let st = v.get("status").ok_or("a buff needs a `status`")?;
@@ -398,6 +399,12 @@ pub fn aura(v: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     m.insert("modifiers".into(), Value::Array(status(st, out)?));
     if let Some(s) = v.get("selector") {
         m.insert("select".into(), selector(s, out)?);
+    }
+    // A buff's or aura's `condition` holds while it is true of the holder (Hearthbreaker
+    // evaluates it with the holder as both owner and target: `condition.evaluate(owner,
+    // owner)`), as an aura's `while` is (its holder is both `self` and `target`).
+    if let Some(c) = v.get("condition") {
+        m.insert("while".into(), condition(c, out)?);
     }
     if let Some(u) = v.get("until") {
         let mut until = event(u, out)?;

@@ -163,12 +163,20 @@ pub(super) fn condition(p: &mut Params<'_, '_>) -> Result<Box<dyn Node>, Content
 }
 
 impl Condition {
-    fn rolls(&self, ax: &ActCx<'_>) -> bool {
-        match self.threshold {
+    /// Whether the chance lands: a draw from 0 to a million - 1 (scriptable, as every
+    /// random draw is: `rules::random_draw`) below the threshold.
+    fn rolls(&self, ax: &ActCx<'_>) -> Result<bool, RuleError> {
+        Ok(match self.threshold {
             t if t >= MILLION => true,
             t if t <= 0 => false,
-            t => ax.world.random_range(0, MILLION - 1) < t,
-        }
+            t => {
+                let draw = crate::game::RandomDraw::Number {
+                    lo: 0,
+                    hi: MILLION - 1,
+                };
+                crate::rules::random_draw(&ax.cx(), &draw)? < t
+            }
+        })
     }
 
     fn displace(
@@ -209,7 +217,7 @@ impl Node for Condition {
         let mut landed = 0usize;
         for i in 0..p.targets.len() {
             let t = p.targets[i];
-            if !ax.world.exists(t) || !self.rolls(ax) {
+            if !ax.world.exists(t) || !self.rolls(ax)? {
                 continue;
             }
             let applied = match self.kind {

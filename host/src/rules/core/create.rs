@@ -1,5 +1,5 @@
 //! `core:action/create`: new objects of a class — one class, one picked at random from a
-//! list (the world's RNG), or the class of each selected object (a copy) — in a zone, at a
+//! list (the world's RNG, or the controller's scripted draw: `rules::random_draw`), or the class of each selected object (a copy) — in a zone, at a
 //! slot, up to a limit; `core:event/created` for each.
 
 use crate::bus::Event;
@@ -73,9 +73,10 @@ impl Action for Create {
                 Some(c) => c,
                 None if self.classes.len() == 1 => self.classes[0],
                 None => {
-                    let hi = i64::try_from(self.classes.len()).unwrap_or(i64::MAX) - 1;
-                    let i = usize::try_from(ax.world.random_range(0, hi)).unwrap_or(0);
-                    self.classes[i]
+                    let labels: Vec<String> = self.classes.iter().map(Id::to_string).collect();
+                    let draw = crate::game::RandomDraw::OneOf(&labels);
+                    let i = crate::rules::random_draw(&ax.cx(), &draw)?;
+                    self.classes[usize::try_from(i).unwrap_or(0)]
                 }
             };
             if let Some(limit) = limit {
