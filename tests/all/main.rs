@@ -13,6 +13,7 @@ mod cli_content;
 mod cli_new;
 mod cli_pack;
 mod cli_watch;
+mod diag_memory;
 mod docs;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
