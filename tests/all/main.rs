@@ -29,6 +29,7 @@ mod plugin_build;
 mod plugin_faults;
 mod plugin_loader;
 mod plugin_native;
+mod plugin_nested;
 mod plugin_node;
 mod readme;
 mod reload;

@@ -190,6 +190,9 @@ pub struct Runtime {
     /// This world's fault record per plugin: a quarantine switches the mod's definitions
     /// off in this world only (other worlds, scenarios and tests never see it).
     faults: RefCell<std::collections::BTreeMap<u64, FaultRecord>>,
+    /// Faults recorded in this world, all plugins together (a host call that runs
+    /// other plugins compares it before and after to see a nested fault).
+    fault_count: std::cell::Cell<u64>,
 }
 
 /// One plugin's faults in one world.
@@ -284,10 +287,16 @@ impl Runtime {
             .is_some_and(|r| r.off.is_some())
     }
 
+    /// Faults recorded in this world so far, every plugin together.
+    pub(crate) fn faults_recorded(&self) -> u64 {
+        self.fault_count.get()
+    }
+
     /// Records a fault of `plugin` in this world; quarantines it here after too many
     /// within the window. Returns what to add to the fault's message when it did.
     fn record_fault(&self, plugin: &LoadedPlugin, message: &str) -> String {
         plugin.faults_total.fetch_add(1, Ordering::Relaxed);
+        self.fault_count.set(self.fault_count.get() + 1);
         let mut all = self.faults.borrow_mut();
         let r = all.entry(plugin.key).or_default();
         let now = r.calls;
