@@ -38,3 +38,4 @@ mod scenario_matches;
 mod scenarios;
 #[cfg(feature = "serve")]
 mod serve;
+mod soak;

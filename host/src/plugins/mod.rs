@@ -129,6 +129,11 @@ impl std::fmt::Debug for LoadedPlugin {
 }
 
 impl LoadedPlugin {
+    /// Calls made to it since it was loaded, in every world.
+    pub fn calls_total(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
+    }
+
     /// Faults (traps, fuel or memory exhausted) since the plugin was loaded.
     pub fn faults_total(&self) -> u64 {
         self.faults_total.load(Ordering::Relaxed)
@@ -193,6 +198,10 @@ pub struct Runtime {
     /// Faults recorded in this world, all plugins together (a host call that runs
     /// other plugins compares it before and after to see a nested fault).
     fault_count: std::cell::Cell<u64>,
+    /// Fault injection (soak tests): every how many plugin calls one faults; 0 = off.
+    inject_every: std::cell::Cell<u64>,
+    /// Plugin calls made in this world while injection was on.
+    inject_calls: std::cell::Cell<u64>,
 }
 
 /// One plugin's faults in one world.
@@ -234,6 +243,28 @@ impl Runtime {
     /// The time split gathered since profiling was turned on (or last taken).
     pub fn take_profile(&self) -> TimeSplit {
         self.profiler.take()
+    }
+
+    /// Fault injection, for soak and fault tests: from now on every `every`-th plugin
+    /// call in this world (counting every plugin together) fails as a fault without
+    /// running the guest — its instance is thrown away and the fault counts toward
+    /// quarantine, exactly as a trap. Deterministic: the same inputs fault the same calls,
+    /// so a replay with the same setting reproduces the game. 0 turns it off (the
+    /// default; then the only cost is one comparison per call).
+    pub fn inject_faults(&self, every: u64) {
+        self.inject_every.set(every);
+        self.inject_calls.set(0);
+    }
+
+    /// Whether fault injection fails this call (see [`Runtime::inject_faults`]).
+    fn injected(&self) -> bool {
+        let every = self.inject_every.get();
+        if every == 0 {
+            return false;
+        }
+        let n = self.inject_calls.get() + 1;
+        self.inject_calls.set(n);
+        n % every == 0
     }
 
     /// Number of live instances (for leak checks).
@@ -348,6 +379,15 @@ impl Runtime {
                 }
             },
         };
+        if self.injected() {
+            drop(inst);
+            let m = "an injected fault (fault injection is on in this world)";
+            let quarantined = self.record_fault(plugin, m);
+            return Err(RuleError::Failed(format!(
+                "{}: {m}; the instance was replaced{quarantined}",
+                what()
+            )));
+        }
         match f(&mut inst) {
             Ok(r) => {
                 self.instances.borrow_mut().insert(plugin.key, inst);
