@@ -84,3 +84,28 @@ fn many_warnings_on_a_big_file_stay_within_bounded_memory() {
     );
     assert_eq!(stderr.matches("warning[W-LOCALE-MISSING]").count(), 51);
 }
+
+/// The second case: 20,000 untranslated names in a file of about 900 KB
+/// (OOM-killed at 20 GB before: the file was read and copied once per warning).
+#[test]
+fn twenty_thousand_untranslated_names_stay_within_bounded_memory() {
+    let t = Tree::new("diag-names");
+    t.add("names", "1.0.0", "");
+    let text: String = (0..20_000)
+        .map(|i| format!("[class.card_{i:05}]\nname = \"names.card_{i:05}.name\"\n"))
+        .collect();
+    assert!(text.len() > 850_000, "{}", text.len());
+    t.write("names", "content/cards.toml", &text);
+    let (stdout, stderr, peak_kib) = check_with_peak_rss(&t.root);
+    eprintln!("tessera check peaked at {} MiB", peak_kib / 1024);
+    assert!(stdout.contains("0 errors, 20000 warnings"), "{stdout}");
+    assert!(
+        peak_kib < 200 * 1024,
+        "tessera check peaked at {} MiB",
+        peak_kib / 1024
+    );
+    assert!(
+        stderr.contains("… and 19950 more warnings like W-LOCALE-MISSING in this file"),
+        "{stderr}"
+    );
+}

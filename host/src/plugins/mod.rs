@@ -245,15 +245,17 @@ impl Runtime {
         self.profiler.take()
     }
 
-    /// Fault injection, for soak and fault tests: from now on every `every`-th plugin
-    /// call in this world (counting every plugin together) fails as a fault without
-    /// running the guest — its instance is thrown away and the fault counts toward
-    /// quarantine, exactly as a trap. Deterministic: the same inputs fault the same calls,
-    /// so a replay with the same setting reproduces the game. 0 turns it off (the
-    /// default; then the only cost is one comparison per call).
-    pub fn inject_faults(&self, every: u64) {
+    /// Fault injection, for soak and fault tests: from now on one plugin call in `every`
+    /// in this world (counting every plugin together) fails as a fault without running
+    /// the guest — its instance is thrown away and the fault counts toward quarantine,
+    /// exactly as a trap. The first to fail is call number `every - phase % every`, so
+    /// worlds given different phases fault at different calls and, over many worlds,
+    /// exactly 1 call in `every` faults. Deterministic: the same inputs fault the same
+    /// calls, so a replay with the same setting reproduces the game. `every = 0` turns it
+    /// off (the default; then the only cost is one comparison per call).
+    pub fn inject_faults(&self, every: u64, phase: u64) {
         self.inject_every.set(every);
-        self.inject_calls.set(0);
+        self.inject_calls.set(phase.checked_rem(every).unwrap_or(0));
     }
 
     /// Whether fault injection fails this call (see [`Runtime::inject_faults`]).
