@@ -551,3 +551,22 @@ fn a_long_ref_chain_is_an_error_not_a_stack_overflow() {
         e.message
     );
 }
+
+/// Found by fuzzing (`fuzz/`, target `content_json`): a JSON file of vertical tabs, NULs
+/// and `]`s made the snippet renderer subtract with overflow (a panic with debug
+/// assertions) when it quoted the line. Control characters are quoted as spaces now.
+#[test]
+fn control_characters_in_a_quoted_line_render() {
+    let text = format!(
+        "{}{}{}{}{}\"\"",
+        "\u{b}".repeat(20),
+        "\0".repeat(9),
+        "\u{b}".repeat(22),
+        "]".repeat(77),
+        "\u{b}".repeat(14)
+    );
+    let d = errors_of("x.json", &text);
+    let out = d.render(false);
+    assert!(out.contains("x.json:1:"), "{out}");
+    assert!(!out.contains('\u{b}') && !out.contains('\0'), "{out}");
+}

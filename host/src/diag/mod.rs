@@ -156,9 +156,22 @@ impl Excerpt {
             end: source.line_col(end),
             first_line: first + 1,
             span: rel(start)..rel(end.min(to)).max(rel(start)),
-            text: quoted.into(),
+            text: printable(quoted).into(),
         }
     }
+}
+
+/// `text` with every control character but tab and line breaks replaced by spaces, one a
+/// byte (so spans stay where they were): the snippet renderer miscounts widths on them
+/// (a vertical tab made it subtract with overflow), and a terminal should not get them.
+fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let blank = c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+            let n = if blank { c.len_utf8() } else { 1 };
+            std::iter::repeat_n(if blank { ' ' } else { c }, n)
+        })
+        .collect()
 }
 
 /// Where a diagnostic points: a file, and optionally a byte span in it.
