@@ -146,5 +146,8 @@ fn saves_survive_sigkill_at_random_points() {
     // The kills landed inside writes (a temporary file was left), not only between them,
     // and the writer made progress (how much depends on the machine's load).
     assert!(torn > 0, "no kill landed inside a write in {ROUNDS} rounds");
-    assert!(saved > 0, "the writer never finished a save in {ROUNDS} rounds");
+    assert!(
+        saved > 0,
+        "the writer never finished a save in {ROUNDS} rounds"
+    );
 }
