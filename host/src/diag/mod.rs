@@ -361,6 +361,10 @@ impl Diagnostic {
         } else {
             Renderer::plain()
         };
+        // Never trim quoted lines to a terminal width: excerpts are short already, and
+        // annotate-snippets' trimming subtracts with overflow when a span sits inside
+        // more than 20 leading blanks of a line longer than the width (found by fuzzing).
+        let renderer = renderer.term_width(2 * MAX_EXCERPT_BYTES);
         let mut message = level.title(&title).id(self.code);
         if let Some(loc) = &self.location {
             match &loc.excerpt {
