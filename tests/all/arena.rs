@@ -19,7 +19,7 @@ use tessera_host::{Generation, Registry};
 use crate::plugin_build::{copy_tree, ensure_built, repo};
 
 /// The game's mods as `tessera run` loads them from the repository root.
-fn game_mods(dir: &Path) -> LoadedMods {
+pub(crate) fn game_mods(dir: &Path) -> LoadedMods {
     ensure_built();
     let server = ServerConfig::load(&repo().join("server.toml")).expect("server.toml");
     let loaded = load(
@@ -40,7 +40,7 @@ fn game_mods(dir: &Path) -> LoadedMods {
     loaded
 }
 
-fn translator(loaded: &LoadedMods) -> tessera_host::play::Translate {
+pub(crate) fn translator(loaded: &LoadedMods) -> tessera_host::play::Translate {
     let text = loaded.locale.text.get("en").cloned().unwrap_or_default();
     Rc::new(move |k: &str| text.get(k).cloned())
 }

@@ -551,3 +551,40 @@ fn a_long_ref_chain_is_an_error_not_a_stack_overflow() {
         e.message
     );
 }
+
+/// Found by fuzzing (`fuzz/`, target `content_json`): a long line whose error sits
+/// inside more than 20 leading blanks (vertical tabs here) made the snippet renderer
+/// subtract with overflow (a panic with debug assertions) when it quoted the line.
+/// Control characters are quoted as spaces, and quoted lines are never trimmed.
+#[test]
+fn a_long_line_with_an_error_in_its_leading_blanks_renders() {
+    let text = format!(
+        "{}{}{}{}\"\"",
+        "\u{b}".repeat(42),
+        "]".repeat(64),
+        "\0".repeat(200),
+        "]".repeat(15),
+    );
+    let d = errors_of("x.json", &text);
+    let out = d.render(false);
+    assert!(out.contains("x.json:1:"), "{out}");
+    let padded = format!("{}{text}", " ".repeat(30));
+    let _ = errors_of("y.json", &padded).render(true);
+}
+
+/// The first input of that kind fuzzing found.
+#[test]
+fn control_characters_in_a_quoted_line_render() {
+    let text = format!(
+        "{}{}{}{}{}\"\"",
+        "\u{b}".repeat(20),
+        "\0".repeat(9),
+        "\u{b}".repeat(22),
+        "]".repeat(77),
+        "\u{b}".repeat(14)
+    );
+    let d = errors_of("x.json", &text);
+    let out = d.render(false);
+    assert!(out.contains("x.json:1:"), "{out}");
+    assert!(!out.contains('\u{b}') && !out.contains('\0'), "{out}");
+}

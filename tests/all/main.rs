@@ -13,6 +13,7 @@ mod cli_content;
 mod cli_new;
 mod cli_pack;
 mod cli_watch;
+mod diag_memory;
 mod docs;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
@@ -28,6 +29,7 @@ mod plugin_build;
 mod plugin_faults;
 mod plugin_loader;
 mod plugin_native;
+mod plugin_nested;
 mod plugin_node;
 mod readme;
 mod reload;
@@ -36,3 +38,4 @@ mod scenario_matches;
 mod scenarios;
 #[cfg(feature = "serve")]
 mod serve;
+mod soak;

@@ -40,7 +40,7 @@ const MSG_AT: u32 = 512;
 /// marker, a bump allocator, a no-op `dealloc`, `describe` pointing at a JSON data
 /// segment, and `error` returning the last recorded message (`$err`, packed; 0 = none).
 /// `marker` is the version export (`tessera_abi_v1` unless a test lies about it).
-fn prelude(marker: &str, description: &str) -> String {
+pub(crate) fn prelude(marker: &str, description: &str) -> String {
     let desc = packed(DESC_AT, description.len());
     format!(
         r#"
@@ -269,7 +269,7 @@ fn line_of(text: &str, needle: &str) -> usize {
         + 1
 }
 
-fn manifest(id: &str, plugin: &str) -> String {
+pub(crate) fn manifest(id: &str, plugin: &str) -> String {
     format!("[mod]\nid = \"{id}\"\nversion = \"1.0.0\"\napi = \"0.1\"\n{plugin}")
 }
 
@@ -302,31 +302,31 @@ fn tree(h: &Hostile, provides: &[&str], capabilities: &[&str]) -> Tree {
     t
 }
 
-fn write_wasm(t: &Tree, folder: &str, file: &str, wat: &str) {
+pub(crate) fn write_wasm(t: &Tree, folder: &str, file: &str, wat: &str) {
     let bytes = wat::parse_str(wat).unwrap_or_else(|e| panic!("bad WAT: {e}\n{wat}"));
     let path = t.mods().join(folder).join("plugins").join(file);
     std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
     std::fs::write(path, bytes).expect("write wasm");
 }
 
-fn server(t: &Tree, text: &str) -> ServerConfig {
+pub(crate) fn server(t: &Tree, text: &str) -> ServerConfig {
     let text = format!("mod_dirs = [\"mods\"]\n{text}");
     ServerConfig::parse(&t.root.join("server.toml"), &text, &t.root)
         .unwrap_or_else(|e| panic!("server.toml: {}", e.render(false)))
 }
 
-fn load_tree(t: &Tree, server: Option<&ServerConfig>) -> LoadedMods {
+pub(crate) fn load_tree(t: &Tree, server: Option<&ServerConfig>) -> LoadedMods {
     load(&[t.mods()], server, Arc::new(Registry::with_core()))
 }
 
-fn render(l: &LoadedMods) -> String {
+pub(crate) fn render(l: &LoadedMods) -> String {
     l.all_diagnostics()
         .map(|d| d.render(false))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
-fn id(s: &str) -> Id {
+pub(crate) fn id(s: &str) -> Id {
     Id::parse(s).unwrap()
 }
 

@@ -164,11 +164,13 @@ pub fn check(
     let loaded = load(args, registry)?;
     let extra = lock_diagnostics(&loaded, lock_path, lock);
     let all: Vec<&Diagnostic> = loaded.all_diagnostics().chain(extra.iter()).collect();
-    let errors = all.iter().filter(|d| d.severity == Severity::Error).count();
-    let warnings = all
-        .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .count();
+    let count = |severity| -> usize {
+        all.iter()
+            .filter(|d| d.severity == severity)
+            .map(|d| d.count())
+            .sum()
+    };
+    let (errors, warnings) = (count(Severity::Error), count(Severity::Warning));
     match format {
         Format::Json => {
             let doc = serde_json::json!({

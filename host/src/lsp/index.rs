@@ -103,10 +103,7 @@ impl Index {
         for d in loaded.all_diagnostics() {
             let Some(loc) = &d.location else { continue };
             let (line, col) = loc.line_col().unwrap_or((1, 1));
-            let end = match (&loc.span, &loc.source) {
-                (Some(span), Some(text)) => crate::diag::line_col(text, span.end),
-                _ => (line, col),
-            };
+            let end = loc.end_line_col().unwrap_or((line, col));
             let mut message = d.message.clone();
             for n in d
                 .notes

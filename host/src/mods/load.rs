@@ -270,6 +270,7 @@ pub fn load_resolved(
     if let Some(gen) = &generation {
         check_locale_keys(gen, &resolution, &locale, &mut diagnostics);
     }
+    diagnostics.fold_repeats();
     let read_grants = resolution
         .order
         .iter()
@@ -575,6 +576,7 @@ fn flatten(prefix: &str, t: &toml::Table, out: &mut Vec<(String, String)>) {
 fn check_locale_keys(gen: &Generation, res: &Resolution, locale: &Locale, diags: &mut Diagnostics) {
     let mut classes: Vec<_> = gen.classes.values().collect();
     classes.sort_by_key(|c| c.id);
+    let mut texts = SourceCache::default();
     for class in classes {
         let Some(m) = res.get(&class.origin.mod_id) else {
             continue;
@@ -586,7 +588,7 @@ fn check_locale_keys(gen: &Generation, res: &Resolution, locale: &Locale, diags:
                 .get(lang)
                 .is_some_and(|l| l.contains_key(key));
             if !known {
-                let loc = line_location(&class.origin.file, class.origin.line);
+                let loc = texts.line_location(&class.origin.file, class.origin.line);
                 diags.push(
                     Diagnostic::warning("W-LOCALE-MISSING", format!("translation key `{key}` used by `{}` is missing from language `{lang}`", class.id))
                         .at(loc)
@@ -598,19 +600,23 @@ fn check_locale_keys(gen: &Generation, res: &Resolution, locale: &Locale, diags:
     }
 }
 
-/// A location at the start of a line of a file (reads the file for the snippet).
-fn line_location(file: &Path, line: usize) -> Location {
-    match std::fs::read_to_string(file) {
-        Ok(text) if line > 0 => {
-            let start: usize = text
-                .split_inclusive('\n')
-                .take(line - 1)
-                .map(str::len)
-                .sum();
-            let len = text[start..].find('\n').unwrap_or(text.len() - start);
-            Location::span(&SourceText::new(file, text.clone()), start..start + len)
+/// Content files read for quoting, each read once however many diagnostics point into it
+/// (`None`: unreadable, so its diagnostics name only the file).
+#[derive(Default)]
+struct SourceCache(HashMap<PathBuf, Option<SourceText>>);
+
+impl SourceCache {
+    /// A location at the start of a line of a file.
+    fn line_location(&mut self, file: &Path, line: usize) -> Location {
+        let source = self.0.entry(file.to_path_buf()).or_insert_with(|| {
+            std::fs::read_to_string(file)
+                .ok()
+                .map(|t| SourceText::new(file, t))
+        });
+        match source {
+            Some(source) => Location::line(source, line),
+            None => Location::file(file),
         }
-        _ => Location::file(file),
     }
 }
 

@@ -64,7 +64,12 @@ impl Recording {
     pub fn read(path: &Path) -> Result<Recording, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let r: Recording = serde_json::from_str(&text).map_err(|e| {
+        Recording::parse(&text, path)
+    }
+
+    /// Parses a recording's JSON text read from `path` (named in errors).
+    pub fn parse(text: &str, path: &Path) -> Result<Recording, String> {
+        let r: Recording = serde_json::from_str(text).map_err(|e| {
             format!(
                 "{}:{}:{}: not a Tessera recording: {e}",
                 path.display(),

@@ -113,9 +113,10 @@ pub(crate) struct HostState {
     pub replay: Option<std::collections::VecDeque<(HostRequest, i32)>>,
     /// An error the host found during the call (reported instead of the guest's).
     pub host_error: Option<String>,
-    /// A write attempted in a read-only call (a condition or selector): the call fails
-    /// with it even when the guest ignores the refusal and returns normally.
-    pub write_refused: Option<String>,
+    /// Why the call fails even when the guest ignores a failed import and returns
+    /// normally: a write attempted in a read-only call (a condition or selector), or a
+    /// plugin fault inside a nested host call (`query`, `eval`, `run_action`).
+    pub must_fail: Option<String>,
     /// Whether `prepare_*` may be called now.
     pub preparing: bool,
     /// Symbols are process-wide ([`global_syms`]) rather than per instance: a native
@@ -135,22 +136,42 @@ impl HostState {
             requests: Vec::new(),
             replay: None,
             host_error: None,
-            write_refused: None,
+            must_fail: None,
             preparing: false,
             global_syms: false,
         }
     }
 
-    /// Refuses a write in a read-only call; the call then fails (see `write_refused`).
+    /// Refuses a write in a read-only call; the call then fails (see `must_fail`).
     fn refuse_write<T>(&mut self, what: &str, value: T) -> T {
         let msg = format!("{what}: conditions and selectors cannot change the world");
-        self.write_refused.get_or_insert_with(|| msg.clone());
+        self.must_fail.get_or_insert_with(|| msg.clone());
         self.fail(msg, value)
     }
 
     pub(crate) fn fail<T>(&mut self, msg: impl Into<String>, value: T) -> T {
         self.host_error.get_or_insert_with(|| msg.into());
         value
+    }
+
+    /// Faults this world's plugins have had so far (0 outside a call).
+    fn faults_seen(&self) -> u64 {
+        // SAFETY: see the module docs: `env` is only set during the call its borrows
+        // come from.
+        self.env
+            .map_or(0, |env| unsafe { &*env.rt }.faults_recorded())
+    }
+
+    /// Fails a nested host call with `msg`. When a plugin faulted inside it (since
+    /// `before`), the fault already counted as that plugin's; the calling guest cannot
+    /// ignore it: its call fails too (and its command rolls back).
+    fn fail_nested<T>(&mut self, before: u64, msg: String, value: T) -> T {
+        if self.faults_seen() > before {
+            self.must_fail.get_or_insert_with(|| {
+                format!("{msg} (a plugin faulted inside this host call, so the call fails)")
+            });
+        }
+        self.fail(msg, value)
     }
 }
 
@@ -374,13 +395,14 @@ impl HostState {
         let HostObject::Selector(sel) = &*object else {
             return Err(self.fail("query: the handle is not a selector", -1));
         };
+        let before = self.faults_seen();
         let result = self.with_cx(|cx| {
             let mut v = Vec::new();
             sel.select(cx, &mut v).map(|()| v)
         });
         match result {
             Some(Ok(objs)) => Ok(objs.iter().map(|o| pack(Some(*o))).collect()),
-            Some(Err(e)) => Err(self.fail(format!("query failed: {e}"), -1)),
+            Some(Err(e)) => Err(self.fail_nested(before, format!("query failed: {e}"), -1)),
             None => Err(self.fail("query outside a call", -1)),
         }
     }
@@ -392,9 +414,10 @@ impl HostState {
         let HostObject::Expr(e) = &*object else {
             return self.fail("eval: the handle is not an expression", 0.0);
         };
+        let before = self.faults_seen();
         match self.with_cx(|cx| e.eval(cx)) {
             Some(Ok(v)) => v,
-            Some(Err(e)) => self.fail(format!("eval failed: {e}"), 0.0),
+            Some(Err(e)) => self.fail_nested(before, format!("eval failed: {e}"), 0.0),
             None => 0.0,
         }
     }
@@ -519,9 +542,10 @@ impl HostState {
                 rt: &*env.rt,
             }
         };
+        let before = self.faults_seen();
         for a in actions {
             if let Err(e) = a.run(&mut ax, &targets) {
-                return self.fail(format!("run_action: {e}"), -1);
+                return self.fail_nested(before, format!("run_action: {e}"), -1);
             }
         }
         0

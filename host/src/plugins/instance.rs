@@ -132,13 +132,13 @@ impl WasmInstance {
     ) -> Result<R, CallError> {
         self.store.data_mut().env = env;
         self.store.data_mut().host_error = None;
-        self.store.data_mut().write_refused = None;
+        self.store.data_mut().must_fail = None;
         self.store.data_mut().limits.refused_memory = None;
         let armed = self.store.set_fuel(plugin.limits.fuel);
         self.store.set_epoch_deadline(ticks(plugin.limits.deadline));
         let result = armed.and_then(|()| f(self));
         self.store.data_mut().env = None;
-        if let (Ok(_), Some(w)) = (&result, self.store.data_mut().write_refused.take()) {
+        if let (Ok(_), Some(w)) = (&result, self.store.data_mut().must_fail.take()) {
             return Err(CallError::Guest(w));
         }
         result.map_err(|e| {

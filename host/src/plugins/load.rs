@@ -18,24 +18,50 @@ use crate::diag::Diagnostic;
 use crate::id::Id;
 use crate::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
 
-/// Sandbox limits of one mod's plugins. Defaults are safe; `server.toml`
-/// `[limits.<mod>]` raises or lowers them. What is *not* limited: host work done on the
-/// plugin's behalf (a `query` over many objects costs the host, not fuel).
+/// Sandbox limits of one mod's plugins, per instance (one instance per plugin per
+/// world). Defaults are safe; `server.toml` `[limits.<mod>]` raises or lowers `fuel`,
+/// `memory_mb`, `table_elements` and `stack_kb`. A call that hits a limit is a fault: it
+/// fails, its command rolls back, the instance is replaced, and `max_faults` faults within
+/// `fault_window` calls quarantine the mod in that world.
+///
+/// What these do **not** bound, and what does instead:
+/// - host work done on a plugin's behalf: a `query` over many objects, a `run_action`, an
+///   `eval` cost the host, not fuel (they are bounded by the world's size and the
+///   content's own limits, such as `[world] cascade_limit`);
+/// - host memory a plugin makes the host keep: new interned names are capped
+///   process-wide (`MAX_GUEST_SYMBOLS` names of at most `MAX_GUEST_NAME` bytes);
+///   objects and properties it writes live in the world like any content's;
+/// - compiling the module: bounded before compiling by [`MAX_MODULE_BYTES`] and
+///   [`MAX_MODULE_FUNCTIONS`] (`E-PLUGIN-TOO-LARGE`), not by fuel or the deadline;
+/// - `tessera_prepare` at load runs under the same fuel and memory limits, but the
+///   host objects it asks for are compiled as content (depth-limited like content);
+/// - trusted native extensions (`trusted_native`): none of these limits apply to them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PluginLimits {
-    /// Fuel per call. By default 10,000,000.
+    /// Fuel per call: roughly one unit per wasm instruction, deterministic, so every
+    /// machine stops a runaway call at the same point. Bounds CPU per call, not per
+    /// command (a command may make many calls). By default 10,000,000 (a few ms).
+    /// `server.toml`: `fuel`.
     pub fuel: u64,
-    /// Linear memory per instance, bytes. By default 64 MiB.
+    /// Linear memory per instance, bytes: a `memory.grow` past it is refused (the guest
+    /// sees -1) and a call that then traps says so. By default 64 MiB. `server.toml`:
+    /// `memory_mb`.
     pub memory_bytes: usize,
-    /// Table elements per instance. By default 10,000.
+    /// Table elements per instance (function references). By default 10,000.
+    /// `server.toml`: `table_elements`.
     pub table_elements: usize,
-    /// Wasm stack, bytes. By default 512 KiB.
+    /// Wasm stack per call, bytes: deeper recursion is a stack-overflow fault. By default
+    /// 512 KiB. `server.toml`: `stack_kb`. The host's own stack is not the guest's.
     pub stack_bytes: usize,
-    /// Wall-clock deadline per call. By default 1 s.
+    /// Wall-clock deadline per call, the backstop behind fuel (a host call that blocks,
+    /// a slow machine). Not deterministic, so fuel should stop a loop first. By default
+    /// 1 s. Not set from `server.toml`.
     pub deadline: Duration,
-    /// Faults within `fault_window` calls that quarantine the mod. By default 5.
+    /// Faults within `fault_window` calls that quarantine the mod in a world (its
+    /// definitions switch off there; other worlds are not affected). By default 5. Not set
+    /// from `server.toml`.
     pub max_faults: usize,
-    /// The window, in calls. By default 100.
+    /// The quarantine window, in calls of that plugin in that world. By default 100.
     pub fault_window: u64,
 }
 

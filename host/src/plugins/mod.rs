@@ -129,6 +129,11 @@ impl std::fmt::Debug for LoadedPlugin {
 }
 
 impl LoadedPlugin {
+    /// Calls made to it since it was loaded, in every world.
+    pub fn calls_total(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
+    }
+
     /// Faults (traps, fuel or memory exhausted) since the plugin was loaded.
     pub fn faults_total(&self) -> u64 {
         self.faults_total.load(Ordering::Relaxed)
@@ -190,6 +195,13 @@ pub struct Runtime {
     /// This world's fault record per plugin: a quarantine switches the mod's definitions
     /// off in this world only (other worlds, scenarios and tests never see it).
     faults: RefCell<std::collections::BTreeMap<u64, FaultRecord>>,
+    /// Faults recorded in this world, all plugins together (a host call that runs
+    /// other plugins compares it before and after to see a nested fault).
+    fault_count: std::cell::Cell<u64>,
+    /// Fault injection (soak tests): every how many plugin calls one faults; 0 = off.
+    inject_every: std::cell::Cell<u64>,
+    /// Plugin calls made in this world while injection was on.
+    inject_calls: std::cell::Cell<u64>,
 }
 
 /// One plugin's faults in one world.
@@ -231,6 +243,30 @@ impl Runtime {
     /// The time split gathered since profiling was turned on (or last taken).
     pub fn take_profile(&self) -> TimeSplit {
         self.profiler.take()
+    }
+
+    /// Fault injection, for soak and fault tests: from now on one plugin call in `every`
+    /// in this world (counting every plugin together) fails as a fault without running
+    /// the guest — its instance is thrown away and the fault counts toward quarantine,
+    /// exactly as a trap. The first to fail is call number `every - phase % every`, so
+    /// worlds given different phases fault at different calls and, over many worlds,
+    /// exactly 1 call in `every` faults. Deterministic: the same inputs fault the same
+    /// calls, so a replay with the same setting reproduces the game. `every = 0` turns it
+    /// off (the default; then the only cost is one comparison per call).
+    pub fn inject_faults(&self, every: u64, phase: u64) {
+        self.inject_every.set(every);
+        self.inject_calls.set(phase.checked_rem(every).unwrap_or(0));
+    }
+
+    /// Whether fault injection fails this call (see [`Runtime::inject_faults`]).
+    fn injected(&self) -> bool {
+        let every = self.inject_every.get();
+        if every == 0 {
+            return false;
+        }
+        let n = self.inject_calls.get() + 1;
+        self.inject_calls.set(n);
+        n % every == 0
     }
 
     /// Number of live instances (for leak checks).
@@ -284,10 +320,16 @@ impl Runtime {
             .is_some_and(|r| r.off.is_some())
     }
 
+    /// Faults recorded in this world so far, every plugin together.
+    pub(crate) fn faults_recorded(&self) -> u64 {
+        self.fault_count.get()
+    }
+
     /// Records a fault of `plugin` in this world; quarantines it here after too many
     /// within the window. Returns what to add to the fault's message when it did.
     fn record_fault(&self, plugin: &LoadedPlugin, message: &str) -> String {
         plugin.faults_total.fetch_add(1, Ordering::Relaxed);
+        self.fault_count.set(self.fault_count.get() + 1);
         let mut all = self.faults.borrow_mut();
         let r = all.entry(plugin.key).or_default();
         let now = r.calls;
@@ -339,6 +381,15 @@ impl Runtime {
                 }
             },
         };
+        if self.injected() {
+            drop(inst);
+            let m = "an injected fault (fault injection is on in this world)";
+            let quarantined = self.record_fault(plugin, m);
+            return Err(RuleError::Failed(format!(
+                "{}: {m}; the instance was replaced{quarantined}",
+                what()
+            )));
+        }
         match f(&mut inst) {
             Ok(r) => {
                 self.instances.borrow_mut().insert(plugin.key, inst);

@@ -289,7 +289,7 @@ impl NativeInstance {
     fn call<R>(&mut self, env: Option<CallEnv>, f: impl FnOnce(&NativeLib) -> R) -> R {
         self.state.env = env;
         self.state.host_error = None;
-        self.state.write_refused = None;
+        self.state.must_fail = None;
         let prev = CURRENT.replace(&mut self.state as *mut HostState);
         let r = f(&self.lib);
         CURRENT.set(prev);
@@ -309,7 +309,7 @@ impl NativeInstance {
     /// (the host's message if the host failed it, else the library's).
     fn status(&mut self, r: i32) -> Result<i32, CallError> {
         if r != native::PANICKED {
-            if let Some(w) = self.state.write_refused.take() {
+            if let Some(w) = self.state.must_fail.take() {
                 return Err(CallError::Guest(w));
             }
         }

@@ -10,6 +10,7 @@ mod agones;
 mod browser;
 mod matches;
 mod play;
+mod save_kill;
 mod saves;
 
 use std::net::SocketAddr;

@@ -1,0 +1,9 @@
+//! Content files in TOML: compiled against the core registry, then run a little.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if let Some(text) = tessera_fuzz::text(data) {
+        tessera_fuzz::compile_and_run("fuzz", "content/fuzz.toml", text);
+    }
+});
