@@ -40,16 +40,37 @@ fn modifiers(w: &World) -> Vec<(ObjId, Sym, u64)> {
         .collect()
 }
 
-#[test]
-fn incremental_recompute_matches_a_whole_recompute() {
-    let src = ContentSource::new("t", SourceText::new("t.toml", CONTENT));
+/// The generation from `content` and a world (RNG seed `seed`) with two players.
+fn setup(content: &str, seed: u64) -> (Generation, World, [ObjId; 2]) {
+    let src = ContentSource::new("t", SourceText::new("t.toml", content));
     let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).expect("compiles");
-    let rt = Runtime::default();
-    let mut w = World::new(3);
+    let mut w = World::new(seed);
     let players = [
         w.create(id("t:class/player"), None, Sym::new("table")),
         w.create(id("t:class/player"), None, Sym::new("table")),
     ];
+    (gen, w, players)
+}
+
+/// The modifiers in effect after an incremental recompute, checked against a whole one.
+fn matches_whole_recompute(
+    w: &World,
+    gen: &Generation,
+    rt: &Runtime,
+    step: usize,
+) -> Vec<(ObjId, Sym, u64)> {
+    let incremental = modifiers(w);
+    let mut whole = w.clone();
+    whole.mark_all_dirty();
+    aura::recompute(&mut whole, gen, rt).expect("recompute");
+    assert_eq!(incremental, modifiers(&whole), "step {step}");
+    incremental
+}
+
+#[test]
+fn incremental_recompute_matches_a_whole_recompute() {
+    let (gen, mut w, players) = setup(CONTENT, 3);
+    let rt = Runtime::default();
     let (power, rank) = (Sym::new("power"), Sym::new("rank"));
     let mut units = Vec::new();
     for i in 0..40usize {
@@ -80,11 +101,7 @@ fn incremental_recompute_matches_a_whole_recompute() {
                 .expect("set");
         }
         aura::recompute(&mut w, &gen, &rt).expect("recompute");
-        let incremental = modifiers(&w);
-        let mut whole = w.clone();
-        whole.mark_all_dirty();
-        aura::recompute(&mut whole, &gen, &rt).expect("recompute");
-        assert_eq!(incremental, modifiers(&whole), "step {step}");
+        let incremental = matches_whole_recompute(&w, &gen, &rt, step);
         let armored = incremental
             .iter()
             .filter(|(_, k, _)| *k == Sym::new("armor"))
@@ -143,14 +160,8 @@ modifiers = [{ key = "cost", op = "add", value = 1 }]
 /// recompute gives.
 #[test]
 fn structural_changes_recompute_only_what_they_touch_and_match_a_whole_recompute() {
-    let src = ContentSource::new("t", SourceText::new("t.toml", STRUCTURAL));
-    let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).expect("compiles");
+    let (gen, mut w, players) = setup(STRUCTURAL, 5);
     let rt = Runtime::default();
-    let mut w = World::new(5);
-    let players = [
-        w.create(id("t:class/player"), None, Sym::new("table")),
-        w.create(id("t:class/player"), None, Sym::new("table")),
-    ];
     let zones = ["board", "hand", "grave", "collection"].map(Sym::new);
     let (soldier, inspiring) = (Sym::new("soldier"), Sym::new("inspiring"));
     let mut objects = Vec::new();
@@ -186,11 +197,7 @@ fn structural_changes_recompute_only_what_they_touch_and_match_a_whole_recompute
             _ => drop(w.untag(captain, inspiring).expect("untag")),
         }
         aura::recompute(&mut w, &gen, &rt).expect("recompute");
-        let incremental = modifiers(&w);
-        let mut whole = w.clone();
-        whole.mark_all_dirty();
-        aura::recompute(&mut whole, &gen, &rt).expect("recompute");
-        assert_eq!(incremental, modifiers(&whole), "step {step}");
+        let incremental = matches_whole_recompute(&w, &gen, &rt, step);
         attack_seen |= incremental.iter().any(|(_, k, _)| *k == Sym::new("attack"));
         cost_seen |= incremental.iter().any(|(_, k, _)| *k == Sym::new("cost"));
     }
