@@ -197,13 +197,16 @@ pub fn load_resolved(
     }
 }
 
+/// Mods to disable (with their dependents), each with why.
+type Disabling = BTreeMap<String, String>;
+
 /// Every resolved mod's `[[plugin]]`s, loaded in order; a mod whose plugin fails is
 /// returned with why (to be disabled with its dependents).
 fn load_plugins(
     resolution: &Resolution,
     server: Option<&ServerConfig>,
     diagnostics: &mut Diagnostics,
-) -> (Vec<(String, Arc<LoadedPlugin>)>, BTreeMap<String, String>) {
+) -> (Vec<(String, Arc<LoadedPlugin>)>, Disabling) {
     let mut plugins: Vec<(String, Arc<LoadedPlugin>)> = Vec::new();
     let mut broken_plugins: BTreeMap<String, String> = BTreeMap::new();
     for m in &resolution.order {
@@ -258,7 +261,7 @@ fn read_all_content(
     registry: &Registry,
     plugin_extensions: &[String],
     diagnostics: &mut Diagnostics,
-) -> (Vec<(String, Vec<ContentSource>)>, BTreeMap<String, String>) {
+) -> (Vec<(String, Vec<ContentSource>)>, Disabling) {
     let mut per_mod: Vec<(String, Vec<ContentSource>)> = Vec::new();
     let mut unreadable: BTreeMap<String, String> = BTreeMap::new();
     for m in &resolution.order {
