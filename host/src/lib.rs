@@ -54,6 +54,7 @@
 
 pub mod ability;
 mod bus;
+mod controller;
 mod diag;
 mod game;
 mod id;
@@ -74,8 +75,8 @@ mod state;
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};
 pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};
 pub use game::{
-    Answer, Choice, Controller, Game, MoveOption, Outcome, RandomController, RandomDraw,
-    ScriptedController, SwapReport,
+    Answer, CastReport, Choice, Controller, Game, MoveOption, Outcome, RandomController,
+    RandomDraw, ScriptedController, SwapReport,
 };
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
 pub use registry::Registry;

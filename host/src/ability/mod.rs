@@ -47,7 +47,7 @@ mod timer;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-pub use cast::{precheck, run_pipeline, Aim, CastError, CastReport};
+pub use cast::{precheck, run_pipeline, Aim, CastError};
 pub use def::{
     cooldown_key, ticks, AbilityBook, AbilityDef, AbilityNode, Meta, RangeSpec, RangeType,
     TICKS_PER_SECOND,

@@ -7,17 +7,17 @@
 //! recompute timing, the scheduler's tick, and the [`Controller`] trait that answers
 //! choices. It reads no files.
 
-mod controller;
+mod cast;
 mod moves;
 mod swap;
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
-pub use controller::{
-    Answer, Choice, Controller, RandomController, RandomDraw, ScriptedController,
+pub use crate::controller::{
+    Answer, Choice, Controller, MoveOption, RandomController, RandomDraw, ScriptedController,
 };
-pub use moves::MoveOption;
+pub use cast::CastReport;
 pub use swap::SwapReport;
 
 use crate::bus::{Binding, Event, EventQueue};

@@ -3,24 +3,10 @@
 
 use std::sync::Arc;
 
-use super::{Controller, Game, Outcome};
-use crate::id::Id;
+use super::{Controller, Game, MoveOption, Outcome};
 use crate::registry::Selector;
 use crate::rules::{Cx, RuleError, Scope};
 use crate::state::{ObjId, World};
-
-/// One legal move: a move definition, who plays it, what acts and on what.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct MoveOption {
-    /// The move's id (`arena:move/attack`).
-    pub id: Id,
-    /// The player making it.
-    pub player: ObjId,
-    /// What acts.
-    pub subject: ObjId,
-    /// What it acts on, if the move has a target.
-    pub target: Option<ObjId>,
-}
 
 impl Game {
     /// Every legal move of `player` right now, in definition order, then subject order,

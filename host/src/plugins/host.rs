@@ -22,7 +22,7 @@ use tessera_plugin_api::abi;
 
 use super::LoadedShared;
 use crate::bus::{Event, EventQueue};
-use crate::game::Controller;
+use crate::controller::Controller;
 use crate::id::{Id, Sym};
 use crate::registry::{Action, Selector};
 use crate::rules::expr::Expr;

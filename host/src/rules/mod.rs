@@ -27,7 +27,7 @@ pub use compile::{Generation, Origin, Trigger, WorldConfig};
 pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
-use crate::game::Controller;
+use crate::controller::Controller;
 use crate::plugins::Runtime;
 use crate::state::{ObjId, StateError, World};
 
@@ -143,7 +143,10 @@ impl ActCx<'_> {
 
 /// Asks the controller to make `request` and checks the answer: distinct options that
 /// exist, between `min` and `max` of them.
-pub(crate) fn ask(ax: &ActCx<'_>, request: &crate::game::Choice) -> Result<Vec<usize>, RuleError> {
+pub(crate) fn ask(
+    ax: &ActCx<'_>,
+    request: &crate::controller::Choice,
+) -> Result<Vec<usize>, RuleError> {
     let prompt = &request.prompt;
     let picked = ax
         .controller
@@ -176,9 +179,9 @@ pub(crate) fn ask(ax: &ActCx<'_>, request: &crate::game::Choice) -> Result<Vec<u
 /// controller here (auras recomputing) or a busy one, the RNG draws.
 pub(crate) fn random_draw(
     cx: &Cx<'_>,
-    draw: &crate::game::RandomDraw<'_>,
+    draw: &crate::controller::RandomDraw<'_>,
 ) -> Result<i64, RuleError> {
-    use crate::game::RandomDraw;
+    use crate::controller::RandomDraw;
     let scripted = cx
         .controller
         .and_then(|c| c.try_borrow_mut().ok())

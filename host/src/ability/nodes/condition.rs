@@ -170,7 +170,7 @@ impl Condition {
             t if t >= MILLION => true,
             t if t <= 0 => false,
             t => {
-                let draw = crate::game::RandomDraw::Number {
+                let draw = crate::controller::RandomDraw::Number {
                     lo: 0,
                     hi: MILLION - 1,
                 };

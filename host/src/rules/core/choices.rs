@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use crate::game::Choice;
+use crate::controller::Choice;
 use crate::id::Sym;
 use crate::registry::{builtin, Action, FnKind, ParamSpec, ParamType as T, Registry};
 use crate::rules::expr::Expr;

@@ -74,7 +74,7 @@ impl Action for Create {
                 None if self.classes.len() == 1 => self.classes[0],
                 None => {
                     let labels: Vec<String> = self.classes.iter().map(Id::to_string).collect();
-                    let draw = crate::game::RandomDraw::OneOf(&labels);
+                    let draw = crate::controller::RandomDraw::OneOf(&labels);
                     let i = crate::rules::random_draw(&ax.cx(), &draw)?;
                     self.classes[usize::try_from(i).unwrap_or(0)]
                 }
