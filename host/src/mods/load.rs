@@ -137,7 +137,7 @@ pub fn load_resolved(
                 trusted_native: server.is_some_and(|s| s.is_trusted_native(&m.id)),
             };
             let limits = server.map_or_else(PluginLimits::default, |s| {
-                PluginLimits::from_server(&s.limits_for(&m.id))
+                s.limits_for(&m.id).plugin_limits()
             });
             let loaded = match confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`") {
                 Ok(()) => load_plugin(req, limits),

@@ -413,8 +413,10 @@ pub struct Registry {
     pub nodes: Table<dyn NodeKind>,
     /// Content loaders.
     pub loaders: Table<dyn LoaderKind>,
-    /// The plugins whose entries are registered here (for state handover on reload).
-    pub plugins: Vec<Arc<crate::plugins::LoadedPlugin>>,
+    /// What provides the entries beyond the host's own code: the plugins layer keeps its
+    /// loaded plugins here (for state handover on reload) and lists them with
+    /// `Registry::plugins`; the registry holds them opaquely, so it stays below them.
+    pub(crate) providers: Vec<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl fmt::Debug for Registry {
@@ -442,7 +444,7 @@ impl Registry {
             events: Table::new("event"),
             nodes: Table::new("node"),
             loaders: Table::new("loader"),
-            plugins: Vec::new(),
+            providers: Vec::new(),
         }
     }
 

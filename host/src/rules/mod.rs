@@ -28,7 +28,6 @@ pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
 use crate::controller::Controller;
-use crate::plugins::Runtime;
 use crate::state::{ObjId, StateError, World};
 
 /// Who is who while a rule runs.
@@ -67,6 +66,12 @@ impl Scope {
     }
 }
 
+/// A world's sandbox state as the rules carry it: the plugins layer keeps its runtime
+/// (instances, fault records) behind this and its kinds take it back by type
+/// (`plugins::Runtime::of`). The rules pass it along without looking inside, so they
+/// stay below the sandbox that calls them.
+pub type Sandbox = dyn std::any::Any;
+
 /// Read-only evaluation context: conditions, selectors, expressions.
 #[derive(Clone, Copy)]
 pub struct Cx<'a> {
@@ -79,7 +84,7 @@ pub struct Cx<'a> {
     /// Who answers choices (absent while recomputing auras: `chosen` is refused there).
     pub controller: Option<&'a RefCell<Box<dyn Controller>>>,
     /// This world's plugin instances.
-    pub rt: &'a Runtime,
+    pub rt: &'a Sandbox,
 }
 
 impl<'a> Cx<'a> {
@@ -112,7 +117,7 @@ pub struct ActCx<'a> {
     /// Who answers choices.
     pub controller: &'a RefCell<Box<dyn Controller>>,
     /// This world's plugin instances.
-    pub rt: &'a Runtime,
+    pub rt: &'a Sandbox,
 }
 
 impl ActCx<'_> {
