@@ -23,9 +23,9 @@ pub use swap::SwapReport;
 use crate::bus::{Binding, Event, EventQueue};
 use crate::id::{Id, Sym};
 use crate::plugins::Runtime;
-use crate::registry::{Action, Node, Selector};
 use crate::rules::compile::{PlayerFilter, Trigger};
 use crate::rules::core::{acting_player, instantiate};
+use crate::rules::registry::{Action, Node, Selector};
 use crate::rules::{aura, ActCx, Cx, Generation, Pipeline, RuleError, Scope};
 use crate::state::{ObjId, World};
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{Controller, Game, MoveOption, Outcome};
-use crate::registry::Selector;
+use crate::rules::registry::Selector;
 use crate::rules::{Cx, RuleError, Scope};
 use crate::state::{ObjId, World};
 

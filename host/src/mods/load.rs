@@ -15,8 +15,8 @@ use super::{
 };
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
 use crate::plugins::{load_plugin, register_plugin, LoadedPlugin, PluginLimits, PluginRequest};
-use crate::registry::Registry;
 use crate::rules::compile::{BuildOptions, ContentSource};
+use crate::rules::registry::Registry;
 use crate::rules::Generation;
 
 /// Translation keys per language: `lang → key → (mod, file)`.

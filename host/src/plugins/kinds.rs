@@ -12,7 +12,7 @@ use super::instance::PluginInstance;
 use super::Runtime;
 use super::{LoadedPlugin, PrepareCall};
 use crate::id::Id;
-use crate::registry::{
+use crate::rules::registry::{
     Action, ActionKind, Condition, ConditionKind, Deps, Node, NodeKind, Selector, SelectorKind,
 };
 use crate::rules::{ActCx, ContentError, Cx, Params, Pipeline, RuleError};
@@ -291,7 +291,7 @@ pub(crate) struct PluginLoader {
     pub(crate) extensions: Vec<&'static str>,
 }
 
-impl crate::registry::LoaderKind for PluginLoader {
+impl crate::rules::registry::LoaderKind for PluginLoader {
     fn extensions(&self) -> &[&str] {
         &self.extensions
     }

@@ -16,7 +16,7 @@ use super::linker::{linker, CAPABILITY_IMPORTS};
 use super::{engine, native, next_key, LoadedPlugin, LoadedShared, PluginCode};
 use crate::diag::Diagnostic;
 use crate::id::Id;
-use crate::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
+use crate::rules::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
 
 /// Sandbox limits of one mod's plugins, per instance (one instance per plugin per
 /// world). Defaults are safe; `server.toml` `[limits.<mod>]` raises or lowers `fuel`,

@@ -48,7 +48,7 @@ pub use profile::TimeSplit;
 use host::{HostObject, HostRequest, HostState};
 use instance::{CallError, PluginInstance};
 
-use crate::registry::Registry;
+use crate::rules::registry::Registry;
 use crate::rules::{RuleError, Sandbox};
 
 // SAFETY: the raw pointers in a `CallEnv` are only set while a call runs on the thread

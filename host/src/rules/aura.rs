@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Sandbox, Scope};
 use crate::id::Sym;
-use crate::registry::Deps;
+use crate::rules::registry::Deps;
 use crate::state::{AppliedMod, AuraKey, Dirty, MaxHealthDrop, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
@@ -450,7 +450,7 @@ fn evaluate(
     let mut targets = Vec::new();
     match &a.def.select {
         Some(s) => {
-            use crate::registry::Selector;
+            use crate::rules::registry::Selector;
             s.select(&cx, &mut targets).map_err(ctx)?;
         }
         None => targets.push(a.holder),

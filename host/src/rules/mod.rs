@@ -6,6 +6,7 @@
 //! the built-in `core` vocabulary (`core`). It reads no files itself: text comes in
 //! from loaders, and the world is only touched through contexts handed in by `game`.
 
+pub mod ability;
 pub mod aura;
 pub mod compile;
 pub mod content;
@@ -13,6 +14,7 @@ pub mod core;
 pub mod expr;
 mod params;
 pub mod patch;
+pub mod registry;
 pub mod replace;
 pub mod select;
 mod trigger;
@@ -21,8 +23,8 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
-/// The shared context of an ability pipeline (owned by [`crate::ability`]).
-pub use crate::ability::Pipeline;
+/// The shared context of an ability pipeline (owned by [`crate::rules::ability`]).
+pub use ability::Pipeline;
 pub use compile::{Generation, Origin, Trigger, WorldConfig};
 pub use params::{Params, PathSeg};
 

@@ -452,7 +452,7 @@ impl Registry {
     pub fn with_core() -> Registry {
         let mut r = Registry::empty();
         crate::rules::core::register(&mut r);
-        crate::ability::register(&mut r);
+        crate::rules::ability::register(&mut r);
         r
     }
 
