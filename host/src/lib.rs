@@ -105,9 +105,9 @@ pub use game::{
     RandomDraw, ScriptedController, SwapReport,
 };
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
-pub use rules::compile::{ContentSource, ExtraActions};
 pub use rules::registry::Registry;
 pub use rules::{ability, registry};
+pub use rules::{ContentSource, ExtraActions};
 pub use rules::{Generation, RuleError};
 pub use state::{
     AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId, Object, Snapshot, StateError,

@@ -8,14 +8,14 @@
 
 pub mod ability;
 pub mod aura;
-pub mod compile;
+pub(crate) mod compile;
 pub mod content;
-pub mod core;
+pub(crate) mod core;
 pub mod expr;
 mod params;
-pub mod patch;
+pub(crate) mod patch;
 pub mod registry;
-pub mod replace;
+pub(crate) mod replace;
 pub mod select;
 mod trigger;
 
@@ -25,7 +25,11 @@ use std::sync::Arc;
 
 /// The shared context of an ability pipeline (owned by [`crate::rules::ability`]).
 pub use ability::Pipeline;
-pub use compile::{Generation, Origin, Trigger, WorldConfig};
+pub use compile::{
+    AuraDef, AuraDeps, AuraZones, BuildOptions, Check, ClassDef, CompiledExtras, ContentSource,
+    DeckDef, ExtraActions, GameDef, Generation, ModifierDef, MoveDef, Origin, PlayerFilter,
+    Replacement, Trigger, Until, WorldConfig, DEFAULT_LAYERS,
+};
 pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};

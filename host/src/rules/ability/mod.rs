@@ -37,10 +37,10 @@
 //! again then. Events: `core:event/ability_cast`, `cast_started`, `cast_refused`,
 //! `condition_applied`, `condition_expired`, and `damaged` (extra `damage_type`).
 
-pub mod cast;
+pub(crate) mod cast;
 mod def;
-pub mod format;
-pub mod nodes;
+pub(crate) mod format;
+pub(crate) mod nodes;
 mod pipeline;
 mod timer;
 

@@ -22,7 +22,10 @@ mod properties;
 mod refs;
 mod selectors;
 
-pub use defs::*;
+pub use defs::{
+    AuraDef, AuraZones, Check, ClassDef, ModifierDef, Origin, PlayerFilter, Replacement, Trigger,
+    Until, WorldConfig, DEFAULT_LAYERS,
+};
 pub use play::{DeckDef, GameDef, MoveDef};
 
 use std::collections::{HashMap, HashSet};
