@@ -12,6 +12,7 @@ mod cli;
 mod cli_content;
 mod cli_new;
 mod cli_pack;
+mod cli_snapshots;
 mod cli_watch;
 mod diag_memory;
 mod docs;
