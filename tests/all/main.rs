@@ -8,6 +8,7 @@ mod arena;
 mod arena_plus;
 mod aura_incremental;
 mod bad_input;
+mod child_lines;
 mod cli;
 mod cli_content;
 mod cli_new;
