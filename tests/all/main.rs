@@ -8,15 +8,18 @@ mod arena;
 mod arena_plus;
 mod aura_incremental;
 mod bad_input;
+mod child_lines;
 mod cli;
 mod cli_content;
 mod cli_new;
 mod cli_pack;
+mod cli_snapshots;
 mod cli_watch;
 mod diag_memory;
 mod docs;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
+mod layers;
 mod lsp;
 mod mods_content;
 mod mods_fixture;

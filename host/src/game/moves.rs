@@ -3,24 +3,10 @@
 
 use std::sync::Arc;
 
-use super::{Controller, Game, Outcome};
-use crate::id::Id;
-use crate::registry::Selector;
+use super::{Controller, Game, MoveOption, Outcome};
+use crate::rules::registry::Selector;
 use crate::rules::{Cx, RuleError, Scope};
 use crate::state::{ObjId, World};
-
-/// One legal move: a move definition, who plays it, what acts and on what.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct MoveOption {
-    /// The move's id (`arena:move/attack`).
-    pub id: Id,
-    /// The player making it.
-    pub player: ObjId,
-    /// What acts.
-    pub subject: ObjId,
-    /// What it acts on, if the move has a target.
-    pub target: Option<ObjId>,
-}
 
 impl Game {
     /// Every legal move of `player` right now, in definition order, then subject order,
@@ -118,12 +104,12 @@ impl Game {
                 player: Some(mv.player),
                 ..Scope::default()
             };
-            let timer = ax.rt.profiler.start();
+            let timer = crate::plugins::start_content(ax.rt);
             for a in &def.actions {
                 a.run(ax, &targets)?;
                 crate::rules::aura::recompute(ax.world, ax.gen, ax.rt)?;
             }
-            ax.rt.profiler.stop(timer, &def.origin.mod_id);
+            crate::plugins::stop_content(ax.rt, timer, &def.origin.mod_id);
             Ok(())
         })
     }

@@ -29,6 +29,7 @@ mod load;
 mod native;
 mod native_vtable;
 mod profile;
+pub(crate) use profile::{start_content, stop_content};
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -47,7 +48,8 @@ pub use profile::TimeSplit;
 use host::{HostObject, HostRequest, HostState};
 use instance::{CallError, PluginInstance};
 
-use crate::rules::RuleError;
+use crate::rules::registry::Registry;
+use crate::rules::{RuleError, Sandbox};
 
 // SAFETY: the raw pointers in a `CallEnv` are only set while a call runs on the thread
 // that owns the borrows; between calls (the only time a store may move between threads,
@@ -312,6 +314,16 @@ impl Runtime {
             .and_then(|r| r.off.clone())
     }
 
+    /// The runtime a rules context carries ([`Sandbox`]): this world's, or an internal
+    /// error when a context was built with something else.
+    pub(crate) fn of(rt: &Sandbox) -> Result<&Runtime, RuleError> {
+        rt.downcast_ref().ok_or_else(|| {
+            RuleError::Failed(
+                "internal error: a rules context carried no plugin runtime; please report this as a bug".into(),
+            )
+        })
+    }
+
     /// Whether `plugin` is quarantined in this world (checked before every call).
     pub(crate) fn is_off(&self, plugin: &LoadedPlugin) -> bool {
         self.faults
@@ -452,3 +464,13 @@ fn next_key() -> u64 {
 
 /// The default per-call deadline.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(1);
+
+impl Registry {
+    /// The plugins whose entries are registered in this registry, in load order.
+    pub fn plugins(&self) -> Vec<Arc<LoadedPlugin>> {
+        self.providers
+            .iter()
+            .filter_map(|p| p.clone().downcast::<LoadedPlugin>().ok())
+            .collect()
+    }
+}

@@ -22,7 +22,7 @@ pub use rebuild::{crate_of, is_plugin_crate, PluginRebuilder};
 
 use crate::game::{Game, SwapReport};
 use crate::mods::{load_generation, LoadedMods, ServerConfig};
-use crate::registry::Registry;
+use crate::rules::registry::Registry;
 
 /// Watches folders; changes arrive debounced: a burst of writes (an editor's save, a cargo
 /// build) is one batch, delivered once the folders have been quiet for the debounce time.

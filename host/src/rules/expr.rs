@@ -21,7 +21,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::id::Sym;
-use crate::registry::{Deps, Selector};
+use crate::rules::registry::{Deps, Selector};
 use crate::rules::{Cx, RuleError};
 use crate::state::ObjId;
 
@@ -204,7 +204,7 @@ impl Expr {
             Expr::Num(n) => *n,
             Expr::Dice { count, sides } => {
                 let mut sum = 0i64;
-                let draw = crate::game::RandomDraw::Number {
+                let draw = crate::controller::RandomDraw::Number {
                     lo: 1,
                     hi: i64::from(*sides),
                 };

@@ -123,7 +123,7 @@ fn choose_first(
         event.id
     );
     // One option is picked (min = max = 1), so `picked[0]` exists.
-    let request = crate::game::Choice {
+    let request = crate::controller::Choice {
         chooser,
         prompt,
         options: candidates.iter().map(|&(_, h)| h).collect(),

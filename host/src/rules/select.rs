@@ -3,7 +3,7 @@
 
 use super::expr::Expr;
 use super::{Cx, RuleError};
-use crate::registry::{Condition, Deps, Selector};
+use crate::rules::registry::{Condition, Deps, Selector};
 use crate::state::ObjId;
 
 /// How a selection is narrowed to its final objects.
@@ -219,7 +219,7 @@ impl Select {
                     .this
                     .and_then(|t| cx.world.object(t).ok().and_then(|o| o.owner))
                     .or(cx.scope.player);
-                let request = crate::game::Choice {
+                let request = crate::controller::Choice {
                     chooser,
                     prompt: prompt.clone(),
                     options: options.clone(),

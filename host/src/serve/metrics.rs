@@ -62,7 +62,7 @@ impl Metrics {
     ) -> Vec<(&'static str, &'static str, &'static str, String)> {
         let g = |c: &AtomicI64| c.load(Ordering::Relaxed);
         let c = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        let plugins = &gen.registry.plugins;
+        let plugins = gen.registry.plugins();
         let quarantined = plugins.iter().filter(|p| p.world_quarantines() > 0).count();
         let faults: u64 = plugins.iter().map(|p| p.faults_total()).sum();
         vec![

@@ -291,7 +291,7 @@ pub fn parse(text: &str) -> Result<ClientMsg, String> {
                     CLIENT_TYPES.join(", ")
                 ),
                 Some(t) if !CLIENT_TYPES.contains(&t) => {
-                    let near = crate::closest(t, CLIENT_TYPES.iter().copied())
+                    let near = crate::id::closest(t, CLIENT_TYPES.iter().copied())
                         .first()
                         .map(|s| format!(" (did you mean `{s}`?)"))
                         .unwrap_or_default();

@@ -9,6 +9,8 @@ mod auras;
 mod checksum;
 mod compact;
 mod coords;
+mod deps;
+mod event;
 mod modifier;
 mod slots;
 mod value;
@@ -23,11 +25,12 @@ use rand_chacha::ChaCha8Rng;
 pub(crate) use checksum::Fnv;
 pub use compact::{PropMap, TagSet};
 pub use coords::Coords;
+pub use deps::Deps;
+pub use event::Event;
 pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
 pub use value::{ObjId, Value};
 
-use crate::bus::Event;
 use crate::id::{Id, Sym};
 
 /// One game thing: card, minion, player, planet, ability instance.
@@ -148,7 +151,7 @@ impl Dirty {
 
     /// Whether a structural change since the last recompute may change what a reader
     /// with these dependencies sees, judged for an aura held by `holder`.
-    pub fn structural_hits(&self, deps: &crate::registry::Deps, holder: ObjId) -> bool {
+    pub fn structural_hits(&self, deps: &Deps, holder: ObjId) -> bool {
         self.structural
             && deps.structural
             && (self.anywhere
@@ -1012,7 +1015,7 @@ mod send_check {
     #[test]
     fn worlds_and_events_are_send() {
         is_send::<super::World>();
-        is_send::<crate::bus::Event>();
+        is_send::<super::Event>();
         is_send::<super::Snapshot>();
     }
 }

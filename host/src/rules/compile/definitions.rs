@@ -5,13 +5,13 @@ use std::sync::Arc;
 use crate::bus::Binding;
 use crate::diag::{Diagnostic, Location};
 use crate::id::{Id, Sym};
-use crate::registry::{Condition, Deps, Registry};
 use crate::rules::content::{
     AuraSpec, ClassSpec, ContentFile, GameSpec, ModifierSpec, ReplacementSpec, RuleSpec,
     TriggerSpec, UntilSpec, WhenSpec, WorldSpec,
 };
 use crate::rules::expr::Expr;
 use crate::rules::params::{json_type, path_string, PathSeg};
+use crate::rules::registry::{Condition, Deps, Registry};
 use crate::rules::ContentError;
 use crate::state::{Layer, Value};
 

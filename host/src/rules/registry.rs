@@ -12,8 +12,9 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use crate::id::{Id, Sym};
+use crate::id::Id;
 use crate::rules::{ActCx, ContentError, Cx, Params, Pipeline, RuleError};
+pub use crate::state::Deps;
 use crate::state::ObjId;
 
 /// Who implements a registry entry.
@@ -138,122 +139,6 @@ impl ParamSpec {
             ty,
             required: false,
             doc: Cow::Borrowed(doc),
-        }
-    }
-}
-
-/// What an aura's selector, conditions and values read, so it is recomputed only when
-/// one of those changes.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Deps {
-    /// Property keys read.
-    pub keys: smallvec::SmallVec<[Sym; 4]>,
-    /// Reads zones, tags, owners or the set of objects.
-    pub structural: bool,
-    /// Some structural read is not confined to `zones` (a selection over every zone, an
-    /// object reached through relations): a structural change anywhere may matter.
-    pub anywhere: bool,
-    /// The zones whose objects the structural reads look at, besides the holder's own
-    /// zone, tags and owner (a change to the holder always counts).
-    pub zones: smallvec::SmallVec<[Sym; 4]>,
-    /// A condition reads the zone, tags, owner or class of the object it tests. Inside a
-    /// selection confined to zones, that object is one of its candidates (confined too);
-    /// anywhere else it could be any object.
-    pub tested: bool,
-    /// Reads something untracked (a plugin): recompute on any change.
-    pub everything: bool,
-    /// The keys of `keys` read from objects other than the selection's `target` (the
-    /// holder, the source, a count over other objects). A change to one of these may
-    /// change every target; a change to a key read only from the target changes only
-    /// that target, so recompute re-tests just the objects that changed.
-    pub nontarget: smallvec::SmallVec<[Sym; 4]>,
-}
-
-impl Deps {
-    /// Records a property key, read from any object (the conservative choice).
-    pub fn key(&mut self, k: Sym) {
-        if !self.keys.contains(&k) {
-            self.keys.push(k);
-        }
-        if !self.nontarget.contains(&k) {
-            self.nontarget.push(k);
-        }
-    }
-
-    /// Records a property key read only from the object under test (`target.key`).
-    pub fn target_key(&mut self, k: Sym) {
-        if !self.keys.contains(&k) {
-            self.keys.push(k);
-        }
-    }
-
-    /// Merges what a nested part reads (a selection inside a count, a condition on the
-    /// holder): its `target` is some other object, so every key it reads counts as
-    /// read from other objects.
-    pub fn nested(&mut self, inner: &Deps) {
-        for k in &inner.keys {
-            self.key(*k);
-        }
-        self.structural |= inner.structural;
-        self.everything |= inner.everything;
-        self.anywhere |= inner.anywhere || inner.tested;
-        self.add_zones(&inner.zones);
-    }
-
-    /// Merges another part read from the same objects (keys keep whether they are read
-    /// only from the target).
-    pub fn merge(&mut self, other: &Deps) {
-        for k in &other.keys {
-            self.target_key(*k);
-        }
-        for k in &other.nontarget {
-            if !self.nontarget.contains(k) {
-                self.nontarget.push(*k);
-            }
-        }
-        self.structural |= other.structural;
-        self.everything |= other.everything;
-        self.anywhere |= other.anywhere;
-        self.tested |= other.tested;
-        self.add_zones(&other.zones);
-    }
-
-    /// Records a structural read that may look at any object.
-    pub fn structural_anywhere(&mut self) {
-        self.structural = true;
-        self.anywhere = true;
-    }
-
-    /// Records a structural read of the objects in `zones` only.
-    pub fn structural_in(&mut self, zones: &[Sym]) {
-        self.structural = true;
-        self.add_zones(zones);
-    }
-
-    /// Records a structural read of the object under test (a condition's own object).
-    pub fn structural_of_tested(&mut self) {
-        self.structural = true;
-        self.tested = true;
-    }
-
-    /// Settles reads of the object under test: confined when the objects tested are
-    /// candidates of a selection confined to zones, otherwise anywhere.
-    pub fn confine_tested(&mut self, confined: bool) {
-        if std::mem::take(&mut self.tested) && !confined {
-            self.anywhere = true;
-        }
-    }
-
-    /// Whether every structural read is confined to `zones` (and the holder).
-    pub fn confined(&self) -> bool {
-        !self.anywhere && !self.everything && !self.tested
-    }
-
-    fn add_zones(&mut self, zones: &[Sym]) {
-        for z in zones {
-            if !self.zones.contains(z) {
-                self.zones.push(*z);
-            }
         }
     }
 }
@@ -528,8 +413,10 @@ pub struct Registry {
     pub nodes: Table<dyn NodeKind>,
     /// Content loaders.
     pub loaders: Table<dyn LoaderKind>,
-    /// The plugins whose entries are registered here (for state handover on reload).
-    pub plugins: Vec<Arc<crate::plugins::LoadedPlugin>>,
+    /// What provides the entries beyond the host's own code: the plugins layer keeps its
+    /// loaded plugins here (for state handover on reload) and lists them with
+    /// `Registry::plugins`; the registry holds them opaquely, so it stays below them.
+    pub(crate) providers: Vec<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl fmt::Debug for Registry {
@@ -557,7 +444,7 @@ impl Registry {
             events: Table::new("event"),
             nodes: Table::new("node"),
             loaders: Table::new("loader"),
-            plugins: Vec::new(),
+            providers: Vec::new(),
         }
     }
 
@@ -565,7 +452,7 @@ impl Registry {
     pub fn with_core() -> Registry {
         let mut r = Registry::empty();
         crate::rules::core::register(&mut r);
-        crate::ability::register(&mut r);
+        crate::rules::ability::register(&mut r);
         r
     }
 

@@ -22,12 +22,12 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{caster, non_negative, one_of, params_of};
-use crate::ability::def::ticks;
-use crate::ability::event_id;
-use crate::ability::timer::{self, CondApply};
 use crate::bus::Event;
 use crate::id::{Id, Sym};
-use crate::registry::Node;
+use crate::rules::ability::def::ticks;
+use crate::rules::ability::event_id;
+use crate::rules::ability::timer::{self, CondApply};
+use crate::rules::registry::Node;
 use crate::rules::{ActCx, ContentError, Params, Pipeline, RuleError};
 use crate::state::{Coords, ObjId, Value};
 
@@ -170,7 +170,7 @@ impl Condition {
             t if t >= MILLION => true,
             t if t <= 0 => false,
             t => {
-                let draw = crate::game::RandomDraw::Number {
+                let draw = crate::controller::RandomDraw::Number {
                     lo: 0,
                     hi: MILLION - 1,
                 };

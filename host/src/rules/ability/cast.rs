@@ -1,18 +1,16 @@
 //! Using an ability: the checks before a cast (caster, cooldown, mana, aim, range), the
 //! cast itself (at once, or after its cast time), running the pipeline inside the
-//! command's transaction, [`Game::cast`], and the `core:action/cast` action.
-
-use std::sync::{Arc, Mutex};
+//! command's transaction, and the `core:action/cast` action ([`Game::cast`](crate::Game::cast)
+//! lives in `game`).
 
 use super::def::{AbilityDef, RangeSpec, RangeType};
 use super::nodes::damage_multiplier_key;
 use super::timer::{casting_key, schedule_cast};
 use super::{event_id, Pipeline};
 use crate::bus::Event;
-use crate::game::{Game, Outcome};
 use crate::id::{Id, Sym};
-use crate::registry::Action;
 use crate::rules::expr::Expr;
+use crate::rules::registry::Action;
 use crate::rules::{ActCx, ContentError, Params, RuleError, Scope};
 use crate::state::{Coords, ObjId, Value, World};
 
@@ -104,21 +102,6 @@ impl CastError {
     pub fn is_refusal(&self) -> bool {
         !matches!(self, CastError::Rule(_) | CastError::UnknownAbility(_))
     }
-}
-
-/// What a cast did.
-#[derive(Debug, Clone)]
-pub struct CastReport {
-    /// The ability.
-    pub ability: Id,
-    /// Whether it fired now (`false`: it has a cast time and fires at `fires_at`).
-    pub fired: bool,
-    /// When a delayed cast fires (tick).
-    pub fires_at: Option<u64>,
-    /// The pipeline after its last node (empty when it has not fired yet).
-    pub pipeline: Pipeline,
-    /// The command's events.
-    pub outcome: Outcome,
 }
 
 /// The caster property mana is paid from: `mana`.
@@ -330,62 +313,6 @@ pub(crate) fn fire_or_refuse(
             refuse(ax, ability, caster, &e.to_string());
             Ok(())
         }
-    }
-}
-
-/// The one-off action [`Game::cast`] runs as its command.
-#[derive(Debug)]
-struct Begin {
-    def: Arc<AbilityDef>,
-    caster: ObjId,
-    aim: Aim,
-    out: Arc<Mutex<Option<Pipeline>>>,
-}
-
-impl Action for Begin {
-    fn run(&self, ax: &mut ActCx<'_>, _targets: &[ObjId]) -> Result<(), RuleError> {
-        let p = begin(ax, &self.def, self.caster, self.aim)?;
-        *self.out.lock().unwrap_or_else(|e| e.into_inner()) = p;
-        Ok(())
-    }
-}
-
-impl Game {
-    /// Command: `caster` uses `ability` aimed at `aim`.
-    ///
-    /// Refused (nothing changes) when the caster is missing or still casting, the
-    /// ability is on cooldown, the caster's `mana` is below the cost, or the aim is out
-    /// of range. Otherwise, in one transaction: an instant ability runs its nodes top to
-    /// bottom (the `meta` node pays the mana and starts the cooldown); one with a cast
-    /// time marks the caster `casting` and fires after `cast_time_seconds` of
-    /// [`Game::tick`]s, checked again then. Any rule error rolls the whole cast back.
-    pub fn cast(&mut self, ability: Id, caster: ObjId, aim: Aim) -> Result<CastReport, CastError> {
-        let def = self
-            .generation()
-            .abilities
-            .get(ability)
-            .cloned()
-            .ok_or(CastError::UnknownAbility(ability))?;
-        precheck(self.world(), &def, caster, aim)?;
-        let out: Arc<Mutex<Option<Pipeline>>> = Arc::default();
-        let action: Box<dyn Action> = Box::new(Begin {
-            def: def.clone(),
-            caster,
-            aim,
-            out: out.clone(),
-        });
-        let now = self.world().tick();
-        let outcome = self.run_actions(std::slice::from_ref(&action), Some(caster), &[])?;
-        let pipeline = out.lock().unwrap_or_else(|e| e.into_inner()).take();
-        Ok(CastReport {
-            ability,
-            fired: pipeline.is_some(),
-            fires_at: pipeline
-                .is_none()
-                .then(|| now.saturating_add(def.meta.cast_time_ticks)),
-            pipeline: pipeline.unwrap_or_default(),
-            outcome,
-        })
     }
 }
 

@@ -1,12 +1,28 @@
 //! Controllers: who answers choices (targets, modes) — an AI, a scripted test, or a
-//! network client. Random choices come only from seeded RNGs, so games replay.
+//! network client — and what they are asked (`Choice`, `RandomDraw`, `MoveOption`). The
+//! interface every layer that asks or answers shares; it knows only the world. Random
+//! choices come only from seeded RNGs, so games replay.
 
 use std::collections::VecDeque;
 
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::id::Id;
 use crate::state::{ObjId, World};
+
+/// One legal move: a move definition, who plays it, what acts and on what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveOption {
+    /// The move's id (`arena:move/attack`).
+    pub id: Id,
+    /// The player making it.
+    pub player: ObjId,
+    /// What acts.
+    pub subject: ObjId,
+    /// What it acts on, if the move has a target.
+    pub target: Option<ObjId>,
+}
 
 /// A choice a rule needs made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +68,7 @@ pub trait Controller {
         &mut self,
         game: &mut super::Game,
         me: ObjId,
-        moves: &[super::MoveOption],
+        moves: &[MoveOption],
     ) -> Result<usize, String> {
         let _ = (game, me, moves);
         Err("this controller answers choices but does not play moves".into())
