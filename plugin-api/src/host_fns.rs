@@ -53,3 +53,11 @@ macro_rules! host_functions {
     };
 }
 pub(crate) use host_functions;
+
+/// Which `prepare_*` host function (`prepare_selector`, `prepare_action`, `prepare_expr`).
+#[derive(Clone, Copy)]
+pub(crate) enum PrepareWhat {
+    Selector,
+    Action,
+    Expr,
+}

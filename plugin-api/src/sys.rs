@@ -81,13 +81,7 @@ pub(crate) fn log_str(level: i32, msg: &str) {
     unsafe { ffi::log(level, addr(msg.as_ptr()), len32(msg.len())) }
 }
 
-/// Which `prepare_*` import.
-#[derive(Clone, Copy)]
-pub(crate) enum PrepareWhat {
-    Selector,
-    Action,
-    Expr,
-}
+pub(crate) use crate::host_fns::PrepareWhat;
 
 /// `prepare_selector`/`prepare_action`/`prepare_expr` of a JSON text.
 pub(crate) fn prepare(what: PrepareWhat, json: &str) -> i32 {

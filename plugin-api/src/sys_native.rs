@@ -149,13 +149,7 @@ pub(crate) fn log_str(level: i32, msg: &str) {
     }
 }
 
-/// Which `prepare_*` host function.
-#[derive(Clone, Copy)]
-pub(crate) enum PrepareWhat {
-    Selector,
-    Action,
-    Expr,
-}
+pub(crate) use crate::host_fns::PrepareWhat;
 
 /// `prepare_selector`/`prepare_action`/`prepare_expr` of a JSON text.
 pub(crate) fn prepare(what: PrepareWhat, json: &str) -> i32 {
