@@ -188,8 +188,8 @@ fn the_layer_list_names_every_top_level_module() {
 
 #[test]
 fn the_checker_catches_an_upward_import_and_a_root_import() {
-    let dir = std::env::temp_dir().join(format!("tessera-layers-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let dir = tmp.path().to_path_buf();
     fs::create_dir_all(dir.join("state")).unwrap();
     fs::write(
         dir.join("lib.rs"),
@@ -208,7 +208,6 @@ fn the_checker_catches_an_upward_import_and_a_root_import() {
     .unwrap();
     fs::write(dir.join("game.rs"), "use crate::state::World;\n").unwrap();
     let bad = violations(&dir);
-    let _ = fs::remove_dir_all(&dir);
     assert_eq!(bad.len(), 2, "{bad:?}");
     let has = |text: &str| bad.iter().any(|b| b.contains(text));
     assert!(has("`state` (layer 2) imports `game` (layer 3)"), "{bad:?}");

@@ -31,6 +31,7 @@ mod mods_server;
 mod plugin_build;
 mod plugin_faults;
 mod plugin_loader;
+mod plugin_names;
 mod plugin_native;
 mod plugin_nested;
 mod plugin_node;
