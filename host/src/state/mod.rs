@@ -1015,7 +1015,7 @@ mod send_check {
     #[test]
     fn worlds_and_events_are_send() {
         is_send::<super::World>();
-        is_send::<Event>();
+        is_send::<super::Event>();
         is_send::<super::Snapshot>();
     }
 }
