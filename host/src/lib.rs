@@ -81,7 +81,7 @@ pub use game::{
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
 pub use registry::Registry;
 pub use rules::compile::{ContentSource, ExtraActions};
-pub use rules::{Generation, RuleError};
+pub use rules::{Generation, PluginFault, PluginFaultKind, RuleError};
 pub use state::{
     AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId, Object, Snapshot, StateError,
     Value, World,

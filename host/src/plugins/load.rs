@@ -10,7 +10,7 @@ use std::time::Duration;
 use tessera_plugin_api::abi::{self, exports, Description, Kind, ParamType as AbiType};
 use wasmtime::{ExternType, Module};
 
-use super::instance::{CallError, PluginInstance};
+use super::instance::PluginInstance;
 use super::kinds::{PluginKind, ENGINE_KEYS};
 use super::linker::{linker, CAPABILITY_IMPORTS};
 use super::{engine, native, next_key, LoadedPlugin, LoadedShared, PluginCode};
@@ -381,14 +381,11 @@ fn finish_load(
             format!("plugin {}: `tessera_describe` failed: {m}", req.file),
         )
     };
-    let mut inst = PluginInstance::new(&plugin).map_err(|e| match e {
-        CallError::Guest(m) | CallError::Fault(m) => {
-            err("E-PLUGIN-INSTANTIATE", format!("plugin {} {m}", req.file))
-        }
+    let mut inst = PluginInstance::new(&plugin).map_err(|e| {
+        let m = e.into_message();
+        err("E-PLUGIN-INSTANTIATE", format!("plugin {} {m}", req.file))
     })?;
-    let desc_bytes = inst.describe(&plugin).map_err(|e| match e {
-        CallError::Guest(m) | CallError::Fault(m) => fail(m),
-    })?;
+    let desc_bytes = inst.describe(&plugin).map_err(|e| fail(e.into_message()))?;
     let description: Description = serde_json::from_slice(&desc_bytes).map_err(|e| {
         fail(format!(
             "its description is not valid JSON of ABI.md's shape: {e}"

@@ -11,6 +11,7 @@ pub mod compile;
 pub mod content;
 pub mod core;
 pub mod expr;
+mod fault;
 mod params;
 pub mod patch;
 pub mod replace;
@@ -24,6 +25,7 @@ use std::sync::Arc;
 /// The shared context of an ability pipeline (owned by [`crate::ability`]).
 pub use crate::ability::Pipeline;
 pub use compile::{Generation, Origin, Trigger, WorldConfig};
+pub use fault::{PluginFault, PluginFaultKind, Quarantine};
 pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
@@ -221,6 +223,13 @@ pub enum RuleError {
     /// An action refused to run.
     #[error("{0}")]
     Failed(String),
+    /// A plugin call failed: which plugin, where, and what kind of fault.
+    #[error(transparent)]
+    Plugin(#[from] PluginFault),
+    /// The host reached a state it believes impossible: a bug in Tessera, not in the
+    /// content or a mod.
+    #[error("internal error: {0}; this is a bug in Tessera, please report it at {ISSUES}")]
+    Internal(String),
     /// Context: which definition was running, and where it is written.
     #[error("{what}: {source}")]
     In {
@@ -231,7 +240,23 @@ pub enum RuleError {
     },
 }
 
+/// Where to report a bug in Tessera (named by internal errors).
+pub const ISSUES: &str = "https://example.invalid/tessera/issues";
+
 impl RuleError {
+    /// An internal error: the host reached a state it believes impossible.
+    pub fn internal(what: impl fmt::Display) -> RuleError {
+        RuleError::Internal(what.to_string())
+    }
+
+    /// The plugin fault at the root of this error, if a plugin call failed.
+    pub fn plugin_fault(&self) -> Option<&PluginFault> {
+        match self.root() {
+            RuleError::Plugin(f) => Some(f),
+            _ => None,
+        }
+    }
+
     /// Wraps the error with what was running.
     pub fn context(self, what: impl fmt::Display) -> RuleError {
         RuleError::In {
