@@ -183,7 +183,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             Arc::new(Registry::with_core()),
             Duration::from_millis(100),
             gen.number + 1,
-        )?;
+        )
+        .map_err(|e| e.to_string())?;
         println!("watching the mod folders; save a file to reload it into the running game");
         Some(r)
     } else {
@@ -194,7 +195,8 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     let plugins_dir = Path::new("plugins");
     let mut rebuilder = if args.watch && plugins_dir.is_dir() {
         let r =
-            tessera_host::reload::PluginRebuilder::new(plugins_dir, Duration::from_millis(200))?;
+            tessera_host::reload::PluginRebuilder::new(plugins_dir, Duration::from_millis(200))
+                .map_err(|e| e.to_string())?;
         println!("watching plugin sources in ./plugins; saving one rebuilds it");
         Some(r)
     } else {

@@ -455,10 +455,10 @@ impl Match {
         self.turns
     }
 
-    /// Applies a hot-reload staging between two moves (see [`HotReload::apply`]): the
+    /// Applies a hot-reload staging between two moves (see [`reload::apply`]): the
     /// log line, and the swap report when the new generation went live.
     ///
-    /// [`HotReload::apply`]: crate::reload::HotReload::apply
+    /// [`reload::apply`]: crate::reload::apply
     pub fn apply_reload(
         &mut self,
         staged: &crate::reload::Staged,
@@ -470,7 +470,7 @@ impl Match {
                 None,
             );
         }
-        let (line, report) = crate::reload::HotReload::apply(&mut self.game, staged);
+        let (line, report) = crate::reload::apply(&mut self.game, staged);
         if let Some(r) = &report {
             self.reloads += 1;
             self.events += r.outcome.events.len();

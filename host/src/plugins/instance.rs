@@ -9,6 +9,7 @@ use wasmtime::{Memory, Store, StoreLimitsBuilder, Trap, TypedFunc};
 
 use super::host::{CallEnv, HostRequest, HostState};
 use super::linker::Limiter;
+#[cfg(feature = "native-plugins")]
 use super::native::NativeInstance;
 use super::{engine, LoadedPlugin, PluginCode};
 use crate::rules::PluginFaultKind;
@@ -546,6 +547,7 @@ pub(crate) enum PluginInstance {
     /// A sandboxed wasm instance.
     Wasm(Box<WasmInstance>),
     /// A trusted native library's per-world host state.
+    #[cfg(feature = "native-plugins")]
     Native(Box<NativeInstance>),
 }
 
@@ -555,6 +557,7 @@ macro_rules! delegate {
         pub fn $name(&mut self $(, $a: $t)*) -> $r {
             match self {
                 PluginInstance::Wasm(w) => w.$name($($a),*),
+                #[cfg(feature = "native-plugins")]
                 PluginInstance::Native(n) => n.$name($($a),*),
             }
         }
@@ -568,6 +571,7 @@ impl PluginInstance {
             PluginCode::Wasm { engine, pre } => Ok(PluginInstance::Wasm(Box::new(
                 WasmInstance::new(plugin, engine, pre)?,
             ))),
+            #[cfg(feature = "native-plugins")]
             PluginCode::Native(lib) => Ok(PluginInstance::Native(Box::new(NativeInstance::new(
                 plugin,
                 lib.clone(),

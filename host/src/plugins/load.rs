@@ -13,7 +13,9 @@ use wasmtime::{ExternType, Module};
 use super::instance::PluginInstance;
 use super::kinds::{PluginKind, ENGINE_KEYS};
 use super::linker::{linker, CAPABILITY_IMPORTS};
-use super::{engine, native, next_key, LoadedPlugin, LoadedShared, PluginCode};
+#[cfg(feature = "native-plugins")]
+use super::native;
+use super::{engine, next_key, LoadedPlugin, LoadedShared, PluginCode};
 use crate::diag::Diagnostic;
 use crate::id::Id;
 use crate::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
@@ -168,12 +170,56 @@ pub fn load_plugin(
             .in_file(&path)
             .for_mod(req.mod_id)
     };
-    let code = if native::is_native_file(req.file) {
-        PluginCode::Native(native::open(&req, &path, err)?)
+    let code = if is_native_file(req.file) {
+        native_code(&req, &path, err)?
     } else {
         load_wasm(&req, &path, &limits, err)?
     };
     finish_load(req, code, limits, err)
+}
+
+/// Whether a `[[plugin]] file` names a native library (by its extension).
+fn is_native_file(file: &str) -> bool {
+    Path::new(file)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "so" | "dylib" | "dll"))
+}
+
+/// Opens a trusted native extension.
+#[cfg(feature = "native-plugins")]
+#[expect(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
+fn native_code(
+    req: &PluginRequest<'_>,
+    path: &Path,
+    err: impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<PluginCode, Diagnostic> {
+    Ok(PluginCode::Native(native::open(req, path, err)?))
+}
+
+/// Native extensions are compiled out (feature `native-plugins` is off): the mod is
+/// refused with a diagnostic saying how to get them back.
+#[cfg(not(feature = "native-plugins"))]
+#[expect(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
+fn native_code(
+    req: &PluginRequest<'_>,
+    _path: &Path,
+    err: impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<PluginCode, Diagnostic> {
+    Err(err(
+        "E-PLUGIN-NATIVE-DISABLED",
+        format!(
+            "mod `{}` ships a native library ({}), but this host was built without support for native extensions (the `native-plugins` feature of tessera-host is off)",
+            req.mod_id, req.file
+        ),
+    )
+    .with_help("rebuild the host with the feature (`cargo build --features native-plugins`, or keep tessera-host's default features), or ask the mod's author for a WebAssembly build (`tessera build`), which needs no trust".to_owned()))
 }
 
 /// The largest plugin module compiled, in bytes.

@@ -26,7 +26,9 @@ mod instance;
 mod kinds;
 mod linker;
 mod load;
+#[cfg(feature = "native-plugins")]
 mod native;
+#[cfg(feature = "native-plugins")]
 mod native_vtable;
 mod profile;
 
@@ -99,7 +101,8 @@ pub(crate) enum PluginCode {
         engine: Engine,
         pre: InstancePre<HostState>,
     },
-    /// A trusted native library.
+    /// A trusted native library (feature `native-plugins`).
+    #[cfg(feature = "native-plugins")]
     Native(Arc<native::NativeLib>),
 }
 
@@ -170,7 +173,10 @@ impl LoadedPlugin {
 
     /// Whether this is a trusted native library (not a sandboxed wasm module).
     pub fn is_native(&self) -> bool {
-        matches!(self.code, PluginCode::Native(_))
+        #[cfg(feature = "native-plugins")]
+        return matches!(self.code, PluginCode::Native(_));
+        #[cfg(not(feature = "native-plugins"))]
+        false
     }
 
     /// A fresh instance with every recorded prepare replayed. A native library is one

@@ -44,13 +44,6 @@ use super::LoadedPlugin;
 use crate::diag::Diagnostic;
 use crate::rules::PluginFaultKind;
 
-/// Whether a `[[plugin]] file` names a native library (by its extension).
-pub(crate) fn is_native_file(file: &str) -> bool {
-    Path::new(file)
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "so" | "dylib" | "dll"))
-}
 
 type DeallocFn = unsafe extern "C" fn(*mut u8, usize);
 type BytesFn = unsafe extern "C" fn() -> Bytes;
