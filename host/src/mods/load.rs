@@ -209,7 +209,7 @@ pub fn load_resolved(
         for (mod_id, p) in enabled {
             if let Err(m) = register_plugin(p, &mut round_registry) {
                 diagnostics.push(
-                    Diagnostic::error("E-PLUGIN-REGISTER", m)
+                    Diagnostic::error("E-PLUGIN-REGISTER", m.to_string())
                         .in_file(&p.file)
                         .for_mod(mod_id),
                 );

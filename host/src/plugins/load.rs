@@ -512,10 +512,25 @@ fn check_provides(req: &PluginRequest<'_>, d: &Description) -> Result<(), String
     }
 }
 
+/// What a loaded plugin provides could not be registered.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// The description names an id that is not a valid id.
+    #[error(transparent)]
+    Id(#[from] crate::id::IdError),
+    /// The registry refused the entry (a duplicate, or the wrong category).
+    #[error(transparent)]
+    Registry(#[from] crate::registry::RegistryError),
+}
+
 /// Registers everything a loaded plugin provides as registry entries.
-pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> Result<(), String> {
+pub fn register_plugin(
+    plugin: &Arc<LoadedPlugin>,
+    registry: &mut Registry,
+) -> Result<(), RegisterError> {
     for p in &plugin.description.provides {
-        let id = Id::parse(&p.id).map_err(|e| e.to_string())?;
+        let id = Id::parse(&p.id)?;
         let params: Vec<ParamSpec> = p
             .params
             .iter()
@@ -589,7 +604,7 @@ pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> R
                 }),
             }),
         };
-        r.map_err(|e| e.to_string())?;
+        r?;
     }
     registry.plugins.push(plugin.clone());
     Ok(())

@@ -43,7 +43,7 @@ use tessera_plugin_api::abi::{Description, Kind};
 use wasmtime::{Engine, InstancePre};
 
 pub use engine::cache_dir;
-pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest};
+pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest, RegisterError};
 pub use profile::TimeSplit;
 
 use host::{HostObject, HostRequest, HostState};

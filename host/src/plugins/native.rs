@@ -44,7 +44,6 @@ use super::LoadedPlugin;
 use crate::diag::Diagnostic;
 use crate::rules::PluginFaultKind;
 
-
 type DeallocFn = unsafe extern "C" fn(*mut u8, usize);
 type BytesFn = unsafe extern "C" fn() -> Bytes;
 type PrepareFn = unsafe extern "C" fn(i32, *const u8, usize, *const u8, usize) -> i32;

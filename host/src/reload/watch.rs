@@ -97,4 +97,3 @@ impl ModWatcher {
         (seen.filter(|_| !out.is_empty()), out)
     }
 }
-

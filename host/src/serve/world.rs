@@ -116,7 +116,7 @@ impl HostedWorld {
             .enumerate()
             .map(|(i, k)| Box::new(Seat::new(i, *k, inputs.clone())) as Box<dyn crate::Controller>)
             .collect();
-        let m = Match::new(gen, seed, seats, translate, &mut |_| {})?;
+        let m = Match::new(gen, seed, seats, translate, &mut |_| {}).map_err(|e| e.to_string())?;
         let mut w = HostedWorld {
             id,
             m,
@@ -137,7 +137,12 @@ impl HostedWorld {
     /// Repeats saved inputs (restoring a save) until none are left.
     fn repeat_saved(&mut self) -> Result<(), String> {
         while !self.inputs.borrow().replay.is_empty() {
-            if self.m.step(&mut |_| {})?.is_some() {
+            if self
+                .m
+                .step(&mut |_| {})
+                .map_err(|e| e.to_string())?
+                .is_some()
+            {
                 let left = self.inputs.borrow().replay.len();
                 return Err(format!("the match ended with {left} saved input(s) left over: the save does not match these rules"));
             }
@@ -196,7 +201,7 @@ impl HostedWorld {
             let seat = match self.m.offered() {
                 Ok((seat, _)) => seat,
                 Err(e) => {
-                    self.failed = Some(e);
+                    self.failed = Some(e.to_string());
                     return;
                 }
             };
@@ -204,7 +209,7 @@ impl HostedWorld {
                 return;
             }
             if let Err(e) = self.m.step(&mut |l| log.push(l.to_owned())) {
-                self.failed = Some(e);
+                self.failed = Some(e.to_string());
             }
         }
     }
@@ -360,7 +365,7 @@ impl HostedWorld {
         }
         let (turn, moves) = self.m.offered().map_err(|e| Refusal {
             code: "internal",
-            message: e,
+            message: e.to_string(),
         })?;
         if turn != seat {
             return refuse(
@@ -445,7 +450,7 @@ impl HostedWorld {
         }
         let mut log = Vec::new();
         if let Err(e) = self.m.step(&mut |l| log.push(l.to_owned())) {
-            self.failed = Some(e);
+            self.failed = Some(e.to_string());
         }
         {
             let mut i = self.inputs.borrow_mut();
