@@ -49,10 +49,37 @@
 //!   process over a WebSocket protocol (`docs/protocol.md`), admin HTTP, saves.
 //! - [`ability`] — the ability schema (`math` node pipelines) and casting
 //!   ([`Game::cast`]).
+//!
+//! ## Layers
+//!
+//! The modules form layers. A module imports only from layers above it in this list
+//! (never from its own layer or one below), and always from the module that defines an
+//! item, not through this crate's root re-exports. `tests/all/layers.rs` reads this list
+//! and fails when an import breaks it, so the list is the rule:
+//!
+//! 1. `id`, `diag` — interned names and keys; diagnostics. They know nothing else.
+//! 2. `state` — the world: objects, properties, tags, zones, slots, modifiers, events as
+//!    values, and what a rule reads of the world (`Deps`).
+//! 3. `bus` — the event queue, the trigger index and the cascade limit.
+//! 4. `controller` — who answers choices (AI, script, client) and what they are asked.
+//! 5. `rules` — the rules engine: the registry of kinds and the contexts kinds run in,
+//!    content compiled into a [`Generation`], selections, expressions, auras, triggers,
+//!    replacement effects, the built-in `core` kinds and the ability schema. One layer
+//!    because it is one recursion: a kind runs in a context that holds the generation
+//!    that holds compiled kinds. A world's plugin runtime passes through as an opaque
+//!    [`rules::Sandbox`].
+//! 6. `plugins` — sandboxed WebAssembly plugins and native extensions, registered as
+//!    kinds.
+//! 7. `game` — a world running under a generation: commands as transactions, moves,
+//!    casting, generation swaps.
+//! 8. `mods` — manifests, discovery, resolution, and loading mods into a generation.
+//! 9. `reload`, `schema` — hot reload of a running game; JSON schemas of the files.
+//! 10. `play`, `lsp` — matches between agents, records and replays; the language server.
+//! 11. `scenario` — scenario tests.
+//! 12. `serve` — many worlds per process over WebSocket.
 
 #![deny(missing_docs)]
 
-pub mod ability;
 mod bus;
 mod controller;
 mod diag;
@@ -63,7 +90,6 @@ pub mod lsp;
 pub mod mods;
 pub mod play;
 pub mod plugins;
-pub mod registry;
 pub mod reload;
 pub mod rules;
 pub mod scenario;
@@ -79,8 +105,9 @@ pub use game::{
     RandomDraw, ScriptedController, SwapReport,
 };
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
-pub use registry::Registry;
-pub use rules::compile::{ContentSource, ExtraActions};
+pub use rules::registry::Registry;
+pub use rules::{ability, registry};
+pub use rules::{ContentSource, ExtraActions};
 pub use rules::{Generation, PluginFault, PluginFaultKind, RuleError};
 pub use state::{
     AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId, Object, Snapshot, StateError,

@@ -17,6 +17,7 @@ mod diag_memory;
 mod docs;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
+mod layers;
 mod lsp;
 mod mods_content;
 mod mods_fixture;

@@ -133,7 +133,7 @@ fn a_trap_in_a_nested_query_fails_the_call_and_counts_toward_quarantine() {
     assert_eq!(asked(&game), 1);
     let plugins: Vec<_> = gen
         .registry
-        .plugins
+        .plugins()
         .iter()
         .map(|p| (p.mod_id.clone(), p.faults_total()))
         .collect();

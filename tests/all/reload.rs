@@ -224,7 +224,7 @@ fn soak_200_reloads_release_what_they_replace() {
     let tally = g.spawn(id("counter:class/tally"), None, "table").unwrap();
     let start_triggers = g.generation().triggers.len();
     let first_gen = Arc::downgrade(g.generation());
-    let first_plugin = Arc::downgrade(&g.generation().registry.plugins[0]);
+    let first_plugin = Arc::downgrade(&g.generation().registry.plugins()[0]);
     let mut warm_rss = None;
     for n in 1..=200 {
         t.write("m", "content/c.toml", &version(n));

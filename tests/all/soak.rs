@@ -93,7 +93,7 @@ fn replay_matches(
 fn soak(events: usize, mut each_game: impl FnMut(&Soak)) -> Soak {
     let loaded = game_mods(&repo().join("mods"));
     let gen = loaded.generation.clone().expect("generation");
-    let plugins = &gen.registry.plugins;
+    let plugins = gen.registry.plugins();
     let faults = || -> u64 { plugins.iter().map(|p| p.faults_total()).sum() };
     let calls = || -> u64 { plugins.iter().map(|p| p.calls_total()).sum() };
     let before = (calls(), faults());

@@ -4,10 +4,10 @@
 use std::sync::{Arc, Mutex};
 
 use super::{Game, Outcome};
-use crate::ability::cast::begin;
-use crate::ability::{precheck, AbilityDef, Aim, CastError, Pipeline};
 use crate::id::Id;
-use crate::registry::Action;
+use crate::rules::ability::cast::begin;
+use crate::rules::ability::{precheck, AbilityDef, Aim, CastError, Pipeline};
+use crate::rules::registry::Action;
 use crate::rules::{ActCx, RuleError};
 use crate::state::ObjId;
 

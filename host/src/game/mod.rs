@@ -23,9 +23,9 @@ pub use swap::SwapReport;
 use crate::bus::{Binding, Event, EventQueue};
 use crate::id::{Id, Sym};
 use crate::plugins::Runtime;
-use crate::registry::{Action, Node, Selector};
 use crate::rules::compile::{PlayerFilter, Trigger};
 use crate::rules::core::{acting_player, instantiate};
+use crate::rules::registry::{Action, Node, Selector};
 use crate::rules::{aura, ActCx, Cx, Generation, Pipeline, RuleError, Scope};
 use crate::state::{ObjId, World};
 
@@ -273,7 +273,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
         aura::recompute(ax.world, gen, ax.rt)?;
         for check in &gen.checks {
             let scope = Scope::for_event(None, &event);
-            let timer = ax.rt.profiler.start();
+            let timer = crate::plugins::start_content(ax.rt);
             let mut targets = Vec::new();
             {
                 let cx = Cx {
@@ -289,7 +289,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
                     .map_err(|e| e.context(&check.origin))?;
             }
             if targets.is_empty() {
-                ax.rt.profiler.stop(timer, &check.origin.mod_id);
+                crate::plugins::stop_content(ax.rt, timer, &check.origin.mod_id);
                 continue;
             }
             let _span = tracing::trace_span!("rule", def = %check.origin.def, mod_id = %check.origin.mod_id).entered();
@@ -297,7 +297,7 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
             for a in &check.actions {
                 a.run(ax, &targets)?;
             }
-            ax.rt.profiler.stop(timer, &check.origin.mod_id);
+            crate::plugins::stop_content(ax.rt, timer, &check.origin.mod_id);
             aura::recompute(ax.world, gen, ax.rt)?;
         }
     }
@@ -370,9 +370,9 @@ fn run_trigger(
     holder: Option<ObjId>,
     event: &Arc<Event>,
 ) -> Result<(), RuleError> {
-    let timer = ax.rt.profiler.start();
+    let timer = crate::plugins::start_content(ax.rt);
     let r = run_trigger_untimed(ax, t, holder, event);
-    ax.rt.profiler.stop(timer, &t.origin.mod_id);
+    crate::plugins::stop_content(ax.rt, timer, &t.origin.mod_id);
     r
 }
 

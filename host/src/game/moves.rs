@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{Controller, Game, MoveOption, Outcome};
-use crate::registry::Selector;
+use crate::rules::registry::Selector;
 use crate::rules::{Cx, RuleError, Scope};
 use crate::state::{ObjId, World};
 
@@ -104,12 +104,12 @@ impl Game {
                 player: Some(mv.player),
                 ..Scope::default()
             };
-            let timer = ax.rt.profiler.start();
+            let timer = crate::plugins::start_content(ax.rt);
             for a in &def.actions {
                 a.run(ax, &targets)?;
                 crate::rules::aura::recompute(ax.world, ax.gen, ax.rt)?;
             }
-            ax.rt.profiler.stop(timer, &def.origin.mod_id);
+            crate::plugins::stop_content(ax.rt, timer, &def.origin.mod_id);
             Ok(())
         })
     }

@@ -59,17 +59,16 @@ impl Game {
             to: new.number,
             ..SwapReport::default()
         };
-        for p in &new.registry.plugins {
-            let replaced = old
-                .registry
-                .plugins
+        let (old_plugins, new_plugins) = (old.registry.plugins(), new.registry.plugins());
+        for p in &new_plugins {
+            let replaced = old_plugins
                 .iter()
                 .find(|o| o.mod_id == p.mod_id && o.file == p.file && !Arc::ptr_eq(o, p));
             if let Some(o) = replaced {
                 report.handover_problems.extend(self.rt.hand_over(o, p));
             }
         }
-        report.freed_instances = self.rt.retain_plugins(&new.registry.plugins);
+        report.freed_instances = self.rt.retain_plugins(&new_plugins);
 
         let snapshot = self.world.clone();
         let rebind = rebind(&mut self.world, &old, &new, &mut report);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::diag::{Diagnostics, Severity};
 use crate::mods::{self, LoadedMods, ServerConfig};
-use crate::registry::{ParamSpec, Registry};
+use crate::rules::registry::{ParamSpec, Registry};
 
 /// One diagnostic in a file, 0-based as LSP counts.
 #[derive(Debug, Clone)]
@@ -259,7 +259,7 @@ impl Index {
 
 fn kinds(registry: &Registry) -> Vec<Kind> {
     let mut out = Vec::new();
-    let mut add = |kind: &'static str, id: crate::Id, doc: &str, params: &[ParamSpec]| {
+    let mut add = |kind: &'static str, id: crate::id::Id, doc: &str, params: &[ParamSpec]| {
         out.push(Kind {
             id: id.as_str().to_owned(),
             kind,

@@ -15,8 +15,8 @@ use super::{
 };
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
 use crate::plugins::{load_plugin, register_plugin, LoadedPlugin, PluginLimits, PluginRequest};
-use crate::registry::Registry;
 use crate::rules::compile::{BuildOptions, ContentSource};
+use crate::rules::registry::Registry;
 use crate::rules::Generation;
 
 /// Translation keys per language: `lang → key → (mod, file)`.
@@ -137,7 +137,7 @@ pub fn load_resolved(
                 trusted_native: server.is_some_and(|s| s.is_trusted_native(&m.id)),
             };
             let limits = server.map_or_else(PluginLimits::default, |s| {
-                PluginLimits::from_server(&s.limits_for(&m.id))
+                s.limits_for(&m.id).plugin_limits()
             });
             let loaded = match confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`") {
                 Ok(()) => load_plugin(req, limits),

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use super::toml_read::{get, Codes, Reader};
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
 use crate::id::validate_namespace;
+use crate::plugins::PluginLimits;
 
 static CODES: Codes = Codes {
     parse: "E-SERVER-PARSE",
@@ -270,6 +271,26 @@ fn check_id(r: &mut Reader<'_>, id: &str, span: Range<usize>, key: &str) -> bool
                 .with_help("write the mod's id exactly as in its mod.toml `[mod] id`"),
             );
             false
+        }
+    }
+}
+
+impl Limits {
+    /// The plugin defaults with these limits (an operator's `[limits.<mod>]`) applied.
+    pub fn plugin_limits(&self) -> PluginLimits {
+        let l = self;
+        let d = PluginLimits::default();
+        let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        PluginLimits {
+            fuel: l.fuel.unwrap_or(d.fuel),
+            memory_bytes: l
+                .memory_mb
+                .map_or(d.memory_bytes, |m| to_usize(m.saturating_mul(1 << 20))),
+            table_elements: l.table_elements.map_or(d.table_elements, to_usize),
+            stack_bytes: l
+                .stack_kb
+                .map_or(d.stack_bytes, |k| to_usize(k.saturating_mul(1024))),
+            ..d
         }
     }
 }

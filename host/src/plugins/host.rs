@@ -24,10 +24,10 @@ use super::LoadedShared;
 use crate::bus::{Event, EventQueue};
 use crate::controller::Controller;
 use crate::id::{Id, Sym};
-use crate::registry::{Action, Selector};
 use crate::rules::expr::Expr;
+use crate::rules::registry::{Action, Selector};
 use crate::rules::select::Select;
-use crate::rules::{ActCx, Cx, Generation, Pipeline, PluginFaultKind, Scope};
+use crate::rules::{ActCx, Cx, Generation, Pipeline, PluginFaultKind, Sandbox, Scope};
 use crate::state::{ObjId, World};
 
 use super::Runtime;
@@ -44,7 +44,7 @@ pub(crate) struct CallEnv {
     pub queue: *mut EventQueue,
     /// Null when no controller is available (aura recompute).
     pub controller: *const RefCell<Box<dyn Controller>>,
-    pub rt: *const Runtime,
+    pub rt: *const Sandbox,
     /// Null unless a node is running.
     pub pipeline: *mut Pipeline,
 }
@@ -160,7 +160,8 @@ impl HostState {
         // SAFETY: see the module docs: `env` is only set during the call its borrows
         // come from.
         self.env
-            .map_or(0, |env| unsafe { &*env.rt }.faults_recorded())
+            .and_then(|env| Runtime::of(unsafe { &*env.rt }).ok())
+            .map_or(0, Runtime::faults_recorded)
     }
 
     /// Fails a nested host call with `msg`. When a plugin faulted inside it (since

@@ -9,9 +9,10 @@ use tessera_plugin_api::abi::{self, exports, Kind};
 
 use super::host::{CallEnv, HostObject, HostRequest};
 use super::instance::PluginInstance;
+use super::Runtime;
 use super::{CallSite, LoadedPlugin, PluginFaultKind, PrepareCall};
 use crate::id::Id;
-use crate::registry::{
+use crate::rules::registry::{
     Action, ActionKind, Condition, ConditionKind, Deps, Node, NodeKind, Selector, SelectorKind,
 };
 use crate::rules::{ActCx, ContentError, Cx, Params, Pipeline, RuleError};
@@ -176,27 +177,28 @@ struct PluginCondition(Site);
 impl Condition for PluginCondition {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
         let s = &self.0;
-        if cx.rt.is_off(&s.plugin) {
+        let rt = Runtime::of(cx.rt)?;
+        if rt.is_off(&s.plugin) {
             return Ok(false);
         }
         let env = CallEnv::read(cx);
-        cx.rt.call(&s.plugin, s.at(exports::CONDITION), |inst| {
+        rt.call(&s.plugin, s.at(exports::CONDITION), |inst| {
             inst.condition(&s.plugin, env, s.handle, pack(obj))
         })
     }
 
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
         let s = &self.0;
-        if cx.rt.is_off(&s.plugin) {
+        let rt = Runtime::of(cx.rt)?;
+        if rt.is_off(&s.plugin) {
             out.extend(objs.iter().map(|_| false));
             return Ok(());
         }
         let env = CallEnv::read(cx);
         let packed: Vec<i64> = objs.iter().map(|&o| pack(o)).collect();
-        cx.rt
-            .call(&s.plugin, s.at(exports::CONDITION_BATCH), |inst| {
-                inst.condition_batch(&s.plugin, env, s.handle, &packed, out)
-            })
+        rt.call(&s.plugin, s.at(exports::CONDITION_BATCH), |inst| {
+            inst.condition_batch(&s.plugin, env, s.handle, &packed, out)
+        })
     }
 
     fn deps(&self, d: &mut Deps) {
@@ -210,11 +212,12 @@ struct PluginSelector(Site);
 impl Selector for PluginSelector {
     fn select(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         let s = &self.0;
-        if cx.rt.is_off(&s.plugin) {
+        let rt = Runtime::of(cx.rt)?;
+        if rt.is_off(&s.plugin) {
             return Ok(());
         }
         let env = CallEnv::read(cx);
-        let found = cx.rt.call(&s.plugin, s.at(exports::SELECT), |inst| {
+        let found = rt.call(&s.plugin, s.at(exports::SELECT), |inst| {
             inst.select(&s.plugin, env, s.handle)
         })?;
         for raw in found {
@@ -243,7 +246,7 @@ struct PluginAction(Site);
 impl Action for PluginAction {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let s = &self.0;
-        let rt = ax.rt;
+        let rt = Runtime::of(ax.rt)?;
         if rt.is_off(&s.plugin) {
             return Ok(());
         }
@@ -261,7 +264,7 @@ struct PluginNode(Site);
 impl Node for PluginNode {
     fn run(&self, ax: &mut ActCx<'_>, pipeline: &mut Pipeline) -> Result<(), RuleError> {
         let s = &self.0;
-        let rt = ax.rt;
+        let rt = Runtime::of(ax.rt)?;
         if rt.is_off(&s.plugin) {
             return Ok(());
         }
@@ -280,7 +283,7 @@ pub(crate) struct PluginLoader {
     pub(crate) extensions: Vec<&'static str>,
 }
 
-impl crate::registry::LoaderKind for PluginLoader {
+impl crate::rules::registry::LoaderKind for PluginLoader {
     fn extensions(&self) -> &[&str] {
         &self.extensions
     }

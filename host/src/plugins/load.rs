@@ -18,7 +18,7 @@ use super::native;
 use super::{engine, next_key, LoadedPlugin, LoadedShared, PluginCode};
 use crate::diag::Diagnostic;
 use crate::id::Id;
-use crate::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
+use crate::rules::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
 
 /// Sandbox limits of one mod's plugins, per instance (one instance per plugin per
 /// world). Defaults are safe; `server.toml` `[limits.<mod>]` raises or lowers `fuel`,
@@ -77,25 +77,6 @@ impl Default for PluginLimits {
             deadline: super::DEFAULT_DEADLINE,
             max_faults: 5,
             fault_window: 100,
-        }
-    }
-}
-
-impl PluginLimits {
-    /// The defaults with an operator's `[limits.<mod>]` applied.
-    pub fn from_server(l: &crate::mods::Limits) -> PluginLimits {
-        let d = PluginLimits::default();
-        let to_usize = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
-        PluginLimits {
-            fuel: l.fuel.unwrap_or(d.fuel),
-            memory_bytes: l
-                .memory_mb
-                .map_or(d.memory_bytes, |m| to_usize(m.saturating_mul(1 << 20))),
-            table_elements: l.table_elements.map_or(d.table_elements, to_usize),
-            stack_bytes: l
-                .stack_kb
-                .map_or(d.stack_bytes, |k| to_usize(k.saturating_mul(1024))),
-            ..d
         }
     }
 }
@@ -521,7 +502,7 @@ pub enum RegisterError {
     Id(#[from] crate::id::IdError),
     /// The registry refused the entry (a duplicate, or the wrong category).
     #[error(transparent)]
-    Registry(#[from] crate::registry::RegistryError),
+    Registry(#[from] crate::rules::registry::RegistryError),
 }
 
 /// Registers everything a loaded plugin provides as registry entries.
@@ -606,6 +587,6 @@ pub fn register_plugin(
         };
         r?;
     }
-    registry.plugins.push(plugin.clone());
+    registry.providers.push(plugin.clone());
     Ok(())
 }

@@ -31,6 +31,7 @@ mod native;
 #[cfg(feature = "native-plugins")]
 mod native_vtable;
 mod profile;
+pub(crate) use profile::{start_content, stop_content};
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -49,8 +50,9 @@ pub use profile::TimeSplit;
 use host::{HostObject, HostRequest, HostState};
 use instance::{CallError, PluginInstance};
 
-use crate::rules::RuleError;
+use crate::rules::registry::Registry;
 pub use crate::rules::{PluginFault, PluginFaultKind, Quarantine};
+use crate::rules::{RuleError, Sandbox};
 
 // SAFETY: the raw pointers in a `CallEnv` are only set while a call runs on the thread
 // that owns the borrows; between calls (the only time a store may move between threads,
@@ -346,6 +348,13 @@ impl Runtime {
             .and_then(|r| r.off.clone())
     }
 
+    /// The runtime a rules context carries ([`Sandbox`]): this world's, or an internal
+    /// error when a context was built with something else.
+    pub(crate) fn of(rt: &Sandbox) -> Result<&Runtime, RuleError> {
+        rt.downcast_ref()
+            .ok_or_else(|| RuleError::internal("a rules context carried no plugin runtime"))
+    }
+
     /// Whether `plugin` is quarantined in this world (checked before every call).
     pub(crate) fn is_off(&self, plugin: &LoadedPlugin) -> bool {
         self.faults
@@ -497,3 +506,13 @@ fn next_key() -> u64 {
 
 /// The default per-call deadline.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(1);
+
+impl Registry {
+    /// The plugins whose entries are registered in this registry, in load order.
+    pub fn plugins(&self) -> Vec<Arc<LoadedPlugin>> {
+        self.providers
+            .iter()
+            .filter_map(|p| p.clone().downcast::<LoadedPlugin>().ok())
+            .collect()
+    }
+}

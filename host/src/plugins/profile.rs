@@ -6,6 +6,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use crate::rules::Sandbox;
+
 /// Accumulated time per mod.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TimeSplit {
@@ -81,4 +83,17 @@ impl Profiler {
 pub(crate) struct ContentTimer {
     started: Instant,
     plugins_before: Duration,
+}
+
+/// Starts timing a piece of content run under the runtime a rules context carries
+/// (nothing when profiling is off).
+pub(crate) fn start_content(rt: &Sandbox) -> Option<ContentTimer> {
+    super::Runtime::of(rt).ok().and_then(|r| r.profiler.start())
+}
+
+/// Charges a piece of content started with [`start_content`] to `mod_id`.
+pub(crate) fn stop_content(rt: &Sandbox, t: Option<ContentTimer>, mod_id: &str) {
+    if let Ok(r) = super::Runtime::of(rt) {
+        r.profiler.stop(t, mod_id);
+    }
 }

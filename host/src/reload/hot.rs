@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::{ModWatcher, Staged, WatchError};
 use crate::game::{Game, SwapReport};
 use crate::mods::{load_generation, LoadedMods, ServerConfig};
-use crate::registry::Registry;
+use crate::rules::registry::Registry;
 
 /// A staging under way: its thread (the loaded mods and the load's own cost), the files
 /// whose changes started it, and when the first of them was seen.

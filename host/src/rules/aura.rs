@@ -10,10 +10,9 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use super::compile::{AuraDef, AuraZones};
-use super::{Cx, Generation, RuleError, Scope};
+use super::{Cx, Generation, RuleError, Sandbox, Scope};
 use crate::id::Sym;
-use crate::plugins::Runtime;
-use crate::registry::Deps;
+use crate::rules::registry::Deps;
 use crate::state::{AppliedMod, AuraKey, Dirty, MaxHealthDrop, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
@@ -34,7 +33,7 @@ struct Active {
 }
 
 /// Recomputes the auras whose inputs changed since the last call.
-pub fn recompute(world: &mut World, gen: &Generation, rt: &Runtime) -> Result<(), RuleError> {
+pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<(), RuleError> {
     for _ in 0..MAX_ROUNDS {
         if !world.dirty.any() {
             return Ok(());
@@ -198,7 +197,7 @@ fn holders_by_class(world: &World, gen: &Generation, zones: &[Sym]) -> bool {
 fn incremental(
     world: &World,
     gen: &Generation,
-    rt: &Runtime,
+    rt: &Sandbox,
     a: &Active,
     dirty: &Dirty,
 ) -> Option<Incremental> {
@@ -414,7 +413,7 @@ fn active_auras(
 }
 
 /// The context auras are evaluated in (no controller: auras never ask for choices).
-fn aura_cx<'a>(world: &'a World, gen: &'a Generation, rt: &'a Runtime, scope: &'a Scope) -> Cx<'a> {
+fn aura_cx<'a>(world: &'a World, gen: &'a Generation, rt: &'a Sandbox, scope: &'a Scope) -> Cx<'a> {
     Cx {
         world,
         gen,
@@ -437,7 +436,7 @@ fn holder_scope(a: &Active) -> Scope {
 fn evaluate(
     world: &World,
     gen: &Generation,
-    rt: &Runtime,
+    rt: &Sandbox,
     a: &Active,
 ) -> Result<Vec<(ObjId, AppliedMod)>, RuleError> {
     let scope = holder_scope(a);
@@ -451,7 +450,7 @@ fn evaluate(
     let mut targets = Vec::new();
     match &a.def.select {
         Some(s) => {
-            use crate::registry::Selector;
+            use crate::rules::registry::Selector;
             s.select(&cx, &mut targets).map_err(ctx)?;
         }
         None => targets.push(a.holder),

@@ -67,7 +67,7 @@ pub struct ContentFile {
     #[serde(default, rename = "move")]
     pub moves: IndexMap<String, MoveSpec>,
     /// Abilities in the ability schema's shape: one ability table or a list of them
-    /// (compiled by `crate::ability`).
+    /// (compiled by `crate::rules::ability`).
     #[serde(default)]
     pub abilities: Option<Json>,
     /// The property keys this mod's classes may set, each with what it means

@@ -22,7 +22,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::id::Sym;
-use crate::registry::{Deps, Selector};
+use crate::rules::registry::{Deps, Selector};
 use crate::rules::{Cx, RuleError};
 use crate::state::ObjId;
 

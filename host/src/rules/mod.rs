@@ -6,15 +6,17 @@
 //! the built-in `core` vocabulary (`core`). It reads no files itself: text comes in
 //! from loaders, and the world is only touched through contexts handed in by `game`.
 
+pub mod ability;
 pub mod aura;
-pub mod compile;
+pub(crate) mod compile;
 pub mod content;
-pub mod core;
+pub(crate) mod core;
 pub mod expr;
 mod fault;
 mod params;
-pub mod patch;
-pub mod replace;
+pub(crate) mod patch;
+pub mod registry;
+pub(crate) mod replace;
 pub mod select;
 mod trigger;
 
@@ -22,15 +24,18 @@ use std::cell::RefCell;
 use std::fmt;
 use std::sync::Arc;
 
-/// The shared context of an ability pipeline (owned by [`crate::ability`]).
-pub use crate::ability::Pipeline;
-pub use compile::{Generation, Origin, Trigger, WorldConfig};
+/// The shared context of an ability pipeline (owned by [`crate::rules::ability`]).
+pub use ability::Pipeline;
+pub use compile::{
+    AuraDef, AuraDeps, AuraZones, BuildOptions, Check, ClassDef, CompiledExtras, ContentSource,
+    DeckDef, ExtraActions, GameDef, Generation, ModifierDef, MoveDef, Origin, PlayerFilter,
+    Replacement, Trigger, Until, WorldConfig, DEFAULT_LAYERS,
+};
 pub use fault::{PluginFault, PluginFaultKind, Quarantine};
 pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
 use crate::controller::Controller;
-use crate::plugins::Runtime;
 use crate::state::{ObjId, StateError, World};
 
 /// Who is who while a rule runs.
@@ -69,6 +74,12 @@ impl Scope {
     }
 }
 
+/// A world's sandbox state as the rules carry it: the plugins layer keeps its runtime
+/// (instances, fault records) behind this and its kinds take it back by type
+/// (`plugins::Runtime::of`). The rules pass it along without looking inside, so they
+/// stay below the sandbox that calls them.
+pub type Sandbox = dyn std::any::Any;
+
 /// Read-only evaluation context: conditions, selectors, expressions.
 #[derive(Clone, Copy)]
 pub struct Cx<'a> {
@@ -81,7 +92,7 @@ pub struct Cx<'a> {
     /// Who answers choices (absent while recomputing auras: `chosen` is refused there).
     pub controller: Option<&'a RefCell<Box<dyn Controller>>>,
     /// This world's plugin instances.
-    pub rt: &'a Runtime,
+    pub rt: &'a Sandbox,
 }
 
 impl<'a> Cx<'a> {
@@ -114,7 +125,7 @@ pub struct ActCx<'a> {
     /// Who answers choices.
     pub controller: &'a RefCell<Box<dyn Controller>>,
     /// This world's plugin instances.
-    pub rt: &'a Runtime,
+    pub rt: &'a Sandbox,
 }
 
 impl ActCx<'_> {

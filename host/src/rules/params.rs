@@ -10,7 +10,7 @@ use super::expr::{Expr, ObjRef};
 use super::select::Select;
 use super::ContentError;
 use crate::id::{Id, Sym};
-use crate::registry::{Action, Condition, ParamSpec, ParamType};
+use crate::rules::registry::{Action, Condition, ParamSpec, ParamType};
 use crate::state::Value;
 
 /// One step of a path into a content file: a table key or a list index.

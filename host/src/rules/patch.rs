@@ -15,7 +15,7 @@ use super::compile::ContentSource;
 use super::params::PathSeg;
 use crate::diag::{Diagnostic, Diagnostics, Location};
 use crate::id::{closest, Id};
-use crate::registry::Registry;
+use crate::rules::registry::Registry;
 
 /// The content tables whose entries are definitions with ids.
 pub const CATEGORIES: &[&str] = &[

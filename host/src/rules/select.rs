@@ -3,7 +3,7 @@
 
 use super::expr::Expr;
 use super::{Cx, RuleError};
-use crate::registry::{Condition, Deps, Selector};
+use crate::rules::registry::{Condition, Deps, Selector};
 use crate::state::ObjId;
 
 /// How a selection is narrowed to its final objects.

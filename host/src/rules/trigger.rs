@@ -6,9 +6,9 @@
 use std::sync::Arc;
 
 use crate::bus::{Binding, Event};
-use crate::registry::Selector;
 use crate::rules::compile::{Generation, PlayerFilter, Trigger};
 use crate::rules::core::acting_player;
+use crate::rules::registry::Selector;
 use crate::rules::{Cx, RuleError};
 use crate::state::{ObjId, World};
 

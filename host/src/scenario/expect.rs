@@ -12,7 +12,7 @@ use super::{event_of, resolve_id};
 use crate::bus::Event;
 use crate::game::{Game, Outcome};
 use crate::id::{Id, Sym};
-use crate::registry::Action;
+use crate::rules::registry::Action;
 use crate::state::ObjId;
 
 /// The most ticks one scenario step may advance (their events are all kept in memory).

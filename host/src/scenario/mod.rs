@@ -24,8 +24,8 @@ use crate::bus::Event;
 use crate::diag::SourceText;
 use crate::game::{Game, ScriptedController};
 use crate::id::{Id, Sym};
-use crate::registry::Registry;
 use crate::rules::compile::{BuildOptions, ContentSource, ExtraActions};
+use crate::rules::registry::Registry;
 use crate::rules::{Generation, PathSeg};
 use crate::state::ObjId;
 

@@ -14,8 +14,8 @@ pub use reference::markdown;
 
 use serde_json::{json, Map, Value};
 
-use crate::registry::{ParamSpec, ParamType, Registry};
 use crate::rules::content::ContentFile;
+use crate::rules::registry::{ParamSpec, ParamType, Registry};
 
 /// The JSON Schema of `mod.toml`.
 pub fn manifest() -> Value {
@@ -101,7 +101,7 @@ fn link_kinds(defs: &mut Map<String, Value>) {
 /// `kind` (`action`, `condition`, `selector`) as a schema: one alternative per registry
 /// entry (`type` naming it, its parameters), or a `ref` to a content fragment.
 fn kind_schema(registry: &Registry, kind: &str) -> Value {
-    let entries: Vec<(crate::Id, &str, &[ParamSpec])> = match kind {
+    let entries: Vec<(crate::id::Id, &str, &[ParamSpec])> = match kind {
         "action" => registry
             .actions
             .iter()
@@ -139,7 +139,7 @@ fn kind_schema(registry: &Registry, kind: &str) -> Value {
 }
 
 /// One registry entry: `type` is its id (or, for `core`, its bare name).
-fn entry_schema(id: crate::Id, doc: &str, params: &[ParamSpec]) -> Value {
+fn entry_schema(id: crate::id::Id, doc: &str, params: &[ParamSpec]) -> Value {
     let mut names = vec![Value::String(id.as_str().to_owned())];
     if id.namespace() == "core" {
         names.push(Value::String(id.name().to_owned()));

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use crate::registry::{Entry, ParamSpec, Provider, Registry};
+use crate::rules::registry::{Entry, ParamSpec, Provider, Registry};
 
 /// The content reference of `registry`, as one Markdown page.
 pub fn markdown(registry: &Registry) -> String {

@@ -165,7 +165,7 @@ async fn reload(State(app): State<Arc<App>>) -> Response {
         crate::mods::load_generation(
             &core.opts.mod_dirs,
             core.opts.server.as_ref(),
-            Arc::new(crate::registry::Registry::with_core()),
+            Arc::new(crate::rules::registry::Registry::with_core()),
             number,
         )
     })

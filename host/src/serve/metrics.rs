@@ -133,7 +133,7 @@ impl Metrics {
             "Hot reloads refused (the last good generation stayed).",
             c(&self.reload_failures),
         );
-        let plugins = &gen.registry.plugins;
+        let plugins = gen.registry.plugins();
         let quarantined = plugins.iter().filter(|p| p.world_quarantines() > 0).count();
         line(
             &mut out,

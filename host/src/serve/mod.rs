@@ -35,7 +35,7 @@ use std::sync::{Arc, RwLock};
 
 use crate::mods::ServerConfig;
 use crate::play::RecordedMod;
-use crate::registry::Registry;
+use crate::rules::registry::Registry;
 use crate::rules::Generation;
 
 pub use save::{SaveError, SaveFile};

@@ -323,7 +323,7 @@ pub fn parse(text: &str) -> Result<ClientMsg, ProtocolError> {
                 None => ProtocolError::NoType,
                 Some(t) if !CLIENT_TYPES.contains(&t) => ProtocolError::UnknownType {
                     found: t.to_owned(),
-                    near: crate::closest(t, CLIENT_TYPES.iter().copied())
+                    near: crate::id::closest(t, CLIENT_TYPES.iter().copied())
                         .first()
                         .map(|s| (*s).to_owned()),
                 },

@@ -114,7 +114,9 @@ impl HostedWorld {
         let seats = kinds
             .iter()
             .enumerate()
-            .map(|(i, k)| Box::new(Seat::new(i, *k, inputs.clone())) as Box<dyn crate::Controller>)
+            .map(|(i, k)| {
+                Box::new(Seat::new(i, *k, inputs.clone())) as Box<dyn crate::controller::Controller>
+            })
             .collect();
         let m = Match::new(gen, seed, seats, translate, &mut |_| {}).map_err(|e| e.to_string())?;
         let mut w = HostedWorld {

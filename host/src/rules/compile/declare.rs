@@ -6,9 +6,9 @@ use std::collections::{HashMap, HashSet};
 
 use crate::diag::Diagnostics;
 use crate::id::Id;
-use crate::registry::Registry;
 use crate::rules::content::{ContentFile, RefSpec};
 use crate::rules::params::PathSeg;
+use crate::rules::registry::Registry;
 use crate::rules::ContentError;
 
 use super::{Compiler, ContentSource, Defs};

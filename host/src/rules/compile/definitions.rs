@@ -5,12 +5,12 @@ use std::sync::Arc;
 use crate::bus::Binding;
 use crate::diag::{Diagnostic, Location};
 use crate::id::{Id, Sym};
-use crate::registry::{Deps, Registry};
 use crate::rules::content::{
     AuraSpec, ClassSpec, ContentFile, ReplacementSpec, TriggerSpec, UntilSpec, WhenSpec,
 };
 use crate::rules::expr::Expr;
 use crate::rules::params::{json_type, path_string, PathSeg};
+use crate::rules::registry::{Deps, Registry};
 use crate::rules::ContentError;
 use crate::state::{Layer, Value};
 

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::bus::Binding;
 use crate::id::{Id, Sym};
-use crate::registry::{Action, Condition, Deps};
 use crate::rules::expr::Expr;
+use crate::rules::registry::{Action, Condition, Deps};
 use crate::rules::select::Select;
 use crate::state::{HealthRule, Layer, Value};
 

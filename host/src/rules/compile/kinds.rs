@@ -7,10 +7,10 @@ use std::sync::Arc;
 use serde_json::{Map, Value as Json};
 
 use crate::id::{closest, Id};
-use crate::registry::{Action, Condition, Node, Selector, Table};
 use crate::rules::content::AuraSpec;
 use crate::rules::expr::{self, Expr, NameError, Names};
 use crate::rules::params::{check_schema, json_type, Params, PathSeg};
+use crate::rules::registry::{Action, Condition, Node, Selector, Table};
 use crate::rules::select::{self, Select};
 use crate::rules::ContentError;
 

@@ -22,7 +22,10 @@ mod properties;
 mod refs;
 mod selectors;
 
-pub use defs::*;
+pub use defs::{
+    AuraDef, AuraZones, Check, ClassDef, ModifierDef, Origin, PlayerFilter, Replacement, Trigger,
+    Until, WorldConfig, DEFAULT_LAYERS,
+};
 pub use play::{DeckDef, GameDef, MoveDef};
 
 use std::collections::{HashMap, HashSet};
@@ -37,7 +40,7 @@ use super::ContentError;
 use crate::bus::{IndexEntry, TriggerIndex};
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
 use crate::id::{closest, Id, Sym};
-use crate::registry::{Action, Node, Registry};
+use crate::rules::registry::{Action, Node, Registry};
 
 /// One content file's text and the mod it belongs to.
 #[derive(Debug, Clone)]
@@ -190,7 +193,7 @@ pub struct Generation {
     /// Warnings found while building (errors fail the build).
     pub warnings: Diagnostics,
     /// Abilities by id.
-    pub abilities: crate::ability::AbilityBook,
+    pub abilities: crate::rules::ability::AbilityBook,
 }
 
 /// The extra action lists compiled by [`Generation::build_with`], in request order.
@@ -216,7 +219,7 @@ pub struct BuildOptions<'a> {
     pub ordered_after: Option<OrderedAfter<'a>>,
     /// Which translation keys each mod has, for the ability schema's rule that display
     /// names are keys present in the mod's locale (`None`: not checked).
-    pub translations: Option<crate::ability::Translations<'a>>,
+    pub translations: Option<crate::rules::ability::Translations<'a>>,
 }
 
 impl Generation {
@@ -296,12 +299,12 @@ impl Generation {
             event_logs: HashMap::new(),
             mods: Vec::new(),
             warnings: Diagnostics::default(),
-            abilities: crate::ability::AbilityBook::default(),
+            abilities: crate::rules::ability::AbilityBook::default(),
         };
         for (i, file) in &files {
             let mut c = Compiler::new(&registry, &defs, sources, *i);
             c.file(file, &mut gen);
-            crate::ability::compile_file(
+            crate::rules::ability::compile_file(
                 &mut c,
                 file.abilities.as_ref(),
                 opts.translations,
@@ -318,7 +321,7 @@ impl Generation {
                 gen.auras.insert(id, Arc::new(aura));
             }
         }
-        crate::ability::install(&mut gen);
+        crate::rules::ability::install(&mut gen);
         for (n, t) in gen.triggers.iter().enumerate() {
             gen.index.add(
                 t.event,
@@ -420,7 +423,10 @@ impl Generation {
 fn loader_of<'r>(
     registry: &'r Registry,
     src: &ContentSource,
-) -> Result<&'r crate::registry::Entry<dyn crate::registry::LoaderKind>, Box<Diagnostic>> {
+) -> Result<
+    &'r crate::rules::registry::Entry<dyn crate::rules::registry::LoaderKind>,
+    Box<Diagnostic>,
+> {
     let path = &src.source.path;
     if let Some(id) = src.loader {
         return registry.loaders.get(id).ok_or_else(|| {

@@ -3,9 +3,9 @@
 
 use super::kinds::with;
 use super::*;
-use crate::registry::Action;
 use crate::rules::content::{GameSpec, MoveSpec};
 use crate::rules::expr::Expr;
+use crate::rules::registry::Action;
 use crate::rules::select::Select;
 
 /// `[game]`, compiled.

@@ -6,9 +6,9 @@ use serde_json::{Map, Value as Json};
 use super::kinds::with;
 use super::*;
 use crate::id::{Id, Sym};
-use crate::registry::Selector;
 use crate::rules::expr::Expr;
 use crate::rules::params::{check_schema, json_type, Params, PathSeg};
+use crate::rules::registry::Selector;
 use crate::rules::select::{Pick, Select, SortBy};
 use crate::rules::ContentError;
 

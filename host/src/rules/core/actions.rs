@@ -6,8 +6,10 @@ use std::sync::Arc;
 use super::create::Create;
 use crate::bus::Event;
 use crate::id::{Id, Sym};
-use crate::registry::{builtin, Action, ActionKind, FnKind, ParamSpec, ParamType as T, Registry};
 use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::registry::{
+    builtin, Action, ActionKind, FnKind, ParamSpec, ParamType as T, Registry,
+};
 use crate::rules::replace::{self, Proposed};
 use crate::rules::{ActCx, ContentError, Params, RuleError};
 use crate::state::{ObjId, Value};

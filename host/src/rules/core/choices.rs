@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::controller::Choice;
 use crate::id::Sym;
-use crate::registry::{builtin, Action, FnKind, ParamSpec, ParamType as T, Registry};
 use crate::rules::expr::Expr;
+use crate::rules::registry::{builtin, Action, FnKind, ParamSpec, ParamType as T, Registry};
 use crate::rules::{ActCx, ContentError, Params, RuleError};
 use crate::state::{ObjId, Value};
 

@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::{owner_relation, Relation};
 use crate::id::{Id, Sym};
-use crate::registry::{
+use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::registry::{
     builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry,
 };
-use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::{ContentError, Cx, Params, RuleError};
 use crate::state::ObjId;
 

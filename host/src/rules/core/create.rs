@@ -4,8 +4,8 @@
 
 use crate::bus::Event;
 use crate::id::{Id, Sym};
-use crate::registry::Action;
 use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::registry::Action;
 use crate::rules::{ActCx, RuleError};
 use crate::state::{ObjId, Value};
 
@@ -55,7 +55,7 @@ impl Action for Create {
         let mut copied = Vec::new();
         if let Some(sel) = &self.class_of {
             let mut objs = Vec::new();
-            crate::registry::Selector::select(sel, &cx, &mut objs)?;
+            crate::rules::registry::Selector::select(sel, &cx, &mut objs)?;
             copied = objs
                 .iter()
                 .filter_map(|o| ax.world.object(*o).ok().map(|o| o.class))

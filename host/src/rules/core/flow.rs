@@ -3,8 +3,8 @@
 
 use crate::bus::Event;
 use crate::id::{Id, Sym};
-use crate::registry::Action;
 use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::registry::Action;
 use crate::rules::{ActCx, RuleError};
 use crate::state::{ObjId, Value};
 
@@ -14,7 +14,7 @@ use super::actions::owner_of;
 /// `target`), else `else`; each branch acts on that one target.
 #[derive(Debug)]
 pub(super) struct If {
-    pub(super) condition: Box<dyn crate::registry::Condition>,
+    pub(super) condition: Box<dyn crate::rules::registry::Condition>,
     pub(super) then: Vec<Box<dyn Action>>,
     pub(super) otherwise: Vec<Box<dyn Action>>,
 }

@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::registry::{
+use crate::rules::expr::ObjRef;
+use crate::rules::registry::{
     builtin, Action, Deps, FnKind, ParamSpec, ParamType as T, Registry, Selector, SelectorKind,
 };
-use crate::rules::expr::ObjRef;
 use crate::rules::select::Select;
 use crate::rules::{ActCx, ContentError, Cx, Params, RuleError};
 use crate::state::{ObjId, Value};

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Number, Value as Json};
 
-use crate::registry::{builtin, LoaderKind, Registry};
+use crate::rules::registry::{builtin, LoaderKind, Registry};
 use crate::rules::PathSeg;
 
 type Spans<'a> = &'a mut dyn FnMut(&[PathSeg], Range<usize>);

@@ -11,7 +11,7 @@ mod loaders;
 mod selectors;
 
 use crate::id::{Id, Sym};
-use crate::registry::{Provider, Registry};
+use crate::rules::registry::{Provider, Registry};
 use crate::rules::{Cx, Generation, RuleError};
 use crate::state::{ObjId, World};
 

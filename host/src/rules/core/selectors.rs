@@ -4,8 +4,10 @@ use std::sync::Arc;
 
 use super::{acting_player, owner_relation_of, Relation};
 use crate::id::{Id, Sym};
-use crate::registry::{builtin, Deps, ParamSpec, ParamType as T, Registry, Selector, SelectorKind};
 use crate::rules::expr::{Base, ObjRef};
+use crate::rules::registry::{
+    builtin, Deps, ParamSpec, ParamType as T, Registry, Selector, SelectorKind,
+};
 use crate::rules::{ContentError, Cx, Params, RuleError};
 use crate::state::ObjId;
 

@@ -9,12 +9,12 @@
 use serde::Deserialize;
 
 use super::{caster, damage_multiplier_key, non_negative, params_of, Scale, Scaling};
-use crate::ability::def::ticks;
-use crate::ability::timer::{self, DotApply};
-use crate::ability::{event_id, pipeline::Hit};
 use crate::bus::Event;
 use crate::id::Sym;
-use crate::registry::Node;
+use crate::rules::ability::def::ticks;
+use crate::rules::ability::timer::{self, DotApply};
+use crate::rules::ability::{event_id, pipeline::Hit};
+use crate::rules::registry::Node;
 use crate::rules::{ActCx, ContentError, Params, Pipeline, RuleError};
 use crate::state::{ObjId, Value};
 
@@ -172,7 +172,7 @@ pub(super) fn damage_over_time(p: &mut Params<'_, '_>) -> Result<Box<dyn Node>, 
             format!(
                 "`tick_interval_seconds` = {} is shorter than one world tick (1/{} s)",
                 dp.tick_interval_seconds,
-                crate::ability::TICKS_PER_SECOND
+                crate::rules::ability::TICKS_PER_SECOND
             ),
         ));
     }

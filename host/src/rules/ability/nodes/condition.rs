@@ -22,12 +22,12 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{caster, non_negative, one_of, params_of};
-use crate::ability::def::ticks;
-use crate::ability::event_id;
-use crate::ability::timer::{self, CondApply};
 use crate::bus::Event;
 use crate::id::{Id, Sym};
-use crate::registry::Node;
+use crate::rules::ability::def::ticks;
+use crate::rules::ability::event_id;
+use crate::rules::ability::timer::{self, CondApply};
+use crate::rules::registry::Node;
 use crate::rules::{ActCx, ContentError, Params, Pipeline, RuleError};
 use crate::state::{Coords, ObjId, Value};
 

@@ -415,8 +415,10 @@ pub struct Registry {
     pub nodes: Table<dyn NodeKind>,
     /// Content loaders.
     pub loaders: Table<dyn LoaderKind>,
-    /// The plugins whose entries are registered here (for state handover on reload).
-    pub plugins: Vec<Arc<crate::plugins::LoadedPlugin>>,
+    /// What provides the entries beyond the host's own code: the plugins layer keeps its
+    /// loaded plugins here (for state handover on reload) and lists them with
+    /// `Registry::plugins`; the registry holds them opaquely, so it stays below them.
+    pub(crate) providers: Vec<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl fmt::Debug for Registry {
@@ -444,7 +446,7 @@ impl Registry {
             events: Table::new("event"),
             nodes: Table::new("node"),
             loaders: Table::new("loader"),
-            plugins: Vec::new(),
+            providers: Vec::new(),
         }
     }
 
@@ -452,7 +454,7 @@ impl Registry {
     pub fn with_core() -> Registry {
         let mut r = Registry::empty();
         crate::rules::core::register(&mut r);
-        crate::ability::register(&mut r);
+        crate::rules::ability::register(&mut r);
         r
     }
 

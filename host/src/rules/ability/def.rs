@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::id::{Id, Sym};
-use crate::registry::Node;
+use crate::rules::registry::Node;
 use crate::rules::Origin;
 
 /// World ticks per second of ability time.

@@ -21,8 +21,8 @@ use super::event_id;
 use super::nodes::deal_damage;
 use crate::bus::{Binding, Event};
 use crate::id::{Id, Sym};
-use crate::registry::Action;
 use crate::rules::compile::{Generation, Origin, PlayerFilter, Trigger};
+use crate::rules::registry::Action;
 use crate::rules::{ActCx, RuleError};
 use crate::state::{Coords, ObjId, Value};
 

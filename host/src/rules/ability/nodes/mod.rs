@@ -19,7 +19,7 @@ pub(crate) use damage::deal_damage;
 pub(crate) use values::{MetaParams, RangeParams};
 
 use crate::id::{Id, Sym};
-use crate::registry::{builtin, Node, NodeKind, ParamSpec, ParamType as T, Registry};
+use crate::rules::registry::{builtin, Node, NodeKind, ParamSpec, ParamType as T, Registry};
 use crate::rules::{ActCx, ContentError, Params, PathSeg, Pipeline};
 use crate::state::ObjId;
 

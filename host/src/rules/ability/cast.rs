@@ -9,8 +9,8 @@ use super::timer::{casting_key, schedule_cast};
 use super::{event_id, Pipeline};
 use crate::bus::Event;
 use crate::id::{Id, Sym};
-use crate::registry::Action;
 use crate::rules::expr::Expr;
+use crate::rules::registry::Action;
 use crate::rules::{ActCx, ContentError, Params, RuleError, Scope};
 use crate::state::{Coords, ObjId, Value, World};
 

@@ -5,11 +5,11 @@ use serde::Deserialize;
 use serde_json::{Map, Value as Json};
 
 use super::{caster, non_negative, one_of, params_of, Scale, Scaling};
-use crate::ability::cast::{check_range, mana_key};
-use crate::ability::def::{cooldown_key, ticks, RangeSpec, RangeType};
-use crate::ability::pipeline::{Area, Falloff, Shape};
 use crate::id::Sym;
-use crate::registry::Node;
+use crate::rules::ability::cast::{check_range, mana_key};
+use crate::rules::ability::def::{cooldown_key, ticks, RangeSpec, RangeType};
+use crate::rules::ability::pipeline::{Area, Falloff, Shape};
+use crate::rules::registry::Node;
 use crate::rules::{ActCx, ContentError, Params, PathSeg, Pipeline, RuleError};
 use crate::state::{Coords, ObjId, Value};
 

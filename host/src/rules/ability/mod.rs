@@ -6,7 +6,7 @@
 //! shared [`Pipeline`]: the caster, the aimed object or point, the affected objects and
 //! how strongly each is affected, the values earlier nodes produced, the tags, and what
 //! was dealt. Node types are registry entries (`core:node/*` built in; wasm plugins and
-//! native extensions add more through the same [`crate::registry::NodeKind`] trait), so
+//! native extensions add more through the same [`crate::rules::registry::NodeKind`] trait), so
 //! their parameters are checked at load like any kind's.
 //!
 //! Owns: the format and its rules (`format`), compiled abilities (`def`), the pipeline
@@ -37,10 +37,10 @@
 //! again then. Events: `core:event/ability_cast`, `cast_started`, `cast_refused`,
 //! `condition_applied`, `condition_expired`, and `damaged` (extra `damage_type`).
 
-pub mod cast;
+pub(crate) mod cast;
 mod def;
-pub mod format;
-pub mod nodes;
+pub(crate) mod format;
+pub(crate) mod nodes;
 mod pipeline;
 mod timer;
 
@@ -58,7 +58,9 @@ pub(crate) use format::{compile_file, Translations};
 pub(crate) use timer::install;
 
 use crate::id::Id;
-use crate::registry::{builtin, ActionKind, FnKind, ParamSpec, ParamType as T, Provider, Registry};
+use crate::rules::registry::{
+    builtin, ActionKind, FnKind, ParamSpec, ParamType as T, Provider, Registry,
+};
 
 /// The events abilities raise, with their meaning.
 pub const EVENTS: &[(&str, &str)] = &[
