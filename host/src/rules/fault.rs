@@ -43,8 +43,9 @@ pub enum PluginFaultKind {
 }
 
 impl PluginFaultKind {
-    /// Whether this kind threw the instance away (a trap or an exhausted budget) rather
-    /// than leaving it usable (a reported failure, a refused call).
+    /// Whether the guest itself trapped or exhausted a budget (fuel, stack, deadline,
+    /// memory), as opposed to failing, misusing the ABI or being refused. Whether the
+    /// instance was thrown away is [`PluginFault::replaced`].
     pub fn is_trap(self) -> bool {
         matches!(
             self,
