@@ -336,7 +336,7 @@ impl Runtime {
             self.profiler.plugin(&plugin.mod_id, t.elapsed());
         }
         self.busy.borrow_mut().remove(&plugin.key);
-        result.map_err(RuleError::from)
+        result
     }
 
     /// Why `plugin` is quarantined in this world, if it is: its definitions are then
@@ -424,7 +424,7 @@ impl Runtime {
         plugin: &LoadedPlugin,
         at: &CallSite<'_>,
         f: impl FnOnce(&mut PluginInstance) -> Result<R, CallError>,
-    ) -> Result<R, PluginFault> {
+    ) -> Result<R, RuleError> {
         plugin.calls.fetch_add(1, Ordering::Relaxed);
         self.faults
             .borrow_mut()
@@ -438,14 +438,16 @@ impl Runtime {
                 Ok(i) => i,
                 Err(e) => {
                     let (kind, m) = e.into_parts();
-                    return Err(self.faulted(plugin, at, kind, m, false));
+                    return Err(self.faulted(plugin, at, kind, m, false).into());
                 }
             },
         };
         if self.injected() {
             drop(inst);
             let m = "an injected fault (fault injection is on in this world)".to_owned();
-            return Err(self.faulted(plugin, at, PluginFaultKind::Injected, m, true));
+            return Err(self
+                .faulted(plugin, at, PluginFaultKind::Injected, m, true)
+                .into());
         }
         match f(&mut inst) {
             Ok(r) => {
@@ -454,9 +456,9 @@ impl Runtime {
             }
             Err(CallError::Guest(kind, m)) => {
                 self.instances.borrow_mut().insert(plugin.key, inst);
-                Err(plugin.fault(at, kind, m))
+                Err(plugin.fault(at, kind, m).into())
             }
-            Err(CallError::Fault(kind, m)) => Err(self.faulted(plugin, at, kind, m, true)),
+            Err(CallError::Fault(kind, m)) => Err(self.faulted(plugin, at, kind, m, true).into()),
         }
     }
 

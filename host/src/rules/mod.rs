@@ -234,9 +234,10 @@ pub enum RuleError {
     /// An action refused to run.
     #[error("{0}")]
     Failed(String),
-    /// A plugin call failed: which plugin, where, and what kind of fault.
+    /// A plugin call failed: which plugin, where, and what kind of fault (boxed: a rule
+    /// error stays small on the paths that never see one).
     #[error(transparent)]
-    Plugin(#[from] PluginFault),
+    Plugin(Box<PluginFault>),
     /// The host reached a state it believes impossible: a bug in Tessera, not in the
     /// content or a mod.
     #[error("internal error: {0}; this is a bug in Tessera, please report it at {ISSUES}")]
@@ -249,6 +250,12 @@ pub enum RuleError {
         /// The underlying error.
         source: Box<RuleError>,
     },
+}
+
+impl From<PluginFault> for RuleError {
+    fn from(fault: PluginFault) -> RuleError {
+        RuleError::Plugin(Box::new(fault))
+    }
 }
 
 /// Where to report a bug in Tessera (named by internal errors).
