@@ -95,6 +95,8 @@ pub mod sys;
 pub mod sys;
 
 pub mod abi;
+#[cfg(any(feature = "native", target_arch = "wasm32"))]
+mod host_fns;
 
 /// The plugin ABI version this SDK targets; exported by every plugin as `tessera_abi_v1`.
 pub const ABI_VERSION: u32 = abi::VERSION;

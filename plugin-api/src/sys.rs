@@ -10,34 +10,26 @@ use core::alloc::Layout;
 
 use crate::guest::Obj;
 
+/// Declares the plain-integer imports of `host_functions!` in one extern block.
+macro_rules! imports {
+    ($( $(#[$m:meta])* fn $name:ident($($a:ident: $t:ty),*) $(-> $r:ty)?; )*) => {
+        #[link(wasm_import_module = "tessera")]
+        unsafe extern "C" {
+            $( $(#[$m])* pub(super) fn $name($($a: $t),*) $(-> $r)?; )*
+        }
+    };
+}
+
 /// The raw imports. Symbol names are mangled by rustc for a non-`env` import module, so
 /// `log` here cannot collide with libm's `log`.
 mod ffi {
+    crate::host_fns::host_functions!(imports);
+
     #[link(wasm_import_module = "tessera")]
     unsafe extern "C" {
         pub(super) fn intern(ptr: i32, len: i32) -> i32;
-        pub(super) fn ctx(which: i32) -> i64;
-        pub(super) fn event_amount() -> i64;
-        pub(super) fn exists(obj: i64) -> i32;
-        pub(super) fn get_int(obj: i64, key: i32) -> i64;
-        pub(super) fn get_float(obj: i64, key: i32) -> f64;
-        pub(super) fn has_prop(obj: i64, key: i32) -> i32;
-        pub(super) fn has_tag(obj: i64, tag: i32) -> i32;
-        pub(super) fn zone(obj: i64) -> i32;
-        pub(super) fn class(obj: i64) -> i32;
-        pub(super) fn owner(obj: i64) -> i64;
-        pub(super) fn parent(obj: i64) -> i64;
         pub(super) fn query(selector: i32, out_ptr: i32, cap: i32) -> i32;
-        pub(super) fn eval(expr: i32) -> f64;
-        pub(super) fn push(obj: i64);
-        pub(super) fn pipeline_get(key: i32) -> f64;
-        pub(super) fn pipeline_set(key: i32, value: f64);
-        pub(super) fn set_int(obj: i64, key: i32, value: i64) -> i32;
-        pub(super) fn add_int(obj: i64, key: i32, delta: i64) -> i64;
-        pub(super) fn add_tag(obj: i64, tag: i32) -> i32;
-        pub(super) fn remove_tag(obj: i64, tag: i32) -> i32;
         pub(super) fn run_action(action: i32, targets_ptr: i32, n: i32) -> i32;
-        pub(super) fn emit(event: i32, target: i64, amount: i64) -> i32;
         pub(super) fn prepare_selector(json_ptr: i32, len: i32) -> i32;
         pub(super) fn prepare_action(json_ptr: i32, len: i32) -> i32;
         pub(super) fn prepare_expr(json_ptr: i32, len: i32) -> i32;
@@ -69,47 +61,9 @@ macro_rules! safe {
     )*};
 }
 
+crate::host_fns::host_functions!(safe);
+
 safe! {
-    /// `ctx(which)`.
-    fn ctx(which: i32) -> i64;
-    /// `event_amount()`.
-    fn event_amount() -> i64;
-    /// `exists(obj)`.
-    fn exists(obj: i64) -> i32;
-    /// `get_int(obj, key)`.
-    fn get_int(obj: i64, key: i32) -> i64;
-    /// `get_float(obj, key)`.
-    fn get_float(obj: i64, key: i32) -> f64;
-    /// `has_prop(obj, key)`.
-    fn has_prop(obj: i64, key: i32) -> i32;
-    /// `has_tag(obj, tag)`.
-    fn has_tag(obj: i64, tag: i32) -> i32;
-    /// `zone(obj)`.
-    fn zone(obj: i64) -> i32;
-    /// `class(obj)`.
-    fn class(obj: i64) -> i32;
-    /// `owner(obj)`.
-    fn owner(obj: i64) -> i64;
-    /// `parent(obj)`.
-    fn parent(obj: i64) -> i64;
-    /// `eval(expr)`.
-    fn eval(expr: i32) -> f64;
-    /// `push(obj)`.
-    fn push(obj: i64);
-    /// `pipeline_get(key)`.
-    fn pipeline_get(key: i32) -> f64;
-    /// `pipeline_set(key, value)`.
-    fn pipeline_set(key: i32, value: f64);
-    /// `set_int(obj, key, value)`.
-    fn set_int(obj: i64, key: i32, value: i64) -> i32;
-    /// `add_int(obj, key, delta)`.
-    fn add_int(obj: i64, key: i32, delta: i64) -> i64;
-    /// `add_tag(obj, tag)`.
-    fn add_tag(obj: i64, tag: i32) -> i32;
-    /// `remove_tag(obj, tag)`.
-    fn remove_tag(obj: i64, tag: i32) -> i32;
-    /// `emit(event, target, amount)`.
-    fn emit(event: i32, target: i64, amount: i64) -> i32;
     /// `random(lo, hi)`: the `random` capability.
     fn random(lo: i64, hi: i64) -> i64;
 }
@@ -127,13 +81,7 @@ pub(crate) fn log_str(level: i32, msg: &str) {
     unsafe { ffi::log(level, addr(msg.as_ptr()), len32(msg.len())) }
 }
 
-/// Which `prepare_*` import.
-#[derive(Clone, Copy)]
-pub(crate) enum PrepareWhat {
-    Selector,
-    Action,
-    Expr,
-}
+pub(crate) use crate::host_fns::PrepareWhat;
 
 /// `prepare_selector`/`prepare_action`/`prepare_expr` of a JSON text.
 pub(crate) fn prepare(what: PrepareWhat, json: &str) -> i32 {

@@ -88,8 +88,8 @@ fn rule_3_display_names_are_translation_keys_not_text() {
 
 #[test]
 fn rule_3_translation_keys_must_exist_in_the_mods_locale() {
-    let dir = std::env::temp_dir().join(format!("tessera-abilities-locale-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let dir = tmp.path().to_path_buf();
     let m = dir.join("original");
     for sub in ["content", "locale"] {
         std::fs::create_dir_all(m.join(sub)).unwrap();
@@ -131,7 +131,6 @@ fn rule_3_translation_keys_must_exist_in_the_mods_locale() {
         .ends_with("content/spark.json"));
     // A content error disables the mod, as any content error does.
     assert!(!loaded.loaded.contains(&"original".to_owned()));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -16,6 +16,7 @@ use tessera_host::reload::HotReload;
 use tessera_host::Controller;
 use tessera_host::{Generation, Registry};
 
+use crate::child_lines::Lines;
 use crate::plugin_build::{copy_tree, ensure_built, repo};
 
 /// The game's mods as `tessera run` loads them from the repository root.
@@ -312,7 +313,7 @@ fn a_running_match_picks_up_an_edited_card_and_keeps_going() {
 #[test]
 fn tessera_run_watch_reloads_while_the_game_runs() {
     let root = mods_copy("cli-watch");
-    let child = tessera(&root)
+    let mut child = tessera(&root)
         .args([
             "run",
             "--seed",
@@ -329,7 +330,9 @@ fn tessera_run_watch_reloads_while_the_game_runs() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("tessera runs");
-    std::thread::sleep(Duration::from_millis(1500));
+    let mut lines = Lines::of(child.stdout.take().expect("stdout"));
+    let errors = Lines::of(child.stderr.take().expect("stderr"));
+    lines.wait_for("watching the mod folders", Duration::from_secs(60));
     let file = root.join("mods/arena-classic/content/minions.toml");
     let text = std::fs::read_to_string(&file).unwrap();
     std::fs::write(
@@ -340,16 +343,15 @@ fn tessera_run_watch_reloads_while_the_game_runs() {
         ),
     )
     .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    lines.wait_for(
+        "reloaded arena-classic (generation 2) in ",
+        Duration::from_secs(60),
+    );
     // A broken save is reported and the game keeps the last good generation.
     std::fs::write(&file, "[class.broken\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = lines.finish();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{stdout}\n{}", errors.finish());
     assert!(stdout.contains("watching the mod folders"), "{stdout}");
     assert!(
         stdout.contains("reloaded arena-classic (generation 2) in "),

@@ -109,9 +109,8 @@ fn the_tutorials_misspelled_card_is_caught_against_arena() {
 #[test]
 fn replay_with_other_mods_names_each_mod_that_differs() {
     ensure_built();
-    let dir = std::env::temp_dir().join(format!("tessera-replay-mods-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let dir = tmp.path().to_path_buf();
     let rec = dir.join("game.json");
     let out = tessera(&repo())
         .args(["run", "--seed", "5", "--quiet", "--record"])
@@ -178,5 +177,4 @@ fn replay_with_other_mods_names_each_mod_that_differs() {
         !stderr.contains("arena-classic"),
         "only arena differs: {stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -186,8 +186,8 @@ fn seeded_games_with_hearthbreaker_decks_finish_without_errors() {
 fn an_unknown_name_is_an_error_at_the_cards_line() {
     ensure_built();
     let corpus = corpus().canonicalize().unwrap();
-    let root = std::env::temp_dir().join(format!("tessera-hb-unknown-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&root);
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let root = tmp.path().to_path_buf();
     for m in ["arena", "hearthbreaker"] {
         crate::plugin_build::copy_tree(&repo().join("mods").join(m), &root.join(m));
     }
@@ -244,5 +244,4 @@ fn an_unknown_name_is_an_error_at_the_cards_line() {
         card.iter().any(|l| l.contains("\"kill\"")),
         "the card at line {at} uses `kill`: {shown}"
     );
-    let _ = std::fs::remove_dir_all(&root);
 }

@@ -101,6 +101,31 @@ fn crate_roots(code: &str) -> Vec<String> {
     out
 }
 
+/// The top-level modules that `use super::...` lines at the top of a file reach through
+/// the crate root: in a file `depth` modules deep, `depth` or more `super::` climb to it.
+/// (Lines inside inline modules are indented, and not followed.)
+fn super_roots(code: &str, depth: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let Some(path) = ["use ", "pub use ", "pub(crate) use "]
+            .iter()
+            .find_map(|p| line.strip_prefix(p))
+        else {
+            continue;
+        };
+        let mut rest = path;
+        let mut climbs = 0;
+        while let Some(r) = rest.strip_prefix("super::") {
+            climbs += 1;
+            rest = r;
+        }
+        if climbs > 0 && climbs >= depth {
+            out.push(first_segment(rest));
+        }
+    }
+    out
+}
+
 fn first_segment(path: &str) -> String {
     path.trim()
         .chars()
@@ -146,7 +171,11 @@ fn violations(src: &Path) -> Vec<String> {
             continue;
         };
         let code = code_only(&fs::read_to_string(&file).expect("read source"));
-        for target in crate_roots(&code) {
+        // How many modules deep the file is: `x.rs` and `x/mod.rs` 1, `x/y.rs` 2, ...
+        let depth = rel.components().count() - usize::from(rel.ends_with("mod.rs"));
+        let mut targets = crate_roots(&code);
+        targets.extend(super_roots(&code, depth));
+        for target in targets {
             if target == top || target == "self" {
                 continue;
             }
@@ -188,8 +217,8 @@ fn the_layer_list_names_every_top_level_module() {
 
 #[test]
 fn the_checker_catches_an_upward_import_and_a_root_import() {
-    let dir = std::env::temp_dir().join(format!("tessera-layers-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let dir = tmp.path().to_path_buf();
     fs::create_dir_all(dir.join("state")).unwrap();
     fs::write(
         dir.join("lib.rs"),
@@ -207,10 +236,18 @@ fn the_checker_catches_an_upward_import_and_a_root_import() {
     )
     .unwrap();
     fs::write(dir.join("game.rs"), "use crate::state::World;\n").unwrap();
+    fs::write(
+        dir.join("state/slots.rs"),
+        "use super::super::game::Game;\nuse super::World;\n",
+    )
+    .unwrap();
     let bad = violations(&dir);
-    let _ = fs::remove_dir_all(&dir);
-    assert_eq!(bad.len(), 2, "{bad:?}");
+    assert_eq!(bad.len(), 3, "{bad:?}");
     let has = |text: &str| bad.iter().any(|b| b.contains(text));
     assert!(has("`state` (layer 2) imports `game` (layer 3)"), "{bad:?}");
     assert!(has("`crate::Sym` goes through the crate root"), "{bad:?}");
+    assert!(
+        has("state/slots.rs: `state` (layer 2) imports `game`"),
+        "{bad:?}"
+    );
 }

@@ -1,27 +1,26 @@
 //! Fixture mod trees in temporary folders, shared by the `mods_*` tests.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tessera_host::mods::{
     discover, resolve, Discovery, Resolution, ServerConfig, HOST_API_VERSION,
 };
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-/// A folder of mod folders under the system temp dir, removed on drop.
+/// A folder of mod folders in a fresh temporary directory (`tempfile`), removed on drop.
 pub struct Tree {
     pub root: PathBuf,
+    _dir: tempfile::TempDir,
 }
 
 impl Tree {
     pub fn new(name: &str) -> Tree {
-        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let root =
-            std::env::temp_dir().join(format!("tessera-mods-{name}-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("tessera-mods-{name}-"))
+            .tempdir()
+            .expect("create temp dir");
+        let root = dir.path().to_path_buf();
         std::fs::create_dir_all(root.join("mods")).expect("create temp dir");
-        Tree { root }
+        Tree { root, _dir: dir }
     }
 
     pub fn mods(&self) -> PathBuf {
@@ -64,12 +63,6 @@ impl Tree {
 
     pub fn manifest_path(&self, id: &str) -> PathBuf {
         self.mods().join(id).join("mod.toml")
-    }
-}
-
-impl Drop for Tree {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 

@@ -58,7 +58,6 @@ fn an_edit_goes_live_between_commands() {
     let u = game
         .spawn(Id::parse("m:class/unit").unwrap(), None, "board")
         .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
     t.write("m", "content/c.toml", &unit(7));
     let staged = hot.wait(WAIT).expect("a staging");
     assert!(staged.is_good());
@@ -78,7 +77,6 @@ fn a_broken_save_never_goes_live_and_the_fix_is_picked_up() {
     let u = game
         .spawn(Id::parse("m:class/unit").unwrap(), None, "board")
         .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
     t.write(
         "m",
         "content/c.toml",
@@ -114,7 +112,6 @@ fn twenty_saves_in_100_ms_are_one_reload() {
     let u = game
         .spawn(Id::parse("m:class/unit").unwrap(), None, "board")
         .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
     for i in 1..=20 {
         t.write("m", "content/c.toml", &unit(i));
         std::thread::sleep(Duration::from_millis(5));
@@ -153,7 +150,6 @@ fn deleting_a_mod_unloads_it_and_its_dependents() {
     let s = game
         .spawn(Id::parse("lone:class/solo").unwrap(), None, "board")
         .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
     std::fs::remove_dir_all(t.mods().join("base")).unwrap();
     let staged = hot.wait(WAIT).expect("a staging");
     // `extra` now misses its dependency: an error, so this staging must not go live ...
@@ -243,7 +239,6 @@ fn a_cascade_running_while_a_reload_stages_loses_nothing() {
     let u = game
         .spawn(Id::parse("m:class/unit").unwrap(), None, "board")
         .unwrap();
-    std::thread::sleep(Duration::from_millis(100));
     t.write("m", "content/c.toml", &chain(10));
     // The game keeps running commands while the watcher and staging work off-thread.
     let mut delivered = Vec::new();
@@ -280,7 +275,6 @@ fn a_broken_dependency_that_is_not_a_deletion_keeps_the_last_good() {
     let t = Tree::new("watch-typo");
     base_and_extra(&t);
     let (mut game, mut hot) = start(&t);
-    std::thread::sleep(Duration::from_millis(100));
     t.write("extra", "mod.toml", "[mod]\nid = \"extra\"\nversion = \"1.0.0\"\napi = \"0.1\"\n[dependencies]\nbsae = \"^1\"\n");
     let staged = hot.wait(WAIT).expect("a staging");
     let (line, report) = HotReload::apply(&mut game, &staged);

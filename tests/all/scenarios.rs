@@ -36,8 +36,8 @@ fn every_scenario_passes() {
 /// 8 GB; now a step may tick at most 100,000 times, and the failure says how to split it.
 #[test]
 fn a_step_that_ticks_too_much_is_refused_before_it_runs() {
-    let dir = std::env::temp_dir().join(format!("tessera-ticks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("ticks.toml");
     std::fs::write(
         &file,
@@ -45,7 +45,6 @@ fn a_step_that_ticks_too_much_is_refused_before_it_runs() {
     )
     .unwrap();
     let r = scenario::run_file(&file, &Arc::new(Registry::with_core()), &Vec::new());
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
     assert!(
         matches!(&r.failures[0], ScenarioFailure::Step { step: 1, message, .. }

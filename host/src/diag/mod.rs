@@ -484,7 +484,7 @@ impl Diagnostics {
         self.0.push(d);
     }
 
-    /// Keeps the first [`MAX_SIMILAR_WARNINGS`] warnings of each code in each file and
+    /// Keeps the first `MAX_SIMILAR_WARNINGS` warnings of each code in each file and
     /// replaces the rest with one summary warning of that code (`… and N more`), at the
     /// place of the first one left out. Errors are all kept.
     pub fn fold_repeats(&mut self) {

@@ -637,9 +637,13 @@ fn guest_symbol_within(
     }
     if taken.fetch_add(1, Ordering::Relaxed) >= budget {
         taken.fetch_sub(1, Ordering::Relaxed);
-        tracing::warn!(
-            "a plugin asked to intern a new name past the limit of {budget} new names per process; refused"
-        );
+        // Said once per process: a plugin asking in a loop must not flood the log.
+        static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        if !SAID.swap(true, Ordering::Relaxed) {
+            tracing::warn!(
+                "a plugin asked to intern a new name past the limit of {budget} new names per process; refused (later refusals are not logged)"
+            );
+        }
         return None;
     }
     Some(Sym::new(text))

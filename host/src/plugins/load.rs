@@ -33,8 +33,8 @@ use crate::rules::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
 /// - host memory a plugin makes the host keep: new interned names are capped
 ///   process-wide (`MAX_GUEST_SYMBOLS` names of at most `MAX_GUEST_NAME` bytes);
 ///   objects and properties it writes live in the world like any content's;
-/// - compiling the module: bounded before compiling by [`MAX_MODULE_BYTES`] and
-///   [`MAX_MODULE_FUNCTIONS`] (`E-PLUGIN-TOO-LARGE`), not by fuel or the deadline;
+/// - compiling the module: bounded before compiling by `MAX_MODULE_BYTES` and
+///   `MAX_MODULE_FUNCTIONS` (`E-PLUGIN-TOO-LARGE`), not by fuel or the deadline;
 /// - `tessera_prepare` at load runs under the same fuel and memory limits, but the
 ///   host objects it asks for are compiled as content (depth-limited like content);
 /// - trusted native extensions (`trusted_native`): none of these limits apply to them.

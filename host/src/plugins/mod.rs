@@ -48,6 +48,7 @@ pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest, Regist
 pub use profile::TimeSplit;
 
 use host::{HostObject, HostRequest, HostState};
+pub use host::{MAX_GUEST_NAME, MAX_GUEST_SYMBOLS};
 use instance::{CallError, PluginInstance};
 
 use crate::rules::registry::Registry;

@@ -2,7 +2,7 @@
 //! or any taplo-based tool, validates and completes TOML against them).
 //!
 //! Owns the schemas of `mod.toml` and `server.toml` (derived with `schemars` from
-//! [`files`]' shapes) and of content files: the tables' structure is derived from the
+//! `files`' shapes) and of content files: the tables' structure is derived from the
 //! content model, and every place that takes an action, condition or selector lists the
 //! entries of a [`Registry`] — built-ins, content-defined kinds and every plugin's kinds,
 //! with their parameters and docs. It reads no files and touches no world.
