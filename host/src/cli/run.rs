@@ -175,155 +175,220 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
     // With --watch and no --games: games until stopped.
     let games = args.games.unwrap_or(if args.watch { u32::MAX } else { 1 });
     let names: Vec<&str> = args.agents.split(',').collect();
-    let mut reload = if args.watch {
-        let (server, dirs) = check::server_and_dirs(&args.mods)?;
-        let r = HotReload::new(
-            dirs,
-            server,
-            Arc::new(Registry::with_core()),
-            Duration::from_millis(100),
-            gen.number + 1,
-        )
-        .map_err(|e| e.to_string())?;
-        println!("watching the mod folders; save a file to reload it into the running game");
-        Some(r)
-    } else {
-        None
-    };
-    // Plugin sources under ./plugins are rebuilt on save; the new module then reloads
-    // like any other change to its mod.
-    let plugins_dir = Path::new("plugins");
-    let mut rebuilder = if args.watch && plugins_dir.is_dir() {
-        let r = tessera_host::reload::PluginRebuilder::new(plugins_dir, Duration::from_millis(200))
-            .map_err(|e| e.to_string())?;
-        println!("watching plugin sources in ./plugins; saving one rebuilds it");
-        Some(r)
-    } else {
-        None
-    };
-    let mut gen = gen;
-    let mut translate = translator(&loaded);
-    let mut mods = recorded_mods(&loaded)?;
+    let mut live = Live::new(args, &loaded, gen)?;
     let started = Instant::now();
-    let (mut wins, mut draws, mut failures) = (vec![0u32; names.len()], 0u32, 0u32);
-    let mut split = tessera_host::plugins::TimeSplit::default();
-    let mut agent_time = Duration::ZERO;
-    let mut played = 0u32;
+    let mut tally = Tally {
+        wins: vec![0u32; names.len()],
+        ..Tally::default()
+    };
     for n in 1..=games {
-        played = n;
-        let seed = args.seed.wrapping_add(u64::from(n) - 1);
-        let agents = names
-            .iter()
-            .enumerate()
-            .map(|(i, a)| agent(a, seed.wrapping_mul(31).wrapping_add(i as u64)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let quiet = args.quiet;
-        let mut out = |line: &str| {
-            if !quiet {
-                println!("{line}");
-            }
-        };
-        if !quiet {
-            let seats: Vec<String> = names
-                .iter()
-                .enumerate()
-                .map(|(i, a)| format!("Player {} {}", i + 1, a.trim()))
-                .collect();
-            println!("== game {n} (seed {seed}): {} ==", seats.join(", "));
-        }
-        let mut m = match Match::new(gen.clone(), seed, agents, translate.clone(), &mut out) {
-            Ok(m) => m,
-            Err(e) => return Err(format!("game {n} could not start: {e}")),
-        };
-        m.set_profiling(args.profile);
-        let mut last_turn = m.turns();
-        let result = loop {
-            match m.step(&mut out) {
-                Ok(Some(summary)) => break Ok(summary),
-                Ok(None) => {}
-                Err(e) => break Err(e.to_string()),
-            }
-            if m.turns() != last_turn {
-                last_turn = m.turns();
-                if args.turn_delay_ms > 0 {
-                    std::thread::sleep(Duration::from_millis(args.turn_delay_ms));
-                }
-            }
-            if let Some(line) = rebuilder.as_mut().and_then(|r| r.poll()) {
-                println!("{line}");
-            }
-            if let Some(r) = &mut reload {
-                if let Some(staged) = r.poll() {
-                    let (line, report) = m.apply_reload(&staged);
-                    println!("{line}");
-                    if report.is_some() {
-                        print_reload_warnings(&staged);
-                        gen = m.game().generation().clone();
-                        translate = translator(&staged.loaded);
-                        m.set_translate(translate.clone());
-                        mods = recorded_mods(&staged.loaded)?;
-                    } else {
-                        eprintln!("{}", check::render_all(&staged.loaded));
-                    }
-                }
-            }
-        };
-        if args.profile {
-            let (p, a) = m.take_profile();
-            split.merge(&p);
-            agent_time += a;
-        }
-        match result {
-            Ok(s) => {
-                match &s.ending {
-                    tessera_host::play::Ending::Won(seat) => wins[*seat] += 1,
-                    // A draw, or an ending this CLI does not know (counted as one).
-                    _ => draws += 1,
-                }
-                println!(
-                    "game {n} (seed {seed}): {} after {} turns, {} moves, {} events, {} ms (checksum {:016x})",
-                    s.ending,
-                    s.turns,
-                    s.moves,
-                    s.events,
-                    s.elapsed.as_millis(),
-                    s.checksum
-                );
-                if let Some(base) = &args.record {
-                    let path = record_path(base, n, games);
-                    m.recording(mods.clone(), &s.ending.to_string())
-                        .write(&path)
-                        .map_err(|e| format!("writing {}: {e}", path.display()))?;
-                }
-            }
-            Err(e) => {
-                failures += 1;
-                println!("game {n} (seed {seed}): error: {e}");
-            }
-        }
+        tally.played = n;
+        play_game(args, &names, n, games, &mut live, &mut tally)?;
     }
-    if played > 1 {
+    if tally.played > 1 {
         let secs = started.elapsed().as_secs_f64();
-        let wins: Vec<String> = wins
+        let wins: Vec<String> = tally
+            .wins
             .iter()
             .enumerate()
             .map(|(i, w)| format!("Player {} ({}) {w}", i + 1, names[i].trim()))
             .collect();
         println!(
-            "{played} games in {:.2} s ({:.1} games/s): {}, draws {draws}, errors {failures}",
+            "{} games in {:.2} s ({:.1} games/s): {}, draws {}, errors {}",
+            tally.played,
             secs,
-            f64::from(played) / secs.max(1e-9),
-            wins.join(", ")
+            f64::from(tally.played) / secs.max(1e-9),
+            wins.join(", "),
+            tally.draws,
+            tally.failures
         );
     }
     if args.profile {
-        print_profile(&split, agent_time, started.elapsed());
+        print_profile(&tally.split, tally.agent_time, started.elapsed());
     }
-    Ok(if failures > 0 {
+    Ok(if tally.failures > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The results of a run so far.
+#[derive(Default)]
+struct Tally {
+    played: u32,
+    wins: Vec<u32>,
+    draws: u32,
+    failures: u32,
+    split: tessera_host::plugins::TimeSplit,
+    agent_time: Duration,
+}
+
+/// What carries over from game to game: the generation, its translations and recorded
+/// mods (all replaced by a hot reload), and the `--watch` watchers.
+struct Live {
+    gen: Arc<tessera_host::Generation>,
+    translate: tessera_host::play::Translate,
+    mods: Vec<RecordedMod>,
+    reload: Option<HotReload>,
+    rebuilder: Option<tessera_host::reload::PluginRebuilder>,
+}
+
+impl Live {
+    /// Starts the watchers when `--watch` asks for them.
+    fn new(
+        args: &RunArgs,
+        loaded: &LoadedMods,
+        gen: Arc<tessera_host::Generation>,
+    ) -> Result<Live, String> {
+        let reload = if args.watch {
+            let (server, dirs) = check::server_and_dirs(&args.mods)?;
+            let r = HotReload::new(
+                dirs,
+                server,
+                Arc::new(Registry::with_core()),
+                Duration::from_millis(100),
+                gen.number + 1,
+            )
+            .map_err(|e| e.to_string())?;
+            println!("watching the mod folders; save a file to reload it into the running game");
+            Some(r)
+        } else {
+            None
+        };
+        // Plugin sources under ./plugins are rebuilt on save; the new module then reloads
+        // like any other change to its mod.
+        let plugins_dir = Path::new("plugins");
+        let rebuilder = if args.watch && plugins_dir.is_dir() {
+            let r =
+                tessera_host::reload::PluginRebuilder::new(plugins_dir, Duration::from_millis(200))
+                    .map_err(|e| e.to_string())?;
+            println!("watching plugin sources in ./plugins; saving one rebuilds it");
+            Some(r)
+        } else {
+            None
+        };
+        Ok(Live {
+            gen,
+            translate: translator(loaded),
+            mods: recorded_mods(loaded)?,
+            reload,
+            rebuilder,
+        })
+    }
+
+    /// Between two steps of a game: reports plugin rebuilds and applies a staged reload.
+    fn poll(&mut self, m: &mut Match) -> Result<(), String> {
+        if let Some(line) = self.rebuilder.as_mut().and_then(|r| r.poll()) {
+            println!("{line}");
+        }
+        let Some(staged) = self.reload.as_mut().and_then(|r| r.poll()) else {
+            return Ok(());
+        };
+        let (line, report) = m.apply_reload(&staged);
+        println!("{line}");
+        if report.is_some() {
+            print_reload_warnings(&staged);
+            self.gen = m.game().generation().clone();
+            self.translate = translator(&staged.loaded);
+            m.set_translate(self.translate.clone());
+            self.mods = recorded_mods(&staged.loaded)?;
+        } else {
+            eprintln!("{}", check::render_all(&staged.loaded));
+        }
+        Ok(())
+    }
+}
+
+/// Plays game `n` of `games` and adds its result to the tally.
+fn play_game(
+    args: &RunArgs,
+    names: &[&str],
+    n: u32,
+    games: u32,
+    live: &mut Live,
+    tally: &mut Tally,
+) -> Result<(), String> {
+    let seed = args.seed.wrapping_add(u64::from(n) - 1);
+    let agents = names
+        .iter()
+        .enumerate()
+        .map(|(i, a)| agent(a, seed.wrapping_mul(31).wrapping_add(i as u64)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let quiet = args.quiet;
+    let mut out = |line: &str| {
+        if !quiet {
+            println!("{line}");
+        }
+    };
+    if !quiet {
+        let seats: Vec<String> = names
+            .iter()
+            .enumerate()
+            .map(|(i, a)| format!("Player {} {}", i + 1, a.trim()))
+            .collect();
+        println!("== game {n} (seed {seed}): {} ==", seats.join(", "));
+    }
+    let mut m = match Match::new(
+        live.gen.clone(),
+        seed,
+        agents,
+        live.translate.clone(),
+        &mut out,
+    ) {
+        Ok(m) => m,
+        Err(e) => return Err(format!("game {n} could not start: {e}")),
+    };
+    m.set_profiling(args.profile);
+    let mut last_turn = m.turns();
+    let result = loop {
+        match m.step(&mut out) {
+            Ok(Some(summary)) => break Ok(summary),
+            Ok(None) => {}
+            Err(e) => break Err(e),
+        }
+        if m.turns() != last_turn {
+            last_turn = m.turns();
+            if args.turn_delay_ms > 0 {
+                std::thread::sleep(Duration::from_millis(args.turn_delay_ms));
+            }
+        }
+        live.poll(&mut m)?;
+    };
+    if args.profile {
+        let (p, a) = m.take_profile();
+        tally.split.merge(&p);
+        tally.agent_time += a;
+    }
+    match result {
+        Ok(s) => {
+            match &s.ending {
+                tessera_host::play::Ending::Won(seat) => tally.wins[*seat] += 1,
+                // A draw, or an ending this CLI does not know (counted as one).
+                _ => tally.draws += 1,
+            }
+            println!(
+                "game {n} (seed {seed}): {} after {} turns, {} moves, {} events, {} ms (checksum {:016x})",
+                s.ending,
+                s.turns,
+                s.moves,
+                s.events,
+                s.elapsed.as_millis(),
+                s.checksum
+            );
+            if let Some(base) = &args.record {
+                let path = record_path(base, n, games);
+                m.recording(live.mods.clone(), &s.ending.to_string())
+                    .write(&path)
+                    .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            }
+        }
+        Err(e) => {
+            tally.failures += 1;
+            println!("game {n} (seed {seed}): error: {e}");
+        }
+    }
+    Ok(())
 }
 
 fn print_profile(split: &tessera_host::plugins::TimeSplit, agents: Duration, total: Duration) {

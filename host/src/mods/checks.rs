@@ -7,9 +7,12 @@
 //! load order are [`resolve`](super::resolve)'s.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use semver::Version;
 
+use super::discovery::FoundMod;
+use super::manifest::Dependency;
 use super::order::{cycles, shortest_cycle};
 use super::resolve::{list, DisableCause, Node};
 use crate::diag::{Diagnostic, Diagnostics};
@@ -56,28 +59,7 @@ pub(super) fn check_api(
 }
 
 pub(super) fn check_dependencies(nodes: &mut BTreeMap<String, Node<'_>>, diags: &mut Diagnostics) {
-    // Every active requirement on each dependency id: (requirer, req text, satisfied).
-    let mut wanted: BTreeMap<String, Vec<(String, String, bool)>> = BTreeMap::new();
-    let version_of = |nodes: &BTreeMap<String, Node<'_>>, id: &str| {
-        nodes
-            .get(id)
-            .and_then(|n| n.found)
-            .map(|f| f.manifest.version.clone())
-    };
-    for (id, n) in nodes.iter() {
-        let Some(f) = n.found.filter(|_| n.active()) else {
-            continue;
-        };
-        for dep in &f.manifest.dependencies {
-            if let Some(v) = version_of(nodes, &dep.id) {
-                wanted.entry(dep.id.clone()).or_default().push((
-                    id.clone(),
-                    dep.req.to_string(),
-                    dep.req.matches(&v),
-                ));
-            }
-        }
-    }
+    let wanted = requirements(nodes);
     let known: Vec<String> = nodes.keys().cloned().collect();
     let mut problems: Vec<(String, String)> = Vec::new();
     for (id, n) in nodes.iter() {
@@ -97,26 +79,7 @@ pub(super) fn check_dependencies(nodes: &mut BTreeMap<String, Node<'_>>, diags: 
             };
             match (target, present) {
                 (None, _) if !dep.optional => {
-                    let mut d = at(Diagnostic::error(
-                        "E-DEP-MISSING",
-                        format!(
-                            "mod `{id}` requires `{}` {}, but no mod `{}` is installed",
-                            dep.id, dep.req, dep.id
-                        ),
-                    ))
-                    .for_mod(id.as_str())
-                    .with_label("required here");
-                    if let Some(best) = closest(&dep.id, known.iter().map(String::as_str)).first() {
-                        d = d.with_help(format!("did you mean `{best}`?"));
-                    }
-                    d = d.with_help(format!(
-                        "install a version of `{}` matching `{}` into a mod folder, or remove `{}` from `[dependencies]` in `{}`",
-                        dep.id,
-                        dep.req,
-                        dep.id,
-                        manifest_path.display()
-                    ));
-                    diags.push(d);
+                    diags.push(missing(id, dep, &known, &manifest_path, at));
                     problems.push((
                         id.clone(),
                         format!(
@@ -126,58 +89,13 @@ pub(super) fn check_dependencies(nodes: &mut BTreeMap<String, Node<'_>>, diags: 
                     ));
                 }
                 (Some(_), Some(t)) if !dep.req.matches(&t.manifest.version) => {
-                    let have = &t.manifest.version;
-                    let others: Vec<&(String, String, bool)> = wanted
-                        .get(&dep.id)
-                        .map(|w| w.iter().filter(|(r, _, ok)| r != id && *ok).collect())
-                        .unwrap_or_default();
-                    let code = match (dep.optional, others.is_empty()) {
-                        (true, _) => "W-DEP-OPTIONAL-VERSION",
-                        (false, true) => "E-DEP-VERSION",
-                        (false, false) => "E-DEP-CONFLICT",
-                    };
-                    let message = if dep.optional {
-                        format!("mod `{id}` can use `{}` {}, but version {have} is installed; `{id}` loads without it", dep.id, dep.req)
-                    } else if others.is_empty() {
-                        format!(
-                            "mod `{id}` requires `{}` {}, but version {have} is installed",
-                            dep.id, dep.req
-                        )
-                    } else {
-                        format!("version conflict on `{}`: `{id}` requires {}, but the installed {have} is the one other mods need", dep.id, dep.req)
-                    };
-                    let mut d = at(if dep.optional {
-                        Diagnostic::warning(code, message)
-                    } else {
-                        Diagnostic::error(code, message)
-                    })
-                    .for_mod(id.as_str())
-                    .with_label(format!("{have} does not match"))
-                    .with_note(format!(
-                        "`{}` {have} is installed in `{}`",
-                        dep.id,
-                        t.dir.display()
-                    ));
-                    for (other, req, _) in &others {
-                        d = d.with_note(format!(
-                            "`{other}` requires `{}` {req}, which {have} satisfies",
-                            dep.id
-                        ));
-                    }
-                    d = d.with_help(format!(
-                        "install a version of `{}` matching `{}`, or change the requirement in `{}` to `{} = \"^{have}\"` if `{id}` works with it",
-                        dep.id,
-                        dep.req,
-                        manifest_path.display(),
-                        dep.id
-                    ));
-                    diags.push(d);
+                    diags.push(mismatch(id, dep, t, &wanted, &manifest_path, at));
                     if !dep.optional {
                         problems.push((
                             id.clone(),
                             format!(
-                                "it requires `{}` {}, but version {have} is installed",
-                                dep.id, dep.req
+                                "it requires `{}` {}, but version {} is installed",
+                                dep.id, dep.req, t.manifest.version
                             ),
                         ));
                     }
@@ -191,6 +109,124 @@ pub(super) fn check_dependencies(nodes: &mut BTreeMap<String, Node<'_>>, diags: 
             n.disable(DisableCause::Broken, reason, true);
         }
     }
+}
+
+/// Every active requirement on each dependency id: (requirer, req text, satisfied).
+type Wanted = BTreeMap<String, Vec<(String, String, bool)>>;
+
+/// The active mods' requirements on each installed dependency.
+fn requirements(nodes: &BTreeMap<String, Node<'_>>) -> Wanted {
+    let mut wanted = Wanted::new();
+    let version_of = |id: &str| {
+        nodes
+            .get(id)
+            .and_then(|n| n.found)
+            .map(|f| f.manifest.version.clone())
+    };
+    for (id, n) in nodes.iter() {
+        let Some(f) = n.found.filter(|_| n.active()) else {
+            continue;
+        };
+        for dep in &f.manifest.dependencies {
+            if let Some(v) = version_of(&dep.id) {
+                wanted.entry(dep.id.clone()).or_default().push((
+                    id.clone(),
+                    dep.req.to_string(),
+                    dep.req.matches(&v),
+                ));
+            }
+        }
+    }
+    wanted
+}
+
+/// `E-DEP-MISSING`: a required mod is not installed (`at` places it at the entry).
+fn missing(
+    id: &str,
+    dep: &Dependency,
+    known: &[String],
+    manifest_path: &Path,
+    at: impl Fn(Diagnostic) -> Diagnostic,
+) -> Diagnostic {
+    let mut d = at(Diagnostic::error(
+        "E-DEP-MISSING",
+        format!(
+            "mod `{id}` requires `{}` {}, but no mod `{}` is installed",
+            dep.id, dep.req, dep.id
+        ),
+    ))
+    .for_mod(id)
+    .with_label("required here");
+    if let Some(best) = closest(&dep.id, known.iter().map(String::as_str)).first() {
+        d = d.with_help(format!("did you mean `{best}`?"));
+    }
+    d.with_help(format!(
+        "install a version of `{}` matching `{}` into a mod folder, or remove `{}` from `[dependencies]` in `{}`",
+        dep.id,
+        dep.req,
+        dep.id,
+        manifest_path.display()
+    ))
+}
+
+/// The installed version of a dependency does not match: a warning for an optional one,
+/// else an error, a conflict when other mods need the installed version.
+fn mismatch(
+    id: &str,
+    dep: &Dependency,
+    t: &FoundMod,
+    wanted: &Wanted,
+    manifest_path: &Path,
+    at: impl Fn(Diagnostic) -> Diagnostic,
+) -> Diagnostic {
+    let have = &t.manifest.version;
+    let others: Vec<&(String, String, bool)> = wanted
+        .get(&dep.id)
+        .map(|w| w.iter().filter(|(r, _, ok)| r != id && *ok).collect())
+        .unwrap_or_default();
+    let code = match (dep.optional, others.is_empty()) {
+        (true, _) => "W-DEP-OPTIONAL-VERSION",
+        (false, true) => "E-DEP-VERSION",
+        (false, false) => "E-DEP-CONFLICT",
+    };
+    let message = if dep.optional {
+        format!(
+            "mod `{id}` can use `{}` {}, but version {have} is installed; `{id}` loads without it",
+            dep.id, dep.req
+        )
+    } else if others.is_empty() {
+        format!(
+            "mod `{id}` requires `{}` {}, but version {have} is installed",
+            dep.id, dep.req
+        )
+    } else {
+        format!("version conflict on `{}`: `{id}` requires {}, but the installed {have} is the one other mods need", dep.id, dep.req)
+    };
+    let mut d = at(if dep.optional {
+        Diagnostic::warning(code, message)
+    } else {
+        Diagnostic::error(code, message)
+    })
+    .for_mod(id)
+    .with_label(format!("{have} does not match"))
+    .with_note(format!(
+        "`{}` {have} is installed in `{}`",
+        dep.id,
+        t.dir.display()
+    ));
+    for (other, req, _) in &others {
+        d = d.with_note(format!(
+            "`{other}` requires `{}` {req}, which {have} satisfies",
+            dep.id
+        ));
+    }
+    d.with_help(format!(
+        "install a version of `{}` matching `{}`, or change the requirement in `{}` to `{} = \"^{have}\"` if `{id}` works with it",
+        dep.id,
+        dep.req,
+        manifest_path.display(),
+        dep.id
+    ))
 }
 
 /// One dependent to disable: (mod, the dependency, reason, root mod and reason, by error).

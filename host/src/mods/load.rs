@@ -123,58 +123,14 @@ pub fn load_resolved(
     number: u64,
 ) -> LoadedMods {
     let mut diagnostics = Diagnostics::default();
-    let mut plugins: Vec<(String, Arc<LoadedPlugin>)> = Vec::new();
-    let mut broken_plugins: BTreeMap<String, String> = BTreeMap::new();
-    for m in &resolution.order {
-        for entry in &m.manifest.plugins {
-            let req = PluginRequest {
-                mod_id: &m.id,
-                mod_dir: &m.dir,
-                file: &entry.file,
-                provides: &entry.provides,
-                asked: &entry.capabilities,
-                granted: server.map_or(&[][..], |s| s.grants_for(&m.id)),
-                trusted_native: server.is_some_and(|s| s.is_trusted_native(&m.id)),
-            };
-            let limits = server.map_or_else(PluginLimits::default, |s| {
-                s.limits_for(&m.id).plugin_limits()
-            });
-            let loaded = match confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`") {
-                Ok(()) => load_plugin(req, limits),
-                Err(d) => Err(*d),
-            };
-            match loaded {
-                Ok(p) => plugins.push((m.id.clone(), p)),
-                Err(d) => {
-                    broken_plugins.insert(
-                        m.id.clone(),
-                        format!("its plugin {} could not be loaded (see above)", entry.file),
-                    );
-                    diagnostics.push(d);
-                }
-            }
-        }
-    }
-    // Files a plugin's loader reads are content too (the loader parses them once the
-    // plugin is registered, below).
-    let plugin_extensions: Vec<String> = plugins
-        .iter()
-        .flat_map(|(_, p)| p.description.provides.iter())
-        .filter(|d| d.kind == tessera_plugin_api::abi::Kind::Loader)
-        .flat_map(|d| d.extensions.iter().cloned())
-        .collect();
-    let mut per_mod: Vec<(String, Vec<ContentSource>)> = Vec::new();
-    let mut unreadable: BTreeMap<String, String> = BTreeMap::new();
-    for m in &resolution.order {
-        let reads = server.map_or(&[][..], |s| s.reads_for(&m.id));
-        match read_content(m, &registry, &plugin_extensions, reads) {
-            Ok(sources) => per_mod.push((m.id.clone(), sources)),
-            Err(d) => {
-                unreadable.insert(m.id.clone(), d.message.clone());
-                diagnostics.push(*d);
-            }
-        }
-    }
+    let (plugins, broken_plugins) = load_plugins(&resolution, server, &mut diagnostics);
+    let (per_mod, unreadable) = read_all_content(
+        &resolution,
+        server,
+        &registry,
+        &plugin_extensions(&plugins),
+        &mut diagnostics,
+    );
     let after = order_relation(&resolution);
     let ordered_after = |a: &str, b: &str| after.get(a).is_some_and(|s| s.contains(b));
     // Translations, read up front so abilities can be checked against them while they
@@ -193,69 +149,19 @@ pub fn load_resolved(
     for (id, why) in unreadable.iter().chain(broken_plugins.iter()) {
         disable_with_dependents(&resolution, id, why, &mut disabled);
     }
-    let mut generation = None;
-    // Each round disables at least one more mod, so this ends.
-    for _ in 0..=resolution.order.len() {
-        let sources: Vec<ContentSource> = per_mod
-            .iter()
-            .filter(|(id, _)| !disabled.contains_key(id))
-            .flat_map(|(_, s)| s.iter().cloned())
-            .collect();
-        let mut round_registry = (*registry).clone();
-        let enabled: Vec<&(String, Arc<LoadedPlugin>)> = plugins
-            .iter()
-            .filter(|(m, _)| !disabled.contains_key(m))
-            .collect();
-        for (mod_id, p) in enabled {
-            if let Err(m) = register_plugin(p, &mut round_registry) {
-                diagnostics.push(
-                    Diagnostic::error("E-PLUGIN-REGISTER", m.to_string())
-                        .in_file(&p.file)
-                        .for_mod(mod_id),
-                );
-                disable_with_dependents(
-                    &resolution,
-                    mod_id,
-                    "its plugin provides an id that is already registered",
-                    &mut disabled,
-                );
-            }
-        }
-        let opts = BuildOptions {
+    let rounds = Rounds {
+        resolution: &resolution,
+        registry: &registry,
+        plugins: &plugins,
+        per_mod: &per_mod,
+        opts: BuildOptions {
             number,
             extras: &[],
             ordered_after: Some(&ordered_after),
             translations: Some(&translations),
-        };
-        match Generation::build_with(Arc::new(round_registry), &sources, &opts) {
-            Ok((gen, _)) => {
-                diagnostics.0.extend(gen.warnings.0.iter().cloned());
-                generation = Some(gen);
-                break;
-            }
-            Err(errs) => {
-                let culprits: BTreeSet<String> = errs
-                    .0
-                    .iter()
-                    .filter(|d| d.is_error())
-                    .filter_map(|d| d.mod_id.clone())
-                    .filter(|m| !disabled.contains_key(m))
-                    .collect();
-                diagnostics.0.extend(errs.0);
-                if culprits.is_empty() {
-                    break;
-                }
-                for c in culprits {
-                    disable_with_dependents(
-                        &resolution,
-                        &c,
-                        "its content has errors (see above)",
-                        &mut disabled,
-                    );
-                }
-            }
-        }
-    }
+        },
+    };
+    let generation = rounds.build(&mut disabled, &mut diagnostics);
     let loaded: Vec<String> = resolution
         .order
         .iter()
@@ -288,6 +194,175 @@ pub fn load_resolved(
         diagnostics,
         locale,
         loaded,
+    }
+}
+
+/// Mods to disable (with their dependents), each with why.
+type Disabling = BTreeMap<String, String>;
+
+/// Every resolved mod's `[[plugin]]`s, loaded in order; a mod whose plugin fails is
+/// returned with why (to be disabled with its dependents).
+fn load_plugins(
+    resolution: &Resolution,
+    server: Option<&ServerConfig>,
+    diagnostics: &mut Diagnostics,
+) -> (Vec<(String, Arc<LoadedPlugin>)>, Disabling) {
+    let mut plugins: Vec<(String, Arc<LoadedPlugin>)> = Vec::new();
+    let mut broken_plugins: BTreeMap<String, String> = BTreeMap::new();
+    for m in &resolution.order {
+        for entry in &m.manifest.plugins {
+            let req = PluginRequest {
+                mod_id: &m.id,
+                mod_dir: &m.dir,
+                file: &entry.file,
+                provides: &entry.provides,
+                asked: &entry.capabilities,
+                granted: server.map_or(&[][..], |s| s.grants_for(&m.id)),
+                trusted_native: server.is_some_and(|s| s.is_trusted_native(&m.id)),
+            };
+            let limits = server.map_or_else(PluginLimits::default, |s| {
+                s.limits_for(&m.id).plugin_limits()
+            });
+            let loaded = match confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`") {
+                Ok(()) => load_plugin(req, limits),
+                Err(d) => Err(*d),
+            };
+            match loaded {
+                Ok(p) => plugins.push((m.id.clone(), p)),
+                Err(d) => {
+                    broken_plugins.insert(
+                        m.id.clone(),
+                        format!("its plugin {} could not be loaded (see above)", entry.file),
+                    );
+                    diagnostics.push(d);
+                }
+            }
+        }
+    }
+    (plugins, broken_plugins)
+}
+
+/// The file extensions the loaded plugins' loaders read: files a plugin's loader reads are
+/// content too (the loader parses them once the plugin is registered).
+fn plugin_extensions(plugins: &[(String, Arc<LoadedPlugin>)]) -> Vec<String> {
+    plugins
+        .iter()
+        .flat_map(|(_, p)| p.description.provides.iter())
+        .filter(|d| d.kind == tessera_plugin_api::abi::Kind::Loader)
+        .flat_map(|d| d.extensions.iter().cloned())
+        .collect()
+}
+
+/// Every resolved mod's content files; a mod whose files cannot be read is returned with
+/// why (to be disabled with its dependents).
+fn read_all_content(
+    resolution: &Resolution,
+    server: Option<&ServerConfig>,
+    registry: &Registry,
+    plugin_extensions: &[String],
+    diagnostics: &mut Diagnostics,
+) -> (Vec<(String, Vec<ContentSource>)>, Disabling) {
+    let mut per_mod: Vec<(String, Vec<ContentSource>)> = Vec::new();
+    let mut unreadable: BTreeMap<String, String> = BTreeMap::new();
+    for m in &resolution.order {
+        let reads = server.map_or(&[][..], |s| s.reads_for(&m.id));
+        match read_content(m, registry, plugin_extensions, reads) {
+            Ok(sources) => per_mod.push((m.id.clone(), sources)),
+            Err(d) => {
+                unreadable.insert(m.id.clone(), d.message.clone());
+                diagnostics.push(*d);
+            }
+        }
+    }
+    (per_mod, unreadable)
+}
+
+/// Building the generation in rounds: each round leaves out the mods disabled so far, and
+/// a round that fails disables the mods its errors name (with their dependents).
+struct Rounds<'a> {
+    resolution: &'a Resolution,
+    registry: &'a Arc<Registry>,
+    plugins: &'a [(String, Arc<LoadedPlugin>)],
+    per_mod: &'a [(String, Vec<ContentSource>)],
+    opts: BuildOptions<'a>,
+}
+
+impl Rounds<'_> {
+    /// Builds until a round succeeds or fails with nobody left to blame.
+    fn build(
+        &self,
+        disabled: &mut BTreeMap<String, String>,
+        diagnostics: &mut Diagnostics,
+    ) -> Option<Generation> {
+        // Each round disables at least one more mod, so this ends.
+        for _ in 0..=self.resolution.order.len() {
+            let sources: Vec<ContentSource> = self
+                .per_mod
+                .iter()
+                .filter(|(id, _)| !disabled.contains_key(id))
+                .flat_map(|(_, s)| s.iter().cloned())
+                .collect();
+            let round_registry = self.registry_for(disabled, diagnostics);
+            match Generation::build_with(Arc::new(round_registry), &sources, &self.opts) {
+                Ok((gen, _)) => {
+                    diagnostics.0.extend(gen.warnings.0.iter().cloned());
+                    return Some(gen);
+                }
+                Err(errs) => {
+                    let culprits: BTreeSet<String> = errs
+                        .0
+                        .iter()
+                        .filter(|d| d.is_error())
+                        .filter_map(|d| d.mod_id.clone())
+                        .filter(|m| !disabled.contains_key(m))
+                        .collect();
+                    diagnostics.0.extend(errs.0);
+                    if culprits.is_empty() {
+                        return None;
+                    }
+                    for c in culprits {
+                        disable_with_dependents(
+                            self.resolution,
+                            &c,
+                            "its content has errors (see above)",
+                            disabled,
+                        );
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The registry with the still-enabled mods' plugins registered; a plugin that
+    /// registers an id twice disables its mod.
+    fn registry_for(
+        &self,
+        disabled: &mut BTreeMap<String, String>,
+        diagnostics: &mut Diagnostics,
+    ) -> Registry {
+        let mut round_registry = (**self.registry).clone();
+        let enabled: Vec<&(String, Arc<LoadedPlugin>)> = self
+            .plugins
+            .iter()
+            .filter(|(m, _)| !disabled.contains_key(m))
+            .collect();
+        for (mod_id, p) in enabled {
+            if let Err(m) = register_plugin(p, &mut round_registry) {
+                diagnostics.push(
+                    Diagnostic::error("E-PLUGIN-REGISTER", m.to_string())
+                        .in_file(&p.file)
+                        .for_mod(mod_id),
+                );
+                disable_with_dependents(
+                    self.resolution,
+                    mod_id,
+                    "its plugin provides an id that is already registered",
+                    disabled,
+                );
+            }
+        }
+        round_registry
     }
 }
 

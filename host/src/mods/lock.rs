@@ -18,10 +18,12 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use semver::Version;
+use serde::Deserialize;
 use sha2::{Digest, Sha256};
+use toml::Spanned;
 
 use super::resolve::Resolution;
-use super::toml_read::{get, Codes, Reader};
+use super::toml_read::{fields_of, Codes, Field, Reader, Seg, Typed};
 use crate::diag::{Diagnostic, Diagnostics, Severity, SourceText};
 
 static CODES: Codes = Codes {
@@ -33,6 +35,31 @@ static CODES: Codes = Codes {
 
 /// The lock file format version this host writes and reads.
 const LOCK_FORMAT: u64 = 1;
+
+/// `mods.lock` as written (lenient, like the manifest: see [`Typed`]).
+#[derive(Deserialize)]
+struct LockToml {
+    version: Field<u64>,
+    #[serde(rename = "mod")]
+    mods: Option<Typed<Vec<Spanned<Typed<LockedModToml>>>>>,
+}
+
+/// One `[[mod]]` as written.
+#[derive(Deserialize)]
+struct LockedModToml {
+    id: Field<String>,
+    version: Field<String>,
+    hash: Field<String>,
+}
+
+/// Names the table an unknown key at `path` sits in, with the keys that table accepts.
+fn table_name(path: &[Seg]) -> Option<(String, &'static [&'static str])> {
+    match path {
+        [] => Some(("mods.lock".into(), fields_of::<LockToml>())),
+        [Seg::Key(_), Seg::Index(_)] => Some(("`[[mod]]`".into(), fields_of::<LockedModToml>())),
+        _ => None,
+    }
+}
 
 /// One mod in the lock, in load order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,12 +234,12 @@ impl Lockfile {
     pub fn parse(path: &Path, text: &str) -> Result<Lockfile, Diagnostics> {
         let src = SourceText::new(path, text);
         let mut r = Reader::new(&src, &CODES);
-        let Some(doc) = r.parse(text, "mods.lock") else {
+        let Some(doc) = r.read::<LockToml>(text, "mods.lock") else {
             return Err(Diagnostics(r.diags));
         };
-        let doc = doc.get_ref();
-        r.check_keys(doc, &["version", "mod"], "mods.lock");
-        if let Some(v) = get(doc, "version") {
+        r.report_unknown(&doc, table_name);
+        let t = &doc.value;
+        if let Some(v) = t.version.as_ref() {
             if let Some(n) = r.unsigned(v, "version", "version = 1") {
                 if n != LOCK_FORMAT {
                     r.push(
@@ -224,36 +251,11 @@ impl Lockfile {
             }
         }
         let mut lock = Lockfile::default();
-        if let Some(items) = get(doc, "mod").and_then(|v| v.get_ref().as_array()) {
-            for item in items {
-                let Some(t) = r.table(item, "mod", "[[mod]]") else {
-                    continue;
-                };
-                r.check_keys(t, &["id", "version", "hash"], "`[[mod]]`");
-                let mut field = |k: &str| match get(t, k) {
-                    Some(v) => r.string(v, &format!("mod.{k}"), &format!("{k} = \"...\"")),
-                    None => {
-                        r.missing(item.span(), k, "`[[mod]]`", &format!("{k} = \"...\""));
-                        None
-                    }
-                };
-                let (id, version, hash) = (field("id"), field("version"), field("hash"));
-                let (Some((id, _)), Some((version, vspan)), Some((hash, _))) = (id, version, hash)
-                else {
-                    continue;
-                };
-                match Version::parse(&version) {
-                    Ok(version) => lock.mods.push(LockedMod { id, version, hash }),
-                    Err(e) => r.push(
-                        Diagnostic::error(
-                            "E-LOCK-PARSE",
-                            format!("invalid version `{version}` in mods.lock: {e}"),
-                        )
-                        .at(r.loc(vspan))
-                        .with_help("delete mods.lock; it is written again on the next run"),
-                    ),
-                }
-            }
+        if let Some(Typed::Ok(items)) = &t.mods {
+            lock.mods = items
+                .iter()
+                .filter_map(|item| read_locked(&mut r, item))
+                .collect();
         }
         if r.diags.is_empty() {
             Ok(lock)
@@ -325,6 +327,38 @@ impl Lockfile {
             ));
         }
         out
+    }
+}
+
+/// One `[[mod]]` entry: all three keys, and a semver version.
+fn read_locked(r: &mut Reader<'_>, item: &Spanned<Typed<LockedModToml>>) -> Option<LockedMod> {
+    let (t, span) = r.typed(item, "mod", "a table", "[[mod]]")?;
+    let mut field = |v: &Field<String>, k: &str| match v.as_ref() {
+        Some(v) => r.string(v, &format!("mod.{k}"), &format!("{k} = \"...\"")),
+        None => {
+            r.missing(span.clone(), k, "`[[mod]]`", &format!("{k} = \"...\""));
+            None
+        }
+    };
+    let (id, version, hash) = (
+        field(&t.id, "id"),
+        field(&t.version, "version"),
+        field(&t.hash, "hash"),
+    );
+    let ((id, _), (version, vspan), (hash, _)) = (id?, version?, hash?);
+    match Version::parse(&version) {
+        Ok(version) => Some(LockedMod { id, version, hash }),
+        Err(e) => {
+            r.push(
+                Diagnostic::error(
+                    "E-LOCK-PARSE",
+                    format!("invalid version `{version}` in mods.lock: {e}"),
+                )
+                .at(r.loc(vspan))
+                .with_help("delete mods.lock; it is written again on the next run"),
+            );
+            None
+        }
     }
 }
 

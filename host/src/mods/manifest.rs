@@ -212,13 +212,13 @@ impl Manifest {
     pub fn parse(path: &Path, text: &str) -> Result<Manifest, ManifestError> {
         let src = SourceText::new(path, text);
         let mut r = Reader::new(&src, &CODES);
-        let Some(doc) = r.parse(text, "mod.toml") else {
+        let Some(doc) = r.read(text, "mod.toml") else {
             return Err(ManifestError {
                 id: None,
                 diagnostics: Diagnostics(r.diags),
             });
         };
-        let parsed = read_manifest(&mut r, doc.get_ref(), doc.span());
+        let parsed = read_manifest(&mut r, &doc);
         let id = r.mod_id.clone();
         match parsed {
             Some(mut m) if r.diags.is_empty() => {

@@ -1,16 +1,19 @@
-//! Parsing `mod.toml` text into a [`Manifest`]: the key walk behind [`Manifest::parse`].
+//! Parsing `mod.toml` text into a [`Manifest`]: the serde types behind [`Manifest::parse`]
+//! and the checks on what they hold.
 //!
-//! Owns the known keys of every manifest section and the errors about how a manifest is
-//! written (unknown keys with a did-you-mean, wrong types, bad ids, non-semver versions,
+//! Owns the manifest's serde types (so the known keys of every section) and the errors
+//! about how a manifest is written (unknown keys with a did-you-mean, wrong types, bad ids, non-semver versions,
 //! `[breaks]` without a reason). The types themselves live in [`manifest`](super::manifest).
 
 use std::ops::Range;
 
+use indexmap::IndexMap;
 use semver::{Version, VersionReq};
-use toml::de::DeTable;
+use serde::Deserialize;
+use toml::Spanned;
 
 use super::manifest::{Break, Conflict, Dependency, Manifest, ManifestSpans, PluginEntry};
-use super::toml_read::{get, key_span, Codes, Reader};
+use super::toml_read::{fields_of, Codes, Document, Field, Reader, Seg, StrOr, StringList, Typed};
 use crate::diag::Diagnostic;
 use crate::id::validate_namespace;
 
@@ -21,31 +24,100 @@ pub(crate) static CODES: Codes = Codes {
     missing_key: "E-MANIFEST-MISSING-KEY",
 };
 
-pub(crate) const TOP_KEYS: &[&str] = &[
-    "mod",
-    "dependencies",
-    "conflicts",
-    "breaks",
-    "load",
-    "content",
-    "plugin",
-    "locale",
-];
-pub(crate) const MOD_KEYS: &[&str] = &[
-    "id",
-    "version",
-    "api",
-    "name",
-    "description",
-    "authors",
-    "license",
-];
-const DEP_KEYS: &[&str] = &["version", "optional"];
-const CONFLICT_KEYS: &[&str] = &["version", "reason"];
-const LOAD_KEYS: &[&str] = &["after", "before"];
-const CONTENT_KEYS: &[&str] = &["paths", "loaders"];
-pub(crate) const PLUGIN_KEYS: &[&str] = &["file", "provides", "capabilities"];
-const LOCALE_KEYS: &[&str] = &["dir", "default"];
+/// `mod.toml` as written. Every field is optional and lenient ([`Typed`]) so one read
+/// reports every mistake; [`read_manifest`] checks what is required and what it means.
+#[derive(Deserialize)]
+pub(crate) struct ManifestToml {
+    #[serde(rename = "mod")]
+    module: Field<ModToml>,
+    dependencies: Field<Entries<DependencyToml>>,
+    conflicts: Field<Entries<ConflictToml>>,
+    breaks: Field<Entries<ConflictToml>>,
+    load: Field<LoadToml>,
+    content: Field<ContentToml>,
+    plugin: Field<Vec<Spanned<Typed<PluginToml>>>>,
+    locale: Field<LocaleToml>,
+}
+
+/// `id = "^1.0"` or `id = { ... }` entries of `[dependencies]`, `[conflicts]`, `[breaks]`,
+/// in the order written.
+type Entries<T> = IndexMap<String, Spanned<Typed<StrOr<T>>>>;
+
+/// `[mod]`: who the mod is.
+#[derive(Deserialize)]
+pub(crate) struct ModToml {
+    id: Field<String>,
+    version: Field<String>,
+    api: Field<String>,
+    name: Field<String>,
+    description: Field<String>,
+    authors: Field<StringList>,
+    license: Field<String>,
+}
+
+/// The long form of a `[dependencies]` entry.
+#[derive(Deserialize)]
+struct DependencyToml {
+    version: Field<String>,
+    optional: Field<bool>,
+}
+
+/// The long form of a `[conflicts]` or `[breaks]` entry.
+#[derive(Deserialize)]
+struct ConflictToml {
+    version: Field<String>,
+    reason: Field<String>,
+}
+
+/// `[load]`: ordering hints.
+#[derive(Deserialize)]
+struct LoadToml {
+    after: Field<StringList>,
+    before: Field<StringList>,
+}
+
+/// `[content]`: where the content files are and which loader reads which file.
+#[derive(Deserialize)]
+struct ContentToml {
+    paths: Field<StringList>,
+    loaders: Field<IndexMap<String, Spanned<Typed<String>>>>,
+}
+
+/// One `[[plugin]]`.
+#[derive(Deserialize)]
+pub(crate) struct PluginToml {
+    file: Field<String>,
+    provides: Field<StringList>,
+    capabilities: Field<StringList>,
+}
+
+/// `[locale]`.
+#[derive(Deserialize)]
+struct LocaleToml {
+    dir: Field<String>,
+    default: Field<String>,
+}
+
+/// Names the table an unknown key at `path` sits in, with the keys that table accepts.
+fn table_name(path: &[Seg]) -> Option<(String, &'static [&'static str])> {
+    let keys: Vec<&str> = path.iter().filter_map(Seg::key).collect();
+    Some(match (path, keys.as_slice()) {
+        ([], _) => ("mod.toml".into(), fields_of::<ManifestToml>()),
+        ([_], ["mod"]) => ("`[mod]`".into(), fields_of::<ModToml>()),
+        ([_], ["load"]) => ("`[load]`".into(), fields_of::<LoadToml>()),
+        ([_], ["content"]) => ("`[content]`".into(), fields_of::<ContentToml>()),
+        ([_], ["locale"]) => ("`[locale]`".into(), fields_of::<LocaleToml>()),
+        ([_, Seg::Index(_)], ["plugin"]) => ("`[[plugin]]`".into(), fields_of::<PluginToml>()),
+        ([_, _], ["dependencies", id]) => {
+            (format!("dependency `{id}`"), fields_of::<DependencyToml>())
+        }
+        ([_, _], [section @ ("conflicts" | "breaks"), id]) => (
+            format!("`{id}` in `[{section}]`"),
+            fields_of::<ConflictToml>(),
+        ),
+        _ => return None,
+    })
+}
 
 /// Parses a strict semver version, explaining `1.0` and friends.
 fn parse_version(r: &mut Reader<'_>, raw: &str, span: Range<usize>) -> Option<Version> {
@@ -114,190 +186,66 @@ fn check_mod_id(r: &mut Reader<'_>, id: &str, span: Range<usize>, what: &str) ->
     }
 }
 
+/// Checks a parsed `mod.toml` and builds the [`Manifest`]; `None` when anything is wrong
+/// (every problem is in `r`).
 pub(crate) fn read_manifest(
     r: &mut Reader<'_>,
-    doc: &DeTable<'_>,
-    doc_span: Range<usize>,
+    doc: &Document<'_, ManifestToml>,
 ) -> Option<Manifest> {
-    r.check_keys(doc, TOP_KEYS, "mod.toml");
-    // [mod] first, so every later diagnostic carries the mod id.
-    let Some(mod_v) = get(doc, "mod") else {
-        r.missing(
-            doc_span.start..doc_span.start,
-            "[mod]",
-            "mod.toml",
-            "[mod]\nid = \"my_mod\"\nversion = \"0.1.0\"\napi = \"0.1\"",
-        );
-        return None;
-    };
-    let mod_t = r.table(mod_v, "mod", "[mod]")?;
-    r.check_keys(mod_t, MOD_KEYS, "`[mod]`");
-    let header = key_span(doc, "mod").unwrap_or(0..0);
+    // The top level and `[mod]` first, then the id, so every later diagnostic carries it.
+    r.report_unknown(doc, |p| match p {
+        [] => table_name(p),
+        [Seg::Key(k)] if k == "mod" => table_name(p),
+        _ => None,
+    });
+    let (module, header) = read_mod_table(r, doc)?;
     let mut spans = ManifestSpans::default();
-
-    let mut id = None;
-    match get(mod_t, "id") {
-        Some(v) => {
-            if let Some((s, span)) = r.string(v, "mod.id", "id = \"my_mod\"") {
-                if check_mod_id(r, &s, span.clone(), "`[mod] id`") {
-                    r.mod_id = Some(s.clone());
-                    spans.id = Some(span);
-                    id = Some(s);
-                }
-            }
-        }
-        None => r.missing(header.clone(), "id", "`[mod]`", "id = \"my_mod\""),
-    }
-    let version = match get(mod_t, "version") {
-        Some(v) => r
-            .string(v, "mod.version", "version = \"0.1.0\"")
-            .and_then(|(s, span)| parse_version(r, &s, span)),
+    let id = read_id(r, module, &header, &mut spans);
+    r.report_unknown(doc, table_name);
+    let required = |r: &mut Reader<'_>, key: &str, example: &str| match field(module, key) {
+        Some(v) => r.string(v, &format!("mod.{key}"), example),
         None => {
-            r.missing(header.clone(), "version", "`[mod]`", "version = \"0.1.0\"");
+            r.missing(header.clone(), key, "`[mod]`", example);
             None
         }
     };
-    let api = match get(mod_t, "api") {
-        Some(v) => r
-            .string(v, "mod.api", "api = \"0.1\"")
-            .and_then(|(s, span)| {
-                spans.api = Some(span.clone());
-                parse_req(r, &s, span, "`api`")
-            }),
-        None => {
-            r.missing(header.clone(), "api", "`[mod]`", "api = \"0.1\"");
-            None
-        }
-    };
-    let text = |r: &mut Reader<'_>, key: &str, example: &str| {
-        get(mod_t, key)
-            .and_then(|v| r.string(v, &format!("mod.{key}"), example))
-            .map(|(s, _)| s)
-    };
-    let name = text(r, "name", "name = \"My Mod\"");
-    let description = text(r, "description", "description = \"what it adds\"");
-    let license = text(r, "license", "license = \"MIT\"");
-    let authors = get(mod_t, "authors")
-        .and_then(|v| r.string_list(v, "mod.authors", "authors = [\"Ada\"]"))
-        .map(|v| v.into_iter().map(|(s, _)| s).collect())
-        .unwrap_or_default();
-
+    let version = required(r, "version", "version = \"0.1.0\"")
+        .and_then(|(s, span)| parse_version(r, &s, span));
+    let api = required(r, "api", "api = \"0.1\"").and_then(|(s, span)| {
+        spans.api = Some(span.clone());
+        parse_req(r, &s, span, "`api`")
+    });
     let mut m = Manifest::new(
         id.clone().unwrap_or_default(),
         Version::new(0, 0, 0),
         VersionReq::STAR,
     );
-    m.name = name.unwrap_or_else(|| m.id.clone());
-    m.description = description.unwrap_or_default();
-    m.license = license;
-    m.authors = authors;
-
-    if let Some(v) = get(doc, "dependencies") {
-        if let Some(t) = r.table(v, "dependencies", "[dependencies]") {
-            m.dependencies = read_dependencies(r, t);
-        }
+    read_about(r, module, &mut m);
+    read_relations(r, doc, &mut m);
+    let t = &doc.value;
+    if let Some(load) = table(r, &t.load, "load", "[load]") {
+        read_load(r, load, &mut m);
     }
-    if let Some(v) = get(doc, "conflicts") {
-        if let Some(t) = r.table(v, "conflicts", "[conflicts]") {
-            m.conflicts = read_conflicts(r, t, false)
-                .into_iter()
-                .map(|(id, req, reason, span)| Conflict {
-                    id,
-                    req,
-                    reason,
-                    span,
-                })
-                .collect();
-        }
+    if let Some(content) = table(r, &t.content, "content", "[content]") {
+        read_content(r, content, &mut m);
     }
-    if let Some(v) = get(doc, "breaks") {
-        if let Some(t) = r.table(v, "breaks", "[breaks]") {
-            m.breaks = read_conflicts(r, t, true)
-                .into_iter()
-                .map(|(id, req, reason, span)| Break {
-                    id,
-                    req,
-                    reason: reason.unwrap_or_default(),
-                    span,
-                })
-                .collect();
-        }
+    if let Some(plugins) = t.plugin.as_ref().and_then(|v| {
+        r.typed(v, "plugin", "an array of tables", "[[plugin]]")
+            .map(|(p, _)| p)
+    }) {
+        m.plugins = plugins.iter().filter_map(|p| read_plugin(r, p)).collect();
     }
-    if let Some(v) = get(doc, "load") {
-        if let Some(t) = r.table(v, "load", "[load]") {
-            r.check_keys(t, LOAD_KEYS, "`[load]`");
-            for (key, out) in [("after", &mut m.load.after), ("before", &mut m.load.before)] {
-                if let Some(list) = get(t, key).and_then(|v| {
-                    r.string_list(
-                        v,
-                        &format!("load.{key}"),
-                        &format!("{key} = [\"other_mod\"]"),
-                    )
-                }) {
-                    for (s, span) in list {
-                        if check_mod_id(r, &s, span, &format!("`[load] {key}`")) {
-                            out.push(s);
-                        }
-                    }
-                }
-            }
+    if let Some(locale) = table(r, &t.locale, "locale", "[locale]") {
+        let mut text = |v: &Field<String>, key: &str, example: &str| {
+            v.as_ref()
+                .and_then(|v| r.string(v, &format!("locale.{key}"), example))
+                .map(|(s, _)| s)
+        };
+        if let Some(s) = text(&locale.dir, "dir", "dir = \"locale\"") {
+            m.locale.dir = s;
         }
-    }
-    if let Some(v) = get(doc, "content") {
-        if let Some(t) = r.table(v, "content", "[content]") {
-            r.check_keys(t, CONTENT_KEYS, "`[content]`");
-            if let Some(list) = get(t, "paths")
-                .and_then(|v| r.string_list(v, "content.paths", "paths = [\"content\"]"))
-            {
-                m.content_paths = list.into_iter().map(|(s, _)| s).collect();
-            }
-            if let Some(lt) = get(t, "loaders").and_then(|v| {
-                r.table(
-                    v,
-                    "content.loaders",
-                    "loaders = { \"cards.json\" = \"cards\" }",
-                )
-            }) {
-                for (key, v) in lt.iter() {
-                    let file: &str = key.get_ref();
-                    if let Some((loader, _)) = r.string(
-                        v,
-                        &format!("content.loaders.{file}"),
-                        &format!("\"{file}\" = \"cards\""),
-                    ) {
-                        m.content_loaders.push((file.to_owned(), loader));
-                    }
-                }
-            }
-        }
-    }
-    if let Some(v) = get(doc, "plugin") {
-        match v.get_ref().as_array() {
-            Some(items) => {
-                for item in items {
-                    if let Some(p) = read_plugin(r, item) {
-                        m.plugins.push(p);
-                    }
-                }
-            }
-            None => {
-                let _ = r.string_list(v, "plugin", "[[plugin]]");
-            }
-        }
-    }
-    if let Some(v) = get(doc, "locale") {
-        if let Some(t) = r.table(v, "locale", "[locale]") {
-            r.check_keys(t, LOCALE_KEYS, "`[locale]`");
-            if let Some((s, _)) =
-                get(t, "dir").and_then(|v| r.string(v, "locale.dir", "dir = \"locale\""))
-            {
-                m.locale.dir = s;
-            }
-            if let Some((s, _)) =
-                get(t, "default").and_then(|v| r.string(v, "locale.default", "default = \"en\""))
-            {
-                m.locale.default = s;
-            }
+        if let Some(s) = text(&locale.default, "default", "default = \"en\"") {
+            m.locale.default = s;
         }
     }
     m.id = id?;
@@ -307,47 +255,219 @@ pub(crate) fn read_manifest(
     Some(m)
 }
 
-fn read_dependencies(r: &mut Reader<'_>, t: &DeTable<'_>) -> Vec<Dependency> {
+/// A present table-valued field, or a type error (`what` is how it is written).
+fn table<'v, T>(r: &mut Reader<'_>, v: &'v Field<T>, key: &str, what: &str) -> Option<&'v T> {
+    r.typed(v.as_ref()?, key, "a table", what).map(|(t, _)| t)
+}
+
+/// `[mod]` and the span of its header; reports it missing or not a table.
+fn read_mod_table<'d>(
+    r: &mut Reader<'_>,
+    doc: &'d Document<'_, ManifestToml>,
+) -> Option<(&'d ModToml, Range<usize>)> {
+    let Some(v) = doc.value.module.as_ref() else {
+        r.missing(
+            doc.span.start..doc.span.start,
+            "[mod]",
+            "mod.toml",
+            "[mod]\nid = \"my_mod\"\nversion = \"0.1.0\"\napi = \"0.1\"",
+        );
+        return None;
+    };
+    let (module, _) = r.typed(v, "mod", "a table", "[mod]")?;
+    let header = doc.key_span(&[Seg::Key("mod".into())]).unwrap_or(0..0);
+    Some((module, header))
+}
+
+/// A `[mod]` string field by name.
+fn field<'m>(module: &'m ModToml, key: &str) -> Option<&'m Spanned<Typed<String>>> {
+    match key {
+        "id" => module.id.as_ref(),
+        "version" => module.version.as_ref(),
+        "api" => module.api.as_ref(),
+        "name" => module.name.as_ref(),
+        "description" => module.description.as_ref(),
+        "license" => module.license.as_ref(),
+        _ => None,
+    }
+}
+
+/// `[mod] id`: checked, and stamped on the reader so later diagnostics name the mod.
+fn read_id(
+    r: &mut Reader<'_>,
+    module: &ModToml,
+    header: &Range<usize>,
+    spans: &mut ManifestSpans,
+) -> Option<String> {
+    let Some(v) = module.id.as_ref() else {
+        r.missing(header.clone(), "id", "`[mod]`", "id = \"my_mod\"");
+        return None;
+    };
+    let (s, span) = r.string(v, "mod.id", "id = \"my_mod\"")?;
+    if !check_mod_id(r, &s, span.clone(), "`[mod] id`") {
+        return None;
+    }
+    r.mod_id = Some(s.clone());
+    spans.id = Some(span);
+    Some(s)
+}
+
+/// The descriptive `[mod]` keys: name, description, license, authors.
+fn read_about(r: &mut Reader<'_>, module: &ModToml, m: &mut Manifest) {
+    let text = |r: &mut Reader<'_>, key: &str, example: &str| {
+        field(module, key)
+            .and_then(|v| r.string(v, &format!("mod.{key}"), example))
+            .map(|(s, _)| s)
+    };
+    let name = text(r, "name", "name = \"My Mod\"");
+    let description = text(r, "description", "description = \"what it adds\"");
+    let license = text(r, "license", "license = \"MIT\"");
+    m.name = name.unwrap_or_else(|| m.id.clone());
+    m.description = description.unwrap_or_default();
+    m.license = license;
+    m.authors = module
+        .authors
+        .as_ref()
+        .and_then(|v| r.string_list(v, "mod.authors", "authors = [\"Ada\"]"))
+        .map(|v| v.into_iter().map(|(s, _)| s).collect())
+        .unwrap_or_default();
+}
+
+/// `[dependencies]`, `[conflicts]` and `[breaks]`.
+fn read_relations(r: &mut Reader<'_>, doc: &Document<'_, ManifestToml>, m: &mut Manifest) {
+    let t = &doc.value;
+    if let Some(deps) = table(r, &t.dependencies, "dependencies", "[dependencies]") {
+        m.dependencies = read_dependencies(r, doc, deps);
+    }
+    if let Some(conflicts) = table(r, &t.conflicts, "conflicts", "[conflicts]") {
+        m.conflicts = read_conflicts(r, doc, conflicts, false)
+            .into_iter()
+            .map(|(id, req, reason, span)| Conflict {
+                id,
+                req,
+                reason,
+                span,
+            })
+            .collect();
+    }
+    if let Some(breaks) = table(r, &t.breaks, "breaks", "[breaks]") {
+        m.breaks = read_conflicts(r, doc, breaks, true)
+            .into_iter()
+            .map(|(id, req, reason, span)| Break {
+                id,
+                req,
+                reason: reason.unwrap_or_default(),
+                span,
+            })
+            .collect();
+    }
+}
+
+/// `[load] after` and `before`: lists of mod ids.
+fn read_load(r: &mut Reader<'_>, load: &LoadToml, m: &mut Manifest) {
+    for (key, v, out) in [
+        ("after", &load.after, &mut m.load.after),
+        ("before", &load.before, &mut m.load.before),
+    ] {
+        let Some(list) = v.as_ref().and_then(|v| {
+            r.string_list(
+                v,
+                &format!("load.{key}"),
+                &format!("{key} = [\"other_mod\"]"),
+            )
+        }) else {
+            continue;
+        };
+        for (s, span) in list {
+            if check_mod_id(r, &s, span, &format!("`[load] {key}`")) {
+                out.push(s);
+            }
+        }
+    }
+}
+
+/// `[content] paths` and `loaders`.
+fn read_content(r: &mut Reader<'_>, content: &ContentToml, m: &mut Manifest) {
+    if let Some(list) = content
+        .paths
+        .as_ref()
+        .and_then(|v| r.string_list(v, "content.paths", "paths = [\"content\"]"))
+    {
+        m.content_paths = list.into_iter().map(|(s, _)| s).collect();
+    }
+    let Some(loaders) = content.loaders.as_ref().and_then(|v| {
+        r.typed(
+            v,
+            "content.loaders",
+            "a table",
+            "loaders = { \"cards.json\" = \"cards\" }",
+        )
+        .map(|(t, _)| t)
+    }) else {
+        return;
+    };
+    for (file, v) in loaders {
+        if let Some((loader, _)) = r.string(
+            v,
+            &format!("content.loaders.{file}"),
+            &format!("\"{file}\" = \"cards\""),
+        ) {
+            m.content_loaders.push((file.clone(), loader));
+        }
+    }
+}
+
+/// The span of entry `id` of `[section]` (its key).
+fn entry_span(doc: &Document<'_, ManifestToml>, section: &str, id: &str) -> Range<usize> {
+    doc.key_span(&[Seg::Key(section.into()), Seg::Key(id.into())])
+        .unwrap_or(0..0)
+}
+
+fn read_dependencies(
+    r: &mut Reader<'_>,
+    doc: &Document<'_, ManifestToml>,
+    deps: &Entries<DependencyToml>,
+) -> Vec<Dependency> {
     let mut out = Vec::new();
-    for (key, v) in t.iter() {
-        let id: &str = key.get_ref();
-        let ok = check_mod_id(r, id, key.span(), "`[dependencies]`");
+    for (id, v) in deps {
+        let key = entry_span(doc, "dependencies", id);
+        let ok = check_mod_id(r, id, key.clone(), "`[dependencies]`");
         let example = format!("{id} = \"^1.0\"");
         let what = format!("dependency `{id}`");
-        let entry = match v.get_ref().as_str() {
-            Some(s) => parse_req(r, s, v.span(), &what).map(|req| (req, false)),
-            None => match r.table(
-                v,
-                &format!("dependencies.{id}"),
-                &format!("{id} = {{ version = \"^1.0\", optional = true }}"),
-            ) {
-                Some(dt) => {
-                    r.check_keys(dt, DEP_KEYS, &format!("dependency `{id}`"));
-                    let optional = get(dt, "optional")
-                        .and_then(|v| {
-                            r.boolean(v, &format!("dependencies.{id}.optional"), "optional = true")
-                        })
-                        .unwrap_or(false);
-                    match get(dt, "version") {
-                        Some(v) => r
-                            .string(v, &format!("dependencies.{id}.version"), &example)
-                            .and_then(|(s, span)| parse_req(r, &s, span, &what))
-                            .map(|req| (req, optional)),
-                        None => {
-                            r.missing(key.span(), "version", &what, "version = \"^1.0\"");
-                            None
-                        }
+        let entry = match r.typed(
+            v,
+            &format!("dependencies.{id}"),
+            "a table",
+            &format!("{id} = {{ version = \"^1.0\", optional = true }}"),
+        ) {
+            Some((StrOr::Str(s), span)) => parse_req(r, s, span, &what).map(|req| (req, false)),
+            Some((StrOr::Table(dt), _)) => {
+                let optional = dt
+                    .optional
+                    .as_ref()
+                    .and_then(|v| {
+                        r.boolean(v, &format!("dependencies.{id}.optional"), "optional = true")
+                    })
+                    .unwrap_or(false);
+                match dt.version.as_ref() {
+                    Some(v) => r
+                        .string(v, &format!("dependencies.{id}.version"), &example)
+                        .and_then(|(s, span)| parse_req(r, &s, span, &what))
+                        .map(|req| (req, optional)),
+                    None => {
+                        r.missing(key.clone(), "version", &what, "version = \"^1.0\"");
+                        None
                     }
                 }
-                None => None,
-            },
+            }
+            None => None,
         };
         if let (true, Some((req, optional))) = (ok, entry) {
             out.push(Dependency {
-                id: id.to_string(),
+                id: id.clone(),
                 req,
                 optional,
-                span: Some(key.span().start..v.span().end),
+                span: Some(key.start..v.span().end),
             });
         }
     }
@@ -360,7 +480,8 @@ type ConflictEntry = (String, VersionReq, Option<String>, Option<Range<usize>>);
 /// `[conflicts]` and `[breaks]`: `id = "req"` or `id = { version, reason }`.
 fn read_conflicts(
     r: &mut Reader<'_>,
-    t: &DeTable<'_>,
+    doc: &Document<'_, ManifestToml>,
+    entries: &Entries<ConflictToml>,
     reason_required: bool,
 ) -> Vec<ConflictEntry> {
     let section = if reason_required {
@@ -369,21 +490,23 @@ fn read_conflicts(
         "conflicts"
     };
     let mut out = Vec::new();
-    for (key, v) in t.iter() {
-        let id: &str = key.get_ref();
-        let ok = check_mod_id(r, id, key.span(), &format!("`[{section}]`"));
+    for (id, v) in entries {
+        let key = entry_span(doc, section, id);
+        let ok = check_mod_id(r, id, key.clone(), &format!("`[{section}]`"));
         let what = format!("`{id}` in `[{section}]`");
         let example =
             format!("{id} = {{ version = \"*\", reason = \"why they cannot load together\" }}");
-        let entry = match v.get_ref().as_str() {
-            Some(s) if !reason_required => parse_req(r, s, v.span(), &what).map(|req| (req, None)),
-            Some(_) => {
+        let entry = match r.typed(v, &format!("{section}.{id}"), "a table", &example) {
+            Some((StrOr::Str(s), span)) if !reason_required => {
+                parse_req(r, s, span, &what).map(|req| (req, None))
+            }
+            Some((StrOr::Str(_), span)) => {
                 r.push(
                     Diagnostic::error(
                         "E-MANIFEST-BREAKS-REASON",
                         format!("`[breaks]` entry `{id}` has no reason"),
                     )
-                    .at(r.loc(key.span().start..v.span().end))
+                    .at(r.loc(key.start..span.end))
                     .with_label("`reason` is required")
                     .with_note(
                         "the reason is shown to operators when the two mods are refused together",
@@ -392,64 +515,65 @@ fn read_conflicts(
                 );
                 None
             }
-            None => match r.table(v, &format!("{section}.{id}"), &example) {
-                Some(ct) => {
-                    r.check_keys(ct, CONFLICT_KEYS, &what);
-                    let req = match get(ct, "version") {
-                        Some(v) => r
-                            .string(v, &format!("{section}.{id}.version"), "version = \"*\"")
-                            .and_then(|(s, span)| parse_req(r, &s, span, &what)),
-                        None => Some(VersionReq::STAR),
-                    };
-                    let reason = get(ct, "reason")
-                        .and_then(|v| {
-                            r.string(v, &format!("{section}.{id}.reason"), "reason = \"...\"")
-                        })
-                        .map(|(s, _)| s);
-                    if reason_required && reason.is_none() && get(ct, "reason").is_none() {
-                        r.missing(
-                            key.span(),
-                            "reason",
-                            &what,
-                            "reason = \"why they cannot load together\"",
-                        );
-                        None
-                    } else {
-                        req.map(|req| (req, reason))
-                    }
-                }
-                None => None,
-            },
+            Some((StrOr::Table(ct), _)) => {
+                read_conflict_table(r, ct, section, id, &key, reason_required)
+            }
+            None => None,
         };
         if let (true, Some((req, reason))) = (ok, entry) {
-            out.push((
-                id.to_string(),
-                req,
-                reason,
-                Some(key.span().start..v.span().end),
-            ));
+            out.push((id.clone(), req, reason, Some(key.start..v.span().end)));
         }
     }
     out
 }
 
-fn read_plugin(
+/// The long form `{ version, reason }` of a conflict or break.
+fn read_conflict_table(
     r: &mut Reader<'_>,
-    item: &toml::Spanned<toml::de::DeValue<'_>>,
-) -> Option<PluginEntry> {
-    let t = r.table(
+    ct: &ConflictToml,
+    section: &str,
+    id: &str,
+    key: &Range<usize>,
+    reason_required: bool,
+) -> Option<(VersionReq, Option<String>)> {
+    let what = format!("`{id}` in `[{section}]`");
+    let req = match ct.version.as_ref() {
+        Some(v) => r
+            .string(v, &format!("{section}.{id}.version"), "version = \"*\"")
+            .and_then(|(s, span)| parse_req(r, &s, span, &what)),
+        None => Some(VersionReq::STAR),
+    };
+    let reason = ct
+        .reason
+        .as_ref()
+        .and_then(|v| r.string(v, &format!("{section}.{id}.reason"), "reason = \"...\""))
+        .map(|(s, _)| s);
+    if reason_required && ct.reason.is_none() {
+        r.missing(
+            key.clone(),
+            "reason",
+            &what,
+            "reason = \"why they cannot load together\"",
+        );
+        return None;
+    }
+    req.map(|req| (req, reason))
+}
+
+fn read_plugin(r: &mut Reader<'_>, item: &Spanned<Typed<PluginToml>>) -> Option<PluginEntry> {
+    let (t, span) = r.typed(
         item,
         "plugin",
+        "a table",
         "[[plugin]]\nfile = \"plugins/my_plugin.wasm\"",
     )?;
-    r.check_keys(t, PLUGIN_KEYS, "`[[plugin]]`");
-    let file = match get(t, "file") {
+    let file = match t.file.as_ref() {
         Some(v) => r
             .string(v, "plugin.file", "file = \"plugins/my_plugin.wasm\"")
             .map(|(s, _)| s),
         None => {
             r.missing(
-                item.span(),
+                span,
                 "file",
                 "`[[plugin]]`",
                 "file = \"plugins/my_plugin.wasm\"",
@@ -457,14 +581,24 @@ fn read_plugin(
             None
         }
     };
-    let list = |r: &mut Reader<'_>, key: &str, example: &str| -> Vec<String> {
-        get(t, key)
+    let list = |r: &mut Reader<'_>, v: &Field<StringList>, key: &str, example: &str| {
+        v.as_ref()
             .and_then(|v| r.string_list(v, &format!("plugin.{key}"), example))
             .map(|l| l.into_iter().map(|(s, _)| s).collect())
             .unwrap_or_default()
     };
-    let provides = list(r, "provides", "provides = [\"action/my_action\"]");
-    let capabilities = list(r, "capabilities", "capabilities = [\"log\"]");
+    let provides = list(
+        r,
+        &t.provides,
+        "provides",
+        "provides = [\"action/my_action\"]",
+    );
+    let capabilities = list(
+        r,
+        &t.capabilities,
+        "capabilities",
+        "capabilities = [\"log\"]",
+    );
     Some(PluginEntry {
         file: file?,
         provides,

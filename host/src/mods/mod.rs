@@ -65,8 +65,26 @@ pub const HOST_API_VERSION: Version = Version::new(0, 1, 0);
 /// the schemas name the same ones (`crate::schema`).
 #[cfg(test)]
 pub(crate) mod schema_keys {
-    pub(crate) use super::manifest_parse::{
-        MOD_KEYS as MANIFEST_MOD, PLUGIN_KEYS as MANIFEST_PLUGIN, TOP_KEYS as MANIFEST_TOP,
-    };
-    pub(crate) use super::server::{LIMIT_KEYS as SERVER_LIMITS, TOP_KEYS as SERVER_TOP};
+    use super::toml_read::fields_of;
+
+    /// The top-level keys of `mod.toml`.
+    pub(crate) fn manifest_top() -> &'static [&'static str] {
+        fields_of::<super::manifest_parse::ManifestToml>()
+    }
+    /// The keys of `[mod]`.
+    pub(crate) fn manifest_mod() -> &'static [&'static str] {
+        fields_of::<super::manifest_parse::ModToml>()
+    }
+    /// The keys of `[[plugin]]`.
+    pub(crate) fn manifest_plugin() -> &'static [&'static str] {
+        fields_of::<super::manifest_parse::PluginToml>()
+    }
+    /// The top-level keys of `server.toml`.
+    pub(crate) fn server_top() -> &'static [&'static str] {
+        fields_of::<super::server::ServerToml>()
+    }
+    /// The keys of `[limits.<mod>]`.
+    pub(crate) fn server_limits() -> &'static [&'static str] {
+        fields_of::<super::server::LimitsToml>()
+    }
 }

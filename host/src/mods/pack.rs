@@ -252,11 +252,9 @@ fn safe_relative(rel: &str) -> bool {
         && p.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
-fn read_archive(zip_path: &Path) -> Result<Unpacked, PackError> {
-    let not_packed = |why: String| PackError::NotPacked {
-        path: zip_path.to_path_buf(),
-        why,
-    };
+/// Every file entry of the archive with its bytes, refusing unsafe paths and archives that
+/// unpack to more than [`MAX_UNPACKED`].
+fn read_entries(zip_path: &Path) -> Result<Vec<(String, Vec<u8>)>, PackError> {
     let zip_err = |source| PackError::Zip {
         path: zip_path.to_path_buf(),
         source,
@@ -279,10 +277,10 @@ fn read_archive(zip_path: &Path) -> Result<Unpacked, PackError> {
         }
         total = total.saturating_add(entry.size());
         if total > MAX_UNPACKED {
-            return Err(not_packed(format!(
-                "it unpacks to more than {} MB",
-                MAX_UNPACKED >> 20
-            )));
+            return Err(PackError::NotPacked {
+                path: zip_path.to_path_buf(),
+                why: format!("it unpacks to more than {} MB", MAX_UNPACKED >> 20),
+            });
         }
         let mut bytes = Vec::new();
         entry
@@ -292,6 +290,15 @@ fn read_archive(zip_path: &Path) -> Result<Unpacked, PackError> {
             .map_err(io("read", zip_path))?;
         entries.push((name, bytes));
     }
+    Ok(entries)
+}
+
+/// The one mod the archive's lock entry lists.
+fn read_lock(zip_path: &Path, entries: &[(String, Vec<u8>)]) -> Result<LockedMod, PackError> {
+    let not_packed = |why: String| PackError::NotPacked {
+        path: zip_path.to_path_buf(),
+        why,
+    };
     let lock_bytes = entries
         .iter()
         .find(|(n, _)| n == LOCK_ENTRY)
@@ -311,6 +318,16 @@ fn read_archive(zip_path: &Path) -> Result<Unpacked, PackError> {
             lock.mods.len()
         )));
     };
+    Ok(locked.clone())
+}
+
+fn read_archive(zip_path: &Path) -> Result<Unpacked, PackError> {
+    let not_packed = |why: String| PackError::NotPacked {
+        path: zip_path.to_path_buf(),
+        why,
+    };
+    let entries = read_entries(zip_path)?;
+    let locked = &read_lock(zip_path, &entries)?;
     let prefix = format!("{}/", locked.id);
     let mut files = Vec::new();
     for (name, bytes) in entries {

@@ -243,74 +243,7 @@ pub fn resolve(
     server: Option<&ServerConfig>,
 ) -> Resolution {
     let mut diags = Diagnostics::default();
-    let mut nodes: BTreeMap<String, Node<'_>> = BTreeMap::new();
-    let blank = || Node {
-        found: None,
-        dirs: Vec::new(),
-        cause: None,
-        reasons: Vec::new(),
-        root: None,
-        by_error: false,
-    };
-    let mut copies: BTreeMap<&str, Vec<(PathBuf, Option<&Version>)>> = BTreeMap::new();
-    for m in &discovery.mods {
-        copies
-            .entry(&m.manifest.id)
-            .or_default()
-            .push((m.dir.clone(), Some(&m.manifest.version)));
-        let n = nodes.entry(m.manifest.id.clone()).or_insert_with(blank);
-        n.found = Some(m);
-        n.dirs.push(m.dir.clone());
-    }
-    for b in &discovery.broken {
-        let Some(id) = &b.id else { continue };
-        copies.entry(id).or_default().push((b.dir.clone(), None));
-        let n = nodes.entry(id.clone()).or_insert_with(blank);
-        n.dirs.push(b.dir.clone());
-    }
-    // Duplicate ids: neither copy loads, since picking one silently may pick the wrong one.
-    for (id, cs) in &copies {
-        if cs.len() < 2 {
-            continue;
-        }
-        let paths: Vec<String> = cs
-            .iter()
-            .map(|(p, _)| format!("`{}`", p.display()))
-            .collect();
-        let mut d = Diagnostic::error(
-            "E-MOD-DUPLICATE",
-            format!("two mods use the id `{id}`: {}", paths.join(" and ")),
-        )
-        .for_mod(*id);
-        for (p, v) in cs {
-            let v = v.map_or("an unreadable manifest".to_string(), |v| {
-                format!("version {v}")
-            });
-            d = d.with_note(format!("`{id}` found in `{}` ({v})", p.display()));
-        }
-        diags.push(d.with_help(format!("remove or rename one of the folders; each mod id is a namespace and must be unique (neither copy of `{id}` loads until then)")));
-        if let Some(n) = nodes.get_mut(*id) {
-            n.disable(
-                DisableCause::Broken,
-                format!("two mods use the id `{id}` ({})", paths.join(", ")),
-                true,
-            );
-        }
-    }
-    for b in &discovery.broken {
-        if let Some(n) = b.id.as_ref().and_then(|id| nodes.get_mut(id)) {
-            if n.cause.is_none() {
-                n.disable(
-                    DisableCause::Broken,
-                    format!(
-                        "its manifest `{}` has errors",
-                        b.dir.join("mod.toml").display()
-                    ),
-                    true,
-                );
-            }
-        }
-    }
+    let mut nodes = nodes_of(discovery, &mut diags);
     let enabled_in_server = apply_server(&mut nodes, server, &mut diags);
     check_api(&mut nodes, api_version, &mut diags);
     check_dependencies(&mut nodes, &mut diags);
@@ -339,6 +272,91 @@ pub fn resolve(
         order,
         disabled,
         diagnostics: diags,
+    }
+}
+
+/// One node per mod id found (readable or not); duplicate ids and broken manifests are
+/// disabled, as `Broken`.
+fn nodes_of<'d>(discovery: &'d Discovery, diags: &mut Diagnostics) -> BTreeMap<String, Node<'d>> {
+    let mut nodes: BTreeMap<String, Node<'_>> = BTreeMap::new();
+    let blank = || Node {
+        found: None,
+        dirs: Vec::new(),
+        cause: None,
+        reasons: Vec::new(),
+        root: None,
+        by_error: false,
+    };
+    let mut copies: Copies<'_> = BTreeMap::new();
+    for m in &discovery.mods {
+        copies
+            .entry(&m.manifest.id)
+            .or_default()
+            .push((m.dir.clone(), Some(&m.manifest.version)));
+        let n = nodes.entry(m.manifest.id.clone()).or_insert_with(blank);
+        n.found = Some(m);
+        n.dirs.push(m.dir.clone());
+    }
+    for b in &discovery.broken {
+        let Some(id) = &b.id else { continue };
+        copies.entry(id).or_default().push((b.dir.clone(), None));
+        let n = nodes.entry(id.clone()).or_insert_with(blank);
+        n.dirs.push(b.dir.clone());
+    }
+    disable_duplicates(&mut nodes, &copies, diags);
+    for b in &discovery.broken {
+        if let Some(n) = b.id.as_ref().and_then(|id| nodes.get_mut(id)) {
+            if n.cause.is_none() {
+                n.disable(
+                    DisableCause::Broken,
+                    format!(
+                        "its manifest `{}` has errors",
+                        b.dir.join("mod.toml").display()
+                    ),
+                    true,
+                );
+            }
+        }
+    }
+    nodes
+}
+
+/// Every folder found for each mod id, with its version when the manifest was readable.
+type Copies<'d> = BTreeMap<&'d str, Vec<(PathBuf, Option<&'d Version>)>>;
+
+/// Duplicate ids: neither copy loads, since picking one silently may pick the wrong one.
+fn disable_duplicates(
+    nodes: &mut BTreeMap<String, Node<'_>>,
+    copies: &Copies<'_>,
+    diags: &mut Diagnostics,
+) {
+    for (id, cs) in copies {
+        if cs.len() < 2 {
+            continue;
+        }
+        let paths: Vec<String> = cs
+            .iter()
+            .map(|(p, _)| format!("`{}`", p.display()))
+            .collect();
+        let mut d = Diagnostic::error(
+            "E-MOD-DUPLICATE",
+            format!("two mods use the id `{id}`: {}", paths.join(" and ")),
+        )
+        .for_mod(*id);
+        for (p, v) in cs {
+            let v = v.map_or("an unreadable manifest".to_string(), |v| {
+                format!("version {v}")
+            });
+            d = d.with_note(format!("`{id}` found in `{}` ({v})", p.display()));
+        }
+        diags.push(d.with_help(format!("remove or rename one of the folders; each mod id is a namespace and must be unique (neither copy of `{id}` loads until then)")));
+        if let Some(n) = nodes.get_mut(*id) {
+            n.disable(
+                DisableCause::Broken,
+                format!("two mods use the id `{id}` ({})", paths.join(", ")),
+                true,
+            );
+        }
     }
 }
 

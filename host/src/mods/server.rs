@@ -26,7 +26,11 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use super::toml_read::{get, Codes, Reader};
+use indexmap::IndexMap;
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::toml_read::{fields_of, Codes, Field, Reader, Seg, StringList, Typed};
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
 use crate::id::validate_namespace;
 use crate::plugins::PluginLimits;
@@ -38,16 +42,47 @@ static CODES: Codes = Codes {
     missing_key: "E-SERVER-MISSING-KEY",
 };
 
-pub(crate) const TOP_KEYS: &[&str] = &[
-    "mod_dirs",
-    "enabled",
-    "disabled",
-    "trusted_native",
-    "limits",
-    "grants",
-];
-pub(crate) const LIMIT_KEYS: &[&str] = &["fuel", "memory_mb", "table_elements", "stack_kb"];
-pub(crate) const GRANT_KEYS: &[&str] = &["capabilities", "read"];
+/// `server.toml` as written; every field optional and lenient ([`Typed`]), so one read
+/// reports every mistake.
+#[derive(Deserialize)]
+pub(crate) struct ServerToml {
+    mod_dirs: Field<StringList>,
+    enabled: Field<StringList>,
+    disabled: Field<StringList>,
+    trusted_native: Field<StringList>,
+    limits: Field<IndexMap<String, Spanned<Typed<LimitsToml>>>>,
+    grants: Field<IndexMap<String, Spanned<Typed<GrantsToml>>>>,
+}
+
+/// One `[limits.<mod>]` as written.
+#[derive(Deserialize)]
+pub(crate) struct LimitsToml {
+    fuel: Field<u64>,
+    memory_mb: Field<u64>,
+    table_elements: Field<u64>,
+    stack_kb: Field<u64>,
+}
+
+/// One `[grants.<mod>]` as written.
+#[derive(Deserialize)]
+struct GrantsToml {
+    capabilities: Field<StringList>,
+    read: Field<StringList>,
+}
+
+/// Names the table an unknown key at `path` sits in, with the keys that table accepts.
+fn table_name(path: &[Seg]) -> Option<(String, &'static [&'static str])> {
+    match path {
+        [] => Some(("server.toml".into(), fields_of::<ServerToml>())),
+        [Seg::Key(section), Seg::Key(id)] if section == "limits" => {
+            Some((format!("`[limits.{id}]`"), fields_of::<LimitsToml>()))
+        }
+        [Seg::Key(section), Seg::Key(id)] if section == "grants" => {
+            Some((format!("`[grants.{id}]`"), fields_of::<GrantsToml>()))
+        }
+        _ => None,
+    }
+}
 
 /// Per-mod sandbox limits from `[limits.<mod>]`. `None` means the host's safe default.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -130,88 +165,35 @@ impl ServerConfig {
     pub fn parse(path: &Path, text: &str, base: &Path) -> Result<ServerConfig, Diagnostics> {
         let src = SourceText::new(path, text);
         let mut r = Reader::new(&src, &CODES);
-        let Some(doc) = r.parse(text, "server.toml") else {
+        let Some(doc) = r.read::<ServerToml>(text, "server.toml") else {
             return Err(Diagnostics(r.diags));
         };
-        let doc = doc.get_ref();
-        r.check_keys(doc, TOP_KEYS, "server.toml");
+        r.report_unknown(&doc, table_name);
+        let t = &doc.value;
         let mut cfg = ServerConfig::default();
-        let ids = |r: &mut Reader<'_>, key: &str| -> Vec<(String, Range<usize>)> {
-            let list = get(doc, key)
-                .and_then(|v| r.string_list(v, key, &format!("{key} = [\"my_mod\"]")))
-                .unwrap_or_default();
-            list.into_iter()
-                .filter(|(s, span)| check_id(r, s, span.clone(), key))
-                .collect()
-        };
         let (enabled, disabled, trusted) = (
-            ids(&mut r, "enabled"),
-            ids(&mut r, "disabled"),
-            ids(&mut r, "trusted_native"),
+            mod_ids(&mut r, &t.enabled, "enabled"),
+            mod_ids(&mut r, &t.disabled, "disabled"),
+            mod_ids(&mut r, &t.trusted_native, "trusted_native"),
         );
         (cfg.enabled, cfg.enabled_spans) = enabled.into_iter().unzip();
         (cfg.disabled, cfg.disabled_spans) = disabled.into_iter().unzip();
         cfg.trusted_native = trusted.into_iter().map(|(s, _)| s).collect();
-        if let Some(list) =
-            get(doc, "mod_dirs").and_then(|v| r.string_list(v, "mod_dirs", "mod_dirs = [\"mods\"]"))
+        cfg.mod_dirs = match t
+            .mod_dirs
+            .as_ref()
+            .and_then(|v| r.string_list(v, "mod_dirs", "mod_dirs = [\"mods\"]"))
         {
-            cfg.mod_dirs = list.into_iter().map(|(s, _)| base.join(s)).collect();
-        } else {
-            cfg.mod_dirs = vec![base.join("mods")];
+            Some(list) => list.into_iter().map(|(s, _)| base.join(s)).collect(),
+            None => vec![base.join("mods")],
+        };
+        for (id, limits) in per_mod(&mut r, &doc, &t.limits, "limits") {
+            let limits = read_limits(&mut r, &id, limits);
+            cfg.limits.insert(id, limits);
         }
-        for (section, what) in [("limits", "[limits.my_mod]"), ("grants", "[grants.my_mod]")] {
-            let Some(t) = get(doc, section).and_then(|v| r.table(v, section, what)) else {
-                continue;
-            };
-            for (key, v) in t.iter() {
-                let id: &str = key.get_ref();
-                if !check_id(&mut r, id, key.span(), section) {
-                    continue;
-                }
-                let Some(mt) = r.table(v, &format!("{section}.{id}"), &format!("[{section}.{id}]"))
-                else {
-                    continue;
-                };
-                if section == "limits" {
-                    r.check_keys(mt, LIMIT_KEYS, &format!("`[limits.{id}]`"));
-                    let mut num = |k: &str| {
-                        get(mt, k).and_then(|v| {
-                            r.unsigned(v, &format!("limits.{id}.{k}"), &format!("{k} = 1000"))
-                        })
-                    };
-                    let limits = Limits {
-                        fuel: num("fuel"),
-                        memory_mb: num("memory_mb"),
-                        table_elements: num("table_elements"),
-                        stack_kb: num("stack_kb"),
-                    };
-                    cfg.limits.insert(id.to_string(), limits);
-                } else {
-                    r.check_keys(mt, GRANT_KEYS, &format!("`[grants.{id}]`"));
-                    let capabilities = get(mt, "capabilities")
-                        .and_then(|v| {
-                            r.string_list(
-                                v,
-                                &format!("grants.{id}.capabilities"),
-                                "capabilities = [\"log\"]",
-                            )
-                        })
-                        .map(|l| l.into_iter().map(|(s, _)| s).collect())
-                        .unwrap_or_default();
-                    let read = get(mt, "read")
-                        .and_then(|v| {
-                            r.string_list(
-                                v,
-                                &format!("grants.{id}.read"),
-                                "read = [\"../shared/corpora/hearthbreaker\"]",
-                            )
-                        })
-                        .map(|l| l.into_iter().map(|(s, _)| base.join(s)).collect())
-                        .unwrap_or_default();
-                    cfg.grants
-                        .insert(id.to_string(), Grants { capabilities, read });
-                }
-            }
+        for (id, grants) in per_mod(&mut r, &doc, &t.grants, "grants") {
+            let grants = read_grants(&mut r, &id, grants, base);
+            cfg.grants.insert(id, grants);
         }
         if !r.diags.is_empty() {
             return Err(Diagnostics(r.diags));
@@ -255,6 +237,90 @@ impl ServerConfig {
             None => Location::file(&src.path),
         })
     }
+}
+
+/// A list of mod ids (`enabled`, `disabled`, `trusted_native`), keeping the valid ones.
+fn mod_ids(r: &mut Reader<'_>, v: &Field<StringList>, key: &str) -> Vec<(String, Range<usize>)> {
+    let list = v
+        .as_ref()
+        .and_then(|v| r.string_list(v, key, &format!("{key} = [\"my_mod\"]")))
+        .unwrap_or_default();
+    list.into_iter()
+        .filter(|(s, span)| check_id(r, s, span.clone(), key))
+        .collect()
+}
+
+/// The entries of `[limits]` or `[grants]` whose mod id is valid and whose value is a
+/// table.
+fn per_mod<'v, T>(
+    r: &mut Reader<'_>,
+    doc: &super::toml_read::Document<'_, ServerToml>,
+    v: &'v Field<IndexMap<String, Spanned<Typed<T>>>>,
+    section: &str,
+) -> Vec<(String, &'v T)> {
+    let Some((entries, _)) = v
+        .as_ref()
+        .and_then(|v| r.typed(v, section, "a table", &format!("[{section}.my_mod]")))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (id, v) in entries {
+        let key = doc
+            .key_span(&[Seg::Key(section.into()), Seg::Key(id.clone())])
+            .unwrap_or(0..0);
+        if !check_id(r, id, key, section) {
+            continue;
+        }
+        let example = format!("[{section}.{id}]");
+        if let Some((t, _)) = r.typed(v, &format!("{section}.{id}"), "a table", &example) {
+            out.push((id.clone(), t));
+        }
+    }
+    out
+}
+
+/// One `[limits.<mod>]`.
+fn read_limits(r: &mut Reader<'_>, id: &str, t: &LimitsToml) -> Limits {
+    let mut num = |v: &Field<u64>, k: &str| {
+        v.as_ref()
+            .and_then(|v| r.unsigned(v, &format!("limits.{id}.{k}"), &format!("{k} = 1000")))
+    };
+    Limits {
+        fuel: num(&t.fuel, "fuel"),
+        memory_mb: num(&t.memory_mb, "memory_mb"),
+        table_elements: num(&t.table_elements, "table_elements"),
+        stack_kb: num(&t.stack_kb, "stack_kb"),
+    }
+}
+
+/// One `[grants.<mod>]`; `read` folders are joined to `base`.
+fn read_grants(r: &mut Reader<'_>, id: &str, t: &GrantsToml, base: &Path) -> Grants {
+    let capabilities = t
+        .capabilities
+        .as_ref()
+        .and_then(|v| {
+            r.string_list(
+                v,
+                &format!("grants.{id}.capabilities"),
+                "capabilities = [\"log\"]",
+            )
+        })
+        .map(|l| l.into_iter().map(|(s, _)| s).collect())
+        .unwrap_or_default();
+    let read = t
+        .read
+        .as_ref()
+        .and_then(|v| {
+            r.string_list(
+                v,
+                &format!("grants.{id}.read"),
+                "read = [\"../shared/corpora/hearthbreaker\"]",
+            )
+        })
+        .map(|l| l.into_iter().map(|(s, _)| base.join(s)).collect())
+        .unwrap_or_default();
+    Grants { capabilities, read }
 }
 
 fn check_id(r: &mut Reader<'_>, id: &str, span: Range<usize>, key: &str) -> bool {

@@ -508,100 +508,111 @@ impl Parser<'_> {
                 Ok(e)
             }
             Some(c) if c.is_ascii_digit() => self.number_or_dice(),
-            Some(c) if c.is_ascii_alphabetic() || c == b'_' || c == b'$' => {
-                let start = self.pos;
-                let w = self.word().to_owned();
-                if w.is_empty() {
-                    return Err(self.err("unexpected character"));
-                }
-                match w.as_str() {
-                    "min" | "max" => {
-                        let op = if w == "min" { BinOp::Min } else { BinOp::Max };
-                        if !self.eat(b'(') {
-                            return Err(self.err(&format!("expected `(` after `{w}`")));
-                        }
-                        let a = self.expr()?;
-                        if !self.eat(b',') {
-                            return Err(
-                                self.err(&format!("`{w}` takes two arguments separated by `,`"))
-                            );
-                        }
-                        let b = self.expr()?;
-                        if !self.eat(b')') {
-                            return Err(self.err("expected `)`"));
-                        }
-                        Ok(Expr::Bin(op, Box::new(a), Box::new(b)))
-                    }
-                    "count" => {
-                        if !self.eat(b'(') {
-                            return Err(self.err("expected `(` after `count`"));
-                        }
-                        self.ws();
-                        let name = self.word().to_owned();
-                        if !self.eat(b')') {
-                            return Err(self.err("`count` takes the name of a selector ref, e.g. `count(friendly_minions)`"));
-                        }
-                        let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
-                        Ok(Expr::Count(sel))
-                    }
-                    "sum" => {
-                        if !self.eat(b'(') {
-                            return Err(self.err("expected `(` after `sum`"));
-                        }
-                        self.ws();
-                        let name = self.word().to_owned();
-                        let usage = "`sum` takes a selector ref and a property, e.g. `sum(friendly_minions, attack)`";
-                        if !self.eat(b',') {
-                            return Err(self.err(usage));
-                        }
-                        self.ws();
-                        let key = self.word().to_owned();
-                        check_ident(&key).map_err(|m| self.err(&m))?;
-                        if !self.eat(b')') {
-                            return Err(self.err(usage));
-                        }
-                        let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
-                        Ok(Expr::Sum(sel, Sym::new(&key)))
-                    }
-                    _ if w.contains('.') => {
-                        let (head, rest) = w.split_once('.').unwrap_or((&w, ""));
-                        if head == "event" && !rest.contains('.') {
-                            check_ident(rest).map_err(|m| self.err(&m))?;
-                            return Ok(Expr::EventField(Sym::new(rest)));
-                        }
-                        if let Some(key) = rest.strip_prefix("last.") {
-                            if head == "event" {
-                                check_ident(key).map_err(|m| self.err(&m))?;
-                                return Ok(Expr::LastKnown(Sym::new(key)));
-                            }
-                        }
-                        let (path, key) = w.rsplit_once('.').unwrap_or((&w, ""));
-                        let obj = ObjRef::parse(path).map_err(|e| {
-                            self.pos = start;
-                            self.err(&e.message)
-                        })?;
-                        check_ident(key).map_err(|m| self.err(&m))?;
-                        Ok(Expr::Prop {
-                            obj,
-                            key: Sym::new(key),
-                        })
-                    }
-                    _ => match self.names.alias(&w).map_err(|m| {
-                        self.pos = start;
-                        self.err(&m.0)
-                    })? {
-                        Some(e) => Ok(e),
-                        None => {
-                            self.pos = start;
-                            Err(self.err(&format!(
-                                "unknown name `{w}`; write a property as `self.{w}` or `target.{w}`, or define an alias `{w}` in `[alias]`"
-                            )))
-                        }
-                    },
-                }
-            }
+            Some(c) if c.is_ascii_alphabetic() || c == b'_' || c == b'$' => self.named(),
             Some(c) => Err(self.err(&format!("unexpected `{}`", c as char))),
         }
+    }
+    /// A word: a function call (`min`, `max`, `count`, `sum`), a path to a property or
+    /// event field, or an alias.
+    fn named(&mut self) -> Result<Expr, ExprError> {
+        let start = self.pos;
+        let w = self.word().to_owned();
+        if w.is_empty() {
+            return Err(self.err("unexpected character"));
+        }
+        match w.as_str() {
+            "min" | "max" => self.min_max(&w),
+            "count" => {
+                if !self.eat(b'(') {
+                    return Err(self.err("expected `(` after `count`"));
+                }
+                self.ws();
+                let name = self.word().to_owned();
+                if !self.eat(b')') {
+                    return Err(self.err(
+                        "`count` takes the name of a selector ref, e.g. `count(friendly_minions)`",
+                    ));
+                }
+                let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
+                Ok(Expr::Count(sel))
+            }
+            "sum" => self.sum(),
+            _ if w.contains('.') => self.path(&w, start),
+            _ => match self.names.alias(&w).map_err(|m| {
+                self.pos = start;
+                self.err(&m.0)
+            })? {
+                Some(e) => Ok(e),
+                None => {
+                    self.pos = start;
+                    Err(self.err(&format!(
+                        "unknown name `{w}`; write a property as `self.{w}` or `target.{w}`, or define an alias `{w}` in `[alias]`"
+                    )))
+                }
+            },
+        }
+    }
+    /// `min(a, b)` or `max(a, b)`, after the name.
+    fn min_max(&mut self, w: &str) -> Result<Expr, ExprError> {
+        let op = if w == "min" { BinOp::Min } else { BinOp::Max };
+        if !self.eat(b'(') {
+            return Err(self.err(&format!("expected `(` after `{w}`")));
+        }
+        let a = self.expr()?;
+        if !self.eat(b',') {
+            return Err(self.err(&format!("`{w}` takes two arguments separated by `,`")));
+        }
+        let b = self.expr()?;
+        if !self.eat(b')') {
+            return Err(self.err("expected `)`"));
+        }
+        Ok(Expr::Bin(op, Box::new(a), Box::new(b)))
+    }
+    /// `sum(selector_ref, property)`, after the name.
+    fn sum(&mut self) -> Result<Expr, ExprError> {
+        if !self.eat(b'(') {
+            return Err(self.err("expected `(` after `sum`"));
+        }
+        self.ws();
+        let name = self.word().to_owned();
+        let usage =
+            "`sum` takes a selector ref and a property, e.g. `sum(friendly_minions, attack)`";
+        if !self.eat(b',') {
+            return Err(self.err(usage));
+        }
+        self.ws();
+        let key = self.word().to_owned();
+        check_ident(&key).map_err(|m| self.err(&m))?;
+        if !self.eat(b')') {
+            return Err(self.err(usage));
+        }
+        let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
+        Ok(Expr::Sum(sel, Sym::new(&key)))
+    }
+    /// A dotted word read at `start`: `event.<field>`, `event.last.<key>`, or
+    /// `<object path>.<property>`.
+    fn path(&mut self, w: &str, start: usize) -> Result<Expr, ExprError> {
+        let (head, rest) = w.split_once('.').unwrap_or((w, ""));
+        if head == "event" && !rest.contains('.') {
+            check_ident(rest).map_err(|m| self.err(&m))?;
+            return Ok(Expr::EventField(Sym::new(rest)));
+        }
+        if let Some(key) = rest.strip_prefix("last.") {
+            if head == "event" {
+                check_ident(key).map_err(|m| self.err(&m))?;
+                return Ok(Expr::LastKnown(Sym::new(key)));
+            }
+        }
+        let (path, key) = w.rsplit_once('.').unwrap_or((w, ""));
+        let obj = ObjRef::parse(path).map_err(|e| {
+            self.pos = start;
+            self.err(&e.message)
+        })?;
+        check_ident(key).map_err(|m| self.err(&m))?;
+        Ok(Expr::Prop {
+            obj,
+            key: Sym::new(key),
+        })
     }
     fn number_or_dice(&mut self) -> Result<Expr, ExprError> {
         let start = self.pos;

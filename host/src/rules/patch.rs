@@ -100,133 +100,25 @@ pub fn apply(
     diags: &mut Diagnostics,
 ) -> Provenance {
     let mut prov = Provenance::default();
-    let mut owner: HashMap<Id, (usize, &'static str, String)> = HashMap::new();
+    let mut owner: Owners = HashMap::new();
     let mut patches = Vec::new();
     for (i, tree) in trees.iter_mut().enumerate() {
         let Some(Json::Object(root)) = tree else {
             continue;
         };
-        let src = &sources[i];
-        for &cat in CATEGORIES {
-            let Some(Json::Object(table)) = root.get(cat) else {
-                continue;
-            };
-            for name in table.keys() {
-                let path = [PathSeg::Key(cat.into()), PathSeg::Key(name.clone())];
-                if name.contains(':') {
-                    let foreign = Id::parse(name).ok();
-                    let defined_in = foreign
-                        .and_then(|f| owner.get(&f))
-                        .map(|(s, _, _)| sources[*s].source.path.display().to_string());
-                    let mut d = Diagnostic::error(
-                        "E-CONTENT-FOREIGN-ID",
-                        format!("mod `{}` defines `{name}`, which belongs to another mod's namespace", src.mod_id),
-                    )
-                    .at(locate(registry, src, &path))
-                    .for_mod(&src.mod_id)
-                    .with_help(format!("to change it, write a patch: [[patch]] target = \"{name}\" op = \"merge\" value = {{ ... }}"));
-                    if let Some(f) = defined_in {
-                        d = d.with_note(format!("`{name}` is defined in {f}"));
-                    }
-                    diags.push(d);
-                    continue;
-                }
-                let Ok(id) = Id::from_parts(&src.mod_id, cat, name) else {
-                    continue;
-                };
-                owner.entry(id).or_insert((i, cat, name.clone()));
-                prov.touches.entry(id).or_default().push(Touch {
-                    mod_id: src.mod_id.clone(),
-                    file: src.source.path.clone(),
-                    line: line_of(registry, src, &path),
-                    op: "defined".into(),
-                });
-            }
-        }
-        let Some(list) = root.remove("patch") else {
-            continue;
-        };
-        let items = match list {
-            Json::Array(a) => a,
-            other => vec![other],
-        };
-        for (n, p) in items.into_iter().enumerate() {
-            let path = vec![PathSeg::Key("patch".into()), PathSeg::Index(n)];
-            match parse_patch(&src.mod_id, &p) {
-                Ok((target, op, value)) => patches.push(Patch {
-                    source: i,
-                    index: n,
-                    target,
-                    op,
-                    value,
-                }),
-                Err((msg, help)) => diags.push(
-                    Diagnostic::error("E-PATCH", msg)
-                        .at(locate(registry, src, &path))
-                        .for_mod(&src.mod_id)
-                        .with_help(help),
-                ),
-            }
+        record_definitions(registry, sources, i, root, &mut owner, &mut prov, diags);
+        if let Some(list) = root.remove("patch") {
+            collect_patches(registry, &sources[i], i, list, &mut patches, diags);
         }
     }
-    // Two patches to one id from mods with no order between them: ambiguous.
-    for (a_i, a) in patches.iter().enumerate() {
-        for b in &patches[a_i + 1..] {
-            let (ma, mb) = (&sources[a.source].mod_id, &sources[b.source].mod_id);
-            if a.target != b.target || ma == mb {
-                continue;
-            }
-            let ordered = ordered_after.is_some_and(|f| f(ma, mb) || f(mb, ma));
-            if !ordered {
-                let pa = [PathSeg::Key("patch".into()), PathSeg::Index(a.index)];
-                let pb = [PathSeg::Key("patch".into()), PathSeg::Index(b.index)];
-                diags.push(
-                    Diagnostic::error("E-PATCH-CONFLICT", format!("mods `{ma}` and `{mb}` both patch `{}` with no order between them", a.target))
-                        .at(locate(registry, &sources[b.source], &pb))
-                        .with_note(format!("the other patch is at {}", locate(registry, &sources[a.source], &pa)))
-                        .with_help(format!("make one mod load after the other: add `after = [\"{ma}\"]` to `[load]` in `{mb}`'s mod.toml (or depend on it)")),
-                );
-            }
-        }
-    }
+    check_conflicts(registry, sources, &patches, ordered_after, diags);
     let loaded: std::collections::HashSet<&str> =
         sources.iter().map(|s| s.mod_id.as_str()).collect();
     for p in patches {
         let src = &sources[p.source];
         let path = vec![PathSeg::Key("patch".into()), PathSeg::Index(p.index)];
         let Some((ti, cat, name)) = owner.get(&p.target).cloned() else {
-            if !loaded.contains(p.target.namespace()) {
-                diags.push(
-                    Diagnostic::warning(
-                        "W-PATCH-TARGET-ABSENT",
-                        format!(
-                            "patch target `{}` is not loaded; the patch is skipped",
-                            p.target
-                        ),
-                    )
-                    .at(locate(registry, src, &path))
-                    .for_mod(&src.mod_id)
-                    .with_note(format!(
-                        "no loaded mod has the namespace `{}`",
-                        p.target.namespace()
-                    )),
-                );
-            } else {
-                let names: Vec<&str> = owner.keys().map(|i| i.as_str()).collect();
-                let mut d = Diagnostic::error(
-                    "E-PATCH-TARGET",
-                    format!(
-                        "patch target `{}` is not defined by any loaded mod",
-                        p.target
-                    ),
-                )
-                .at(locate(registry, src, &path))
-                .for_mod(&src.mod_id);
-                if let Some(b) = closest(p.target.as_str(), names).first() {
-                    d = d.with_help(format!("did you mean `{b}`?"));
-                }
-                diags.push(d);
-            }
+            report_absent_target(registry, src, &path, &p.target, &owner, &loaded, diags);
             continue;
         };
         let Some(Json::Object(root)) = trees[ti].as_mut() else {
@@ -257,6 +149,160 @@ pub fn apply(
     }
     prov.places = owner;
     prov
+}
+
+/// Who defines each id: the file's index, the category and the name as written.
+type Owners = HashMap<Id, (usize, &'static str, String)>;
+
+/// Records what file `i` defines (first definition wins) and refuses definitions in
+/// another mod's namespace.
+fn record_definitions(
+    registry: &Registry,
+    sources: &[ContentSource],
+    i: usize,
+    root: &serde_json::Map<String, Json>,
+    owner: &mut Owners,
+    prov: &mut Provenance,
+    diags: &mut Diagnostics,
+) {
+    let src = &sources[i];
+    for &cat in CATEGORIES {
+        let Some(Json::Object(table)) = root.get(cat) else {
+            continue;
+        };
+        for name in table.keys() {
+            let path = [PathSeg::Key(cat.into()), PathSeg::Key(name.clone())];
+            if name.contains(':') {
+                let foreign = Id::parse(name).ok();
+                let defined_in = foreign
+                    .and_then(|f| owner.get(&f))
+                    .map(|(s, _, _)| sources[*s].source.path.display().to_string());
+                let mut d = Diagnostic::error(
+                    "E-CONTENT-FOREIGN-ID",
+                    format!("mod `{}` defines `{name}`, which belongs to another mod's namespace", src.mod_id),
+                )
+                .at(locate(registry, src, &path))
+                .for_mod(&src.mod_id)
+                .with_help(format!("to change it, write a patch: [[patch]] target = \"{name}\" op = \"merge\" value = {{ ... }}"));
+                if let Some(f) = defined_in {
+                    d = d.with_note(format!("`{name}` is defined in {f}"));
+                }
+                diags.push(d);
+                continue;
+            }
+            let Ok(id) = Id::from_parts(&src.mod_id, cat, name) else {
+                continue;
+            };
+            owner.entry(id).or_insert((i, cat, name.clone()));
+            prov.touches.entry(id).or_default().push(Touch {
+                mod_id: src.mod_id.clone(),
+                file: src.source.path.clone(),
+                line: line_of(registry, src, &path),
+                op: "defined".into(),
+            });
+        }
+    }
+}
+
+/// Reads file `i`'s `[[patch]]` entries (one table or a list), reporting malformed ones.
+fn collect_patches(
+    registry: &Registry,
+    src: &ContentSource,
+    i: usize,
+    list: Json,
+    patches: &mut Vec<Patch>,
+    diags: &mut Diagnostics,
+) {
+    let items = match list {
+        Json::Array(a) => a,
+        other => vec![other],
+    };
+    for (n, p) in items.into_iter().enumerate() {
+        let path = vec![PathSeg::Key("patch".into()), PathSeg::Index(n)];
+        match parse_patch(&src.mod_id, &p) {
+            Ok((target, op, value)) => patches.push(Patch {
+                source: i,
+                index: n,
+                target,
+                op,
+                value,
+            }),
+            Err((msg, help)) => diags.push(
+                Diagnostic::error("E-PATCH", msg)
+                    .at(locate(registry, src, &path))
+                    .for_mod(&src.mod_id)
+                    .with_help(help),
+            ),
+        }
+    }
+}
+
+/// Two patches to one id from mods with no order between them: ambiguous.
+fn check_conflicts(
+    registry: &Registry,
+    sources: &[ContentSource],
+    patches: &[Patch],
+    ordered_after: Option<OrderedAfter<'_>>,
+    diags: &mut Diagnostics,
+) {
+    for (a_i, a) in patches.iter().enumerate() {
+        for b in &patches[a_i + 1..] {
+            let (ma, mb) = (&sources[a.source].mod_id, &sources[b.source].mod_id);
+            if a.target != b.target || ma == mb {
+                continue;
+            }
+            let ordered = ordered_after.is_some_and(|f| f(ma, mb) || f(mb, ma));
+            if !ordered {
+                let pa = [PathSeg::Key("patch".into()), PathSeg::Index(a.index)];
+                let pb = [PathSeg::Key("patch".into()), PathSeg::Index(b.index)];
+                diags.push(
+                    Diagnostic::error("E-PATCH-CONFLICT", format!("mods `{ma}` and `{mb}` both patch `{}` with no order between them", a.target))
+                        .at(locate(registry, &sources[b.source], &pb))
+                        .with_note(format!("the other patch is at {}", locate(registry, &sources[a.source], &pa)))
+                        .with_help(format!("make one mod load after the other: add `after = [\"{ma}\"]` to `[load]` in `{mb}`'s mod.toml (or depend on it)")),
+                );
+            }
+        }
+    }
+}
+
+/// A patch whose target nobody defines: skipped with a warning when the target's mod is
+/// not loaded, an error (with a did-you-mean) when it is.
+fn report_absent_target(
+    registry: &Registry,
+    src: &ContentSource,
+    path: &[PathSeg],
+    target: &Id,
+    owner: &Owners,
+    loaded: &std::collections::HashSet<&str>,
+    diags: &mut Diagnostics,
+) {
+    if !loaded.contains(target.namespace()) {
+        diags.push(
+            Diagnostic::warning(
+                "W-PATCH-TARGET-ABSENT",
+                format!("patch target `{target}` is not loaded; the patch is skipped"),
+            )
+            .at(locate(registry, src, path))
+            .for_mod(&src.mod_id)
+            .with_note(format!(
+                "no loaded mod has the namespace `{}`",
+                target.namespace()
+            )),
+        );
+        return;
+    }
+    let names: Vec<&str> = owner.keys().map(|i| i.as_str()).collect();
+    let mut d = Diagnostic::error(
+        "E-PATCH-TARGET",
+        format!("patch target `{target}` is not defined by any loaded mod"),
+    )
+    .at(locate(registry, src, path))
+    .for_mod(&src.mod_id);
+    if let Some(b) = closest(target.as_str(), names).first() {
+        d = d.with_help(format!("did you mean `{b}`?"));
+    }
+    diags.push(d);
 }
 
 fn parse_patch(ns: &str, p: &Json) -> Result<(Id, String, Option<Json>), (String, String)> {

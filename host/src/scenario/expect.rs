@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value as Json;
 
-use super::format::StepSpec;
+use super::format::{PlaySpec, StepSpec};
 use super::matches::ScenarioMatch;
 use super::paths::{self, Key};
 use super::script::StepController;
@@ -13,7 +13,7 @@ use crate::bus::Event;
 use crate::game::{Game, Outcome};
 use crate::id::{Id, Sym};
 use crate::rules::registry::Action;
-use crate::state::ObjId;
+use crate::state::{ObjId, Object, World};
 
 /// The most ticks one scenario step may advance (their events are all kept in memory).
 pub const MAX_TICKS_PER_STEP: u32 = 100_000;
@@ -28,9 +28,6 @@ pub(super) fn run_step(
     names: &mut BTreeMap<String, ObjId>,
     played: Option<&mut ScenarioMatch>,
 ) -> Result<(), String> {
-    let look = |n: &str, game: &Game, names: &BTreeMap<String, ObjId>| {
-        paths::resolve(game.world(), names, n)
-    };
     game.set_controller(Box::new(StepController::new(
         &step.answers,
         &step.randoms,
@@ -38,7 +35,45 @@ pub(super) fn run_step(
         played.is_some(),
     )?));
     let before = game.world().checksum();
-    let result: Result<Outcome, String> = if let Some(e) = &step.emit {
+    let result = perform(game, ns, step, actions, names, played);
+    let outcome = match (&step.expect_error, result) {
+        (Some(want), Err(got)) => {
+            if !got.contains(want.as_str()) {
+                return Err(format!("expected an error containing `{want}`, got: {got}"));
+            }
+            if game.world().checksum() != before {
+                return Err("the step failed but the world changed (it must roll back)".into());
+            }
+            Outcome::default()
+        }
+        (Some(want), Ok(_)) => {
+            return Err(format!(
+                "expected an error containing `{want}`, but the step succeeded"
+            ))
+        }
+        (None, Err(got)) => return Err(format!("the step failed: {got}")),
+        (None, Ok(o)) => o,
+    };
+    name_created(step, &outcome, names)?;
+    check_expectations(game, ns, step, names, &outcome)
+}
+
+/// Resolves an object name or path of the scenario.
+fn look(n: &str, game: &Game, names: &BTreeMap<String, ObjId>) -> Result<ObjId, String> {
+    paths::resolve(game.world(), names, n)
+}
+
+/// Does what the step says (emit, actions, tick, play, turns, turn, or nothing); `Err` is
+/// the game's error (which the step may expect).
+fn perform(
+    game: &mut Game,
+    ns: &str,
+    step: &StepSpec,
+    actions: Option<Vec<Box<dyn Action>>>,
+    names: &mut BTreeMap<String, ObjId>,
+    played: Option<&mut ScenarioMatch>,
+) -> Result<Outcome, String> {
+    if let Some(e) = &step.emit {
         let event = event_of(e, ns, names, game.generation(), game.world())?;
         game.emit(event).map_err(|e| e.to_string())
     } else if let Some(actions) = actions {
@@ -63,27 +98,7 @@ pub(super) fn run_step(
         }
         game.tick(n).map_err(|e| e.to_string())
     } else if let Some(p) = &step.play {
-        let subject = look(&p.subject, game, names)?;
-        let player = match &p.player {
-            Some(n) => look(n, game, names)?,
-            None => crate::rules::core::side_of(game.world(), subject).ok_or_else(|| {
-                format!(
-                    "`{}` has no owner; name the `player` making the move",
-                    p.subject
-                )
-            })?,
-        };
-        let mv = crate::game::MoveOption {
-            id: resolve_id(&p.id, "move", ns)?,
-            player,
-            subject,
-            target: p
-                .target
-                .as_deref()
-                .map(|n| look(n, game, names))
-                .transpose()?,
-        };
-        game.play_move(&mv).map_err(|e| e.to_string())
+        play(game, ns, p, names)
     } else if let Some(n) = step.turns {
         let played = played.ok_or(
             "`turns` plays turns of a match: add a `[match]` table (decks and controllers) to the scenario",
@@ -105,25 +120,45 @@ pub(super) fn run_step(
         played.play_half(game, half, names)
     } else {
         Ok(Outcome::default())
+    }
+}
+
+/// A `play` step: one move, its player defaulting to the subject's side.
+fn play(
+    game: &mut Game,
+    ns: &str,
+    p: &PlaySpec,
+    names: &BTreeMap<String, ObjId>,
+) -> Result<Outcome, String> {
+    let subject = look(&p.subject, game, names)?;
+    let player = match &p.player {
+        Some(n) => look(n, game, names)?,
+        None => crate::rules::core::side_of(game.world(), subject).ok_or_else(|| {
+            format!(
+                "`{}` has no owner; name the `player` making the move",
+                p.subject
+            )
+        })?,
     };
-    let outcome = match (&step.expect_error, result) {
-        (Some(want), Err(got)) => {
-            if !got.contains(want.as_str()) {
-                return Err(format!("expected an error containing `{want}`, got: {got}"));
-            }
-            if game.world().checksum() != before {
-                return Err("the step failed but the world changed (it must roll back)".into());
-            }
-            Outcome::default()
-        }
-        (Some(want), Ok(_)) => {
-            return Err(format!(
-                "expected an error containing `{want}`, but the step succeeded"
-            ))
-        }
-        (None, Err(got)) => return Err(format!("the step failed: {got}")),
-        (None, Ok(o)) => o,
+    let mv = crate::game::MoveOption {
+        id: resolve_id(&p.id, "move", ns)?,
+        player,
+        subject,
+        target: p
+            .target
+            .as_deref()
+            .map(|n| look(n, game, names))
+            .transpose()?,
     };
+    game.play_move(&mv).map_err(|e| e.to_string())
+}
+
+/// Names the objects the step created (`name_created`), in creation order.
+fn name_created(
+    step: &StepSpec,
+    outcome: &Outcome,
+    names: &mut BTreeMap<String, ObjId>,
+) -> Result<(), String> {
     let created_event = Id::parse("core:event/created").map_err(|e| e.to_string())?;
     let created: Vec<ObjId> = outcome
         .events
@@ -141,6 +176,17 @@ pub(super) fn run_step(
         })?;
         names.insert(n.clone(), *id);
     }
+    Ok(())
+}
+
+/// Checks every `expect*` of the step; all failures are reported together.
+fn check_expectations(
+    game: &Game,
+    ns: &str,
+    step: &StepSpec,
+    names: &BTreeMap<String, ObjId>,
+    outcome: &Outcome,
+) -> Result<(), String> {
     let mut problems = Vec::new();
     for (key, want) in &step.expect {
         if let Err(m) = check_value(game, names, key, want) {
@@ -196,33 +242,8 @@ fn check_value(
     want: &Json,
 ) -> Result<(), String> {
     let w = game.world();
-    let (reference, prop) = match paths::parse_key(key)? {
-        Key::Count { owner, zone } => {
-            let who = paths::resolve(w, names, owner)?;
-            let got = paths::zone_of(w, who, Sym::new(zone)).len();
-            return if want.as_u64() == Some(got as u64) {
-                Ok(())
-            } else {
-                Err(format!("expected {key} = {want}, found {got}"))
-            };
-        }
-        Key::Property {
-            reference,
-            property,
-        } => (reference.to_owned(), property),
-        Key::ZoneOrProperty {
-            owner,
-            zone,
-            property,
-            whole,
-        } => {
-            let who = paths::resolve(w, names, owner)?;
-            if paths::zone_of(w, who, Sym::new(zone)).is_empty() {
-                (owner.to_owned(), whole)
-            } else {
-                (format!("{owner}.{zone}"), property)
-            }
-        }
+    let Some((reference, prop)) = reference_of(w, names, key, want)? else {
+        return Ok(());
     };
     let reference = reference.as_str();
     let name = reference;
@@ -255,60 +276,9 @@ fn check_value(
             obj.owner
                 .map_or_else(|| "none".into(), |o| paths::name_of(w, names, o)),
         ),
-        "tags" => {
-            let wanted: Vec<&str> = want
-                .as_array()
-                .map(|a| a.iter().filter_map(Json::as_str).collect())
-                .unwrap_or_default();
-            let missing: Vec<&str> = wanted
-                .iter()
-                .copied()
-                .filter(|t| !w.object_has_tag(id, obj, Sym::new(t)))
-                .collect();
-            if missing.is_empty() {
-                return Ok(());
-            }
-            let have: Vec<&str> = obj.tags.iter().map(|t| t.as_str()).collect();
-            return Err(format!(
-                "expected {name} to have tags {wanted:?}, missing {missing:?} (has {have:?})"
-            ));
-        }
-        "no_tags" => {
-            let wanted: Vec<&str> = want
-                .as_array()
-                .map(|a| a.iter().filter_map(Json::as_str).collect())
-                .unwrap_or_default();
-            let present: Vec<&str> = wanted
-                .iter()
-                .copied()
-                .filter(|t| w.object_has_tag(id, obj, Sym::new(t)))
-                .collect();
-            if present.is_empty() {
-                return Ok(());
-            }
-            return Err(format!("expected {name} not to have tags {present:?}"));
-        }
-        p => match w.get_number(id, Sym::new(p)) {
-            // Whole numbers print as integers (`found 3`, not `found 3.0`).
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "only whole numbers well inside i64's range are converted"
-            )]
-            Some(n) if n.fract() == 0.0 && n.abs() < 1e15 => Json::from(n as i64),
-            Some(n) => serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number),
-            None => match w.base(id, Sym::new(p)) {
-                Some(v) => Json::String(v.to_string()),
-                // Unset reads as 0, as it does in expressions.
-                None if want.as_f64().is_some_and(|n| n != 0.0) => {
-                    return Err(format!(
-                        "expected {key} = {want}, found 0{}",
-                        paths::unset_hint(prop)
-                    ));
-                }
-                None if want.is_number() => Json::from(0),
-                None => Json::Null,
-            },
-        },
+        "tags" => return check_tags(w, id, obj, name, want, true),
+        "no_tags" => return check_tags(w, id, obj, name, want, false),
+        p => property(w, id, key, p, want)?,
     };
     let equal = match (want.as_f64(), got.as_f64()) {
         (Some(a), Some(b)) => (a - b).abs() < 1e-9,
@@ -319,6 +289,100 @@ fn check_value(
     } else {
         Err(format!("expected {key} = {want}, found {got}"))
     }
+}
+
+/// What an `expect` key names: the object reference and the property. `None` when the key
+/// was a zone count, checked here (`Err` if it differs).
+fn reference_of<'k>(
+    w: &World,
+    names: &BTreeMap<String, ObjId>,
+    key: &'k str,
+    want: &Json,
+) -> Result<Option<(String, &'k str)>, String> {
+    Ok(Some(match paths::parse_key(key)? {
+        Key::Count { owner, zone } => {
+            let who = paths::resolve(w, names, owner)?;
+            let got = paths::zone_of(w, who, Sym::new(zone)).len();
+            return if want.as_u64() == Some(got as u64) {
+                Ok(None)
+            } else {
+                Err(format!("expected {key} = {want}, found {got}"))
+            };
+        }
+        Key::Property {
+            reference,
+            property,
+        } => (reference.to_owned(), property),
+        Key::ZoneOrProperty {
+            owner,
+            zone,
+            property,
+            whole,
+        } => {
+            let who = paths::resolve(w, names, owner)?;
+            if paths::zone_of(w, who, Sym::new(zone)).is_empty() {
+                (owner.to_owned(), whole)
+            } else {
+                (format!("{owner}.{zone}"), property)
+            }
+        }
+    }))
+}
+
+/// `tags` (`has` true: every wanted tag is on the object) or `no_tags` (`has` false: none
+/// of them is).
+fn check_tags(
+    w: &World,
+    id: ObjId,
+    obj: &Object,
+    name: &str,
+    want: &Json,
+    has: bool,
+) -> Result<(), String> {
+    let wanted: Vec<&str> = want
+        .as_array()
+        .map(|a| a.iter().filter_map(Json::as_str).collect())
+        .unwrap_or_default();
+    let wrong: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|t| w.object_has_tag(id, obj, Sym::new(t)) != has)
+        .collect();
+    if wrong.is_empty() {
+        return Ok(());
+    }
+    if !has {
+        return Err(format!("expected {name} not to have tags {wrong:?}"));
+    }
+    let have: Vec<&str> = obj.tags.iter().map(|t| t.as_str()).collect();
+    Err(format!(
+        "expected {name} to have tags {wanted:?}, missing {wrong:?} (has {have:?})"
+    ))
+}
+
+/// A number or base property `p` of object `id`, as the expectation compares it.
+fn property(w: &World, id: ObjId, key: &str, p: &str, want: &Json) -> Result<Json, String> {
+    Ok(match w.get_number(id, Sym::new(p)) {
+        // Whole numbers print as integers (`found 3`, not `found 3.0`).
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "only whole numbers well inside i64's range are converted"
+        )]
+        Some(n) if n.fract() == 0.0 && n.abs() < 1e15 => Json::from(n as i64),
+        Some(n) => serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number),
+        None => match w.base(id, Sym::new(p)) {
+            Some(v) => Json::String(v.to_string()),
+            // Unset reads as 0, as it does in expressions.
+            None if want.as_f64().is_some_and(|n| n != 0.0) => {
+                return Err(format!(
+                    "expected {key} = {want}, found 0{}",
+                    paths::unset_hint(p)
+                ));
+            }
+            None if want.is_number() => Json::from(0),
+            None => Json::Null,
+        },
+    })
 }
 
 fn check_events(

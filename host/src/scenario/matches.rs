@@ -20,6 +20,7 @@ use crate::bus::Event;
 use crate::game::{Game, Outcome};
 use crate::id::{Id, Sym};
 use crate::play::{TestAgent, TestSetup, TestStyle, MOVES_PER_TURN};
+use crate::rules::compile::Generation;
 use crate::state::ObjId;
 
 use super::format::MatchSpec;
@@ -61,26 +62,107 @@ pub(super) fn setup(
     )?;
     let n = def.players;
     let seats: Vec<String> = (1..=n).map(|i| format!("p{i}")).collect();
+    let decks = read_decks(&gen, ns, spec, n)?;
+    let heroes = match spec.heroes.len() {
+        0 => vec![def.player_class; n],
+        k if k == n => spec
+            .heroes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| class(&gen, ns, c, &format!("heroes[{i}]")))
+            .collect::<Result<Vec<_>, _>>()?,
+        k => return Err(format!("heroes: the game has {n} players, so write {n} classes (or none for the game's player class), not {k}")),
+    };
+    let coin = spec
+        .coin
+        .as_deref()
+        .map(|c| class(&gen, ns, c, "coin"))
+        .transpose()?;
+    let power = named_move(&gen, ns, &spec.power_move, "power_move")?;
+    let attack = named_move(&gen, ns, &spec.attack_move, "attack_move")?;
+    let setup = TestSetup {
+        hand: Sym::new(spec.hand_zone.as_deref().unwrap_or("hand")),
+        coin,
+        attack,
+        power,
+    };
+    let styles = read_controllers(&gen, spec, n, &setup)?;
+    let first_name = spec.first.as_deref().unwrap_or("p1");
+    let first = seats.iter().position(|s| s == first_name).ok_or_else(|| {
+        format!(
+            "first: `{first_name}` is not a player; write one of: {}",
+            seats.join(", ")
+        )
+    })?;
+    let hands = spec.hands.clone().unwrap_or_else(|| vec![3, 4]);
+    if hands.len() > n {
+        return Err(format!(
+            "hands: the game has {n} players, so list at most {n} opening hands (in turn order), not {}",
+            hands.len()
+        ));
+    }
+    let deck_zone = def.deck.as_ref().map_or("deck", |d| d.zone.as_str());
+    let size = spec.deck_size.unwrap_or(30);
+    let mut players = Vec::new();
+    for (i, seat) in seats.iter().enumerate() {
+        let p = game
+            .spawn(heroes[i], None, def.player_zone.as_str())
+            .map_err(|e| format!("creating player {seat}: {e}"))?;
+        names.insert(seat.clone(), p);
+        players.push(p);
+    }
+    for (i, &p) in players.iter().enumerate() {
+        // Hearthbreaker's StackedDeck: the pattern repeated, cut at the deck size.
+        for k in 0..size {
+            let c = decks[i][k % decks[i].len()];
+            game.spawn(c, Some(p), deck_zone)
+                .map_err(|e| format!("decks[{i}]: dealing `{c}`: {e}"))?;
+        }
+    }
+    deal_opening(game, &players, first, &hands, deck_zone, &setup)?;
+    let agents = styles
+        .into_iter()
+        .map(|s| TestAgent::new(s, setup.clone()))
+        .collect();
+    Ok(ScenarioMatch {
+        players,
+        agents,
+        first,
+        turns: 0,
+        open: false,
+        active: def.active_tag,
+        lost: def.lost_tag,
+    })
+}
+
+/// A class named in the match spec (`what` says where: `decks[0][2]`), with a
+/// did-you-mean when it is not defined.
+fn class(gen: &Generation, ns: &str, s: &str, what: &str) -> Result<Id, String> {
+    let id = resolve_id(s, "class", ns).map_err(|m| format!("{what}: {m}"))?;
+    if gen.class(id).is_some() {
+        return Ok(id);
+    }
+    let known: Vec<&str> = gen.classes.keys().map(|c| c.as_str()).collect();
+    let hint = crate::id::closest(id.as_str(), known.iter().copied())
+        .first()
+        .map(|c| format!("; did you mean `{c}`?"))
+        .unwrap_or_else(|| "; write a full id such as `arena-classic:class/brook_lurker`".into());
+    Err(format!("{what}: class `{id}` is not defined{hint}"))
+}
+
+/// `decks`: one non-empty list of classes per player.
+fn read_decks(
+    gen: &Generation,
+    ns: &str,
+    spec: &MatchSpec,
+    n: usize,
+) -> Result<Vec<Vec<Id>>, String> {
     if spec.decks.len() != n {
         return Err(format!(
             "decks: the game has {n} players, so write {n} decks (a list of class ids each), not {}",
             spec.decks.len()
         ));
     }
-    let class = |s: &str, what: &str| -> Result<Id, String> {
-        let id = resolve_id(s, "class", ns).map_err(|m| format!("{what}: {m}"))?;
-        if gen.class(id).is_some() {
-            return Ok(id);
-        }
-        let known: Vec<&str> = gen.classes.keys().map(|c| c.as_str()).collect();
-        let hint = crate::id::closest(id.as_str(), known.iter().copied())
-            .first()
-            .map(|c| format!("; did you mean `{c}`?"))
-            .unwrap_or_else(|| {
-                "; write a full id such as `arena-classic:class/brook_lurker`".into()
-            });
-        Err(format!("{what}: class `{id}` is not defined{hint}"))
-    };
     let mut decks = Vec::new();
     for (p, pattern) in spec.decks.iter().enumerate() {
         if pattern.is_empty() {
@@ -91,40 +173,39 @@ pub(super) fn setup(
         let ids = pattern
             .iter()
             .enumerate()
-            .map(|(i, c)| class(c, &format!("decks[{p}][{i}]")))
+            .map(|(i, c)| class(gen, ns, c, &format!("decks[{p}][{i}]")))
             .collect::<Result<Vec<_>, _>>()?;
         decks.push(ids);
     }
-    let heroes = match spec.heroes.len() {
-        0 => vec![def.player_class; n],
-        k if k == n => spec
-            .heroes
-            .iter()
-            .enumerate()
-            .map(|(i, c)| class(c, &format!("heroes[{i}]")))
-            .collect::<Result<Vec<_>, _>>()?,
-        k => return Err(format!("heroes: the game has {n} players, so write {n} classes (or none for the game's player class), not {k}")),
-    };
-    let mut setup = TestSetup {
-        hand: Sym::new(spec.hand_zone.as_deref().unwrap_or("hand")),
-        coin: spec.coin.as_deref().map(|c| class(c, "coin")).transpose()?,
-        attack: None,
-        power: None,
-    };
-    let named_move = |text: &Option<String>, key: &str| -> Result<Option<Id>, String> {
-        let Some(a) = text else { return Ok(None) };
-        let id = resolve_id(a, "move", ns).map_err(|m| format!("{key}: {m}"))?;
-        if !gen.moves.iter().any(|m| m.id == id) {
-            let known: Vec<&str> = gen.moves.iter().map(|m| m.id.as_str()).collect();
-            return Err(format!(
-                "{key}: the game has no move `{id}`; its moves are: {}",
-                known.join(", ")
-            ));
-        }
-        Ok(Some(id))
-    };
-    setup.power = named_move(&spec.power_move, "power_move")?;
-    setup.attack = named_move(&spec.attack_move, "attack_move")?;
+    Ok(decks)
+}
+
+/// `power_move` or `attack_move`: a move the game has.
+fn named_move(
+    gen: &Generation,
+    ns: &str,
+    text: &Option<String>,
+    key: &str,
+) -> Result<Option<Id>, String> {
+    let Some(a) = text else { return Ok(None) };
+    let id = resolve_id(a, "move", ns).map_err(|m| format!("{key}: {m}"))?;
+    if !gen.moves.iter().any(|m| m.id == id) {
+        let known: Vec<&str> = gen.moves.iter().map(|m| m.id.as_str()).collect();
+        return Err(format!(
+            "{key}: the game has no move `{id}`; its moves are: {}",
+            known.join(", ")
+        ));
+    }
+    Ok(Some(id))
+}
+
+/// `controllers`: one test controller per player (or none), each with the moves it needs.
+fn read_controllers(
+    gen: &Generation,
+    spec: &MatchSpec,
+    n: usize,
+    setup: &TestSetup,
+) -> Result<Vec<TestStyle>, String> {
     let styles = match spec.controllers.len() {
         0 => vec![TestStyle::None; n],
         k if k == n => spec
@@ -151,40 +232,20 @@ pub(super) fn setup(
     if styles.contains(&TestStyle::Predictable) && !gen.moves.iter().any(|m| setup.is_power(m.id)) {
         return Err("controllers: `predictable` uses the hero power, but the game has no move named `hero_power`; name it with `power_move = \"...\"`".into());
     }
-    let first_name = spec.first.as_deref().unwrap_or("p1");
-    let first = seats.iter().position(|s| s == first_name).ok_or_else(|| {
-        format!(
-            "first: `{first_name}` is not a player; write one of: {}",
-            seats.join(", ")
-        )
-    })?;
-    let hands = spec.hands.clone().unwrap_or_else(|| vec![3, 4]);
-    if hands.len() > n {
-        return Err(format!(
-            "hands: the game has {n} players, so list at most {n} opening hands (in turn order), not {}",
-            hands.len()
-        ));
-    }
+    Ok(styles)
+}
 
-    let deck_zone = def.deck.as_ref().map_or("deck", |d| d.zone.as_str());
-    let size = spec.deck_size.unwrap_or(30);
-    let mut players = Vec::new();
-    for (i, seat) in seats.iter().enumerate() {
-        let p = game
-            .spawn(heroes[i], None, def.player_zone.as_str())
-            .map_err(|e| format!("creating player {seat}: {e}"))?;
-        names.insert(seat.clone(), p);
-        players.push(p);
-    }
-    for (i, &p) in players.iter().enumerate() {
-        // Hearthbreaker's StackedDeck: the pattern repeated, cut at the deck size.
-        for k in 0..size {
-            let c = decks[i][k % decks[i].len()];
-            game.spawn(c, Some(p), deck_zone)
-                .map_err(|e| format!("decks[{i}]: dealing `{c}`: {e}"))?;
-        }
-    }
-    // The opening, in turn order: each player draws its hand from the top of its deck.
+/// The opening, in turn order: each player draws its hand from the top of its deck; every
+/// player after the first gets the coin, if there is one.
+fn deal_opening(
+    game: &mut Game,
+    players: &[ObjId],
+    first: usize,
+    hands: &[usize],
+    deck_zone: &str,
+    setup: &TestSetup,
+) -> Result<(), String> {
+    let n = players.len();
     let deck = Sym::new(deck_zone);
     for (k, &cards) in hands.iter().enumerate() {
         let p = players[(first + k) % n];
@@ -202,19 +263,7 @@ pub(super) fn setup(
                 .map_err(|e| format!("coin: {e}"))?;
         }
     }
-    let agents = styles
-        .into_iter()
-        .map(|s| TestAgent::new(s, setup.clone()))
-        .collect();
-    Ok(ScenarioMatch {
-        players,
-        agents,
-        first,
-        turns: 0,
-        open: false,
-        active: def.active_tag,
-        lost: def.lost_tag,
-    })
+    Ok(())
 }
 
 impl ScenarioMatch {

@@ -215,12 +215,12 @@ mod tests {
     fn file_schemas_name_the_keys_the_parsers_accept() {
         use crate::mods::schema_keys as k;
         let m = manifest();
-        assert_eq!(keys(&m, None), sorted(k::MANIFEST_TOP));
-        assert_eq!(keys(&m, Some("ModTable")), sorted(k::MANIFEST_MOD));
-        assert_eq!(keys(&m, Some("Plugin")), sorted(k::MANIFEST_PLUGIN));
+        assert_eq!(keys(&m, None), sorted(k::manifest_top()));
+        assert_eq!(keys(&m, Some("ModTable")), sorted(k::manifest_mod()));
+        assert_eq!(keys(&m, Some("Plugin")), sorted(k::manifest_plugin()));
         let s = server();
-        assert_eq!(keys(&s, None), sorted(k::SERVER_TOP));
-        assert_eq!(keys(&s, Some("Limits")), sorted(k::SERVER_LIMITS));
+        assert_eq!(keys(&s, None), sorted(k::server_top()));
+        assert_eq!(keys(&s, Some("Limits")), sorted(k::server_limits()));
     }
 
     #[test]

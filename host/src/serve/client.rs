@@ -123,26 +123,7 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
             "{url} did not greet with `welcome`; is it a tessera server?"
         ));
     };
-    let id = match opts.join {
-        Some(id) => id,
-        None => {
-            let mut seats = vec![opts.opponent; players];
-            if let Some(first) = seats.first_mut() {
-                *first = SeatKind::Human;
-            }
-            c.send(&ClientMsg::Create {
-                seats: Some(seats),
-                seed: opts.seed,
-            })
-            .await?;
-            c.wait_for(|m| match m {
-                ServerMsg::Created { match_id, .. } => Some(Ok(*match_id)),
-                ServerMsg::Error { message, .. } => Some(Err(message.clone())),
-                _ => None,
-            })
-            .await??
-        }
-    };
+    let id = match_to_join(&mut c, opts, players).await?;
     c.send(&ClientMsg::Join {
         match_id: id,
         seat: None,
@@ -150,9 +131,7 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
     })
     .await?;
     let mut lines = input.lines();
-    let w = |out: &mut dyn Write, s: &str| {
-        writeln!(out, "{s}").map_err(|e| format!("cannot write to the terminal: {e}"))
-    };
+    let w = write_line;
     loop {
         match c.recv().await? {
             ServerMsg::Joined {
@@ -172,24 +151,9 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
                 }
             }
             ServerMsg::State(v) if !v.moves.is_empty() && v.result.is_none() => {
-                w(out, &describe(&v))?;
-                for m in &v.moves {
-                    w(out, &format!("  {}) {}", m.index + 1, m.text))?;
-                }
-                let Some(n) = ask(
-                    &mut lines,
-                    out,
-                    "your move (number, r = resign, q = quit)",
-                    v.moves.len(),
-                )
-                .await?
-                else {
+                let Some(msg) = ask_move(&mut lines, out, &v).await? else {
                     c.close().await;
                     return Ok("left the match".into());
-                };
-                let msg = match n {
-                    Pick::Number(i) => ClientMsg::Play { index: i },
-                    Pick::Resign => ClientMsg::Resign {},
                 };
                 c.send(&msg).await?;
             }
@@ -227,6 +191,56 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
             _ => {}
         }
     }
+}
+
+/// The match to join: `opts.join`, or a new one with this terminal in the first seat.
+async fn match_to_join(c: &mut Client, opts: &PlayOptions, players: usize) -> Result<u64, String> {
+    if let Some(id) = opts.join {
+        return Ok(id);
+    }
+    let mut seats = vec![opts.opponent; players];
+    if let Some(first) = seats.first_mut() {
+        *first = SeatKind::Human;
+    }
+    c.send(&ClientMsg::Create {
+        seats: Some(seats),
+        seed: opts.seed,
+    })
+    .await?;
+    c.wait_for(|m| match m {
+        ServerMsg::Created { match_id, .. } => Some(Ok(*match_id)),
+        ServerMsg::Error { message, .. } => Some(Err(message.clone())),
+        _ => None,
+    })
+    .await?
+}
+
+/// Shows the state and its moves and asks for one; `None` when the player quits.
+async fn ask_move<R: AsyncBufRead + Unpin>(
+    lines: &mut tokio::io::Lines<R>,
+    out: &mut dyn Write,
+    v: &View,
+) -> Result<Option<ClientMsg>, String> {
+    write_line(out, &describe(v))?;
+    for m in &v.moves {
+        write_line(out, &format!("  {}) {}", m.index + 1, m.text))?;
+    }
+    let picked = ask(
+        lines,
+        out,
+        "your move (number, r = resign, q = quit)",
+        v.moves.len(),
+    )
+    .await?;
+    Ok(picked.map(|n| match n {
+        Pick::Number(i) => ClientMsg::Play { index: i },
+        Pick::Resign => ClientMsg::Resign {},
+    }))
+}
+
+/// Writes one line to the terminal.
+fn write_line(out: &mut dyn Write, s: &str) -> Result<(), String> {
+    writeln!(out, "{s}").map_err(|e| format!("cannot write to the terminal: {e}"))
 }
 
 enum Pick {

@@ -46,117 +46,46 @@ fn label(v: &str) -> String {
 impl Metrics {
     /// The Prometheus text exposition (format 0.0.4).
     pub fn render(&self, gen: &Generation, draining: bool) -> String {
+        let mut out = String::new();
+        for (name, kind, help, value) in self.series(gen, draining) {
+            line(&mut out, name, kind, help, value);
+        }
+        self.render_mod_time(&mut out);
+        out
+    }
+
+    /// Every single-valued series: (name, type, help, value).
+    fn series(
+        &self,
+        gen: &Generation,
+        draining: bool,
+    ) -> Vec<(&'static str, &'static str, &'static str, String)> {
         let g = |c: &AtomicI64| c.load(Ordering::Relaxed);
         let c = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        let mut out = String::new();
-        line(
-            &mut out,
-            "tessera_worlds",
-            "gauge",
-            "Worlds (matches) hosted now.",
-            g(&self.worlds),
-        );
-        line(
-            &mut out,
-            "tessera_connections",
-            "gauge",
-            "Open client WebSocket connections.",
-            g(&self.connections),
-        );
-        line(
-            &mut out,
-            "tessera_generation",
-            "gauge",
-            "The rules generation in force.",
-            gen.number,
-        );
-        line(
-            &mut out,
-            "tessera_draining",
-            "gauge",
-            "1 once POST /drain was received.",
-            u8::from(draining),
-        );
-        line(
-            &mut out,
-            "tessera_worlds_created_total",
-            "counter",
-            "Worlds created.",
-            c(&self.worlds_created),
-        );
-        line(
-            &mut out,
-            "tessera_worlds_restored_total",
-            "counter",
-            "Worlds restored from saves.",
-            c(&self.worlds_restored),
-        );
-        line(
-            &mut out,
-            "tessera_worlds_saved_total",
-            "counter",
-            "Worlds saved.",
-            c(&self.worlds_saved),
-        );
-        line(
-            &mut out,
-            "tessera_moves_total",
-            "counter",
-            "Moves played (rate() gives moves per second).",
-            c(&self.moves),
-        );
-        line(
-            &mut out,
-            "tessera_events_total",
-            "counter",
-            "Events handled (rate() gives events per second).",
-            c(&self.events),
-        );
-        line(
-            &mut out,
-            "tessera_protocol_errors_total",
-            "counter",
-            "Client messages refused (malformed or illegal).",
-            c(&self.protocol_errors),
-        );
-        line(
-            &mut out,
-            "tessera_reloads_total",
-            "counter",
-            "Hot reloads that went live.",
-            c(&self.reloads),
-        );
-        line(
-            &mut out,
-            "tessera_reload_failures_total",
-            "counter",
-            "Hot reloads refused (the last good generation stayed).",
-            c(&self.reload_failures),
-        );
         let plugins = gen.registry.plugins();
         let quarantined = plugins.iter().filter(|p| p.world_quarantines() > 0).count();
-        line(
-            &mut out,
-            "tessera_plugins",
-            "gauge",
-            "Plugins loaded in the current generation.",
-            plugins.len(),
-        );
-        line(
-            &mut out,
-            "tessera_plugins_quarantined",
-            "gauge",
-            "Plugins quarantined (in at least one world) after repeated faults.",
-            quarantined,
-        );
         let faults: u64 = plugins.iter().map(|p| p.faults_total()).sum();
-        line(
-            &mut out,
-            "tessera_plugin_faults_total",
-            "counter",
-            "Plugin faults (traps, fuel or memory exhausted) in the current generation's plugins.",
-            faults,
-        );
+        vec![
+            ("tessera_worlds", "gauge", "Worlds (matches) hosted now.", g(&self.worlds).to_string()),
+            ("tessera_connections", "gauge", "Open client WebSocket connections.", g(&self.connections).to_string()),
+            ("tessera_generation", "gauge", "The rules generation in force.", gen.number.to_string()),
+            ("tessera_draining", "gauge", "1 once POST /drain was received.", u8::from(draining).to_string()),
+            ("tessera_worlds_created_total", "counter", "Worlds created.", c(&self.worlds_created).to_string()),
+            ("tessera_worlds_restored_total", "counter", "Worlds restored from saves.", c(&self.worlds_restored).to_string()),
+            ("tessera_worlds_saved_total", "counter", "Worlds saved.", c(&self.worlds_saved).to_string()),
+            ("tessera_moves_total", "counter", "Moves played (rate() gives moves per second).", c(&self.moves).to_string()),
+            ("tessera_events_total", "counter", "Events handled (rate() gives events per second).", c(&self.events).to_string()),
+            ("tessera_protocol_errors_total", "counter", "Client messages refused (malformed or illegal).", c(&self.protocol_errors).to_string()),
+            ("tessera_reloads_total", "counter", "Hot reloads that went live.", c(&self.reloads).to_string()),
+            ("tessera_reload_failures_total", "counter", "Hot reloads refused (the last good generation stayed).", c(&self.reload_failures).to_string()),
+            ("tessera_plugins", "gauge", "Plugins loaded in the current generation.", plugins.len().to_string()),
+            ("tessera_plugins_quarantined", "gauge", "Plugins quarantined (in at least one world) after repeated faults.", quarantined.to_string()),
+            ("tessera_plugin_faults_total", "counter", "Plugin faults (traps, fuel or memory exhausted) in the current generation's plugins.", faults.to_string()),
+        ]
+    }
+
+    /// `tessera_mod_seconds_total`: time spent in each mod's content and plugins.
+    fn render_mod_time(&self, out: &mut String) {
         let _ = writeln!(out, "# HELP tessera_mod_seconds_total Time spent in each mod's content and plugins.\n# TYPE tessera_mod_seconds_total counter");
         let split = self.mod_time.lock().unwrap_or_else(|e| e.into_inner());
         for (part, map) in [("content", &split.content), ("plugins", &split.plugins)] {
@@ -169,6 +98,5 @@ impl Metrics {
                 );
             }
         }
-        out
     }
 }

@@ -246,6 +246,51 @@ fn load(opts: &ServeOptions, number: u64) -> Result<Current, String> {
     })
 }
 
+/// A per-process secret (time and process id): seeds what must differ between server
+/// runs.
+fn session_secret() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| {
+            u64::from(d.subsec_nanos()) ^ d.as_secs().rotate_left(32)
+        })
+        ^ u64::from(std::process::id())
+}
+
+/// Binds the listening socket.
+async fn bind(listen: SocketAddr) -> Result<(tokio::net::TcpListener, SocketAddr), String> {
+    let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| {
+        format!("cannot listen on {listen}: {e}; pick another address with --listen")
+    })?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("the listening socket has no address: {e}"))?;
+    Ok((listener, addr))
+}
+
+/// Serves `router` on `listener` until `stop` turns true.
+fn serve_http(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<Result<(), String>> {
+    // TCP_NODELAY on every connection: protocol messages are small frames that must
+    // not wait for Nagle's algorithm (~40 ms a move with delayed ACKs).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("could not set TCP_NODELAY on a connection: {e}");
+        }
+    });
+    tokio::spawn(async move {
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                let _ = stop.wait_for(|s| *s).await;
+            })
+            .await
+            .map_err(|e| format!("the server stopped: {e}"))
+    })
+}
+
 impl Server {
     /// Loads the mods, starts the worker pool, restores the saves (if asked), and
     /// starts listening. Call from inside a tokio runtime.
@@ -254,12 +299,7 @@ impl Server {
         let current = tokio::task::spawn_blocking(move || load(&o, 1))
             .await
             .map_err(|e| format!("loading the mods failed: {e}"))??;
-        let secret = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| {
-                u64::from(d.subsec_nanos()) ^ d.as_secs().rotate_left(32)
-            })
-            ^ u64::from(std::process::id());
+        let secret = session_secret();
         // With Agones, the sidecar must answer before anything else happens (saves are
         // restored only by a server that will run).
         #[cfg(feature = "agones")]
@@ -284,17 +324,7 @@ impl Server {
             secret,
         });
         let workers = workers::Workers::start(core.opts.workers, &core)?;
-        let listener = tokio::net::TcpListener::bind(core.opts.listen)
-            .await
-            .map_err(|e| {
-                format!(
-                    "cannot listen on {}: {e}; pick another address with --listen",
-                    core.opts.listen
-                )
-            })?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("the listening socket has no address: {e}"))?;
+        let (listener, addr) = bind(core.opts.listen).await?;
         // Saves are restored (and their files removed) only once the port is ours: a
         // server that cannot listen must not consume them.
         let restore_errors = if core.opts.restore {
@@ -311,7 +341,7 @@ impl Server {
             }
             None => None,
         };
-        let (shutdown, mut stop) = tokio::sync::watch::channel(false);
+        let (shutdown, stop) = tokio::sync::watch::channel(false);
         let app = Arc::new(App {
             core,
             workers,
@@ -320,22 +350,7 @@ impl Server {
             restore_errors,
             drained: Default::default(),
         });
-        let router = admin::router(app.clone());
-        // TCP_NODELAY on every connection: protocol messages are small frames that must
-        // not wait for Nagle's algorithm (~40 ms a move with delayed ACKs).
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                tracing::debug!("could not set TCP_NODELAY on a connection: {e}");
-            }
-        });
-        let task = tokio::spawn(async move {
-            axum::serve(listener, router)
-                .with_graceful_shutdown(async move {
-                    let _ = stop.wait_for(|s| *s).await;
-                })
-                .await
-                .map_err(|e| format!("the server stopped: {e}"))
-        });
+        let task = serve_http(listener, admin::router(app.clone()), stop);
         #[cfg(feature = "agones")]
         let agones = match (sdk, player_changes, &app.core.opts.agones) {
             (Some(sdk), Some(changes), Some(a)) => Some(tokio::spawn(agones::report(

@@ -148,23 +148,79 @@ fn ability(
             "an ability must be a table with `id`, `displayName`, `description` and `math`",
         ));
     };
-    for k in m.keys() {
-        if !ABILITY_KEYS.contains(&k.as_str()) {
-            let mut e = ContentError::new(
-                "E-ABILITY-SCHEMA",
-                with(path, k),
-                format!("an ability has no field `{k}`"),
-            );
-            e = match closest(k, ABILITY_KEYS.iter().copied()).first() {
-                Some(b) => e.help(format!("did you mean `{b}`?")),
-                None => e.help("an ability has `id`, `displayName`, `description` and `math`"),
-            };
-            return Err(e);
+    check_ability_keys(m, path)?;
+    let ns = c.namespace().to_owned();
+    let id = ability_id(m, path, &ns)?;
+    let mut keys = Vec::new();
+    for (field, suffix) in [("displayName", "name"), ("description", "description")] {
+        keys.push(translation_key(
+            m,
+            path,
+            &ns,
+            id,
+            field,
+            suffix,
+            translations,
+        )?);
+    }
+    let math_path = with(path, "math");
+    let Some(Json::Array(math)) = m.get("math") else {
+        return Err(ContentError::new(
+            "E-ABILITY-SCHEMA",
+            if m.contains_key("math") {
+                math_path
+            } else {
+                path.to_vec()
+            },
+            "an ability needs `math`: the list of its nodes",
+        )
+        .help("add `\"math\": [ { \"id\": \"cost\", \"type\": \"meta\", ... } ]`"));
+    };
+    let mut walk = MathWalk::new(id);
+    for (i, node) in math.iter().enumerate() {
+        let npath = at(&math_path, i);
+        if let Err(e) = walk.node(c, gen, i, node, &npath) {
+            c.errors.push(e);
+            walk.failed = true;
         }
     }
-    let ns = c.namespace().to_owned();
+    walk.check_shape(c, &math_path);
+    if walk.failed {
+        return Ok(None);
+    }
+    let mut keys = keys.into_iter();
+    Ok(Some(AbilityDef {
+        id,
+        display_name: keys.next().unwrap_or_default(),
+        description: keys.next().unwrap_or_default(),
+        nodes: walk.compiled,
+        meta: walk.meta,
+        ranges: walk.ranges,
+        cooldown_key: cooldown_key(id),
+        origin: c.origin(path, format!("ability `{id}`")),
+    }))
+}
+
+/// Refuses a key an ability does not have, with a did-you-mean.
+fn check_ability_keys(m: &Map<String, Json>, path: &[PathSeg]) -> Result<(), ContentError> {
+    let Some(k) = m.keys().find(|k| !ABILITY_KEYS.contains(&k.as_str())) else {
+        return Ok(());
+    };
+    let e = ContentError::new(
+        "E-ABILITY-SCHEMA",
+        with(path, k),
+        format!("an ability has no field `{k}`"),
+    );
+    Err(match closest(k, ABILITY_KEYS.iter().copied()).first() {
+        Some(b) => e.help(format!("did you mean `{b}`?")),
+        None => e.help("an ability has `id`, `displayName`, `description` and `math`"),
+    })
+}
+
+/// The ability's `id`, resolved in and confined to the mod's namespace `ns`.
+fn ability_id(m: &Map<String, Json>, path: &[PathSeg], ns: &str) -> Result<Id, ContentError> {
     let raw_id = text_field(m, "id", path, &format!("{ns}:category/name"))?;
-    let id = Id::resolve(raw_id, Some(&ns)).map_err(|e| {
+    let id = Id::resolve(raw_id, Some(ns)).map_err(|e| {
         ContentError::new("E-ABILITY-ID", with(path, "id"), format!("`{raw_id}`: {e}")).help(
             format!("ability ids are `namespace:category/name`, e.g. `{ns}:fire/fireball`"),
         )
@@ -184,130 +240,164 @@ fn ability(
             id.name()
         )));
     }
-    let mut keys = Vec::new();
-    for (field, suffix) in [("displayName", "name"), ("description", "description")] {
-        let example = format!("ability.{ns}.{}.{suffix}", id.name());
-        let key = text_field(m, field, path, &example)?;
-        if !is_translation_key(key) {
+    Ok(id)
+}
+
+/// `displayName` or `description`: a translation key (never raw text), known to the mod's
+/// default language when its translations are.
+fn translation_key(
+    m: &Map<String, Json>,
+    path: &[PathSeg],
+    ns: &str,
+    id: Id,
+    field: &str,
+    suffix: &str,
+    translations: Option<Translations<'_>>,
+) -> Result<String, ContentError> {
+    let example = format!("ability.{ns}.{}.{suffix}", id.name());
+    let key = text_field(m, field, path, &example)?;
+    if !is_translation_key(key) {
+        return Err(ContentError::new(
+            "E-ABILITY-RAW-TEXT",
+            with(path, field),
+            format!("`{field}` must be a translation key, not text: `{key}`"),
+        )
+        .help(format!(
+            "use a key such as `{example}` and put the text in the mod's locale file"
+        )));
+    }
+    if let Some(known) = translations {
+        if !known(ns, key) {
             return Err(ContentError::new(
-                "E-ABILITY-RAW-TEXT",
+                "E-ABILITY-LOCALE",
                 with(path, field),
-                format!("`{field}` must be a translation key, not text: `{key}`"),
+                format!(
+                    "translation key `{key}` of ability `{id}` is missing from mod `{ns}`'s locale"
+                ),
             )
             .help(format!(
-                "use a key such as `{example}` and put the text in the mod's locale file"
+                "add `\"{key}\" = \"...\"` to the mod's default language file (locale/en.toml)"
             )));
         }
-        if let Some(known) = translations {
-            if !known(&ns, key) {
-                return Err(ContentError::new(
-                    "E-ABILITY-LOCALE",
-                    with(path, field),
-                    format!("translation key `{key}` of ability `{id}` is missing from mod `{ns}`'s locale"),
-                )
-                .help(format!("add `\"{key}\" = \"...\"` to the mod's default language file (locale/en.toml)")));
-            }
-        }
-        keys.push(key.to_owned());
     }
-    let math_path = with(path, "math");
-    let Some(Json::Array(math)) = m.get("math") else {
-        return Err(ContentError::new(
-            "E-ABILITY-SCHEMA",
-            if m.contains_key("math") {
-                math_path
-            } else {
-                path.to_vec()
-            },
-            "an ability needs `math`: the list of its nodes",
-        )
-        .help("add `\"math\": [ { \"id\": \"cost\", \"type\": \"meta\", ... } ]`"));
-    };
-    let registry = gen.registry.clone();
-    let meta_id = nodes::builtin_id("meta");
-    let range_id = nodes::builtin_id("range");
-    let damage_id = nodes::builtin_id("damage");
-    let area_id = nodes::builtin_id("area_of_effect");
-    let mut seen: Vec<(String, usize)> = Vec::new();
-    let mut compiled = Vec::new();
-    let mut meta = Meta::default();
-    let mut metas = 0;
-    let mut ranges = Vec::new();
-    let mut damage_nodes: Vec<(usize, String)> = Vec::new();
-    let mut last_area: Option<(usize, String)> = None;
-    let mut failed = false;
-    for (i, node) in math.iter().enumerate() {
-        let npath = at(&math_path, i);
+    Ok(key.to_owned())
+}
+
+/// The nodes of one ability's `math`, compiled in order, and what the ability-level rules
+/// need to know about them (metas, ranges, where damage and areas are).
+struct MathWalk {
+    ability: Id,
+    seen: Vec<(String, usize)>,
+    compiled: Vec<AbilityNode>,
+    meta: Meta,
+    metas: usize,
+    ranges: Vec<RangeSpec>,
+    damage_nodes: Vec<(usize, String)>,
+    last_area: Option<(usize, String)>,
+    failed: bool,
+    /// The built-in kinds the walk looks for: meta, range, damage, area_of_effect.
+    builtins: [Id; 4],
+}
+
+impl MathWalk {
+    fn new(ability: Id) -> MathWalk {
+        MathWalk {
+            ability,
+            seen: Vec::new(),
+            compiled: Vec::new(),
+            meta: Meta::default(),
+            metas: 0,
+            ranges: Vec::new(),
+            damage_nodes: Vec::new(),
+            last_area: None,
+            failed: false,
+            builtins: ["meta", "range", "damage", "area_of_effect"].map(nodes::builtin_id),
+        }
+    }
+
+    /// Compiles node `i` of `math`.
+    fn node(
+        &mut self,
+        c: &mut Compiler<'_>,
+        gen: &Generation,
+        i: usize,
+        node: &Json,
+        npath: &[PathSeg],
+    ) -> Result<(), ContentError> {
         let Json::Object(nm) = node else {
-            c.errors.push(ContentError::new(
+            return Err(ContentError::new(
                 "E-ABILITY-SCHEMA",
-                npath,
+                npath.to_vec(),
                 "a node must be a table with `id` and `type`",
             ));
-            failed = true;
-            continue;
         };
-        let nid = match nm.get("id") {
-            Some(Json::String(s)) if !s.is_empty() => s.clone(),
-            _ => {
-                c.errors.push(
-                    ContentError::new(
-                        "E-ABILITY-SCHEMA",
-                        npath,
-                        "a node needs an `id` (unique within the ability)",
-                    )
-                    .help("add `\"id\": \"base_damage\"`"),
-                );
-                failed = true;
-                continue;
-            }
-        };
-        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == nid) {
-            c.errors.push(
-                ContentError::new(
-                    "E-ABILITY-NODE-ID",
-                    with(&npath, "id"),
-                    format!(
-                        "node id `{nid}` is used twice in ability `{id}` (first by math[{first}])"
-                    ),
-                )
-                .help("node ids must be unique within an ability: give this node another id"),
-            );
-            failed = true;
-            continue;
-        }
-        seen.push((nid.clone(), i));
+        let nid = self.node_id(nm, npath)?;
+        self.seen.push((nid.clone(), i));
         let mut params = nm.clone();
         params.shift_remove("id");
         let Some(t) = params.get("type").and_then(Json::as_str).map(str::to_owned) else {
-            c.errors.push(
-                ContentError::new("E-CONTENT-MISSING-PARAM", npath, "a node needs a `type`")
+            return Err(
+                ContentError::new("E-CONTENT-MISSING-PARAM", npath.to_vec(), "a node needs a `type`")
                     .help("e.g. `base_value`, `range`, `area_of_effect`, `damage`, `damage_over_time`, `condition`, `meta`"),
             );
-            failed = true;
-            continue;
         };
-        let kind = match c.kind_id(&registry.nodes, &t, &npath) {
-            Ok(k) => k,
-            Err(e) => {
-                c.errors.push(e);
-                failed = true;
-                continue;
-            }
-        };
-        if kind == meta_id {
-            metas += 1;
+        let kind = c.kind_id(&gen.registry.nodes, &t, npath)?;
+        if kind == self.builtins[0] {
+            self.metas += 1;
         }
-        let prepared = match c.node(&Json::Object(params.clone()), &npath) {
-            Ok(n) => n,
-            Err(e) => {
-                c.errors.push(e);
-                failed = true;
-                continue;
+        let prepared = c.node(&Json::Object(params.clone()), npath)?;
+        self.note(kind, &params, i, &nid, npath);
+        let id = self.ability;
+        self.compiled.push(AbilityNode {
+            id: Sym::new(&nid),
+            kind,
+            node: prepared,
+            origin: c.origin(npath, format!("node `{nid}` ({kind}) of ability `{id}`")),
+        });
+        Ok(())
+    }
+
+    /// The node's `id`: present and unique within the ability.
+    fn node_id(&self, nm: &Map<String, Json>, npath: &[PathSeg]) -> Result<String, ContentError> {
+        let nid = match nm.get("id") {
+            Some(Json::String(s)) if !s.is_empty() => s.clone(),
+            _ => {
+                return Err(ContentError::new(
+                    "E-ABILITY-SCHEMA",
+                    npath.to_vec(),
+                    "a node needs an `id` (unique within the ability)",
+                )
+                .help("add `\"id\": \"base_damage\"`"))
             }
         };
+        if let Some((_, first)) = self.seen.iter().find(|(s, _)| *s == nid) {
+            return Err(ContentError::new(
+                "E-ABILITY-NODE-ID",
+                with(npath, "id"),
+                format!(
+                    "node id `{nid}` is used twice in ability `{}` (first by math[{first}])",
+                    self.ability
+                ),
+            )
+            .help("node ids must be unique within an ability: give this node another id"));
+        }
+        Ok(nid)
+    }
+
+    /// Folds what the ability needs from a built-in node: `meta` costs and tags, `range`
+    /// specs, where `damage` and `area_of_effect` nodes are.
+    fn note(
+        &mut self,
+        kind: Id,
+        params: &Map<String, Json>,
+        i: usize,
+        nid: &str,
+        npath: &[PathSeg],
+    ) {
+        let [meta_id, range_id, damage_id, area_id] = self.builtins;
         if kind == meta_id {
-            if let Ok(mp) = MetaParams::from_map(&params, &npath) {
+            if let Ok(mp) = MetaParams::from_map(params, npath) {
+                let meta = &mut self.meta;
                 meta.cooldown_ticks = meta.cooldown_ticks.max(ticks(mp.cooldown_seconds));
                 meta.cast_time_ticks = meta.cast_time_ticks.max(ticks(mp.cast_time_seconds));
                 meta.mana_cost += mp.mana_cost;
@@ -319,59 +409,43 @@ fn ability(
                 }
             }
         } else if kind == range_id {
-            if let Ok(rp) = RangeParams::from_map(&params, &npath) {
-                ranges.push(RangeSpec::from(rp));
+            if let Ok(rp) = RangeParams::from_map(params, npath) {
+                self.ranges.push(RangeSpec::from(rp));
             }
         } else if kind == damage_id {
-            damage_nodes.push((i, nid.clone()));
+            self.damage_nodes.push((i, nid.to_owned()));
         } else if kind == area_id {
-            last_area = Some((i, nid.clone()));
+            self.last_area = Some((i, nid.to_owned()));
         }
-        compiled.push(AbilityNode {
-            id: Sym::new(&nid),
-            kind,
-            node: prepared,
-            origin: c.origin(&npath, format!("node `{nid}` ({kind}) of ability `{id}`")),
-        });
     }
-    if let Some((ai, aname)) = &last_area {
-        if let Some((di, dname)) = damage_nodes.iter().find(|(di, _)| di < ai) {
+
+    /// The ability-level rules: damage after every area, at least one meta node.
+    fn check_shape(&mut self, c: &mut Compiler<'_>, math_path: &[PathSeg]) {
+        if let Some((ai, aname)) = &self.last_area {
+            if let Some((di, dname)) = self.damage_nodes.iter().find(|(di, _)| di < ai) {
+                c.errors.push(
+                    ContentError::new(
+                        "E-ABILITY-ORDER",
+                        at(math_path, *di),
+                        format!("damage node `{dname}` comes before area_of_effect node `{aname}`, so the area would not shape it"),
+                    )
+                    .help(format!("`math` runs top to bottom: move `{dname}` below `{aname}`")),
+                );
+                self.failed = true;
+            }
+        }
+        if self.metas == 0 {
             c.errors.push(
                 ContentError::new(
-                    "E-ABILITY-ORDER",
-                    at(&math_path, *di),
-                    format!("damage node `{dname}` comes before area_of_effect node `{aname}`, so the area would not shape it"),
+                    "E-ABILITY-NO-META",
+                    math_path.to_vec(),
+                    format!("ability `{}` has no `meta` node", self.ability),
                 )
-                .help(format!("`math` runs top to bottom: move `{dname}` below `{aname}`")),
+                .help("every ability needs at least one `meta` node: `{ \"id\": \"meta\", \"type\": \"meta\", \"cooldown_seconds\": 0, \"mana_cost\": 0, \"cast_time_seconds\": 0, \"tags\": [] }`"),
             );
-            failed = true;
+            self.failed = true;
         }
     }
-    if metas == 0 {
-        c.errors.push(
-            ContentError::new(
-                "E-ABILITY-NO-META",
-                math_path,
-                format!("ability `{id}` has no `meta` node"),
-            )
-            .help("every ability needs at least one `meta` node: `{ \"id\": \"meta\", \"type\": \"meta\", \"cooldown_seconds\": 0, \"mana_cost\": 0, \"cast_time_seconds\": 0, \"tags\": [] }`"),
-        );
-        failed = true;
-    }
-    if failed {
-        return Ok(None);
-    }
-    let mut keys = keys.into_iter();
-    Ok(Some(AbilityDef {
-        id,
-        display_name: keys.next().unwrap_or_default(),
-        description: keys.next().unwrap_or_default(),
-        nodes: compiled,
-        meta,
-        ranges,
-        cooldown_key: cooldown_key(id),
-        origin: c.origin(path, format!("ability `{id}`")),
-    }))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::id::Id;
 use crate::rules::content::{ContentFile, RefSpec};
 use crate::rules::params::PathSeg;
@@ -28,78 +28,61 @@ pub(super) fn declare(
         layers: declared_layers(files),
         properties: HashMap::new(),
     };
-    let mut seen: HashMap<Id, usize> = HashMap::new();
+    let mut declarer = Declarer {
+        registry,
+        sources,
+        seen: HashMap::new(),
+    };
     for (i, f) in files {
-        let ns = &sources[*i].mod_id;
-        let mut declare_one =
-            |category: &str, name: &str, table: &str, diags: &mut Diagnostics| -> Option<Id> {
-                let path = [
-                    PathSeg::Key(table.to_owned()),
-                    PathSeg::Key(name.to_owned()),
-                ];
-                let id = match Id::from_parts(ns, category, name) {
-                    Ok(id) => id,
-                    Err(e) => {
-                        let stub = defs_stub();
-                        let c = Compiler::new(registry, &stub, sources, *i);
-                        diags.push(c.diagnostic(ContentError::new(
-                            "E-CONTENT-ID",
-                            path.to_vec(),
-                            format!("`{name}` is not a valid name: {e}"),
-                        )));
-                        return None;
-                    }
-                };
-                if let Some(prev) = seen.insert(id, *i) {
-                    let stub = defs_stub();
-                    let c = Compiler::new(registry, &stub, sources, *i);
-                    diags.push(
-                    c.diagnostic(ContentError::new(
-                        "E-CONTENT-DUPLICATE",
-                        path.to_vec(),
-                        format!("`{id}` is defined twice"),
-                    ))
-                    .with_note(format!(
-                        "first defined in {}",
-                        sources[prev].source.path.display()
-                    ))
-                    .with_help(
-                        "rename one of them, or use a patch to change the other mod's definition",
-                    ),
-                );
-                    return None;
-                }
-                Some(id)
-            };
+        declarer.file(*i, f, &mut defs, diags);
+    }
+    defs
+}
+
+/// Declares ids file by file, remembering where each was first declared.
+struct Declarer<'a> {
+    registry: &'a Registry,
+    sources: &'a [ContentSource],
+    seen: HashMap<Id, usize>,
+}
+
+impl Declarer<'_> {
+    /// Declares everything file `i` defines.
+    fn file(&mut self, i: usize, f: &ContentFile, defs: &mut Defs, diags: &mut Diagnostics) {
         for name in f.class.keys() {
-            if let Some(id) = declare_one("class", name, "class", diags) {
+            if let Some(id) = self.one(i, "class", name, diags) {
                 defs.classes.insert(id);
             }
         }
         for name in f.aura.keys() {
-            if let Some(id) = declare_one("aura", name, "aura", diags) {
+            if let Some(id) = self.one(i, "aura", name, diags) {
                 defs.auras.insert(id);
             }
         }
         for name in f.event.keys() {
-            if let Some(id) = declare_one("event", name, "event", diags) {
+            if let Some(id) = self.one(i, "event", name, diags) {
                 defs.events.insert(id);
             }
         }
         for (name, v) in &f.alias {
-            if let Some(id) = declare_one("alias", name, "alias", diags) {
-                defs.aliases.insert(id, (v.clone(), *i));
+            if let Some(id) = self.one(i, "alias", name, diags) {
+                defs.aliases.insert(id, (v.clone(), i));
             }
         }
         for (name, r) in &f.refs {
-            if let Some(id) = declare_one("ref", name, "ref", diags) {
-                defs.refs.insert(id, (r.clone(), *i));
+            if let Some(id) = self.one(i, "ref", name, diags) {
+                defs.refs.insert(id, (r.clone(), i));
             }
         }
         for name in f.moves.keys() {
-            declare_one("move", name, "move", diags);
+            self.one(i, "move", name, diags);
         }
-        // Content-defined kinds are refs declared under their kind's category.
+        self.kinds(i, f, defs, diags);
+    }
+
+    /// Content-defined kinds (`[action.X]`, `[condition.X]`, `[selector.X]`): refs
+    /// declared under their kind's category.
+    fn kinds(&mut self, i: usize, f: &ContentFile, defs: &mut Defs, diags: &mut Diagnostics) {
         let kinds = [
             ("action", &f.action),
             ("condition", &f.condition),
@@ -107,7 +90,7 @@ pub(super) fn declare(
         ];
         for (kind, table) in kinds {
             for (name, k) in table {
-                let Some(id) = declare_one(kind, name, kind, diags) else {
+                let Some(id) = self.one(i, kind, name, diags) else {
                     continue;
                 };
                 let body = match kind {
@@ -116,15 +99,14 @@ pub(super) fn declare(
                     _ => k.select.clone(),
                 };
                 let Some(body) = body else {
-                    let stub = defs_stub();
-                    let c = Compiler::new(registry, &stub, sources, *i);
                     let key = match kind {
                         "action" => "do",
                         "condition" => "condition",
                         _ => "select",
                     };
                     diags.push(
-                        c.diagnostic(
+                        self.diagnostic(
+                            i,
                             ContentError::new(
                                 "E-CONTENT-MISSING-PARAM",
                                 vec![PathSeg::Key(kind.to_owned()), PathSeg::Key(name.clone())],
@@ -142,11 +124,62 @@ pub(super) fn declare(
                     condition: (kind == "condition").then(|| body.clone()),
                     selector: (kind == "selector").then_some(body),
                 };
-                defs.refs.insert(id, (spec, *i));
+                defs.refs.insert(id, (spec, i));
             }
         }
     }
-    defs
+
+    /// Declares `[category.name]` of file `i`: its id, or `None` (reported) when the name
+    /// is not valid or the id is already declared.
+    fn one(&mut self, i: usize, category: &str, name: &str, diags: &mut Diagnostics) -> Option<Id> {
+        let path = [
+            PathSeg::Key(category.to_owned()),
+            PathSeg::Key(name.to_owned()),
+        ];
+        let ns = &self.sources[i].mod_id;
+        let id = match Id::from_parts(ns, category, name) {
+            Ok(id) => id,
+            Err(e) => {
+                diags.push(self.diagnostic(
+                    i,
+                    ContentError::new(
+                        "E-CONTENT-ID",
+                        path.to_vec(),
+                        format!("`{name}` is not a valid name: {e}"),
+                    ),
+                ));
+                return None;
+            }
+        };
+        if let Some(prev) = self.seen.insert(id, i) {
+            diags.push(
+                self.diagnostic(
+                    i,
+                    ContentError::new(
+                        "E-CONTENT-DUPLICATE",
+                        path.to_vec(),
+                        format!("`{id}` is defined twice"),
+                    ),
+                )
+                .with_note(format!(
+                    "first defined in {}",
+                    self.sources[prev].source.path.display()
+                ))
+                .with_help(
+                    "rename one of them, or use a patch to change the other mod's definition",
+                ),
+            );
+            return None;
+        }
+        Some(id)
+    }
+
+    /// A problem in file `i`, located in it.
+    fn diagnostic(&self, i: usize, e: ContentError) -> Diagnostic {
+        let stub = defs_stub();
+        let c = Compiler::new(self.registry, &stub, self.sources, i);
+        c.diagnostic(e)
+    }
 }
 
 pub(super) fn defs_stub() -> Defs {

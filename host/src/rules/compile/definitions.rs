@@ -6,11 +6,12 @@ use crate::bus::Binding;
 use crate::diag::{Diagnostic, Location};
 use crate::id::{Id, Sym};
 use crate::rules::content::{
-    AuraSpec, ClassSpec, ContentFile, ReplacementSpec, TriggerSpec, UntilSpec, WhenSpec,
+    AuraSpec, ClassSpec, ContentFile, GameSpec, ModifierSpec, ReplacementSpec, RuleSpec,
+    TriggerSpec, UntilSpec, WhenSpec, WorldSpec,
 };
 use crate::rules::expr::Expr;
 use crate::rules::params::{json_type, path_string, PathSeg};
-use crate::rules::registry::{Deps, Registry};
+use crate::rules::registry::{Condition, Deps, Registry};
 use crate::rules::ContentError;
 use crate::state::{Layer, Value};
 
@@ -80,44 +81,10 @@ impl<'c> Compiler<'c> {
 
     pub(crate) fn file(&mut self, f: &ContentFile, gen: &mut Generation) {
         if let Some(w) = &f.world {
-            if let Some(d) = w.on_max_health_drop {
-                gen.world.health.on_drop = d;
-            }
-            if let Some(l) = w.cascade_limit {
-                gen.world.cascade_limit = l.max(1);
-            }
-            if let Some(t) = &w.shield_tag {
-                gen.world.health.shield_tag = Some(Sym::new(t));
-            }
-            if let Some(t) = &w.silence_tag {
-                gen.world.silence_tag = Some(Sym::new(t));
-            }
-            if let Some(k) = &w.armor_key {
-                gen.world.health.armor_key = Some(Sym::new(k));
-            }
-            if let Some(l) = w.last_known {
-                gen.world.last_known = l;
-            }
+            apply_world(w, gen);
         }
         if let Some(g) = &f.game {
-            match self.game(g) {
-                Ok(def) => match &gen.game {
-                    Some(prev) => self.errors.push(
-                        ContentError::new(
-                            "E-CONTENT-DUPLICATE",
-                            vec![PathSeg::Key("game".into())],
-                            format!(
-                                "`[game]` is defined twice; the first is in {}:{}",
-                                prev.origin.file.display(),
-                                prev.origin.line
-                            ),
-                        )
-                        .help("one rules mod defines the game; patch it from other mods instead"),
-                    ),
-                    None => gen.game = Some(def),
-                },
-                Err(e) => self.errors.push(e),
-            }
+            self.game_once(g, gen);
         }
         for (name, spec) in &f.moves {
             match self.move_def(name, spec) {
@@ -125,23 +92,7 @@ impl<'c> Compiler<'c> {
                 Err(e) => self.errors.push(e),
             }
         }
-        for (name, spec) in &f.event {
-            let Some(log) = &spec.log else { continue };
-            let path = vec![
-                PathSeg::Key("event".into()),
-                PathSeg::Key(name.clone()),
-                PathSeg::Key("log".into()),
-            ];
-            match super::play::check_template(log, &["source", "target", "player", "amount"], &path)
-            {
-                Ok(()) => {
-                    if let Ok(id) = Id::from_parts(&self.ns, "event", name) {
-                        gen.event_logs.insert(id, log.clone());
-                    }
-                }
-                Err(e) => self.errors.push(e),
-            }
-        }
+        self.event_logs(f, gen);
         for (name, spec) in &f.class {
             let path = vec![PathSeg::Key("class".into()), PathSeg::Key(name.clone())];
             if let Ok(id) = Id::from_parts(&self.ns, "class", name) {
@@ -168,21 +119,7 @@ impl<'c> Compiler<'c> {
             }
         }
         for (name, spec) in &f.rule {
-            let path = vec![PathSeg::Key("rule".into()), PathSeg::Key(name.clone())];
-            let r = (|| {
-                let mut p = path.clone();
-                p.push(PathSeg::Key("select".into()));
-                let select = self.selector(&spec.select, &p)?;
-                p.pop();
-                p.push(PathSeg::Key("do".into()));
-                let actions = self.actions(&spec.actions, &p)?;
-                Ok(Check {
-                    select,
-                    actions,
-                    origin: self.origin(&path, format!("rule `{}:rule/{name}`", self.ns)),
-                })
-            })();
-            match r {
+            match self.rule(name, spec) {
                 Ok(c) => gen.checks.push(c),
                 Err(e) => self.errors.push(e),
             }
@@ -196,6 +133,65 @@ impl<'c> Compiler<'c> {
                 }
             }
         }
+    }
+
+    /// `[game]`: compiled, and refused when another file already defined it.
+    fn game_once(&mut self, g: &GameSpec, gen: &mut Generation) {
+        match self.game(g) {
+            Ok(def) => match &gen.game {
+                Some(prev) => self.errors.push(
+                    ContentError::new(
+                        "E-CONTENT-DUPLICATE",
+                        vec![PathSeg::Key("game".into())],
+                        format!(
+                            "`[game]` is defined twice; the first is in {}:{}",
+                            prev.origin.file.display(),
+                            prev.origin.line
+                        ),
+                    )
+                    .help("one rules mod defines the game; patch it from other mods instead"),
+                ),
+                None => gen.game = Some(def),
+            },
+            Err(e) => self.errors.push(e),
+        }
+    }
+
+    /// The `log` templates of the file's events.
+    fn event_logs(&mut self, f: &ContentFile, gen: &mut Generation) {
+        for (name, spec) in &f.event {
+            let Some(log) = &spec.log else { continue };
+            let path = vec![
+                PathSeg::Key("event".into()),
+                PathSeg::Key(name.clone()),
+                PathSeg::Key("log".into()),
+            ];
+            match super::play::check_template(log, &["source", "target", "player", "amount"], &path)
+            {
+                Ok(()) => {
+                    if let Ok(id) = Id::from_parts(&self.ns, "event", name) {
+                        gen.event_logs.insert(id, log.clone());
+                    }
+                }
+                Err(e) => self.errors.push(e),
+            }
+        }
+    }
+
+    /// One `[rule.<name>]`: a check run on what `select` finds.
+    fn rule(&mut self, name: &str, spec: &RuleSpec) -> Result<Check, ContentError> {
+        let path = vec![PathSeg::Key("rule".into()), PathSeg::Key(name.to_owned())];
+        let mut p = path.clone();
+        p.push(PathSeg::Key("select".into()));
+        let select = self.selector(&spec.select, &p)?;
+        p.pop();
+        p.push(PathSeg::Key("do".into()));
+        let actions = self.actions(&spec.actions, &p)?;
+        Ok(Check {
+            select,
+            actions,
+            origin: self.origin(&path, format!("rule `{}:rule/{name}`", self.ns)),
+        })
     }
 
     pub(crate) fn class(
@@ -392,60 +388,96 @@ impl<'c> Compiler<'c> {
             Some(s) => Some(self.selector(s, &with(path, "select"))?),
             None => None,
         };
-        let mut modifiers = Vec::new();
-        for (n, m) in spec.modifiers.iter().enumerate() {
-            let mut p = with(path, "modifiers");
-            p.push(PathSeg::Index(n));
-            let layer = match m.op.as_str() {
-                "set" => Layer::Set,
-                "add" => Layer::Add,
-                "multiply" => Layer::Multiply,
-                "clamp" => Layer::Clamp,
-                "tag" => Layer::Tag,
-                other => {
-                    return Err(ContentError::new(
-                        "E-CONTENT-PARAM",
-                        with(&p, "op"),
-                        format!("`op = \"{other}\"` is not a modifier operation"),
-                    )
-                    .help("use `set`, `add`, `multiply`, `clamp` or `tag`"))
-                }
-            };
-            let (value, max) = if layer == Layer::Clamp {
-                let min = match &m.min {
-                    Some(v) => self.expr(v, &with(&p, "min"))?,
-                    None => Expr::lit(f64::NEG_INFINITY),
-                };
-                let max = match &m.max {
-                    Some(v) => Some(self.expr(v, &with(&p, "max"))?),
-                    None => None,
-                };
-                (min, max)
-            } else if layer == Layer::Tag {
-                (Expr::lit(1.0), None)
-            } else {
-                let v = m.value.as_ref().ok_or_else(|| {
-                    ContentError::new(
-                        "E-CONTENT-MISSING-PARAM",
-                        p.clone(),
-                        format!("modifier `{}` needs a `value`", m.op),
-                    )
-                })?;
-                (self.expr(v, &with(&p, "value"))?, None)
-            };
-            let rank = self.layer_rank(m.layer.as_deref(), layer, &p)?;
-            modifiers.push(ModifierDef {
-                key: Sym::new(&m.key),
-                layer,
-                rank,
-                value,
-                max,
-            });
-        }
+        let modifiers = spec
+            .modifiers
+            .iter()
+            .enumerate()
+            .map(|(n, m)| self.modifier(n, m, path))
+            .collect::<Result<Vec<_>, _>>()?;
         let while_ = match &spec.while_ {
             Some(c) => Some(self.condition(c, &with(path, "while"))?),
             None => None,
         };
+        let until = self.until_all(spec, path)?;
+        let zones = match &spec.zones {
+            Some(z) if z.iter().any(|z| z == "*") => AuraZones::Any,
+            Some(z) => AuraZones::Listed(z.iter().map(|z| Sym::new(z)).collect()),
+            None if class_aura => AuraZones::Listed(vec![Sym::new("board")]),
+            None => AuraZones::WhereGiven,
+        };
+        let deps = aura_deps(select.as_ref(), while_.as_deref(), &modifiers);
+        let first_rank = modifiers.iter().map(|m| m.rank).min().unwrap_or(u16::MAX);
+        Ok(AuraDef {
+            id,
+            select,
+            first_rank,
+            modifiers,
+            while_,
+            until,
+            zones,
+            deps,
+            origin: self.origin(path, format!("aura `{id}`")),
+        })
+    }
+
+    /// Modifier `n` of an aura: its layer, rank and value (or bounds, for `clamp`).
+    fn modifier(
+        &mut self,
+        n: usize,
+        m: &ModifierSpec,
+        path: &[PathSeg],
+    ) -> Result<ModifierDef, ContentError> {
+        let mut p = with(path, "modifiers");
+        p.push(PathSeg::Index(n));
+        let layer = match m.op.as_str() {
+            "set" => Layer::Set,
+            "add" => Layer::Add,
+            "multiply" => Layer::Multiply,
+            "clamp" => Layer::Clamp,
+            "tag" => Layer::Tag,
+            other => {
+                return Err(ContentError::new(
+                    "E-CONTENT-PARAM",
+                    with(&p, "op"),
+                    format!("`op = \"{other}\"` is not a modifier operation"),
+                )
+                .help("use `set`, `add`, `multiply`, `clamp` or `tag`"))
+            }
+        };
+        let (value, max) = if layer == Layer::Clamp {
+            let min = match &m.min {
+                Some(v) => self.expr(v, &with(&p, "min"))?,
+                None => Expr::lit(f64::NEG_INFINITY),
+            };
+            let max = match &m.max {
+                Some(v) => Some(self.expr(v, &with(&p, "max"))?),
+                None => None,
+            };
+            (min, max)
+        } else if layer == Layer::Tag {
+            (Expr::lit(1.0), None)
+        } else {
+            let v = m.value.as_ref().ok_or_else(|| {
+                ContentError::new(
+                    "E-CONTENT-MISSING-PARAM",
+                    p.clone(),
+                    format!("modifier `{}` needs a `value`", m.op),
+                )
+            })?;
+            (self.expr(v, &with(&p, "value"))?, None)
+        };
+        let rank = self.layer_rank(m.layer.as_deref(), layer, &p)?;
+        Ok(ModifierDef {
+            key: Sym::new(&m.key),
+            layer,
+            rank,
+            value,
+            max,
+        })
+    }
+
+    /// An aura's `until`: one condition or a list of them.
+    fn until_all(&mut self, spec: &AuraSpec, path: &[PathSeg]) -> Result<Vec<Until>, ContentError> {
         let whens: Vec<&WhenSpec> = match &spec.until {
             None => Vec::new(),
             Some(UntilSpec::One(w)) => vec![w],
@@ -459,50 +491,7 @@ impl<'c> Compiler<'c> {
             }
             until.push(self.until(w, &p)?);
         }
-        let zones = match &spec.zones {
-            Some(z) if z.iter().any(|z| z == "*") => AuraZones::Any,
-            Some(z) => AuraZones::Listed(z.iter().map(|z| Sym::new(z)).collect()),
-            None if class_aura => AuraZones::Listed(vec![Sym::new("board")]),
-            None => AuraZones::WhereGiven,
-        };
-        let mut deps = Deps {
-            structural: true,
-            ..Deps::default()
-        };
-        if let Some(s) = &select {
-            s.deps_of_targets(&mut deps);
-        }
-        // Values read `target` from each selected object: confined with the selection.
-        let confined = select.is_some() && deps.confined() && !deps.zones.is_empty();
-        if let Some(w) = &while_ {
-            // `target` in `while` is the holder, not the aura's targets (a change to the
-            // holder always counts).
-            let mut inner = Deps::default();
-            w.deps(&mut inner);
-            inner.tested = false;
-            deps.nested(&inner);
-        }
-        let mut values = Deps::default();
-        for m in &modifiers {
-            m.value.deps(&mut values);
-            if let Some(x) = &m.max {
-                x.deps(&mut values);
-            }
-        }
-        values.confine_tested(confined);
-        deps.merge(&values);
-        let first_rank = modifiers.iter().map(|m| m.rank).min().unwrap_or(u16::MAX);
-        Ok(AuraDef {
-            id,
-            select,
-            first_rank,
-            modifiers,
-            while_,
-            until,
-            zones,
-            deps,
-            origin: self.origin(path, format!("aura `{id}`")),
-        })
+        Ok(until)
     }
 }
 
@@ -591,5 +580,63 @@ fn player_filter(player: Option<&str>, path: &[PathSeg]) -> Result<PlayerFilter,
             format!("`player = \"{other}\"` is not a player filter"),
         )
         .help("use `friendly`, `enemy` or `any`")),
+    }
+}
+
+/// What an aura reads: its selection's targets, its `while` (about the holder) and its
+/// modifiers' values (confined with the selection when the selection is confined).
+fn aura_deps(
+    select: Option<&crate::rules::select::Select>,
+    while_: Option<&dyn Condition>,
+    modifiers: &[ModifierDef],
+) -> Deps {
+    let mut deps = Deps {
+        structural: true,
+        ..Deps::default()
+    };
+    if let Some(s) = select {
+        s.deps_of_targets(&mut deps);
+    }
+    // Values read `target` from each selected object: confined with the selection.
+    let confined = select.is_some() && deps.confined() && !deps.zones.is_empty();
+    if let Some(w) = while_ {
+        // `target` in `while` is the holder, not the aura's targets (a change to the
+        // holder always counts).
+        let mut inner = Deps::default();
+        w.deps(&mut inner);
+        inner.tested = false;
+        deps.nested(&inner);
+    }
+    let mut values = Deps::default();
+    for m in modifiers {
+        m.value.deps(&mut values);
+        if let Some(x) = &m.max {
+            x.deps(&mut values);
+        }
+    }
+    values.confine_tested(confined);
+    deps.merge(&values);
+    deps
+}
+
+/// `[world]` settings; a later file's setting wins.
+fn apply_world(w: &WorldSpec, gen: &mut Generation) {
+    if let Some(d) = w.on_max_health_drop {
+        gen.world.health.on_drop = d;
+    }
+    if let Some(l) = w.cascade_limit {
+        gen.world.cascade_limit = l.max(1);
+    }
+    if let Some(t) = &w.shield_tag {
+        gen.world.health.shield_tag = Some(Sym::new(t));
+    }
+    if let Some(t) = &w.silence_tag {
+        gen.world.silence_tag = Some(Sym::new(t));
+    }
+    if let Some(k) = &w.armor_key {
+        gen.world.health.armor_key = Some(Sym::new(k));
+    }
+    if let Some(l) = w.last_known {
+        gen.world.last_known = l;
     }
 }

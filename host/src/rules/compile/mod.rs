@@ -243,8 +243,6 @@ impl Generation {
         sources: &[ContentSource],
         opts: &BuildOptions<'_>,
     ) -> Result<(Generation, CompiledExtras), Diagnostics> {
-        let number = opts.number;
-        let extras = opts.extras;
         let mut diags = Diagnostics::default();
         let mut trees: Vec<Option<Json>> = Vec::new();
         for src in sources {
@@ -273,7 +271,51 @@ impl Generation {
         }
         let mut defs = declare(&registry, sources, &files, &mut diags);
         defs.properties = properties::visible(sources, &files, opts.ordered_after);
-        let mut gen = Generation {
+        let mut gen = Generation::empty(opts.number, &registry, &defs, provenance);
+        for (i, file) in &files {
+            let mut c = Compiler::new(&registry, &defs, sources, *i);
+            c.file(file, &mut gen);
+            crate::rules::ability::compile_file(
+                &mut c,
+                file.abilities.as_ref(),
+                opts.translations,
+                &mut gen,
+            );
+            let errors: Vec<ContentError> = c.errors.drain(..).collect();
+            for e in errors {
+                diags.push(c.diagnostic(e));
+            }
+            for w in c.warnings.drain(..) {
+                diags.push(w);
+            }
+            for (id, aura) in c.auras.drain(..) {
+                gen.auras.insert(id, Arc::new(aura));
+            }
+        }
+        crate::rules::ability::install(&mut gen);
+        gen.index_all();
+        let compiled_extras = opts
+            .extras
+            .iter()
+            .filter_map(|extra| gen.compile_extra(extra, &trees, &defs, sources, &mut diags))
+            .collect();
+        if diags.has_errors() {
+            return Err(diags);
+        }
+        gen.warnings = diags;
+        gen.provenance.keep_trees(trees);
+        Ok((gen, compiled_extras))
+    }
+
+    /// A generation with nothing compiled yet: the declared layers and events, the patch
+    /// provenance.
+    fn empty(
+        number: u64,
+        registry: &Arc<Registry>,
+        defs: &Defs,
+        provenance: Provenance,
+    ) -> Generation {
+        Generation {
             number,
             registry: registry.clone(),
             classes: HashMap::new(),
@@ -300,30 +342,14 @@ impl Generation {
             mods: Vec::new(),
             warnings: Diagnostics::default(),
             abilities: crate::rules::ability::AbilityBook::default(),
-        };
-        for (i, file) in &files {
-            let mut c = Compiler::new(&registry, &defs, sources, *i);
-            c.file(file, &mut gen);
-            crate::rules::ability::compile_file(
-                &mut c,
-                file.abilities.as_ref(),
-                opts.translations,
-                &mut gen,
-            );
-            let errors: Vec<ContentError> = c.errors.drain(..).collect();
-            for e in errors {
-                diags.push(c.diagnostic(e));
-            }
-            for w in c.warnings.drain(..) {
-                diags.push(w);
-            }
-            for (id, aura) in c.auras.drain(..) {
-                gen.auras.insert(id, Arc::new(aura));
-            }
         }
-        crate::rules::ability::install(&mut gen);
-        for (n, t) in gen.triggers.iter().enumerate() {
-            gen.index.add(
+    }
+
+    /// Indexes what was compiled: triggers and replacements by event, aura classes, and
+    /// what the auras read.
+    fn index_all(&mut self) {
+        for (n, t) in self.triggers.iter().enumerate() {
+            self.index.add(
                 t.event,
                 IndexEntry {
                     trigger: u32::try_from(n).unwrap_or(u32::MAX),
@@ -332,9 +358,9 @@ impl Generation {
                 },
             );
         }
-        gen.index.finish();
-        for (n, r) in gen.replacements.iter().enumerate() {
-            gen.replacement_index.add(
+        self.index.finish();
+        for (n, r) in self.replacements.iter().enumerate() {
+            self.replacement_index.add(
                 r.trigger.event,
                 IndexEntry {
                     trigger: u32::try_from(n).unwrap_or(u32::MAX),
@@ -343,50 +369,55 @@ impl Generation {
                 },
             );
         }
-        gen.replacement_index.finish();
-        index_aura_classes(&mut gen);
-        for aura in gen
+        self.replacement_index.finish();
+        index_aura_classes(self);
+        for aura in self
             .auras
             .values()
-            .chain(gen.classes.values().flat_map(|c| c.auras.iter()))
+            .chain(self.classes.values().flat_map(|c| c.auras.iter()))
         {
-            gen.aura_deps.everything |= aura.deps.everything;
-            gen.aura_deps.keys.extend(aura.deps.keys.iter().copied());
+            self.aura_deps.everything |= aura.deps.everything;
+            self.aura_deps.keys.extend(aura.deps.keys.iter().copied());
         }
-        let mut compiled_extras = Vec::new();
-        for extra in extras {
-            let Some(Some(tree)) = trees.get(extra.source) else {
-                continue;
+    }
+
+    /// Compiles one extra action list: `None` when its source could not be read, empty
+    /// when its path names nothing or it has errors (which go to `diags`).
+    fn compile_extra(
+        &mut self,
+        extra: &ExtraActions,
+        trees: &[Option<Json>],
+        defs: &Defs,
+        sources: &[ContentSource],
+        diags: &mut Diagnostics,
+    ) -> Option<Vec<Box<dyn Action>>> {
+        let Some(Some(tree)) = trees.get(extra.source) else {
+            return None;
+        };
+        let mut node = Some(tree);
+        for seg in &extra.path {
+            node = match (seg, node) {
+                (PathSeg::Key(k), Some(Json::Object(m))) => m.get(k),
+                (PathSeg::Index(i), Some(Json::Array(a))) => a.get(*i),
+                _ => None,
             };
-            let mut node = Some(tree);
-            for seg in &extra.path {
-                node = match (seg, node) {
-                    (PathSeg::Key(k), Some(Json::Object(m))) => m.get(k),
-                    (PathSeg::Index(i), Some(Json::Array(a))) => a.get(*i),
-                    _ => None,
-                };
-            }
-            let mut c = Compiler::new(&registry, &defs, sources, extra.source);
-            match node {
-                Some(v) => match c.actions(v, &extra.path) {
-                    Ok(a) => compiled_extras.push(a),
-                    Err(e) => {
-                        diags.push(c.diagnostic(e));
-                        compiled_extras.push(Vec::new());
-                    }
-                },
-                None => compiled_extras.push(Vec::new()),
-            }
-            for (id, aura) in c.auras.drain(..) {
-                gen.auras.insert(id, Arc::new(aura));
-            }
         }
-        if diags.has_errors() {
-            return Err(diags);
+        let registry = self.registry.clone();
+        let mut c = Compiler::new(&registry, defs, sources, extra.source);
+        let compiled = match node {
+            Some(v) => match c.actions(v, &extra.path) {
+                Ok(a) => a,
+                Err(e) => {
+                    diags.push(c.diagnostic(e));
+                    Vec::new()
+                }
+            },
+            None => Vec::new(),
+        };
+        for (id, aura) in c.auras.drain(..) {
+            self.auras.insert(id, Arc::new(aura));
         }
-        gen.warnings = diags;
-        gen.provenance.keep_trees(trees);
-        Ok((gen, compiled_extras))
+        Some(compiled)
     }
 
     /// A class by id.

@@ -72,6 +72,33 @@ impl Compiler<'_> {
             let (id, body) = self.expand_ref(m, "selector", path)?;
             return self.with_ref(id, |c| c.selector(&body, path));
         }
+        let sources = self.selector_sources(m, path)?;
+        let filters = match m.get("where") {
+            Some(w) => vec![self.condition(w, &with(path, "where"))?],
+            None => Vec::new(),
+        };
+        let pick = match m.get("pick") {
+            None => Pick::All,
+            Some(p) => self.pick(p, &with(path, "pick"))?,
+        };
+        let sort = match m.get("sort") {
+            None => None,
+            Some(v) => Some(sort_by(v, path)?),
+        };
+        Ok(Select {
+            sources,
+            filters,
+            sort,
+            pick,
+        })
+    }
+
+    /// What a selector table selects from: its `type` and its `from` list (a union).
+    fn selector_sources(
+        &mut self,
+        m: &Map<String, Json>,
+        path: &[PathSeg],
+    ) -> Result<Vec<Box<dyn Selector>>, ContentError> {
         let mut sources: Vec<Box<dyn Selector>> = Vec::new();
         if let Some(t) = m.get("type") {
             let t = t.as_str().ok_or_else(|| {
@@ -115,52 +142,7 @@ impl Compiler<'_> {
                 check_schema(union, &[], m, path, SELECTOR_KEYS)?;
             }
         }
-        let filters = match m.get("where") {
-            Some(w) => vec![self.condition(w, &with(path, "where"))?],
-            None => Vec::new(),
-        };
-        let pick = match m.get("pick") {
-            None => Pick::All,
-            Some(p) => self.pick(p, &with(path, "pick"))?,
-        };
-        let sort = match m.get("sort") {
-            None => None,
-            Some(Json::String(s)) => {
-                let (key, desc) = match s.strip_prefix('-') {
-                    Some(k) => (k, true),
-                    None => (s.as_str(), false),
-                };
-                if key.is_empty()
-                    || !key
-                        .chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-                {
-                    return Err(ContentError::new(
-                        "E-CONTENT-PARAM",
-                        with(path, "sort"),
-                        format!("`{s}` is not a property to sort by"),
-                    )
-                    .help("write a property name, `-` first for highest first: `sort = \"slot\"`, `sort = \"-attack\"`"));
-                }
-                Some(SortBy {
-                    key: Sym::new(key),
-                    descending: desc,
-                })
-            }
-            Some(other) => {
-                return Err(ContentError::new(
-                    "E-CONTENT-TYPE",
-                    with(path, "sort"),
-                    format!("`sort` must be a property name, found {}", json_type(other)),
-                ))
-            }
-        };
-        Ok(Select {
-            sources,
-            filters,
-            sort,
-            pick,
-        })
+        Ok(sources)
     }
 
     pub(crate) fn pick(&mut self, v: &Json, path: &[PathSeg]) -> Result<Pick, ContentError> {
@@ -201,4 +183,35 @@ impl Compiler<'_> {
             _ => Err(bad()),
         }
     }
+}
+
+/// A selector's `sort`: a property name, `-` first for highest first.
+fn sort_by(v: &Json, path: &[PathSeg]) -> Result<SortBy, ContentError> {
+    let Json::String(s) = v else {
+        return Err(ContentError::new(
+            "E-CONTENT-TYPE",
+            with(path, "sort"),
+            format!("`sort` must be a property name, found {}", json_type(v)),
+        ));
+    };
+    let (key, desc) = match s.strip_prefix('-') {
+        Some(k) => (k, true),
+        None => (s.as_str(), false),
+    };
+    if key.is_empty()
+        || !key
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    {
+        return Err(ContentError::new(
+            "E-CONTENT-PARAM",
+            with(path, "sort"),
+            format!("`{s}` is not a property to sort by"),
+        )
+        .help("write a property name, `-` first for highest first: `sort = \"slot\"`, `sort = \"-attack\"`"));
+    }
+    Ok(SortBy {
+        key: Sym::new(key),
+        descending: desc,
+    })
 }

@@ -386,12 +386,25 @@ where
 
 /// Registers the core actions.
 pub(super) fn register(r: &mut Registry) {
-    let mut reg = |id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<dyn ActionKind>| {
-        r.actions
-            .register(builtin(id, doc, params, imp))
-            .unwrap_or_else(|e| panic!("{e}"));
-    };
+    life(r);
+    objects(r);
+    branch(r);
+    properties(r);
+    auras(r);
+    events(r);
+}
+
+/// Registers one built-in kind (a duplicate is a bug in this file).
+fn reg(r: &mut Registry, id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<dyn ActionKind>) {
+    r.actions
+        .register(builtin(id, doc, params, imp))
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Damage, healing and destruction.
+fn life(r: &mut Registry) {
     reg(
+        r,
         "core:action/damage",
         "adds to each target's `damage` and raises `core:event/damaged`",
         vec![
@@ -410,12 +423,14 @@ pub(super) fn register(r: &mut Registry) {
         }),
     );
     reg(
+        r,
         "core:action/heal",
         "removes damage (never below 0) and raises `core:event/healed` with the amount healed",
         vec![ParamSpec::required("amount", T::Expr, "how much")],
         kind(|p| Ok(Box::new(Heal(p.expr("amount")?)))),
     );
     reg(
+        r,
         "core:action/destroy",
         "moves each target to the graveyard zone and raises `core:event/destroyed`",
         vec![ParamSpec::optional(
@@ -429,7 +444,12 @@ pub(super) fn register(r: &mut Registry) {
             )))
         }),
     );
+}
+
+/// Creating and moving objects.
+fn objects(r: &mut Registry) {
     reg(
+        r,
         "core:action/create",
         "creates objects of a class and raises `core:event/created` for each",
         vec![
@@ -473,6 +493,7 @@ pub(super) fn register(r: &mut Registry) {
         }),
     );
     reg(
+        r,
         "core:action/move",
         "moves each target to a zone (at the end, or at `slot`) and raises `core:event/moved`",
         vec![
@@ -496,7 +517,12 @@ pub(super) fn register(r: &mut Registry) {
             }))
         }),
     );
+}
+
+/// `if`: actions chosen per target by a condition.
+fn branch(r: &mut Registry) {
     reg(
+        r,
         "core:action/if",
         "for each target, runs `then` if the condition holds for it, else `else`",
         vec![
@@ -519,7 +545,12 @@ pub(super) fn register(r: &mut Registry) {
             }))
         }),
     );
+}
+
+/// Base properties and tags.
+fn properties(r: &mut Registry) {
     reg(
+        r,
         "core:action/set",
         "sets a base property of each target",
         vec![
@@ -534,6 +565,7 @@ pub(super) fn register(r: &mut Registry) {
         }),
     );
     reg(
+        r,
         "core:action/add",
         "adds to a base property of each target (negative to subtract)",
         vec![
@@ -548,6 +580,7 @@ pub(super) fn register(r: &mut Registry) {
         }),
     );
     reg(
+        r,
         "core:action/tag",
         "adds a tag (or tags) to each target",
         vec![ParamSpec::required("tag", T::Names, "the tag or tags")],
@@ -559,6 +592,7 @@ pub(super) fn register(r: &mut Registry) {
         }),
     );
     reg(
+        r,
         "core:action/untag",
         "removes a tag (or tags) from each target",
         vec![ParamSpec::required("tag", T::Names, "the tag or tags")],
@@ -569,7 +603,12 @@ pub(super) fn register(r: &mut Registry) {
             }))
         }),
     );
+}
+
+/// Giving and removing auras.
+fn auras(r: &mut Registry) {
     reg(
+        r,
         "core:action/give_aura",
         "gives each target an aura (it becomes the aura's holder)",
         vec![
@@ -588,12 +627,18 @@ pub(super) fn register(r: &mut Registry) {
         }),
     );
     reg(
+        r,
         "core:action/remove_aura",
         "removes an aura given to each target",
         vec![ParamSpec::required("aura", T::Aura, "the aura name")],
         kind(|p| Ok(Box::new(RemoveAura(p.aura("aura")?)))),
     );
+}
+
+/// Raising events.
+fn events(r: &mut Registry) {
     reg(
+        r,
         "core:action/emit",
         "raises an event (once per target, or once if there are none), now or after `delay` ticks",
         vec![

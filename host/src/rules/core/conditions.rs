@@ -152,12 +152,22 @@ where
 
 /// Registers the core conditions.
 pub(super) fn register(r: &mut Registry) {
-    let mut reg = |id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<dyn ConditionKind>| {
-        r.conditions
-            .register(builtin(id, doc, params, imp))
-            .unwrap_or_else(|e| panic!("{e}"));
-    };
+    values(r);
+    identity(r);
+    place(r);
+}
+
+/// Registers one built-in kind (a duplicate is a bug in this file).
+fn reg(r: &mut Registry, id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<dyn ConditionKind>) {
+    r.conditions
+        .register(builtin(id, doc, params, imp))
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Tags and compared values.
+fn values(r: &mut Registry) {
     reg(
+        r,
         "core:condition/has_tag",
         "the object has the tag (or all of the tags)",
         vec![ParamSpec::required(
@@ -168,6 +178,7 @@ pub(super) fn register(r: &mut Registry) {
         kind(|p| Ok(Box::new(HasTag(p.names("tag")?)))),
     );
     reg(
+        r,
         "core:condition/compare",
         "compares two expressions; the object under test is `target`",
         vec![
@@ -199,19 +210,26 @@ pub(super) fn register(r: &mut Registry) {
             }))
         }),
     );
+}
+
+/// Who the object is: the holder, the source, whose it is.
+fn identity(r: &mut Registry) {
     reg(
+        r,
         "core:condition/is_self",
         "the object is the holder (`self`)",
         vec![],
         kind(|_| Ok(Box::new(IsSelf))),
     );
     reg(
+        r,
         "core:condition/is_source",
         "the object is the event's source",
         vec![],
         kind(|_| Ok(Box::new(IsSource))),
     );
     reg(
+        r,
         "core:condition/owned_by",
         "the object's owner is friendly/enemy/any relative to the holder's owner",
         vec![ParamSpec::required(
@@ -228,7 +246,12 @@ pub(super) fn register(r: &mut Registry) {
             Ok(Box::new(OwnedBy(rel)))
         }),
     );
+}
+
+/// Where the object is and what it is: zone, neighbours, class.
+fn place(r: &mut Registry) {
     reg(
+        r,
         "core:condition/in_zone",
         "the object is in the zone (or one of the zones)",
         vec![ParamSpec::required(
@@ -239,6 +262,7 @@ pub(super) fn register(r: &mut Registry) {
         kind(|p| Ok(Box::new(InZone(p.names("zone")?)))),
     );
     reg(
+        r,
         "core:condition/adjacent",
         "the object is next to `of` (default: the holder): same owner and zone, slots one apart",
         vec![ParamSpec::optional(
@@ -249,6 +273,7 @@ pub(super) fn register(r: &mut Registry) {
         kind(|p| Ok(Box::new(Adjacent(p.object("of")?)))),
     );
     reg(
+        r,
         "core:condition/of_class",
         "the object is of the class (or one of the classes)",
         vec![ParamSpec::required(
