@@ -5,17 +5,17 @@
 use std::sync::Arc;
 
 use tessera_host::registry::Selector;
-use tessera_host::rules::expr::{parse, Expr, Names};
+use tessera_host::rules::expr::{parse, Expr, NameError, Names};
 
 /// Knows no aliases and no selectors.
 struct NoNames;
 
 impl Names for NoNames {
-    fn alias(&mut self, _: &str) -> Result<Option<Expr>, String> {
+    fn alias(&mut self, _: &str) -> Result<Option<Expr>, NameError> {
         Ok(None)
     }
-    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String> {
-        Err(format!("no selector `{name}`"))
+    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, NameError> {
+        Err(NameError(format!("no selector `{name}`")))
     }
 }
 

@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use tessera_host::registry::Selector;
-use tessera_host::rules::expr::{self, Expr, Names};
+use tessera_host::rules::expr::{self, Expr, NameError, Names};
 use tessera_host::rules::{Cx, Scope};
 use tessera_host::{
     ContentSource, Event, Game, Generation, Id, ObjId, Registry, ScriptedController, SourceText,
@@ -422,11 +422,11 @@ fn bench_auras(c: &mut Criterion) {
 
 struct NoNames;
 impl Names for NoNames {
-    fn alias(&mut self, _name: &str) -> Result<Option<Expr>, String> {
+    fn alias(&mut self, _name: &str) -> Result<Option<Expr>, NameError> {
         Ok(None)
     }
-    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String> {
-        Err(format!("no selector `{name}`"))
+    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, NameError> {
+        Err(NameError(format!("no selector `{name}`")))
     }
 }
 

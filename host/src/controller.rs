@@ -150,6 +150,7 @@ impl RandomDraw<'_> {
 
 /// One scripted answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Answer {
     /// Choose these objects (must be among the options).
     Objects(Vec<ObjId>),

@@ -108,7 +108,7 @@ pub use id::{closest, validate_namespace, Id, IdError, Sym};
 pub use rules::registry::Registry;
 pub use rules::{ability, registry};
 pub use rules::{ContentSource, ExtraActions};
-pub use rules::{Generation, RuleError};
+pub use rules::{Generation, PluginFault, PluginFaultKind, RuleError};
 pub use state::{
     AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId, Object, Snapshot, StateError,
     Value, World,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tessera_host::mods::{load, LoadedMods, ServerConfig};
-use tessera_host::play::{GreedyAgent, Input, Match, RandomAgent, ReplayAgent, Summary};
+use tessera_host::play::{GreedyAgent, Input, Match, PlayError, RandomAgent, ReplayAgent, Summary};
 use tessera_host::reload::HotReload;
 use tessera_host::Controller;
 use tessera_host::{Generation, Registry};
@@ -155,7 +155,10 @@ fn a_recording_replays_to_the_same_checksum_and_a_changed_one_does_not() {
     let mut out = |_: &str| {};
     let mut m = Match::new(gen.clone(), 5, seats, translator(&loaded), &mut out).unwrap();
     match m.play(&mut out) {
-        Err(e) => assert!(e.contains("diverged") || e.contains("ended before"), "{e}"),
+        Err(PlayError::Agent(e)) => {
+            assert!(e.contains("diverged") || e.contains("ended before"), "{e}")
+        }
+        Err(e) => panic!("expected the replay agent to refuse, got: {e}"),
         Ok(other) => assert_ne!(other.checksum, s.checksum),
     }
 }

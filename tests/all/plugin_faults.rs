@@ -11,7 +11,10 @@
 use std::sync::Arc;
 
 use tessera_host::mods::{load, LoadedMods, ServerConfig};
-use tessera_host::{Event, Game, Id, ObjId, Registry, RuleError, ScriptedController, Sym};
+use tessera_host::{
+    Event, Game, Id, ObjId, PluginFault, PluginFaultKind, Registry, RuleError, ScriptedController,
+    Sym,
+};
 
 use crate::mods_fixture::Tree;
 
@@ -368,20 +371,19 @@ impl Fixture {
             .map(|_| ())
     }
 
-    /// Pokes the victim, expects the command to fail and change nothing; returns the
-    /// error text.
-    fn poke_victim_fails(&mut self) -> String {
+    /// Pokes the victim, expects the command to fail with a plugin fault and change
+    /// nothing; returns the fault.
+    fn poke_victim_fails(&mut self) -> PluginFault {
         let before = self.game.world().checksum();
         let err = self
             .poke(self.victim)
-            .expect_err("the hostile call must fail")
-            .to_string();
+            .expect_err("the hostile call must fail");
         assert_eq!(
             self.game.world().checksum(),
             before,
             "the failed command must leave the world as it was: {err}"
         );
-        err
+        plugin_fault(&err).clone()
     }
 
     /// Other mods' content still runs in this world: the built-in trigger grows the minion.
@@ -402,9 +404,27 @@ impl Fixture {
     }
 }
 
-/// Asserts a run-time fault's error names everything ABI.md promises.
-fn assert_names_everything(err: &str, export: &str, def: &str, use_line_needle: &str) {
+/// The plugin fault at the root of a rule error (fails the test if it is another error).
+pub(crate) fn plugin_fault(err: &RuleError) -> &PluginFault {
+    match err.root() {
+        RuleError::Plugin(fault) => fault,
+        other => panic!("expected a plugin fault, got: {other}"),
+    }
+}
+
+/// Asserts a run-time fault names everything ABI.md promises, in its fields and in its
+/// message.
+fn assert_names_everything(fault: &PluginFault, export: &str, def: &str, use_line_needle: &str) {
     let line = line_of(HOSTILE_CONTENT, use_line_needle);
+    assert_eq!(fault.mod_id, "hostile", "{fault}");
+    assert!(fault.file.ends_with("plugins/hostile.wasm"), "{fault}");
+    assert_eq!(fault.export, export, "{fault}");
+    assert_eq!(fault.definition, def, "{fault}");
+    assert!(
+        fault.site.ends_with(&format!("hostile.toml:{line}")),
+        "{fault}"
+    );
+    let err = fault.to_string();
     for part in [
         "mod `hostile`".to_owned(),
         "plugins/hostile.wasm".to_owned(),
@@ -420,7 +440,7 @@ const COND_USE: &str = "condition = { type = \"bad\" }";
 const ACTION_USE: &str = "{ type = \"bad\" },";
 
 /// The shared shape of a run-time fault test in the condition.
-fn condition_fault(fault: &'static str, expect: &str) -> String {
+fn condition_fault(fault: &'static str, expect: PluginFaultKind) -> PluginFault {
     let h = Hostile {
         cond_fault: fault,
         ..Hostile::default()
@@ -433,8 +453,8 @@ fn condition_fault(fault: &'static str, expect: &str) -> String {
     assert_eq!(w.get(w.bystander, "calls"), 1);
     let err = w.poke_victim_fails();
     assert_names_everything(&err, "tessera_condition", "hostile:condition/bad", COND_USE);
-    assert!(err.contains(expect), "`{expect}` missing from: {err}");
-    assert!(err.contains("the instance was replaced"), "{err}");
+    assert_eq!(err.kind, expect, "{err}");
+    assert!(err.replaced, "the instance was replaced: {err}");
     w.others_still_run();
     // Reset the bystander's marks, then check the new instance counts from 1 again.
     w.game
@@ -448,7 +468,7 @@ fn condition_fault(fault: &'static str, expect: &str) -> String {
 }
 
 /// The shared shape of a run-time fault test in the action.
-fn action_fault(fault: &'static str, expect: &str) -> String {
+fn action_fault(fault: &'static str, expect: PluginFaultKind) -> PluginFault {
     let h = Hostile {
         action_fault: fault,
         ..Hostile::default()
@@ -474,8 +494,8 @@ fn action_fault(fault: &'static str, expect: &str) -> String {
         (attack, calls, marks)
     );
     assert_names_everything(&err, "tessera_action", "hostile:action/bad", ACTION_USE);
-    assert!(err.contains(expect), "`{expect}` missing from: {err}");
-    assert!(err.contains("the instance was replaced"), "{err}");
+    assert_eq!(err.kind, expect, "{err}");
+    assert!(err.replaced, "the instance was replaced: {err}");
     w.others_still_run();
     w.game
         .setup(|world| {
@@ -624,35 +644,42 @@ do = [{ type = "add", key = "attack", amount = 100 }]
 
 #[test]
 fn infinite_loop_is_stopped_by_fuel() {
-    condition_fault(ENDLESS_LOOP, "ran out of fuel");
+    let err = condition_fault(ENDLESS_LOOP, PluginFaultKind::OutOfFuel);
+    assert!(err.message.contains("ran out of fuel"), "{err}");
 }
 
 #[test]
 fn memory_bomb_hits_the_memory_limit() {
-    let err = action_fault(MEMORY_BOMB, "trapped");
-    assert!(err.contains("memory limit"), "{err}");
+    let err = action_fault(MEMORY_BOMB, PluginFaultKind::MemoryLimit);
+    assert!(err.message.contains("trapped"), "{err}");
+    assert!(err.message.contains("memory limit"), "{err}");
 }
 
 #[test]
 fn one_huge_memory_grow_is_refused() {
-    let err = action_fault(HUGE_GROW, "memory");
-    assert!(err.contains("memory limit"), "{err}");
+    let err = action_fault(HUGE_GROW, PluginFaultKind::MemoryLimit);
+    assert!(err.message.contains("memory limit"), "{err}");
 }
 
 #[test]
 fn stack_overflow_is_caught() {
-    condition_fault(STACK_OVERFLOW, "overflowed its stack");
+    let err = condition_fault(STACK_OVERFLOW, PluginFaultKind::StackOverflow);
+    assert!(err.message.contains("overflowed its stack"), "{err}");
 }
 
 #[test]
 fn trap_after_two_writes_rolls_both_back() {
-    action_fault(TWO_WRITES_THEN_TRAP, "trapped");
+    let err = action_fault(TWO_WRITES_THEN_TRAP, PluginFaultKind::Trap);
+    assert!(err.message.contains("trapped"), "{err}");
 }
 
 #[test]
 fn panic_message_reaches_the_error() {
-    let err = action_fault(PANIC, "panicked: the dragon refused: too many heads");
-    assert!(!err.contains("failed without a message"), "{err}");
+    let err = action_fault(PANIC, PluginFaultKind::Panicked);
+    assert_eq!(
+        err.message, "panicked: the dragon refused: too many heads",
+        "{err}"
+    );
 }
 
 #[test]
@@ -674,7 +701,7 @@ fn fuel_limit_from_server_toml_is_honoured() {
     let loaded = load_tree(&t, Some(&cfg));
     let mut w = Fixture::new(&loaded);
     let err = w.poke_victim_fails();
-    assert!(err.contains("ran out of fuel"), "{err}");
+    assert_eq!(err.kind, PluginFaultKind::OutOfFuel, "{err}");
     assert_names_everything(&err, "tessera_condition", "hostile:condition/bad", COND_USE);
     w.others_still_run();
     // A harmless call fits the lowered budget.
@@ -692,15 +719,14 @@ fn repeated_faults_quarantine_the_mod() {
     let mut w = Fixture::new(&loaded);
     for n in 1..=5 {
         let err = w.poke_victim_fails();
-        assert!(err.contains("trapped"), "fault {n}: {err}");
-        assert!(!err.contains("quarantined") || n == 5, "fault {n}: {err}");
+        assert_eq!(err.kind, PluginFaultKind::Trap, "fault {n}: {err}");
+        assert_eq!(err.quarantine.is_some(), n == 5, "fault {n}: {err}");
         if n == 5 {
             assert!(
-                err.contains("now quarantined in this world"),
-                "fault {n}: {err}"
-            );
-            assert!(
-                err.contains("switched off and the game goes on"),
+                err.to_string().contains("now quarantined in this world")
+                    && err
+                        .to_string()
+                        .contains("switched off and the game goes on"),
                 "fault {n}: {err}"
             );
         }
@@ -720,7 +746,7 @@ fn repeated_faults_quarantine_the_mod() {
     let mut other = Fixture::new(&loaded);
     let err = other.poke_victim_fails();
     assert!(
-        err.contains("trapped") && !err.contains("quarantined"),
+        err.kind == PluginFaultKind::Trap && err.quarantine.is_none(),
         "{err}"
     );
     other.fresh_instance_works(1);
@@ -1083,17 +1109,24 @@ fn a_selector_that_miscounts_or_pushes_junk_is_an_error() {
     let mut game = Game::new(gen, 1, Box::new(ScriptedController::default()));
     let err = game
         .emit(Event::new(id("sel:event/a")))
-        .expect_err("a miscount fails the command")
-        .to_string();
+        .expect_err("a miscount fails the command");
+    let fault = plugin_fault(&err);
+    assert_eq!(fault.kind, PluginFaultKind::AbiMisuse, "{err}");
     assert!(
-        err.contains("tessera_select returned 2 but pushed 0 object(s)"),
+        fault
+            .message
+            .contains("tessera_select returned 2 but pushed 0 object(s)"),
         "{err}"
     );
     let err = game
         .emit(Event::new(id("sel:event/b")))
-        .expect_err("a made-up id fails the command")
-        .to_string();
-    assert!(err.contains("which is no object of this world"), "{err}");
+        .expect_err("a made-up id fails the command");
+    let fault = plugin_fault(&err);
+    assert_eq!(fault.kind, PluginFaultKind::AbiMisuse, "{err}");
+    assert!(
+        fault.message.contains("which is no object of this world"),
+        "{err}"
+    );
 }
 
 /// Issue 18, finding 6: a write inside a condition was refused, but a guest that ignored
@@ -1138,10 +1171,13 @@ fn a_write_inside_a_condition_fails_the_call() {
     let unit = game.spawn(id("sneak:class/unit"), None, "board").unwrap();
     let err = game
         .emit(Event::new(id("sneak:event/go")))
-        .expect_err("the condition's call fails")
-        .to_string();
+        .expect_err("the condition's call fails");
+    let fault = plugin_fault(&err);
+    assert_eq!(fault.kind, PluginFaultKind::HostCall, "{err}");
     assert!(
-        err.contains("set_int: conditions and selectors cannot change the world"),
+        fault
+            .message
+            .contains("set_int: conditions and selectors cannot change the world"),
         "{err}"
     );
     assert_eq!(game.world().get_int(unit, Sym::new("attack")), 1);
@@ -1191,10 +1227,13 @@ fn a_looping_tessera_error_is_reported_as_such() {
     let unit = game.spawn(id("mute:class/unit"), None, "board").unwrap();
     let err = game
         .emit(Event::new(id("mute:event/go")).target(unit))
-        .expect_err("the condition fails")
-        .to_string();
+        .expect_err("the condition fails");
+    let fault = plugin_fault(&err);
+    assert_eq!(fault.kind, PluginFaultKind::Failed, "{err}");
     assert!(
-        err.contains("its `tessera_error` failed too: ran out of fuel"),
+        fault
+            .message
+            .contains("its `tessera_error` failed too: ran out of fuel"),
         "{err}"
     );
 }

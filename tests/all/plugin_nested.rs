@@ -4,7 +4,7 @@
 //! quarantine. The fault now counts as the faulting plugin's in this world, the outer call
 //! fails with it (the command rolls back), and the outer plugin is not blamed.
 
-use tessera_host::{Event, Game, ScriptedController, Sym};
+use tessera_host::{Event, Game, PluginFaultKind, ScriptedController, Sym};
 
 use crate::mods_fixture::Tree;
 use crate::plugin_faults::{id, load_tree, manifest, prelude, render, write_wasm};
@@ -105,20 +105,23 @@ fn a_trap_in_a_nested_query_fails_the_call_and_counts_toward_quarantine() {
         let before = game.world().checksum();
         let err = game
             .emit(Event::new(id("asker:event/go")))
-            .expect_err("the nested fault fails the outer call")
-            .to_string();
+            .expect_err("the nested fault fails the outer call");
         assert_eq!(
             game.world().checksum(),
             before,
             "fault {n} rolled back: {err}"
         );
+        // The asker's call fails as a nested fault; its message carries the trapper's.
+        let fault = crate::plugin_faults::plugin_fault(&err);
+        assert_eq!(fault.kind, PluginFaultKind::Nested, "fault {n}: {err}");
+        assert_eq!(fault.mod_id, "asker", "fault {n}: {err}");
         assert!(
-            err.contains("mod `trapper`") && err.contains("trapped"),
+            fault.message.contains("mod `trapper`") && fault.message.contains("trapped"),
             "fault {n}: {err}"
         );
-        assert!(err.contains("query failed"), "fault {n}: {err}");
+        assert!(fault.message.contains("query failed"), "fault {n}: {err}");
         assert_eq!(
-            err.contains("now quarantined in this world"),
+            fault.message.contains("now quarantined in this world"),
             n == 5,
             "fault {n}: {err}"
         );

@@ -74,7 +74,7 @@ fn failure_of(name: &str, text: &str) -> (PathBuf, String) {
         "expected one failure: {:?}",
         r.failures
     );
-    let msg = r.failures[0].clone();
+    let msg = r.failures[0].to_string();
     let _ = std::fs::remove_dir_all(&dir);
     (file, msg)
 }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use tessera_host::scenario::ScenarioFailure;
 use tessera_host::{scenario, Registry};
 
 fn root() -> PathBuf {
@@ -46,7 +47,8 @@ fn a_step_that_ticks_too_much_is_refused_before_it_runs() {
     let r = scenario::run_file(&file, &Arc::new(Registry::with_core()), &Vec::new());
     assert_eq!(r.failures.len(), 1, "{:?}", r.failures);
     assert!(
-        r.failures[0].contains("`tick = 100000000` is more than 100000 ticks in one step"),
+        matches!(&r.failures[0], ScenarioFailure::Step { step: 1, message, .. }
+            if message.contains("`tick = 100000000` is more than 100000 ticks in one step")),
         "{}",
         r.failures[0]
     );

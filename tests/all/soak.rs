@@ -56,7 +56,7 @@ fn play(
         match m.step(&mut out) {
             Ok(Some(_)) => break None,
             Ok(None) => {}
-            Err(e) => break Some(e),
+            Err(e) => break Some(e.to_string()),
         }
     };
     let ending = Ending {

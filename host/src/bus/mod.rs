@@ -182,6 +182,7 @@ fn find_cycle(chain: &[Id]) -> Vec<Id> {
 
 /// What a trigger is bound to: every object of a class, or nothing (a standalone trigger).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Binding {
     /// Runs once per object of the class, with `self` = the object.
     Class(Id),

@@ -226,7 +226,8 @@ fn counted(n: usize, noun: &str) -> String {
 pub fn watch(args: &ModArgs, format: Format, lock_path: &Path) -> Result<ExitCode, String> {
     let dirs = mod_dirs(args)?;
     let watcher =
-        tessera_host::reload::ModWatcher::new(&dirs, std::time::Duration::from_millis(200))?;
+        tessera_host::reload::ModWatcher::new(&dirs, std::time::Duration::from_millis(200))
+            .map_err(|e| e.to_string())?;
     let mut last = check(args, format, lock_path, LockMode::Compare)?;
     println!(
         "watching {} for changes (Ctrl-C to stop)",

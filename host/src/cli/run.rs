@@ -249,7 +249,8 @@ impl Live {
                 Arc::new(Registry::with_core()),
                 Duration::from_millis(100),
                 gen.number + 1,
-            )?;
+            )
+            .map_err(|e| e.to_string())?;
             println!("watching the mod folders; save a file to reload it into the running game");
             Some(r)
         } else {
@@ -259,10 +260,9 @@ impl Live {
         // like any other change to its mod.
         let plugins_dir = Path::new("plugins");
         let rebuilder = if args.watch && plugins_dir.is_dir() {
-            let r = tessera_host::reload::PluginRebuilder::new(
-                plugins_dir,
-                Duration::from_millis(200),
-            )?;
+            let r =
+                tessera_host::reload::PluginRebuilder::new(plugins_dir, Duration::from_millis(200))
+                    .map_err(|e| e.to_string())?;
             println!("watching plugin sources in ./plugins; saving one rebuilds it");
             Some(r)
         } else {
@@ -364,7 +364,8 @@ fn play_game(
         Ok(s) => {
             match &s.ending {
                 tessera_host::play::Ending::Won(seat) => tally.wins[*seat] += 1,
-                tessera_host::play::Ending::Draw(_) => tally.draws += 1,
+                // A draw, or an ending this CLI does not know (counted as one).
+                _ => tally.draws += 1,
             }
             println!(
                 "game {n} (seed {seed}): {} after {} turns, {} moves, {} events, {} ms (checksum {:016x})",
@@ -418,7 +419,7 @@ fn print_profile(split: &tessera_host::plugins::TimeSplit, agents: Duration, tot
 
 /// `tessera replay FILE`.
 pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, String> {
-    let rec = Recording::read(file)?;
+    let rec = Recording::read(file).map_err(|e| e.to_string())?;
     if rec.reloads > 0 {
         return Err(format!(
             "{}: this game was played across {} hot reload(s); it can only be replayed with the mod files as they were at each reload",
@@ -451,8 +452,9 @@ pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, Stri
             println!("{line}");
         }
     };
-    let mut m = Match::new(gen, rec.seed, agents, translator(&loaded), &mut out)?;
-    let summary = m.play(&mut out)?;
+    let mut m = Match::new(gen, rec.seed, agents, translator(&loaded), &mut out)
+        .map_err(|e| e.to_string())?;
+    let summary = m.play(&mut out).map_err(|e| e.to_string())?;
     let checksum = format!("{:016x}", summary.checksum);
     let unused = inputs.borrow().len();
     if unused > 0 {

@@ -17,6 +17,7 @@ use serde::Serialize;
 /// How bad a diagnostic is. Errors disable what they are about; warnings never fail a check.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
     /// Something worth knowing that changes nothing.
     Note,

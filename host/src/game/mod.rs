@@ -103,7 +103,7 @@ impl Game {
             created = Some(instantiate(ax.world, ax.gen, class, owner, Sym::new(zone))?);
             Ok(())
         })?;
-        created.ok_or_else(|| RuleError::Failed("spawn created nothing".into()))
+        created.ok_or_else(|| RuleError::internal("a spawn command succeeded but created nothing"))
     }
 
     /// Setup: creates an object of a class and prepares it (properties, tags, parent) in
@@ -122,7 +122,7 @@ impl Game {
             created = Some(id);
             Ok(())
         })?;
-        created.ok_or_else(|| RuleError::Failed("spawn created nothing".into()))
+        created.ok_or_else(|| RuleError::internal("a spawn command succeeded but created nothing"))
     }
 
     /// Setup: changes the world directly (no events; auras update). Rolled back on error.
@@ -178,8 +178,7 @@ impl Game {
     /// Command: advances the scheduler `n` ticks. Each tick raises `core:event/tick`, then
     /// delivers the delayed events that fall due, in the order they were scheduled.
     pub fn tick(&mut self, n: u32) -> Result<Outcome, RuleError> {
-        let tick_event =
-            Id::parse("core:event/tick").map_err(|e| RuleError::Failed(e.to_string()))?;
+        let tick_event = Id::parse("core:event/tick").map_err(RuleError::internal)?;
         let mut outcome = Outcome::default();
         for _ in 0..n {
             let o = self.command("tick", |ax| {

@@ -79,8 +79,7 @@ impl Game {
         self.world.set_health_rule(new.world.health.clone());
         self.world.mark_all_dirty();
         self.gen = new;
-        let reloaded =
-            Id::parse("core:event/mods_reloaded").map_err(|e| RuleError::Failed(e.to_string()))?;
+        let reloaded = Id::parse("core:event/mods_reloaded").map_err(RuleError::internal)?;
         let amount = i64::try_from(report.to).unwrap_or(i64::MAX);
         match self.emit(Event::new(reloaded).amount(amount)) {
             Ok(outcome) => {

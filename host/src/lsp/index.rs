@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::diag::Severity;
+use crate::diag::{Diagnostics, Severity};
 use crate::mods::{self, LoadedMods, ServerConfig};
 use crate::rules::registry::{ParamSpec, Registry};
 
@@ -68,10 +68,10 @@ pub struct Index {
 }
 
 /// The mod folders of a workspace: `server.toml`'s, else `mods/`.
-fn load(root: &Path) -> Result<LoadedMods, String> {
+fn load(root: &Path) -> Result<LoadedMods, Diagnostics> {
     let server_path = root.join("server.toml");
     let server = if server_path.is_file() {
-        Some(ServerConfig::load(&server_path).map_err(|d| d.render(false))?)
+        Some(ServerConfig::load(&server_path)?)
     } else {
         None
     };
@@ -96,8 +96,9 @@ fn absolute(root: &Path, p: &Path) -> PathBuf {
 }
 
 impl Index {
-    /// Loads the workspace at `root` (absolute) as `tessera check` would.
-    pub fn load(root: &Path) -> Result<Index, String> {
+    /// Loads the workspace at `root` (absolute) as `tessera check` would. Fails only when
+    /// `server.toml` is unusable (its diagnostics say why).
+    pub fn load(root: &Path) -> Result<Index, Diagnostics> {
         let loaded = load(root)?;
         let mut index = Index::default();
         for d in loaded.all_diagnostics() {

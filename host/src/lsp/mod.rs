@@ -57,7 +57,12 @@ impl Backend {
                 index.inherit(&self.state().index);
                 Arc::new(index)
             }
-            Ok(Err(e)) => return self.client.show_message(MessageType::ERROR, e).await,
+            Ok(Err(e)) => {
+                return self
+                    .client
+                    .show_message(MessageType::ERROR, e.render(false))
+                    .await
+            }
             Err(e) => {
                 let msg = format!("loading the mods failed: {e}");
                 return self.client.show_message(MessageType::ERROR, msg).await;

@@ -350,7 +350,7 @@ impl Rounds<'_> {
         for (mod_id, p) in enabled {
             if let Err(m) = register_plugin(p, &mut round_registry) {
                 diagnostics.push(
-                    Diagnostic::error("E-PLUGIN-REGISTER", m)
+                    Diagnostic::error("E-PLUGIN-REGISTER", m.to_string())
                         .in_file(&p.file)
                         .for_mod(mod_id),
                 );

@@ -20,21 +20,54 @@ use std::time::{Duration, Instant};
 
 pub use agents::{GreedyAgent, RandomAgent, ReplayAgent};
 pub use log::{Namer, Translate};
-pub use record::{Input, RecordedMod, Recording};
+pub use record::{Input, RecordedMod, Recording, RecordingError};
 pub use testing::{TestAgent, TestSetup, TestStyle};
 
 use crate::bus::Event;
 use crate::game::{Controller, Game, MoveOption, ScriptedController};
 use crate::id::Id;
-use crate::rules::Generation;
+use crate::rules::{Generation, RuleError};
 use crate::state::ObjId;
 use agents::SeatController;
+
+/// A match could not be set up or played on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PlayError {
+    /// The loaded rules cannot make or continue a match: no `[game]`, the wrong number
+    /// of agents, no deck, no single player holding the turn, no legal move. The
+    /// message says what the rules mod must provide.
+    #[error("{0}")]
+    Rules(String),
+    /// A rule failed while the match was set up or a turn ended.
+    #[error("{context}: {source}")]
+    Rule {
+        /// What the match was doing (`creating a player`, `ending the turn failed`).
+        context: String,
+        /// The rule's error.
+        source: RuleError,
+    },
+    /// The legal moves could not be listed.
+    #[error(transparent)]
+    Moves(RuleError),
+    /// An agent could not pick a move, or picked one that was not offered.
+    #[error("{0}")]
+    Agent(String),
+}
+
+impl PlayError {
+    fn rule(context: impl Into<String>) -> impl FnOnce(RuleError) -> PlayError {
+        let context = context.into();
+        move |source| PlayError::Rule { context, source }
+    }
+}
 
 /// Most moves one turn may take before only moves that end the turn are offered.
 pub const MOVES_PER_TURN: usize = 60;
 
 /// How a match ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Ending {
     /// The player in this seat (0-based) won.
     Won(usize),
@@ -108,23 +141,23 @@ impl Match {
         agents: Vec<Box<dyn Controller>>,
         translate: Translate,
         out: &mut dyn FnMut(&str),
-    ) -> Result<Match, String> {
-        let def = gen.game.as_ref().ok_or(
-            "no loaded mod defines `[game]`, so there is no game to run; load a rules mod such as `arena`",
-        )?;
+    ) -> Result<Match, PlayError> {
+        let def = gen.game.as_ref().ok_or_else(|| PlayError::Rules(
+            "no loaded mod defines `[game]`, so there is no game to run; load a rules mod such as `arena`".into(),
+        ))?;
         if agents.len() != def.players {
-            return Err(format!(
+            return Err(PlayError::Rules(format!(
                 "the game has {} players but {} agents were given",
                 def.players,
                 agents.len()
-            ));
+            )));
         }
         let mut game = Game::new(gen.clone(), seed, Box::new(ScriptedController::default()));
         let mut players = Vec::new();
         for _ in 0..def.players {
             let p = game
                 .spawn(def.player_class, None, def.player_zone.as_str())
-                .map_err(|e| format!("creating a player: {e}"))?;
+                .map_err(PlayError::rule("creating a player"))?;
             players.push(p);
         }
         if let Some(deck) = &def.deck {
@@ -136,10 +169,10 @@ impl Match {
                 .collect();
             pool.sort();
             if pool.is_empty() {
-                return Err(format!(
+                return Err(PlayError::Rules(format!(
                     "no class has the tag `{}`, so no deck can be dealt; tag the cards that may go in a deck",
                     deck.tag
-                ));
+                )));
             }
             for &p in &players {
                 // The classes still open (fewer copies dealt than the limit), in pool
@@ -163,7 +196,7 @@ impl Match {
                         open.remove(i);
                     }
                     game.spawn(class, Some(p), deck.zone.as_str())
-                        .map_err(|e| format!("dealing `{class}`: {e}"))?;
+                        .map_err(PlayError::rule(format!("dealing `{class}`")))?;
                 }
             }
         }
@@ -197,7 +230,10 @@ impl Match {
         let outcome = m
             .game
             .emit(Event::new(def.start))
-            .map_err(|e| format!("the start event `{}` failed: {e}", def.start))?;
+            .map_err(PlayError::rule(format!(
+                "the start event `{}` failed",
+                def.start
+            )))?;
         m.report(&before, &outcome.events, out);
         Ok(m)
     }
@@ -279,12 +315,12 @@ impl Match {
     }
 
     /// Plays one move (or reports the end). Log lines go to `out`.
-    pub fn step(&mut self, out: &mut dyn FnMut(&str)) -> Result<Option<Summary>, String> {
+    pub fn step(&mut self, out: &mut dyn FnMut(&str)) -> Result<Option<Summary>, PlayError> {
         if let Some(end) = self.ending() {
             return Ok(Some(self.summary(end)));
         }
         let gen = self.game.generation().clone();
-        let def = gen.game.as_ref().ok_or("the game definition is gone")?;
+        let def = gen.game.as_ref().ok_or_else(gone)?;
         let (seat, moves) = self.offered()?;
         let me = self.players[seat];
         if self.announced_turn != Some(self.turns) {
@@ -295,13 +331,17 @@ impl Match {
         let thinking = Instant::now();
         let pick = {
             let mut agents = self.agents.borrow_mut();
-            let agent = agents.get_mut(seat).ok_or("no agent for this seat")?;
-            agent.choose_move(&mut self.game, me, &moves)?
+            let agent = agents
+                .get_mut(seat)
+                .ok_or_else(|| PlayError::Agent("no agent for this seat".into()))?;
+            agent
+                .choose_move(&mut self.game, me, &moves)
+                .map_err(PlayError::Agent)?
         };
         self.agent_time += thinking.elapsed();
-        let mv = *moves
-            .get(pick)
-            .ok_or_else(|| format!("the agent picked move {pick} of {}", moves.len()))?;
+        let mv = *moves.get(pick).ok_or_else(|| {
+            PlayError::Agent(format!("the agent picked move {pick} of {}", moves.len()))
+        })?;
         self.inputs.borrow_mut().push(Input::Move(pick));
         let before = self.game.world().clone();
         out(&format!("  {}", self.namer.move_line(&gen, &before, &mv)));
@@ -329,7 +369,7 @@ impl Match {
             Err(e) => {
                 out(&format!("    (refused: {e})"));
                 if ends(&mv) {
-                    return Err(format!("ending the turn failed: {e}"));
+                    return Err(PlayError::rule("ending the turn failed")(e));
                 }
                 self.refused.push(mv);
             }
@@ -340,24 +380,24 @@ impl Match {
     /// The seat whose turn it is and the moves its agent will be offered next, in the
     /// order [`Controller::choose_move`] sees them (moves refused this turn left out;
     /// after [`MOVES_PER_TURN`] moves only those that end the turn).
-    pub fn offered(&self) -> Result<(usize, Vec<MoveOption>), String> {
+    pub fn offered(&self) -> Result<(usize, Vec<MoveOption>), PlayError> {
         let gen = self.game.generation();
-        let def = gen.game.as_ref().ok_or("the game definition is gone")?;
+        let def = gen.game.as_ref().ok_or_else(gone)?;
         let active: Vec<usize> = (0..self.players.len())
             .filter(|&i| self.game.world().has_tag(self.players[i], def.active_tag))
             .collect();
         let [seat] = active.as_slice() else {
-            return Err(format!(
+            return Err(PlayError::Rules(format!(
                 "exactly one player must have the `{}` tag, but {} do; the rules mod's start event must tag the first player and ending a turn must pass the tag on",
                 def.active_tag,
                 active.len()
-            ));
+            )));
         };
         let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
         let mut moves: Vec<MoveOption> = self
             .game
             .legal_moves(self.players[*seat])
-            .map_err(|e| e.to_string())?
+            .map_err(PlayError::Moves)?
             .into_iter()
             .filter(|m| !self.refused.contains(m))
             .collect();
@@ -365,10 +405,10 @@ impl Match {
             moves.retain(ends);
         }
         if moves.is_empty() {
-            return Err(format!(
+            return Err(PlayError::Rules(format!(
                 "Player {} has no legal move; the rules mod needs a move that ends the turn and is always legal",
                 seat + 1
-            ));
+            )));
         }
         Ok((*seat, moves))
     }
@@ -380,12 +420,8 @@ impl Match {
         &mut self,
         mv: &MoveOption,
         controller: Box<dyn Controller>,
-    ) -> Result<(), String> {
-        self.game
-            .try_move(mv, controller)
-            .0
-            .map(|_| ())
-            .map_err(|e| e.to_string())
+    ) -> Result<(), RuleError> {
+        self.game.try_move(mv, controller).0.map(|_| ())
     }
 
     /// The display names of this match's objects.
@@ -428,7 +464,7 @@ impl Match {
     }
 
     /// Plays until the game ends.
-    pub fn play(&mut self, out: &mut dyn FnMut(&str)) -> Result<Summary, String> {
+    pub fn play(&mut self, out: &mut dyn FnMut(&str)) -> Result<Summary, PlayError> {
         loop {
             if let Some(s) = self.step(out)? {
                 return Ok(s);
@@ -455,10 +491,10 @@ impl Match {
         self.turns
     }
 
-    /// Applies a hot-reload staging between two moves (see [`HotReload::apply`]): the
+    /// Applies a hot-reload staging between two moves (see [`reload::apply`]): the
     /// log line, and the swap report when the new generation went live.
     ///
-    /// [`HotReload::apply`]: crate::reload::HotReload::apply
+    /// [`reload::apply`]: crate::reload::apply
     pub fn apply_reload(
         &mut self,
         staged: &crate::reload::Staged,
@@ -470,7 +506,7 @@ impl Match {
                 None,
             );
         }
-        let (line, report) = crate::reload::HotReload::apply(&mut self.game, staged);
+        let (line, report) = crate::reload::apply(&mut self.game, staged);
         if let Some(r) = &report {
             self.reloads += 1;
             self.events += r.outcome.events.len();
@@ -530,4 +566,13 @@ fn trial_match(staged: &crate::reload::Staged) -> Option<String> {
     Match::new(gen, 1, agents, translate, &mut |_| {})
         .err()
         .map(|e| format!("a new match could not start under it: {e}"))
+}
+
+/// The game definition vanished from a generation the match runs under (a reload that
+/// dropped `[game]` is refused before it goes live): a bug in Tessera.
+fn gone() -> PlayError {
+    PlayError::Rule {
+        context: "the match".into(),
+        source: RuleError::internal("the game definition is gone"),
+    }
 }

@@ -1,15 +1,51 @@
 //! Recordings: a game's seed, mod set and inputs, enough to play it again exactly
 //! (`tessera replay FILE`), and the final checksum to prove it did.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::mods::{LoadedMods, Lockfile};
 
+/// A recording could not be read.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordingError {
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: Arc<std::io::Error>,
+    },
+    /// The file is not a recording's JSON.
+    #[error("{}:{line}:{column}: not a Tessera recording: {message}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column of the problem.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The recording's format is one this host does not read.
+    #[error("{}: recording format {found} is not supported (this tessera reads format 1)", path.display())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// The format it declares.
+        found: u32,
+    },
+}
+
 /// One input of a game: which legal move was played, or how a choice was answered.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Input {
     /// The index of the move among the legal moves, in their listed order.
     Move(usize),
@@ -61,28 +97,27 @@ impl Recording {
     }
 
     /// Reads a recording; errors name the file and what is wrong.
-    pub fn read(path: &Path) -> Result<Recording, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    pub fn read(path: &Path) -> Result<Recording, RecordingError> {
+        let text = std::fs::read_to_string(path).map_err(|source| RecordingError::Read {
+            path: path.to_owned(),
+            source: Arc::new(source),
+        })?;
         Recording::parse(&text, path)
     }
 
     /// Parses a recording's JSON text read from `path` (named in errors).
-    pub fn parse(text: &str, path: &Path) -> Result<Recording, String> {
-        let r: Recording = serde_json::from_str(text).map_err(|e| {
-            format!(
-                "{}:{}:{}: not a Tessera recording: {e}",
-                path.display(),
-                e.line(),
-                e.column()
-            )
+    pub fn parse(text: &str, path: &Path) -> Result<Recording, RecordingError> {
+        let r: Recording = serde_json::from_str(text).map_err(|e| RecordingError::Json {
+            path: path.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
         })?;
         if r.format != 1 {
-            return Err(format!(
-                "{}: recording format {} is not supported (this tessera reads format 1)",
-                path.display(),
-                r.format
-            ));
+            return Err(RecordingError::Format {
+                path: path.to_owned(),
+                found: r.format,
+            });
         }
         Ok(r)
     }

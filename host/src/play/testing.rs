@@ -27,6 +27,7 @@ use crate::state::{ObjId, World};
 
 /// How a testing agent plays its turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TestStyle {
     /// Plays nothing (`DoNothingAgent`).
     None,

@@ -191,6 +191,7 @@ impl std::error::Error for BuildError {
 
 /// What [`build_for`] produces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Target {
     /// A sandboxed WebAssembly module (`wasm32-unknown-unknown`).
     #[default]

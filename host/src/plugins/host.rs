@@ -27,7 +27,7 @@ use crate::id::{Id, Sym};
 use crate::rules::expr::Expr;
 use crate::rules::registry::{Action, Selector};
 use crate::rules::select::Select;
-use crate::rules::{ActCx, Cx, Generation, Pipeline, Sandbox, Scope};
+use crate::rules::{ActCx, Cx, Generation, Pipeline, PluginFaultKind, Sandbox, Scope};
 use crate::state::{ObjId, World};
 
 use super::Runtime;
@@ -116,7 +116,7 @@ pub(crate) struct HostState {
     /// Why the call fails even when the guest ignores a failed import and returns
     /// normally: a write attempted in a read-only call (a condition or selector), or a
     /// plugin fault inside a nested host call (`query`, `eval`, `run_action`).
-    pub must_fail: Option<String>,
+    pub must_fail: Option<(PluginFaultKind, String)>,
     /// Whether `prepare_*` may be called now.
     pub preparing: bool,
     /// Symbols are process-wide ([`global_syms`]) rather than per instance: a native
@@ -145,7 +145,8 @@ impl HostState {
     /// Refuses a write in a read-only call; the call then fails (see `must_fail`).
     fn refuse_write<T>(&mut self, what: &str, value: T) -> T {
         let msg = format!("{what}: conditions and selectors cannot change the world");
-        self.must_fail.get_or_insert_with(|| msg.clone());
+        self.must_fail
+            .get_or_insert_with(|| (PluginFaultKind::HostCall, msg.clone()));
         self.fail(msg, value)
     }
 
@@ -169,7 +170,10 @@ impl HostState {
     fn fail_nested<T>(&mut self, before: u64, msg: String, value: T) -> T {
         if self.faults_seen() > before {
             self.must_fail.get_or_insert_with(|| {
-                format!("{msg} (a plugin faulted inside this host call, so the call fails)")
+                (
+                    PluginFaultKind::Nested,
+                    format!("{msg} (a plugin faulted inside this host call, so the call fails)"),
+                )
             });
         }
         self.fail(msg, value)

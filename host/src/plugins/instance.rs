@@ -9,17 +9,54 @@ use wasmtime::{Memory, Store, StoreLimitsBuilder, Trap, TypedFunc};
 
 use super::host::{CallEnv, HostRequest, HostState};
 use super::linker::Limiter;
+#[cfg(feature = "native-plugins")]
 use super::native::NativeInstance;
 use super::{engine, LoadedPlugin, PluginCode};
+use crate::rules::PluginFaultKind;
 
-/// Why a call failed.
+/// Why a call failed, with its kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum CallError {
-    /// The plugin returned failure (`-1`) with a message; the instance is fine.
-    Guest(String),
+    /// The plugin returned failure (`-1`) with a message, or broke the ABI in a way that
+    /// leaves the instance usable; the instance is fine.
+    Guest(PluginFaultKind, String),
     /// A trap, panic, out-of-fuel, out-of-memory or stack overflow: the instance is
     /// thrown away.
-    Fault(String),
+    Fault(PluginFaultKind, String),
+}
+
+impl CallError {
+    /// The plugin reported failure with `msg`.
+    pub fn failed(msg: impl Into<String>) -> CallError {
+        CallError::Guest(PluginFaultKind::Failed, msg.into())
+    }
+
+    /// The plugin broke the ABI, leaving the instance usable.
+    pub fn misuse(msg: impl Into<String>) -> CallError {
+        CallError::Guest(PluginFaultKind::AbiMisuse, msg.into())
+    }
+
+    /// The plugin broke the ABI so that its instance cannot be trusted (a missing export).
+    pub fn broken(msg: impl Into<String>) -> CallError {
+        CallError::Fault(PluginFaultKind::AbiMisuse, msg.into())
+    }
+
+    /// The kind and the message.
+    pub fn into_parts(self) -> (PluginFaultKind, String) {
+        match self {
+            CallError::Guest(k, m) | CallError::Fault(k, m) => (k, m),
+        }
+    }
+
+    /// The message alone.
+    pub fn into_message(self) -> String {
+        self.into_parts().1
+    }
+
+    /// Whether the instance must be thrown away.
+    pub fn is_fault(&self) -> bool {
+        matches!(self, CallError::Fault(..))
+    }
 }
 
 /// An instance of a wasm plugin (one per world).
@@ -41,6 +78,17 @@ pub(crate) struct WasmInstance {
     content: Option<TypedFunc<(i32, i32, i32, i32), i64>>,
     /// A guest buffer the host reuses for object lists: (ptr, capacity in bytes).
     scratch: Option<(i32, usize)>,
+}
+
+/// What kind of fault a wasmtime error is.
+fn trap_kind(e: &wasmtime::Error) -> PluginFaultKind {
+    match e.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => PluginFaultKind::OutOfFuel,
+        Some(Trap::StackOverflow) => PluginFaultKind::StackOverflow,
+        Some(Trap::Interrupt) => PluginFaultKind::Deadline,
+        Some(_) => PluginFaultKind::Trap,
+        None => PluginFaultKind::AbiMisuse,
+    }
 }
 
 fn describe_trap(e: &wasmtime::Error) -> String {
@@ -80,19 +128,22 @@ impl WasmInstance {
         store.limiter(|s| &mut s.limits);
         store
             .set_fuel(plugin.limits.fuel)
-            .map_err(|e| CallError::Fault(e.to_string()))?;
+            .map_err(|e| CallError::Fault(PluginFaultKind::Trap, e.to_string()))?;
         store.set_epoch_deadline(ticks(plugin.limits.deadline));
         let instance = pre.instantiate(&mut store).map_err(|e| {
-            CallError::Fault(format!("could not be instantiated: {}", describe_trap(&e)))
+            CallError::Fault(
+                trap_kind(&e),
+                format!("could not be instantiated: {}", describe_trap(&e)),
+            )
         })?;
         let memory = instance
             .get_memory(&mut store, "memory")
-            .ok_or_else(|| CallError::Fault("does not export its `memory`".into()))?;
+            .ok_or_else(|| CallError::broken("does not export its `memory`"))?;
         macro_rules! required {
             ($name:expr) => {
                 instance
                     .get_typed_func(&mut store, $name)
-                    .map_err(|e| CallError::Fault(format!("export `{}`: {e}", $name)))?
+                    .map_err(|e| CallError::broken(format!("export `{}`: {e}", $name)))?
             };
         }
         macro_rules! optional {
@@ -138,20 +189,23 @@ impl WasmInstance {
         self.store.set_epoch_deadline(ticks(plugin.limits.deadline));
         let result = armed.and_then(|()| f(self));
         self.store.data_mut().env = None;
-        if let (Ok(_), Some(w)) = (&result, self.store.data_mut().must_fail.take()) {
-            return Err(CallError::Guest(w));
+        if let (Ok(_), Some((kind, w))) = (&result, self.store.data_mut().must_fail.take()) {
+            return Err(CallError::Guest(kind, w));
         }
         result.map_err(|e| {
             let mut msg = describe_trap(&e);
+            let mut kind = trap_kind(&e);
             if let Some(h) = self.store.data_mut().host_error.take() {
                 msg = format!("{msg} ({h})");
             } else if matches!(e.downcast_ref::<Trap>(), Some(Trap::UnreachableCodeReached)) {
                 if let Some(panic) = self.last_error(plugin) {
                     msg = format!("panicked: {panic}");
+                    kind = PluginFaultKind::Panicked;
                 }
             }
             let limiter = &self.store.data().limits;
             if let Some(desired) = limiter.refused_memory {
+                kind = PluginFaultKind::MemoryLimit;
                 msg = format!(
                     "{msg}, after its memory hit the memory limit of {} MiB (growing to {} MiB was refused; raise `memory_mb` in server.toml [limits.{}])",
                     limiter.memory_bytes >> 20,
@@ -159,16 +213,16 @@ impl WasmInstance {
                     plugin.mod_id
                 );
             }
-            CallError::Fault(msg)
+            CallError::Fault(kind, msg)
         })
     }
 
     /// The guest's message for its last failure (or the host's, if the host failed it).
     fn failure(&mut self, plugin: &LoadedPlugin) -> CallError {
         if let Some(h) = self.store.data_mut().host_error.take() {
-            return CallError::Guest(h);
+            return CallError::Guest(PluginFaultKind::HostCall, h);
         }
-        CallError::Guest(
+        CallError::failed(
             self.last_error(plugin)
                 .unwrap_or_else(|| "failed without a message".into()),
         )
@@ -252,7 +306,7 @@ impl WasmInstance {
             let packed = me.describe.call(&mut me.store, ())?;
             me.take_packed(packed)
         })?;
-        out.ok_or_else(|| CallError::Guest("tessera_describe returned nothing".into()))
+        out.ok_or_else(|| CallError::misuse("tessera_describe returned nothing"))
     }
 
     /// `tessera_prepare`. With `replay`, host requests must match the recorded ones.
@@ -304,7 +358,7 @@ impl WasmInstance {
         let f = self
             .condition
             .take()
-            .ok_or_else(|| CallError::Fault("does not export tessera_condition".into()))?;
+            .ok_or_else(|| CallError::broken("does not export tessera_condition"))?;
         let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, (handle, obj)));
         self.condition = Some(f);
         let r = r?;
@@ -367,7 +421,7 @@ impl WasmInstance {
         let f = self
             .select
             .clone()
-            .ok_or_else(|| CallError::Fault("does not export tessera_select".into()))?;
+            .ok_or_else(|| CallError::broken("does not export tessera_select"))?;
         self.store.data_mut().pushed.clear();
         let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, handle))?;
         if r < 0 {
@@ -375,7 +429,7 @@ impl WasmInstance {
         }
         let pushed = std::mem::take(&mut self.store.data_mut().pushed);
         if usize::try_from(r).ok() != Some(pushed.len()) {
-            return Err(CallError::Guest(format!(
+            return Err(CallError::misuse(format!(
                 "tessera_select returned {r} but pushed {} object(s); return how many it pushed",
                 pushed.len()
             )));
@@ -394,7 +448,7 @@ impl WasmInstance {
         let f = self
             .action
             .clone()
-            .ok_or_else(|| CallError::Fault("does not export tessera_action".into()))?;
+            .ok_or_else(|| CallError::broken("does not export tessera_action"))?;
         let r = self.call(plugin, Some(env), |me| {
             let base = me.scratch(targets.len() * 8)?;
             let bytes: Vec<u8> = targets.iter().flat_map(|t| t.to_le_bytes()).collect();
@@ -424,7 +478,7 @@ impl WasmInstance {
         let f = self
             .node
             .clone()
-            .ok_or_else(|| CallError::Fault("does not export tessera_node".into()))?;
+            .ok_or_else(|| CallError::broken("does not export tessera_node"))?;
         let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, handle))?;
         if r != 0 {
             return Err(self.failure(plugin));
@@ -451,8 +505,8 @@ impl WasmInstance {
         text: &str,
     ) -> Result<Vec<u8>, CallError> {
         let Some(f) = self.content.clone() else {
-            return Err(CallError::Guest(
-                "the module exports no `tessera_load` (rebuild it with this SDK)".into(),
+            return Err(CallError::misuse(
+                "the module exports no `tessera_load` (rebuild it with this SDK)",
             ));
         };
         let out = self.call(plugin, None, |me| {
@@ -463,7 +517,7 @@ impl WasmInstance {
             me.dealloc.call(&mut me.store, (tp, tl.max(1)))?;
             me.take_packed(packed)
         })?;
-        out.ok_or_else(|| CallError::Guest("tessera_load returned nothing".into()))
+        out.ok_or_else(|| CallError::misuse("tessera_load returned nothing"))
     }
 
     /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
@@ -493,6 +547,7 @@ pub(crate) enum PluginInstance {
     /// A sandboxed wasm instance.
     Wasm(Box<WasmInstance>),
     /// A trusted native library's per-world host state.
+    #[cfg(feature = "native-plugins")]
     Native(Box<NativeInstance>),
 }
 
@@ -502,6 +557,7 @@ macro_rules! delegate {
         pub fn $name(&mut self $(, $a: $t)*) -> $r {
             match self {
                 PluginInstance::Wasm(w) => w.$name($($a),*),
+                #[cfg(feature = "native-plugins")]
                 PluginInstance::Native(n) => n.$name($($a),*),
             }
         }
@@ -515,6 +571,7 @@ impl PluginInstance {
             PluginCode::Wasm { engine, pre } => Ok(PluginInstance::Wasm(Box::new(
                 WasmInstance::new(plugin, engine, pre)?,
             ))),
+            #[cfg(feature = "native-plugins")]
             PluginCode::Native(lib) => Ok(PluginInstance::Native(Box::new(NativeInstance::new(
                 plugin,
                 lib.clone(),

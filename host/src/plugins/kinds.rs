@@ -10,7 +10,7 @@ use tessera_plugin_api::abi::{self, exports, Kind};
 use super::host::{CallEnv, HostObject, HostRequest};
 use super::instance::PluginInstance;
 use super::Runtime;
-use super::{LoadedPlugin, PrepareCall};
+use super::{CallSite, LoadedPlugin, PluginFaultKind, PrepareCall};
 use crate::id::Id;
 use crate::rules::registry::{
     Action, ActionKind, Condition, ConditionKind, Deps, Node, NodeKind, Selector, SelectorKind,
@@ -61,18 +61,16 @@ impl PluginKind {
         let result = {
             let mut loader = plugin.loader.lock().unwrap_or_else(|e| e.into_inner());
             if loader.is_none() {
-                *loader = Some(PluginInstance::new(plugin).map_err(|e| err(format!("{e:?}")))?);
+                *loader = Some(PluginInstance::new(plugin).map_err(|e| err(e.into_message()))?);
             }
             let inst = loader.as_mut().ok_or_else(|| err("no instance".into()))?;
             let r = inst.prepare(plugin, self.kind, self.id.as_str(), &json, None);
-            if matches!(r, Err(super::CallError::Fault(_))) {
+            if r.as_ref().is_err_and(super::CallError::is_fault) {
                 *loader = None;
             }
             r
         };
-        let (handle, requests) = result.map_err(|e| match e {
-            super::CallError::Guest(m) | super::CallError::Fault(m) => err(m),
-        })?;
+        let (handle, requests) = result.map_err(|e| err(e.into_message()))?;
         for (req, h) in &requests {
             let (text, what) = match req {
                 HostRequest::Selector(t) => (t, "selector"),
@@ -116,9 +114,12 @@ struct Site {
 }
 
 impl Site {
-    fn what(&self, export: &str) -> String {
-        self.plugin
-            .describe_site(export, self.def.as_str(), &self.site)
+    fn at<'a>(&'a self, export: &'a str) -> CallSite<'a> {
+        CallSite {
+            export,
+            def: self.def.as_str(),
+            site: &self.site,
+        }
     }
 }
 
@@ -181,11 +182,9 @@ impl Condition for PluginCondition {
             return Ok(false);
         }
         let env = CallEnv::read(cx);
-        rt.call(
-            &s.plugin,
-            || s.what(exports::CONDITION),
-            |inst| inst.condition(&s.plugin, env, s.handle, pack(obj)),
-        )
+        rt.call(&s.plugin, s.at(exports::CONDITION), |inst| {
+            inst.condition(&s.plugin, env, s.handle, pack(obj))
+        })
     }
 
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
@@ -197,11 +196,9 @@ impl Condition for PluginCondition {
         }
         let env = CallEnv::read(cx);
         let packed: Vec<i64> = objs.iter().map(|&o| pack(o)).collect();
-        rt.call(
-            &s.plugin,
-            || s.what(exports::CONDITION_BATCH),
-            |inst| inst.condition_batch(&s.plugin, env, s.handle, &packed, out),
-        )
+        rt.call(&s.plugin, s.at(exports::CONDITION_BATCH), |inst| {
+            inst.condition_batch(&s.plugin, env, s.handle, &packed, out)
+        })
     }
 
     fn deps(&self, d: &mut Deps) {
@@ -220,19 +217,18 @@ impl Selector for PluginSelector {
             return Ok(());
         }
         let env = CallEnv::read(cx);
-        let found = rt.call(
-            &s.plugin,
-            || s.what(exports::SELECT),
-            |inst| inst.select(&s.plugin, env, s.handle),
-        )?;
+        let found = rt.call(&s.plugin, s.at(exports::SELECT), |inst| {
+            inst.select(&s.plugin, env, s.handle)
+        })?;
         for raw in found {
             match unpack(raw).filter(|o| cx.world.exists(*o)) {
                 Some(o) => out.push(o),
                 None => {
-                    return Err(RuleError::Failed(format!(
-                        "{}: pushed {raw:#x}, which is no object of this world; push only ids the host gave",
-                        s.what(exports::SELECT)
-                    )))
+                    let m = format!("pushed {raw:#x}, which is no object of this world; push only ids the host gave");
+                    return Err(s
+                        .plugin
+                        .fault(&s.at(exports::SELECT), PluginFaultKind::AbiMisuse, m)
+                        .into());
                 }
             }
         }
@@ -256,11 +252,9 @@ impl Action for PluginAction {
         }
         let env = CallEnv::write(ax, None);
         let packed: Vec<i64> = targets.iter().map(|&o| pack(o)).collect();
-        rt.call(
-            &s.plugin,
-            || s.what(exports::ACTION),
-            |inst| inst.action(&s.plugin, env, s.handle, &packed),
-        )
+        rt.call(&s.plugin, s.at(exports::ACTION), |inst| {
+            inst.action(&s.plugin, env, s.handle, &packed)
+        })
     }
 }
 
@@ -275,11 +269,9 @@ impl Node for PluginNode {
             return Ok(());
         }
         let env = CallEnv::write(ax, Some(pipeline));
-        rt.call(
-            &s.plugin,
-            || s.what(exports::NODE),
-            |inst| inst.node(&s.plugin, env, s.handle),
-        )
+        rt.call(&s.plugin, s.at(exports::NODE), |inst| {
+            inst.node(&s.plugin, env, s.handle)
+        })
     }
 }
 
@@ -311,16 +303,14 @@ impl crate::rules::registry::LoaderKind for PluginLoader {
         let bytes = {
             let mut inst = plugin.loader.lock().unwrap_or_else(|e| e.into_inner());
             if inst.is_none() {
-                *inst = Some(PluginInstance::new(plugin).map_err(|e| what(format!("{e:?}")))?);
+                *inst = Some(PluginInstance::new(plugin).map_err(|e| what(e.into_message()))?);
             }
             let i = inst.as_mut().ok_or_else(|| what("no instance".into()))?;
             let r = i.load_content(plugin, self.id.as_str(), text);
-            if matches!(r, Err(super::CallError::Fault(_))) {
+            if r.as_ref().is_err_and(super::CallError::is_fault) {
                 *inst = None;
             }
-            r.map_err(|e| match e {
-                super::CallError::Guest(m) | super::CallError::Fault(m) => what(m),
-            })?
+            r.map_err(|e| what(e.into_message()))?
         };
         let reply: tessera_plugin_api::abi::LoadReply = serde_json::from_slice(&bytes)
             .map_err(|e| what(format!("its reply is not a load reply: {e}")))?;

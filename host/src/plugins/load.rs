@@ -10,10 +10,12 @@ use std::time::Duration;
 use tessera_plugin_api::abi::{self, exports, Description, Kind, ParamType as AbiType};
 use wasmtime::{ExternType, Module};
 
-use super::instance::{CallError, PluginInstance};
+use super::instance::PluginInstance;
 use super::kinds::{PluginKind, ENGINE_KEYS};
 use super::linker::{linker, CAPABILITY_IMPORTS};
-use super::{engine, native, next_key, LoadedPlugin, LoadedShared, PluginCode};
+#[cfg(feature = "native-plugins")]
+use super::native;
+use super::{engine, next_key, LoadedPlugin, LoadedShared, PluginCode};
 use crate::diag::Diagnostic;
 use crate::id::Id;
 use crate::rules::registry::{Entry, ParamSpec, ParamType, Provider, Registry};
@@ -149,12 +151,56 @@ pub fn load_plugin(
             .in_file(&path)
             .for_mod(req.mod_id)
     };
-    let code = if native::is_native_file(req.file) {
-        PluginCode::Native(native::open(&req, &path, err)?)
+    let code = if is_native_file(req.file) {
+        native_code(&req, &path, err)?
     } else {
         load_wasm(&req, &path, &limits, err)?
     };
     finish_load(req, code, limits, err)
+}
+
+/// Whether a `[[plugin]] file` names a native library (by its extension).
+fn is_native_file(file: &str) -> bool {
+    Path::new(file)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "so" | "dylib" | "dll"))
+}
+
+/// Opens a trusted native extension.
+#[cfg(feature = "native-plugins")]
+#[expect(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
+fn native_code(
+    req: &PluginRequest<'_>,
+    path: &Path,
+    err: impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<PluginCode, Diagnostic> {
+    Ok(PluginCode::Native(native::open(req, path, err)?))
+}
+
+/// Native extensions are compiled out (feature `native-plugins` is off): the mod is
+/// refused with a diagnostic saying how to get them back.
+#[cfg(not(feature = "native-plugins"))]
+#[expect(
+    clippy::result_large_err,
+    reason = "the same `Diagnostic` error as `load_plugin`"
+)]
+fn native_code(
+    req: &PluginRequest<'_>,
+    _path: &Path,
+    err: impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<PluginCode, Diagnostic> {
+    Err(err(
+        "E-PLUGIN-NATIVE-DISABLED",
+        format!(
+            "mod `{}` ships a native library ({}), but this host was built without support for native extensions (the `native-plugins` feature of tessera-host is off)",
+            req.mod_id, req.file
+        ),
+    )
+    .with_help("rebuild the host with the feature (`cargo build --features native-plugins`, or keep tessera-host's default features), or ask the mod's author for a WebAssembly build (`tessera build`), which needs no trust".to_owned()))
 }
 
 /// The largest plugin module compiled, in bytes.
@@ -362,14 +408,11 @@ fn finish_load(
             format!("plugin {}: `tessera_describe` failed: {m}", req.file),
         )
     };
-    let mut inst = PluginInstance::new(&plugin).map_err(|e| match e {
-        CallError::Guest(m) | CallError::Fault(m) => {
-            err("E-PLUGIN-INSTANTIATE", format!("plugin {} {m}", req.file))
-        }
+    let mut inst = PluginInstance::new(&plugin).map_err(|e| {
+        let m = e.into_message();
+        err("E-PLUGIN-INSTANTIATE", format!("plugin {} {m}", req.file))
     })?;
-    let desc_bytes = inst.describe(&plugin).map_err(|e| match e {
-        CallError::Guest(m) | CallError::Fault(m) => fail(m),
-    })?;
+    let desc_bytes = inst.describe(&plugin).map_err(|e| fail(e.into_message()))?;
     let description: Description = serde_json::from_slice(&desc_bytes).map_err(|e| {
         fail(format!(
             "its description is not valid JSON of ABI.md's shape: {e}"
@@ -450,10 +493,25 @@ fn check_provides(req: &PluginRequest<'_>, d: &Description) -> Result<(), String
     }
 }
 
+/// What a loaded plugin provides could not be registered.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegisterError {
+    /// The description names an id that is not a valid id.
+    #[error(transparent)]
+    Id(#[from] crate::id::IdError),
+    /// The registry refused the entry (a duplicate, or the wrong category).
+    #[error(transparent)]
+    Registry(#[from] crate::rules::registry::RegistryError),
+}
+
 /// Registers everything a loaded plugin provides as registry entries.
-pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> Result<(), String> {
+pub fn register_plugin(
+    plugin: &Arc<LoadedPlugin>,
+    registry: &mut Registry,
+) -> Result<(), RegisterError> {
     for p in &plugin.description.provides {
-        let id = Id::parse(&p.id).map_err(|e| e.to_string())?;
+        let id = Id::parse(&p.id)?;
         let params: Vec<ParamSpec> = p
             .params
             .iter()
@@ -527,7 +585,7 @@ pub fn register_plugin(plugin: &Arc<LoadedPlugin>, registry: &mut Registry) -> R
                 }),
             }),
         };
-        r.map_err(|e| e.to_string())?;
+        r?;
     }
     registry.providers.push(plugin.clone());
     Ok(())

@@ -26,7 +26,9 @@ mod instance;
 mod kinds;
 mod linker;
 mod load;
+#[cfg(feature = "native-plugins")]
 mod native;
+#[cfg(feature = "native-plugins")]
 mod native_vtable;
 mod profile;
 pub(crate) use profile::{start_content, stop_content};
@@ -42,7 +44,7 @@ use tessera_plugin_api::abi::{Description, Kind};
 use wasmtime::{Engine, InstancePre};
 
 pub use engine::cache_dir;
-pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest};
+pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest, RegisterError};
 pub use profile::TimeSplit;
 
 use host::{HostObject, HostRequest, HostState};
@@ -50,6 +52,7 @@ pub use host::{MAX_GUEST_NAME, MAX_GUEST_SYMBOLS};
 use instance::{CallError, PluginInstance};
 
 use crate::rules::registry::Registry;
+pub use crate::rules::{PluginFault, PluginFaultKind, Quarantine};
 use crate::rules::{RuleError, Sandbox};
 
 // SAFETY: the raw pointers in a `CallEnv` are only set while a call runs on the thread
@@ -101,7 +104,8 @@ pub(crate) enum PluginCode {
         engine: Engine,
         pre: InstancePre<HostState>,
     },
-    /// A trusted native library.
+    /// A trusted native library (feature `native-plugins`).
+    #[cfg(feature = "native-plugins")]
     Native(Arc<native::NativeLib>),
 }
 
@@ -155,9 +159,27 @@ impl LoadedPlugin {
         )
     }
 
+    /// A fault of this plugin at a use site, not yet replaced nor quarantining.
+    fn fault(&self, at: &CallSite<'_>, kind: PluginFaultKind, message: String) -> PluginFault {
+        PluginFault {
+            mod_id: self.mod_id.clone(),
+            file: self.file.clone(),
+            export: at.export.to_owned(),
+            definition: at.def.to_owned(),
+            site: at.site.to_owned(),
+            kind,
+            message,
+            replaced: false,
+            quarantine: None,
+        }
+    }
+
     /// Whether this is a trusted native library (not a sandboxed wasm module).
     pub fn is_native(&self) -> bool {
-        matches!(self.code, PluginCode::Native(_))
+        #[cfg(feature = "native-plugins")]
+        return matches!(self.code, PluginCode::Native(_));
+        #[cfg(not(feature = "native-plugins"))]
+        false
     }
 
     /// A fresh instance with every recorded prepare replayed. A native library is one
@@ -176,7 +198,7 @@ impl LoadedPlugin {
         for c in calls {
             let (h, _) = inst.prepare(self, c.kind, &c.id, &c.params, Some(c.requests.clone()))?;
             if h != c.handle {
-                return Err(CallError::Fault(format!(
+                return Err(CallError::broken(format!(
                     "prepare is not deterministic: `{}` got handle {h} on a new instance, {} at load",
                     c.id, c.handle
                 )));
@@ -184,6 +206,18 @@ impl LoadedPlugin {
         }
         Ok(inst)
     }
+}
+
+/// Where a plugin call is made: the export, the definition and its use site (for the
+/// [`PluginFault`] if it fails; nothing is formatted unless it does).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CallSite<'a> {
+    /// The export called.
+    pub export: &'a str,
+    /// The definition id.
+    pub def: &'a str,
+    /// The use site (file:line).
+    pub site: &'a str,
 }
 
 /// The plugin instances of one world: one per plugin, created on first use.
@@ -282,23 +316,23 @@ impl Runtime {
     pub(crate) fn call<R>(
         &self,
         plugin: &LoadedPlugin,
-        what: impl FnOnce() -> String,
+        at: CallSite<'_>,
         f: impl FnOnce(&mut PluginInstance) -> Result<R, CallError>,
     ) -> Result<R, RuleError> {
         if let Some(reason) = self.switched_off(plugin) {
-            return Err(RuleError::Failed(format!(
-                "{}: the mod is quarantined in this world ({reason})",
-                what()
-            )));
+            return Err(plugin
+                .fault(
+                    &at,
+                    PluginFaultKind::Quarantined,
+                    format!("the mod is quarantined in this world ({reason})"),
+                )
+                .into());
         }
         if !self.busy.borrow_mut().insert(plugin.key) {
-            return Err(RuleError::Failed(format!(
-                "{}: the plugin re-entered itself (one of its definitions ran another of its definitions); an instance runs one call at a time",
-                what()
-            )));
+            return Err(plugin.fault(&at, PluginFaultKind::ReEntered, "the plugin re-entered itself (one of its definitions ran another of its definitions); an instance runs one call at a time".into()).into());
         }
         let started = self.profiler.enabled().then(std::time::Instant::now);
-        let result = self.call_inner(plugin, what, f);
+        let result = self.call_inner(plugin, &at, f);
         if let Some(t) = started {
             self.profiler.plugin(&plugin.mod_id, t.elapsed());
         }
@@ -318,11 +352,8 @@ impl Runtime {
     /// The runtime a rules context carries ([`Sandbox`]): this world's, or an internal
     /// error when a context was built with something else.
     pub(crate) fn of(rt: &Sandbox) -> Result<&Runtime, RuleError> {
-        rt.downcast_ref().ok_or_else(|| {
-            RuleError::Failed(
-                "internal error: a rules context carried no plugin runtime; please report this as a bug".into(),
-            )
-        })
+        rt.downcast_ref()
+            .ok_or_else(|| RuleError::internal("a rules context carried no plugin runtime"))
     }
 
     /// Whether `plugin` is quarantined in this world (checked before every call).
@@ -339,8 +370,8 @@ impl Runtime {
     }
 
     /// Records a fault of `plugin` in this world; quarantines it here after too many
-    /// within the window. Returns what to add to the fault's message when it did.
-    fn record_fault(&self, plugin: &LoadedPlugin, message: &str) -> String {
+    /// within the window. Returns the quarantine when this fault caused it.
+    fn record_fault(&self, plugin: &LoadedPlugin, message: &str) -> Option<Quarantine> {
         plugin.faults_total.fetch_add(1, Ordering::Relaxed);
         self.fault_count.set(self.fault_count.get() + 1);
         let mut all = self.faults.borrow_mut();
@@ -356,7 +387,7 @@ impl Runtime {
             r.recent.pop_front();
         }
         if r.recent.len() < plugin.limits.max_faults || r.off.is_some() {
-            return String::new();
+            return None;
         }
         let reason = format!(
             "{} faults within {window} calls, the last: {message}",
@@ -365,16 +396,34 @@ impl Runtime {
         tracing::error!(mod_id = %plugin.mod_id, plugin = %plugin.file.display(), "mod quarantined in this world, its definitions are switched off: {reason}");
         plugin.world_quarantines.fetch_add(1, Ordering::Relaxed);
         r.off = Some(reason);
-        format!(
-            "; the mod is now quarantined in this world ({} faults within {window} calls): its definitions are switched off and the game goes on without them",
-            r.recent.len()
-        )
+        Some(Quarantine {
+            faults: r.recent.len(),
+            window,
+        })
+    }
+
+    /// Records a fault that threw the instance away (or never made one) as a
+    /// [`PluginFault`].
+    fn faulted(
+        &self,
+        plugin: &LoadedPlugin,
+        at: &CallSite<'_>,
+        kind: PluginFaultKind,
+        message: String,
+        replaced: bool,
+    ) -> PluginFault {
+        let quarantine = self.record_fault(plugin, &message);
+        PluginFault {
+            replaced,
+            quarantine,
+            ..plugin.fault(at, kind, message)
+        }
     }
 
     fn call_inner<R>(
         &self,
         plugin: &LoadedPlugin,
-        what: impl FnOnce() -> String,
+        at: &CallSite<'_>,
         f: impl FnOnce(&mut PluginInstance) -> Result<R, CallError>,
     ) -> Result<R, RuleError> {
         plugin.calls.fetch_add(1, Ordering::Relaxed);
@@ -388,37 +437,29 @@ impl Runtime {
             Some(i) => i,
             None => match plugin.fresh_instance() {
                 Ok(i) => i,
-                Err(CallError::Fault(m) | CallError::Guest(m)) => {
-                    let quarantined = self.record_fault(plugin, &m);
-                    return Err(RuleError::Failed(format!("{}: {m}{quarantined}", what())));
+                Err(e) => {
+                    let (kind, m) = e.into_parts();
+                    return Err(self.faulted(plugin, at, kind, m, false).into());
                 }
             },
         };
         if self.injected() {
             drop(inst);
-            let m = "an injected fault (fault injection is on in this world)";
-            let quarantined = self.record_fault(plugin, m);
-            return Err(RuleError::Failed(format!(
-                "{}: {m}; the instance was replaced{quarantined}",
-                what()
-            )));
+            let m = "an injected fault (fault injection is on in this world)".to_owned();
+            return Err(self
+                .faulted(plugin, at, PluginFaultKind::Injected, m, true)
+                .into());
         }
         match f(&mut inst) {
             Ok(r) => {
                 self.instances.borrow_mut().insert(plugin.key, inst);
                 Ok(r)
             }
-            Err(CallError::Guest(m)) => {
+            Err(CallError::Guest(kind, m)) => {
                 self.instances.borrow_mut().insert(plugin.key, inst);
-                Err(RuleError::Failed(format!("{}: {m}", what())))
+                Err(plugin.fault(at, kind, m).into())
             }
-            Err(CallError::Fault(m)) => {
-                let quarantined = self.record_fault(plugin, &m);
-                Err(RuleError::Failed(format!(
-                    "{}: {m}; the instance was replaced{quarantined}",
-                    what()
-                )))
-            }
+            Err(CallError::Fault(kind, m)) => Err(self.faulted(plugin, at, kind, m, true).into()),
         }
     }
 
@@ -433,7 +474,8 @@ impl Runtime {
         };
         let saved = match inst.save_state(old) {
             Ok(s) => s,
-            Err(CallError::Guest(m) | CallError::Fault(m)) => {
+            Err(e) => {
+                let m = e.into_message();
                 problems.push(format!("save_state of {old:?} failed: {m}"));
                 None
             }
@@ -444,13 +486,15 @@ impl Runtime {
                 Ok(_) => {
                     self.instances.borrow_mut().insert(new.key, fresh);
                 }
-                Err(CallError::Guest(m) | CallError::Fault(m)) => {
+                Err(e) => {
+                    let m = e.into_message();
                     problems.push(format!(
                         "load_state of {new:?} failed, it starts fresh: {m}"
                     ));
                 }
             },
-            Err(CallError::Guest(m) | CallError::Fault(m)) => {
+            Err(e) => {
+                let m = e.into_message();
                 problems.push(format!("{new:?} could not be instantiated: {m}"))
             }
         }

@@ -42,14 +42,7 @@ use super::load::PluginRequest;
 use super::native_vtable::vtable;
 use super::LoadedPlugin;
 use crate::diag::Diagnostic;
-
-/// Whether a `[[plugin]] file` names a native library (by its extension).
-pub(crate) fn is_native_file(file: &str) -> bool {
-    Path::new(file)
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "so" | "dylib" | "dll"))
-}
+use crate::rules::PluginFaultKind;
 
 type DeallocFn = unsafe extern "C" fn(*mut u8, usize);
 type BytesFn = unsafe extern "C" fn() -> Bytes;
@@ -309,8 +302,8 @@ impl NativeInstance {
     /// (the host's message if the host failed it, else the library's).
     fn status(&mut self, r: i32) -> Result<i32, CallError> {
         if r != native::PANICKED {
-            if let Some(w) = self.state.must_fail.take() {
-                return Err(CallError::Guest(w));
+            if let Some((kind, w)) = self.state.must_fail.take() {
+                return Err(CallError::Guest(kind, w));
             }
         }
         if r == native::PANICKED {
@@ -318,13 +311,16 @@ impl NativeInstance {
             let msg = self
                 .last_error()
                 .unwrap_or_else(|| "without a message".into());
-            return Err(CallError::Fault(format!("panicked: {msg}")));
+            return Err(CallError::Fault(
+                PluginFaultKind::Panicked,
+                format!("panicked: {msg}"),
+            ));
         }
         if r < 0 {
             if let Some(h) = self.state.host_error.take() {
-                return Err(CallError::Guest(h));
+                return Err(CallError::Guest(PluginFaultKind::HostCall, h));
             }
-            return Err(CallError::Guest(
+            return Err(CallError::failed(
                 self.last_error()
                     .unwrap_or_else(|| "failed without a message".into()),
             ));
@@ -333,7 +329,7 @@ impl NativeInstance {
     }
 
     fn missing(name: &str) -> CallError {
-        CallError::Fault(format!("does not export {name}"))
+        CallError::broken(format!("does not export {name}"))
     }
 
     /// `tessera_describe`: the description JSON.
@@ -342,10 +338,10 @@ impl NativeInstance {
         let b = self.call(None, |l| unsafe { (l.describe)() });
         match self.lib.take(b) {
             Some(v) => Ok(v),
-            None => Err(CallError::Guest(self.last_error().map_or_else(
-                || "tessera_describe returned nothing".into(),
-                |m| format!("panicked: {m}"),
-            ))),
+            None => Err(match self.last_error() {
+                None => CallError::misuse("tessera_describe returned nothing"),
+                Some(m) => CallError::Guest(PluginFaultKind::Panicked, format!("panicked: {m}")),
+            }),
         }
     }
 
@@ -503,7 +499,7 @@ impl NativeInstance {
         id: &str,
         _text: &str,
     ) -> Result<Vec<u8>, CallError> {
-        Err(CallError::Guest(format!(
+        Err(CallError::misuse(format!(
             "`{id}`: content loaders are only supported in wasm plugins; build the plugin without `--native`"
         )))
     }

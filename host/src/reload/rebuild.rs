@@ -4,26 +4,33 @@
 //! other edit; a failed build leaves the last good module in place.
 
 use std::path::{Path, PathBuf};
+#[cfg(feature = "hot-reload")]
 use std::thread::JoinHandle;
+#[cfg(feature = "hot-reload")]
 use std::time::{Duration, Instant};
 
-use super::ModWatcher;
+#[cfg(feature = "hot-reload")]
+use super::{ModWatcher, WatchError};
+#[cfg(feature = "hot-reload")]
 use crate::plugins::build::{build, BuildError, Built};
 
 /// The build running on a worker thread: the crates, when it started, and its result.
+#[cfg(feature = "hot-reload")]
 type Build = (
     Vec<PathBuf>,
     Instant,
     JoinHandle<Result<Vec<Built>, BuildError>>,
 );
 
-/// Rebuilds plugin crates under a folder when their sources change.
+/// Rebuilds plugin crates under a folder when their sources change (feature `hot-reload`).
+#[cfg(feature = "hot-reload")]
 pub struct PluginRebuilder {
     watcher: ModWatcher,
     building: Option<Build>,
     pending: Vec<PathBuf>,
 }
 
+#[cfg(feature = "hot-reload")]
 impl std::fmt::Debug for PluginRebuilder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("PluginRebuilder")
@@ -56,10 +63,11 @@ pub fn is_plugin_crate(dir: &Path) -> bool {
         })
 }
 
+#[cfg(feature = "hot-reload")]
 impl PluginRebuilder {
     /// Watches `dir` (e.g. `./plugins`) recursively; bursts of saves closer together than
     /// `debounce` are one rebuild. Build output (`target/`) is ignored.
-    pub fn new(dir: &Path, debounce: Duration) -> Result<PluginRebuilder, String> {
+    pub fn new(dir: &Path, debounce: Duration) -> Result<PluginRebuilder, WatchError> {
         Ok(PluginRebuilder {
             watcher: ModWatcher::new(&[dir.to_path_buf()], debounce)?,
             building: None,

@@ -269,6 +269,7 @@ pub struct TriggerSpec {
 /// `when` of a trigger.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum WhenSpec {
     /// Just the event id.
     Event(String),
@@ -293,6 +294,7 @@ pub enum WhenSpec {
 /// comes first ends it).
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum UntilSpec {
     /// One event.
     One(WhenSpec),

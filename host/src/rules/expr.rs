@@ -18,6 +18,7 @@
 //! reads as 0; an object that is absent (no `target` here) is an error.
 
 use std::fmt;
+use std::ops::Range;
 use std::sync::Arc;
 
 use crate::id::Sym;
@@ -25,8 +26,52 @@ use crate::rules::registry::{Deps, Selector};
 use crate::rules::{Cx, RuleError};
 use crate::state::ObjId;
 
+/// An expression (or object reference) that does not parse: what is wrong, the text, and
+/// where in it (byte offsets; the message names the 1-based column).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message} at column {} of expression `{text}`", self.column())]
+#[non_exhaustive]
+pub struct ExprError {
+    /// What is wrong (and how to fix it).
+    pub message: String,
+    /// The whole expression.
+    pub text: String,
+    /// Where in `text` (byte offsets).
+    pub span: Range<usize>,
+}
+
+impl ExprError {
+    /// An error at byte `at` of `text`.
+    fn at(text: &str, at: usize, message: impl Into<String>) -> ExprError {
+        let at = at.min(text.len());
+        let end = text[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+        ExprError {
+            message: message.into(),
+            text: text.to_owned(),
+            span: at..end,
+        }
+    }
+
+    /// The 1-based column where the problem starts.
+    pub fn column(&self) -> usize {
+        self.span.start + 1
+    }
+}
+
+/// A name an expression uses (an alias, a selector ref) that cannot be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NameError(pub String);
+
+impl From<String> for NameError {
+    fn from(message: String) -> NameError {
+        NameError(message)
+    }
+}
+
 /// Where a reference starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Base {
     /// The object holding the trigger or aura.
     This,
@@ -67,8 +112,11 @@ pub struct ObjRef {
 }
 
 impl ObjRef {
-    /// Parses `self`, `source.owner`, ... (no trailing property).
-    pub fn parse(s: &str) -> Result<ObjRef, String> {
+    /// Parses `self`, `source.owner`, ... (no trailing property). The error's message
+    /// says what is wrong; its span points into `s`.
+    pub fn parse(s: &str) -> Result<ObjRef, ExprError> {
+        let lead = s.len() - s.trim_start().len();
+        let err = |m: String| ExprError::at(s, lead, m);
         let mut parts = s.trim().split('.');
         let head = parts.next().unwrap_or("");
         let base = if head == "event" {
@@ -76,20 +124,20 @@ impl ObjRef {
                 Some("source") => Base::EventSource,
                 Some("target") => Base::EventTarget,
                 other => {
-                    return Err(format!(
+                    return Err(err(format!(
                         "`event.{}` is not an object; use `event.source` or `event.target`",
                         other.unwrap_or("")
-                    ))
+                    )))
                 }
             }
         } else {
             Base::parse(head).ok_or_else(|| {
-                format!("`{head}` is not an object; start with `self`, `source`, `target`, `player` or `event.target`")
+                err(format!("`{head}` is not an object; start with `self`, `source`, `target`, `player` or `event.target`"))
             })?
         };
         let mut hops = smallvec::SmallVec::new();
         for p in parts {
-            check_ident(p)?;
+            check_ident(p).map_err(err)?;
             hops.push(Sym::new(p));
         }
         Ok(ObjRef { base, hops })
@@ -142,6 +190,7 @@ impl fmt::Display for ObjRef {
 
 /// A binary operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BinOp {
     /// `+`
     Add,
@@ -159,6 +208,7 @@ pub enum BinOp {
 
 /// A parsed expression.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum Expr {
     /// A literal.
     Num(f64),
@@ -352,13 +402,14 @@ fn check_ident(p: &str) -> Result<(), String> {
 /// named selectors for `count(...)`.
 pub trait Names {
     /// The expression an alias stands for, if `name` is one.
-    fn alias(&mut self, name: &str) -> Result<Option<Expr>, String>;
+    fn alias(&mut self, name: &str) -> Result<Option<Expr>, NameError>;
     /// The selector `name` stands for, for `count(name)`.
-    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String>;
+    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, NameError>;
 }
 
-/// Parses an expression. Errors are messages with the column (1-based) in the text.
-pub fn parse(text: &str, names: &mut dyn Names) -> Result<Expr, String> {
+/// Parses an expression. An error names the column (1-based) in the text and keeps its
+/// span.
+pub fn parse(text: &str, names: &mut dyn Names) -> Result<Expr, ExprError> {
     let mut p = Parser {
         s: text.as_bytes(),
         text,
@@ -381,12 +432,8 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn err(&self, msg: &str) -> String {
-        format!(
-            "{msg} at column {} of expression `{}`",
-            self.pos + 1,
-            self.text
-        )
+    fn err(&self, msg: &str) -> ExprError {
+        ExprError::at(self.text, self.pos, msg)
     }
     fn ws(&mut self) {
         while self.pos < self.s.len() && self.s[self.pos].is_ascii_whitespace() {
@@ -405,7 +452,7 @@ impl Parser<'_> {
             false
         }
     }
-    fn expr(&mut self) -> Result<Expr, String> {
+    fn expr(&mut self) -> Result<Expr, ExprError> {
         let mut lhs = self.term()?;
         loop {
             let op = match self.peek() {
@@ -418,7 +465,7 @@ impl Parser<'_> {
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
         }
     }
-    fn term(&mut self) -> Result<Expr, String> {
+    fn term(&mut self) -> Result<Expr, ExprError> {
         let mut lhs = self.unary()?;
         loop {
             let op = match self.peek() {
@@ -431,7 +478,7 @@ impl Parser<'_> {
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
         }
     }
-    fn unary(&mut self) -> Result<Expr, String> {
+    fn unary(&mut self) -> Result<Expr, ExprError> {
         if self.eat(b'-') {
             return Ok(match self.unary()? {
                 Expr::Num(n) => Expr::Num(-n),
@@ -449,7 +496,7 @@ impl Parser<'_> {
         }
         &self.text[start..self.pos]
     }
-    fn atom(&mut self) -> Result<Expr, String> {
+    fn atom(&mut self) -> Result<Expr, ExprError> {
         match self.peek() {
             None => Err(self.err("expected a number, dice or reference but the expression ended")),
             Some(b'(') => {
@@ -467,7 +514,7 @@ impl Parser<'_> {
     }
     /// A word: a function call (`min`, `max`, `count`, `sum`), a path to a property or
     /// event field, or an alias.
-    fn named(&mut self) -> Result<Expr, String> {
+    fn named(&mut self) -> Result<Expr, ExprError> {
         let start = self.pos;
         let w = self.word().to_owned();
         if w.is_empty() {
@@ -486,14 +533,14 @@ impl Parser<'_> {
                         "`count` takes the name of a selector ref, e.g. `count(friendly_minions)`",
                     ));
                 }
-                let sel = self.names.selector(&name).map_err(|m| self.err(&m))?;
+                let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
                 Ok(Expr::Count(sel))
             }
             "sum" => self.sum(),
             _ if w.contains('.') => self.path(&w, start),
             _ => match self.names.alias(&w).map_err(|m| {
                 self.pos = start;
-                self.err(&m)
+                self.err(&m.0)
             })? {
                 Some(e) => Ok(e),
                 None => {
@@ -506,7 +553,7 @@ impl Parser<'_> {
         }
     }
     /// `min(a, b)` or `max(a, b)`, after the name.
-    fn min_max(&mut self, w: &str) -> Result<Expr, String> {
+    fn min_max(&mut self, w: &str) -> Result<Expr, ExprError> {
         let op = if w == "min" { BinOp::Min } else { BinOp::Max };
         if !self.eat(b'(') {
             return Err(self.err(&format!("expected `(` after `{w}`")));
@@ -522,7 +569,7 @@ impl Parser<'_> {
         Ok(Expr::Bin(op, Box::new(a), Box::new(b)))
     }
     /// `sum(selector_ref, property)`, after the name.
-    fn sum(&mut self) -> Result<Expr, String> {
+    fn sum(&mut self) -> Result<Expr, ExprError> {
         if !self.eat(b'(') {
             return Err(self.err("expected `(` after `sum`"));
         }
@@ -539,12 +586,12 @@ impl Parser<'_> {
         if !self.eat(b')') {
             return Err(self.err(usage));
         }
-        let sel = self.names.selector(&name).map_err(|m| self.err(&m))?;
+        let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
         Ok(Expr::Sum(sel, Sym::new(&key)))
     }
     /// A dotted word read at `start`: `event.<field>`, `event.last.<key>`, or
     /// `<object path>.<property>`.
-    fn path(&mut self, w: &str, start: usize) -> Result<Expr, String> {
+    fn path(&mut self, w: &str, start: usize) -> Result<Expr, ExprError> {
         let (head, rest) = w.split_once('.').unwrap_or((w, ""));
         if head == "event" && !rest.contains('.') {
             check_ident(rest).map_err(|m| self.err(&m))?;
@@ -557,9 +604,9 @@ impl Parser<'_> {
             }
         }
         let (path, key) = w.rsplit_once('.').unwrap_or((w, ""));
-        let obj = ObjRef::parse(path).map_err(|m| {
+        let obj = ObjRef::parse(path).map_err(|e| {
             self.pos = start;
-            self.err(&m)
+            self.err(&e.message)
         })?;
         check_ident(key).map_err(|m| self.err(&m))?;
         Ok(Expr::Prop {
@@ -567,7 +614,7 @@ impl Parser<'_> {
             key: Sym::new(key),
         })
     }
-    fn number_or_dice(&mut self) -> Result<Expr, String> {
+    fn number_or_dice(&mut self) -> Result<Expr, ExprError> {
         let start = self.pos;
         while self.pos < self.s.len()
             && (self.s[self.pos].is_ascii_digit() || self.s[self.pos] == b'.')
@@ -606,16 +653,16 @@ mod tests {
 
     struct NoNames;
     impl Names for NoNames {
-        fn alias(&mut self, name: &str) -> Result<Option<Expr>, String> {
+        fn alias(&mut self, name: &str) -> Result<Option<Expr>, NameError> {
             Ok((name == "big").then_some(Expr::Num(10.0)))
         }
-        fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String> {
-            Err(format!("no selector `{name}`"))
+        fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, NameError> {
+            Err(NameError(format!("no selector `{name}`")))
         }
     }
 
-    fn p(s: &str) -> Result<Expr, String> {
-        parse(s, &mut NoNames)
+    fn p(s: &str) -> Result<Expr, std::string::String> {
+        parse(s, &mut NoNames).map_err(|e| e.to_string())
     }
 
     #[test]

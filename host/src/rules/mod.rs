@@ -12,6 +12,7 @@ pub(crate) mod compile;
 pub mod content;
 pub(crate) mod core;
 pub mod expr;
+mod fault;
 mod params;
 pub(crate) mod patch;
 pub mod registry;
@@ -30,6 +31,7 @@ pub use compile::{
     DeckDef, ExtraActions, GameDef, Generation, ModifierDef, MoveDef, Origin, PlayerFilter,
     Replacement, Trigger, Until, WorldConfig, DEFAULT_LAYERS,
 };
+pub use fault::{PluginFault, PluginFaultKind, Quarantine};
 pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
@@ -232,6 +234,14 @@ pub enum RuleError {
     /// An action refused to run.
     #[error("{0}")]
     Failed(String),
+    /// A plugin call failed: which plugin, where, and what kind of fault (boxed: a rule
+    /// error stays small on the paths that never see one).
+    #[error(transparent)]
+    Plugin(Box<PluginFault>),
+    /// The host reached a state it believes impossible: a bug in Tessera, not in the
+    /// content or a mod.
+    #[error("internal error: {0}; this is a bug in Tessera, please report it at {ISSUES}")]
+    Internal(String),
     /// Context: which definition was running, and where it is written.
     #[error("{what}: {source}")]
     In {
@@ -242,7 +252,29 @@ pub enum RuleError {
     },
 }
 
+impl From<PluginFault> for RuleError {
+    fn from(fault: PluginFault) -> RuleError {
+        RuleError::Plugin(Box::new(fault))
+    }
+}
+
+/// Where to report a bug in Tessera (named by internal errors).
+pub const ISSUES: &str = "https://example.invalid/tessera/issues";
+
 impl RuleError {
+    /// An internal error: the host reached a state it believes impossible.
+    pub fn internal(what: impl fmt::Display) -> RuleError {
+        RuleError::Internal(what.to_string())
+    }
+
+    /// The plugin fault at the root of this error, if a plugin call failed.
+    pub fn plugin_fault(&self) -> Option<&PluginFault> {
+        match self.root() {
+            RuleError::Plugin(f) => Some(f),
+            _ => None,
+        }
+    }
+
     /// Wraps the error with what was running.
     pub fn context(self, what: impl fmt::Display) -> RuleError {
         RuleError::In {

@@ -15,6 +15,7 @@ use crate::state::Value;
 
 /// One step of a path into a content file: a table key or a list index.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PathSeg {
     /// A table key.
     Key(String),
@@ -212,7 +213,7 @@ impl Params<'_, '_> {
             None => Ok(None),
             Some(Json::String(s)) => ObjRef::parse(s)
                 .map(Some)
-                .map_err(|m| ContentError::new("E-CONTENT-PARAM", self.path_of(key), m)),
+                .map_err(|e| ContentError::new("E-CONTENT-PARAM", self.path_of(key), e.message)),
             Some(other) => Err(self.wrong_type(key, ParamType::Object, other)),
         }
     }

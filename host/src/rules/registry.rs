@@ -19,6 +19,7 @@ use crate::state::ObjId;
 
 /// Who implements a registry entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Provider {
     /// Native Rust code compiled into the host.
     BuiltIn,
@@ -52,6 +53,7 @@ impl fmt::Display for Provider {
 
 /// The type of a parameter, checked at load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ParamType {
     /// An expression (number, dice, reference, arithmetic).
     Expr,

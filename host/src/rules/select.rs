@@ -8,6 +8,7 @@ use crate::state::ObjId;
 
 /// How a selection is narrowed to its final objects.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Pick {
     /// Every candidate.
     All,

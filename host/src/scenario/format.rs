@@ -47,6 +47,7 @@ pub struct ScenarioHeader {
 /// `[scenario] mods`: which content a scenario runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum ScenarioMods {
     /// The loaded mods' content, then the scenario's own.
     Loaded,

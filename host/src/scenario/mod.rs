@@ -57,7 +57,30 @@ pub struct ScenarioResult {
     /// Its name (from `[scenario] name`, or the file stem).
     pub name: String,
     /// Every failure (empty: passed).
-    pub failures: Vec<String>,
+    pub failures: Vec<ScenarioFailure>,
+}
+
+/// Why a scenario failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScenarioFailure {
+    /// The scenario could not run: its file (or a content file it names) could not be
+    /// read or parsed, its content did not compile, or its `[match]` or objects could not
+    /// be set up. The message names the file and what is wrong.
+    #[error("{0}")]
+    Setup(String),
+    /// A step failed: an expectation did not hold, or the step could not run.
+    #[error("{}: {label}: {message}", file.display())]
+    Step {
+        /// The scenario file.
+        file: PathBuf,
+        /// The step's number (1-based).
+        step: usize,
+        /// `step N (name)`.
+        label: String,
+        /// What went wrong, with objects named as the scenario names them.
+        message: String,
+    },
 }
 
 impl ScenarioResult {
@@ -79,7 +102,7 @@ pub fn run_file(path: &Path, registry: &Arc<Registry>, shared: &SharedContent) -
     let fail = |name: String, msg: String| ScenarioResult {
         file: path.to_owned(),
         name,
-        failures: vec![msg],
+        failures: vec![ScenarioFailure::Setup(msg)],
     };
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -159,7 +182,7 @@ pub fn report(results: &[ScenarioResult]) -> String {
         } else {
             out.push_str(&format!("FAILED {} ({})\n", r.name, r.file.display()));
             for f in &r.failures {
-                for line in f.lines() {
+                for line in f.to_string().lines() {
                     out.push_str(&format!("         {line}\n"));
                 }
             }
@@ -179,7 +202,7 @@ fn run(
     file: &ScenarioFile,
     registry: &Arc<Registry>,
     shared: &SharedContent,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<ScenarioFailure>, String> {
     let ns = file
         .scenario
         .namespace
@@ -262,8 +285,12 @@ fn run(
         };
         if let Err(m) = expect::run_step(&mut game, &ns, step, actions, &mut names, played.as_mut())
         {
-            let m = with_names(&m, &names);
-            failures.push(format!("{}: {label}: {m}", path.display()));
+            failures.push(ScenarioFailure::Step {
+                file: path.to_owned(),
+                step: i + 1,
+                label,
+                message: with_names(&m, &names),
+            });
             if !step.continue_on_failure {
                 break;
             }

@@ -81,7 +81,7 @@ fn reply_error(app: &App, tx: &Out, code: &str, message: impl Into<String>) {
 fn on_text(app: &Arc<App>, conn: u64, tx: &Out, seated: &Arc<AtomicU64>, text: &str) {
     let msg = match protocol::parse(text) {
         Ok(m) => m,
-        Err(e) => return reply_error(app, tx, "malformed", e),
+        Err(e) => return reply_error(app, tx, "malformed", e.to_string()),
     };
     if app.core.is_draining() {
         return reply_error(

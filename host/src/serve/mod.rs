@@ -38,7 +38,7 @@ use crate::play::RecordedMod;
 use crate::rules::registry::Registry;
 use crate::rules::Generation;
 
-pub use save::SaveFile;
+pub use save::{SaveError, SaveFile};
 pub use view::Visibility;
 
 /// How to run the server. Every option has a default ([`ServeOptions::new`]).
@@ -411,14 +411,14 @@ async fn restore_all(core: &Arc<Core>, workers: &workers::Workers) -> Result<Vec
     let mut errors = Vec::new();
     let mods = core.current().mods.clone();
     let mut top = 0;
-    for path in save::list(&core.opts.saves)? {
+    for path in save::list(&core.opts.saves).map_err(|e| e.to_string())? {
         // A save kept on disk keeps its id: new matches never take it.
         let save = SaveFile::read(&path).inspect(|s| top = top.max(s.match_id));
         let save = match save.and_then(|s| s.check_mods(&mods).map(|()| s)) {
             Ok(s) => s,
             Err(e) => {
                 tracing::error!("{e}");
-                errors.push(e);
+                errors.push(e.to_string());
                 continue;
             }
         };

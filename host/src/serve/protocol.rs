@@ -16,6 +16,7 @@ pub const MAX_FRAME_BYTES: usize = 1024 * 1024;
 /// Who plays a seat of a new match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum SeatKind {
     /// A client that joins the seat.
     Human,
@@ -31,6 +32,7 @@ pub enum SeatKind {
 // serde ignores unknown fields of an internally tagged unit variant, and
 // `{"type":"resign","by":"mistake"}` must be refused, not obeyed.
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum ClientMsg {
     /// Creates a match of the loaded game; the reply is `created`.
     Create {
@@ -167,6 +169,7 @@ pub struct OptionView {
 /// A message from the server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ServerMsg {
     /// Sent first on every connection.
     Welcome {
@@ -273,34 +276,61 @@ pub const SERVER_TYPES: &[&str] = &[
     "draining",
 ];
 
+/// A client's frame that is not a valid message: what is wrong and how to fix it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProtocolError {
+    /// The frame is larger than [`MAX_MESSAGE_BYTES`].
+    #[error("the message is {bytes} bytes; the limit is {MAX_MESSAGE_BYTES}")]
+    TooLarge {
+        /// Its size.
+        bytes: usize,
+    },
+    /// The frame is not JSON.
+    #[error("not JSON ({0}); send one JSON object per text frame")]
+    NotJson(String),
+    /// The object has no string `type`.
+    #[error("the message has no string `type`; use one of: {}", CLIENT_TYPES.join(", "))]
+    NoType,
+    /// The `type` is none of [`CLIENT_TYPES`].
+    #[error("unknown message type `{found}`{}; use one of: {}", near.as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default(), CLIENT_TYPES.join(", "))]
+    UnknownType {
+        /// The type sent.
+        found: String,
+        /// The closest known type, if one is close.
+        near: Option<String>,
+    },
+    /// A known type with bad fields.
+    #[error("bad `{kind}` message: {message}; see docs/protocol.md")]
+    BadMessage {
+        /// The message type.
+        kind: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
 /// Parses a client's text frame; the error names what is wrong and how to fix it.
-pub fn parse(text: &str) -> Result<ClientMsg, String> {
+pub fn parse(text: &str) -> Result<ClientMsg, ProtocolError> {
     if text.len() > MAX_MESSAGE_BYTES {
-        return Err(format!(
-            "the message is {} bytes; the limit is {MAX_MESSAGE_BYTES}",
-            text.len()
-        ));
+        return Err(ProtocolError::TooLarge { bytes: text.len() });
     }
     serde_json::from_str(text).map_err(|e| {
         let value: Result<serde_json::Value, _> = serde_json::from_str(text);
         match value {
-            Err(_) => format!("not JSON ({e}); send one JSON object per text frame"),
+            Err(_) => ProtocolError::NotJson(e.to_string()),
             Ok(v) => match v.get("type").and_then(|t| t.as_str()) {
-                None => format!(
-                    "the message has no string `type`; use one of: {}",
-                    CLIENT_TYPES.join(", ")
-                ),
-                Some(t) if !CLIENT_TYPES.contains(&t) => {
-                    let near = crate::id::closest(t, CLIENT_TYPES.iter().copied())
+                None => ProtocolError::NoType,
+                Some(t) if !CLIENT_TYPES.contains(&t) => ProtocolError::UnknownType {
+                    found: t.to_owned(),
+                    near: crate::id::closest(t, CLIENT_TYPES.iter().copied())
                         .first()
-                        .map(|s| format!(" (did you mean `{s}`?)"))
-                        .unwrap_or_default();
-                    format!(
-                        "unknown message type `{t}`{near}; use one of: {}",
-                        CLIENT_TYPES.join(", ")
-                    )
-                }
-                Some(t) => format!("bad `{t}` message: {e}; see docs/protocol.md"),
+                        .map(|s| (*s).to_owned()),
+                },
+                Some(t) => ProtocolError::BadMessage {
+                    kind: t.to_owned(),
+                    message: e.to_string(),
+                },
             },
         }
     })
@@ -316,18 +346,20 @@ mod tests {
             parse(r#"{"type":"play","move":2}"#),
             Ok(ClientMsg::Play { index: 2 })
         );
-        assert!(parse("{").unwrap_err().contains("not JSON"));
+        assert!(matches!(parse("{"), Err(ProtocolError::NotJson(_))));
         assert!(parse(r#"{"type":"plya"}"#)
             .unwrap_err()
+            .to_string()
             .contains("did you mean `play`"));
-        assert!(parse(r#"{"type":"play"}"#)
-            .unwrap_err()
-            .contains("bad `play` message"));
+        assert!(matches!(
+            parse(r#"{"type":"play"}"#),
+            Err(ProtocolError::BadMessage { kind, .. }) if kind == "play"
+        ));
         assert!(parse(r#"{"type":"play","move":-1}"#).is_err());
         assert!(parse(r#"{"type":"state","x":1}"#).is_err());
         assert!(parse(r#"{"type":"resign","now":true}"#).is_err());
         assert_eq!(parse(r#"{"type":"resign"}"#), Ok(ClientMsg::Resign {}));
-        assert!(parse(r#"[1]"#).unwrap_err().contains("no string `type`"));
+        assert_eq!(parse(r#"[1]"#), Err(ProtocolError::NoType));
     }
 
     fn docs(file: &str) -> String {

@@ -388,7 +388,7 @@ impl Worker {
             if w.result().is_none() {
                 match SaveFile::of(w, mods.clone()).write(dir) {
                     Ok(_) => saved.push(id),
-                    Err(e) => errors.push(e),
+                    Err(e) => errors.push(e.to_string()),
                 }
             }
             self.drop_world(id);

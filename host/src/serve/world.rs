@@ -118,7 +118,7 @@ impl HostedWorld {
                 Box::new(Seat::new(i, *k, inputs.clone())) as Box<dyn crate::controller::Controller>
             })
             .collect();
-        let m = Match::new(gen, seed, seats, translate, &mut |_| {})?;
+        let m = Match::new(gen, seed, seats, translate, &mut |_| {}).map_err(|e| e.to_string())?;
         let mut w = HostedWorld {
             id,
             m,
@@ -139,7 +139,12 @@ impl HostedWorld {
     /// Repeats saved inputs (restoring a save) until none are left.
     fn repeat_saved(&mut self) -> Result<(), String> {
         while !self.inputs.borrow().replay.is_empty() {
-            if self.m.step(&mut |_| {})?.is_some() {
+            if self
+                .m
+                .step(&mut |_| {})
+                .map_err(|e| e.to_string())?
+                .is_some()
+            {
                 let left = self.inputs.borrow().replay.len();
                 return Err(format!("the match ended with {left} saved input(s) left over: the save does not match these rules"));
             }
@@ -198,7 +203,7 @@ impl HostedWorld {
             let seat = match self.m.offered() {
                 Ok((seat, _)) => seat,
                 Err(e) => {
-                    self.failed = Some(e);
+                    self.failed = Some(e.to_string());
                     return;
                 }
             };
@@ -206,7 +211,7 @@ impl HostedWorld {
                 return;
             }
             if let Err(e) = self.m.step(&mut |l| log.push(l.to_owned())) {
-                self.failed = Some(e);
+                self.failed = Some(e.to_string());
             }
         }
     }
@@ -362,7 +367,7 @@ impl HostedWorld {
         }
         let (turn, moves) = self.m.offered().map_err(|e| Refusal {
             code: "internal",
-            message: e,
+            message: e.to_string(),
         })?;
         if turn != seat {
             return refuse(
@@ -447,7 +452,7 @@ impl HostedWorld {
         }
         let mut log = Vec::new();
         if let Err(e) = self.m.step(&mut |l| log.push(l.to_owned())) {
-            self.failed = Some(e);
+            self.failed = Some(e.to_string());
         }
         {
             let mut i = self.inputs.borrow_mut();

@@ -14,6 +14,7 @@ use crate::id::Sym;
 /// Which layer a modifier applies in; layers apply in declaration order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Layer {
     /// Replace the value (the latest set wins).
     Set,
@@ -29,6 +30,7 @@ pub enum Layer {
 
 /// Identifies one aura producing modifiers: a class aura of an object, or an aura instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum AuraKey {
     /// The `index`-th aura of the holder's class.
     Class {
@@ -96,6 +98,7 @@ pub fn apply(base: f64, key: Sym, mods: &[AppliedMod]) -> f64 {
 /// rules mod (`[world] on_max_health_drop`), because games differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum MaxHealthDrop {
     /// Damage stays marked (Magic): losing a toughness bonus can kill.
     #[default]

@@ -34,6 +34,7 @@ impl fmt::Display for ObjId {
 /// A base property value.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Value {
     /// A whole number.
     Int(i64),

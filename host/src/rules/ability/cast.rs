@@ -16,6 +16,7 @@ use crate::state::{Coords, ObjId, Value, World};
 
 /// What a cast is aimed at.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub enum Aim {
     /// Nothing: the ability centres on the caster (allowed when it has no range, or an
     /// `aura` range).

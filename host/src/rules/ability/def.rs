@@ -43,6 +43,7 @@ pub struct Meta {
 
 /// `range.rangeType`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RangeType {
     /// Aimed at a target or point within range (lands at once: no travel time).
     Projectile,

@@ -6,6 +6,7 @@ use crate::state::{Coords, ObjId};
 
 /// The shape of an area of effect (`area_of_effect.shape`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Shape {
     /// Every object within `radius` (3D) of the origin.
     Sphere,
@@ -22,6 +23,7 @@ pub enum Shape {
 /// How damage drops with distance (`area_of_effect.falloff`): with `t` = distance ÷
 /// radius, `none` keeps 1, `linear` gives `1 - t`, `quadratic` gives `(1 - t)²`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Falloff {
     /// Full damage everywhere in the area.
     None,

@@ -141,6 +141,7 @@ pub struct AuraDef {
 
 /// Where an aura's holder must be for the aura to be active: its source "in play".
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AuraZones {
     /// Anywhere (`zones = ["*"]`).
     Any,
@@ -153,6 +154,7 @@ pub enum AuraZones {
 
 /// `friendly`/`enemy`/`any`: the event's player relative to the holder's owner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlayerFilter {
     /// Any player.
     Any,

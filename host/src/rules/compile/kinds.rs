@@ -8,7 +8,7 @@ use serde_json::{Map, Value as Json};
 
 use crate::id::{closest, Id};
 use crate::rules::content::AuraSpec;
-use crate::rules::expr::{self, Expr, Names};
+use crate::rules::expr::{self, Expr, NameError, Names};
 use crate::rules::params::{check_schema, json_type, Params, PathSeg};
 use crate::rules::registry::{Action, Condition, Node, Selector, Table};
 use crate::rules::select::{self, Select};
@@ -139,7 +139,7 @@ impl<'c> Compiler<'c> {
                 if let Some(inner) = names.failure.take() {
                     return Err(inner);
                 }
-                parsed.map_err(|m| ContentError::new("E-CONTENT-EXPR", path.to_vec(), m))
+                parsed.map_err(|e| ContentError::new("E-CONTENT-EXPR", path.to_vec(), e.to_string()))
             }
             Json::Object(m) if m.len() == 1 && m.contains_key("count") => {
                 let sel = self.selector(&m["count"], &with(path, "count"))?;
@@ -492,7 +492,7 @@ struct CompilerNames<'a, 'c> {
 }
 
 impl Names for CompilerNames<'_, '_> {
-    fn alias(&mut self, name: &str) -> Result<Option<Expr>, String> {
+    fn alias(&mut self, name: &str) -> Result<Option<Expr>, NameError> {
         let Ok(id) = Id::from_parts(&self.c.ns, "alias", name) else {
             return Ok(None);
         };
@@ -500,20 +500,20 @@ impl Names for CompilerNames<'_, '_> {
             return Ok(None);
         }
         self.c.alias_expr(id, self.path).map(Some).map_err(|e| {
-            let msg = e.message.clone();
+            let msg = NameError(e.message.clone());
             self.failure.get_or_insert(e);
             msg
         })
     }
 
-    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, String> {
+    fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, NameError> {
         let mut m = Map::new();
         m.insert("ref".into(), Json::String(name.to_owned()));
         self.c
             .selector(&Json::Object(m), self.path)
             .map(|s| Arc::new(s) as Arc<dyn Selector>)
             .map_err(|e| {
-                let msg = e.message.clone();
+                let msg = NameError(e.message.clone());
                 self.failure.get_or_insert(e);
                 msg
             })

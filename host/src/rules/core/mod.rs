@@ -32,6 +32,7 @@ pub fn register(r: &mut Registry) {
 
 /// `friendly` / `enemy` / `any`, relative to the holder's owner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Relation {
     /// Owned by the holder's owner (or is that player).
     Friendly,
