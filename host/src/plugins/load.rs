@@ -590,3 +590,39 @@ pub fn register_plugin(
     registry.providers.push(plugin.clone());
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_libraries_are_known_by_their_extension() {
+        assert!(is_native_file("plugins/libx.so"));
+        assert!(is_native_file("x.dll") && is_native_file("x.dylib"));
+        assert!(!is_native_file("plugins/x.wasm"));
+    }
+
+    /// Without the `native-plugins` feature a mod shipping a native library is refused
+    /// with a diagnostic saying how to get native extensions back (`.ci/run` runs the
+    /// library's unit tests without default features).
+    #[cfg(not(feature = "native-plugins"))]
+    #[test]
+    fn a_native_library_without_the_feature_is_refused_with_a_fix() {
+        let req = PluginRequest {
+            mod_id: "m",
+            mod_dir: Path::new("mods/m"),
+            file: "plugins/libm.so",
+            provides: &[],
+            asked: &[],
+            granted: &[],
+            trusted_native: true,
+        };
+        let d = load_plugin(req, PluginLimits::default()).expect_err("refused");
+        assert_eq!(d.code, "E-PLUGIN-NATIVE-DISABLED");
+        assert!(
+            d.render(false).contains("--features native-plugins"),
+            "{}",
+            d.render(false)
+        );
+    }
+}
