@@ -26,7 +26,7 @@ pub use testing::{TestAgent, TestSetup, TestStyle};
 use crate::bus::Event;
 use crate::game::{Controller, Game, MoveOption, ScriptedController};
 use crate::id::Id;
-use crate::rules::{Generation, RuleError};
+use crate::rules::{DeckDef, Generation, RuleError};
 use crate::state::ObjId;
 use agents::SeatController;
 
@@ -161,44 +161,7 @@ impl Match {
             players.push(p);
         }
         if let Some(deck) = &def.deck {
-            let mut pool: Vec<Id> = gen
-                .classes
-                .values()
-                .filter(|c| c.tags.contains(&deck.tag))
-                .map(|c| c.id)
-                .collect();
-            pool.sort();
-            if pool.is_empty() {
-                return Err(PlayError::Rules(format!(
-                    "no class has the tag `{}`, so no deck can be dealt; tag the cards that may go in a deck",
-                    deck.tag
-                )));
-            }
-            for &p in &players {
-                // The classes still open (fewer copies dealt than the limit), in pool
-                // order; a class leaves when its last allowed copy is dealt.
-                let mut copies: HashMap<Id, usize> = HashMap::new();
-                let mut open: Vec<Id> = if deck.copies > 0 {
-                    pool.clone()
-                } else {
-                    Vec::new()
-                };
-                for _ in 0..deck.size {
-                    if open.is_empty() {
-                        break;
-                    }
-                    let hi = i64::try_from(open.len() - 1).unwrap_or(0);
-                    let i = usize::try_from(game.world().random_range(0, hi)).unwrap_or(0);
-                    let class = open[i];
-                    let dealt = copies.entry(class).or_default();
-                    *dealt += 1;
-                    if *dealt >= deck.copies {
-                        open.remove(i);
-                    }
-                    game.spawn(class, Some(p), deck.zone.as_str())
-                        .map_err(PlayError::rule(format!("dealing `{class}`")))?;
-                }
-            }
+            deal_decks(&mut game, &gen, deck, &players)?;
         }
         let agents = Rc::new(RefCell::new(agents));
         let inputs = Rc::new(RefCell::new(Vec::new()));
@@ -538,6 +501,55 @@ impl Match {
             reloads: self.reloads,
         }
     }
+}
+
+/// Deals each player a random deck of `deck.size` classes tagged `deck.tag` (at most
+/// `deck.copies` of each), from the world's seeded RNG.
+fn deal_decks(
+    game: &mut Game,
+    gen: &Generation,
+    deck: &DeckDef,
+    players: &[ObjId],
+) -> Result<(), PlayError> {
+    let mut pool: Vec<Id> = gen
+        .classes
+        .values()
+        .filter(|c| c.tags.contains(&deck.tag))
+        .map(|c| c.id)
+        .collect();
+    pool.sort();
+    if pool.is_empty() {
+        return Err(PlayError::Rules(format!(
+                "no class has the tag `{}`, so no deck can be dealt; tag the cards that may go in a deck",
+                deck.tag
+            )));
+    }
+    for &p in players {
+        // The classes still open (fewer copies dealt than the limit), in pool
+        // order; a class leaves when its last allowed copy is dealt.
+        let mut copies: HashMap<Id, usize> = HashMap::new();
+        let mut open: Vec<Id> = if deck.copies > 0 {
+            pool.clone()
+        } else {
+            Vec::new()
+        };
+        for _ in 0..deck.size {
+            if open.is_empty() {
+                break;
+            }
+            let hi = i64::try_from(open.len() - 1).unwrap_or(0);
+            let i = usize::try_from(game.world().random_range(0, hi)).unwrap_or(0);
+            let class = open[i];
+            let dealt = copies.entry(class).or_default();
+            *dealt += 1;
+            if *dealt >= deck.copies {
+                open.remove(i);
+            }
+            game.spawn(class, Some(p), deck.zone.as_str())
+                .map_err(PlayError::rule(format!("dealing `{class}`")))?;
+        }
+    }
+    Ok(())
 }
 
 /// Why a staged generation that validated would still leave the game unplayable (no

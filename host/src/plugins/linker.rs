@@ -98,13 +98,24 @@ fn read_i64s(caller: &mut Caller<'_, HostState>, ptr: i32, n: i32) -> Option<Vec
 /// The capabilities a plugin may import, and the imports every plugin may use.
 pub(crate) const CAPABILITY_IMPORTS: &[(&str, &str)] = &[("random", "random"), ("log", "log")];
 
+/// A host function's view of its store.
+type C<'a> = Caller<'a, HostState>;
+
 /// Builds the linker: the ABI imports, plus the granted capabilities.
 pub(crate) fn linker(
     engine: &wasmtime::Engine,
     granted: &[String],
 ) -> wasmtime::Result<Linker<HostState>> {
-    type C<'a> = Caller<'a, HostState>;
     let mut l: Linker<HostState> = Linker::new(engine);
+    link_reads(&mut l)?;
+    link_writes(&mut l)?;
+    link_requests(&mut l)?;
+    link_capabilities(&mut l, granted)?;
+    Ok(l)
+}
+
+/// Object, context and pipeline reads, and `intern`, `push`, `query`, `eval`.
+fn link_reads(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
     let m = abi::IMPORT_MODULE;
     l.func_wrap(m, "intern", |mut c: C<'_>, ptr: i32, len: i32| -> i32 {
         let bytes = read_bytes(&mut c, ptr, len);
@@ -161,7 +172,12 @@ pub(crate) fn linker(
     l.func_wrap(m, "pipeline_set", |mut c: C<'_>, k: i32, v: f64| {
         c.data_mut().pipeline_set(k, v)
     })?;
-    // Writes: only with a writable environment.
+    Ok(())
+}
+
+/// Writes: the host refuses them outside a writable environment.
+fn link_writes(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
+    let m = abi::IMPORT_MODULE;
     l.func_wrap(m, "set_int", |mut c: C<'_>, o: i64, k: i32, v: i64| {
         c.data_mut().set_int(o, k, v)
     })?;
@@ -180,7 +196,12 @@ pub(crate) fn linker(
         let targets = read_i64s(&mut c, ptr, n);
         c.data_mut().run_action(h, targets)
     })?;
-    // Prepare-time requests.
+    Ok(())
+}
+
+/// Prepare-time requests (selectors, action lists, expressions the host compiles).
+fn link_requests(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
+    let m = abi::IMPORT_MODULE;
     for (name, kind) in [
         ("prepare_selector", RequestKind::Selector),
         ("prepare_action", RequestKind::Action),
@@ -191,6 +212,12 @@ pub(crate) fn linker(
             c.data_mut().prepare_request(kind, bytes)
         })?;
     }
+    Ok(())
+}
+
+/// The capability imports this plugin was granted (`random`, `log`).
+fn link_capabilities(l: &mut Linker<HostState>, granted: &[String]) -> wasmtime::Result<()> {
+    let m = abi::IMPORT_MODULE;
     if granted.iter().any(|g| g == "random") {
         l.func_wrap(m, "random", |c: C<'_>, lo: i64, hi: i64| {
             c.data().random(lo, hi)
@@ -202,5 +229,5 @@ pub(crate) fn linker(
             c.data().log(level, bytes.as_deref())
         })?;
     }
-    Ok(l)
+    Ok(())
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use tessera_plugin_api::abi::{self, exports, Description, Kind, ParamType as AbiType};
-use wasmtime::{ExternType, Module};
+use wasmtime::{Engine, ExternType, Module};
 
 use super::instance::PluginInstance;
 use super::kinds::{PluginKind, ENGINE_KEYS};
@@ -264,11 +264,35 @@ fn load_wasm(
     limits: &PluginLimits,
     err: impl Fn(&'static str, String) -> Diagnostic,
 ) -> Result<PluginCode, Diagnostic> {
+    let (engine, module) = compile_wasm(req, path, limits, &err)?;
+    check_wasm_exports(req, &module, &err)?;
+    let effective = granted_imports(req, &module, &err)?;
+    let linker = linker(&engine, &effective).map_err(|e| err("E-PLUGIN-LINK", format!("{e:#}")))?;
+    let pre = linker.instantiate_pre(&module).map_err(|e| {
+        err(
+            "E-PLUGIN-LINK",
+            format!("plugin {} cannot be linked: {e:#}", req.file),
+        )
+    })?;
+    Ok(PluginCode::Wasm { engine, pre })
+}
+
+/// Reads and compiles the module, bounded in size first (compiling costs time and memory
+/// in proportion to it).
+#[expect(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
+fn compile_wasm(
+    req: &PluginRequest<'_>,
+    path: &Path,
+    limits: &PluginLimits,
+    err: &impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<(Engine, Module), Diagnostic> {
     let bytes = std::fs::read(path).map_err(|e| {
         err("E-PLUGIN-MISSING", format!("failed to read plugin {}: {e}", req.file))
             .with_help("build it with `tessera build <plugin crate folder>` (the example plugins live in `plugins/`)")
     })?;
-    // Compiling costs time and memory in proportion to the module: bound it before.
     check_size(&bytes).map_err(|m| {
         err("E-PLUGIN-TOO-LARGE", format!("plugin {}: {m}", req.file)).with_help(
             "a plugin is small code over the host's API; split it, or move data into content files",
@@ -284,8 +308,19 @@ fn load_wasm(
             ),
         )
     })?;
+    Ok((engine, module))
+}
 
-    // ABI version.
+/// Refuses a module of another ABI version, or without the exports every plugin needs.
+#[expect(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
+fn check_wasm_exports(
+    req: &PluginRequest<'_>,
+    module: &Module,
+    err: &impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<(), Diagnostic> {
     let names: Vec<String> = module.exports().map(|e| e.name().to_owned()).collect();
     if !names.iter().any(|n| n == abi::MARKER) {
         let other = names.iter().find(|n| n.starts_with("tessera_abi_v"));
@@ -313,7 +348,20 @@ fn load_wasm(
         }
     }
 
-    // Imports: only the ABI's, and capabilities only when asked for and granted.
+    Ok(())
+}
+
+/// Checks the imports: only the ABI's, and capabilities only when mod.toml asks for them
+/// and server.toml grants them. Returns the capabilities the plugin uses.
+#[expect(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
+fn granted_imports(
+    req: &PluginRequest<'_>,
+    module: &Module,
+    err: &impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<Vec<String>, Diagnostic> {
     let mut effective = Vec::new();
     for imp in module.imports() {
         let (m, name) = (imp.module(), imp.name());
@@ -359,14 +407,7 @@ fn load_wasm(
             .with_help("see plugin-api/ABI.md for the imports of ABI v1"));
         }
     }
-    let linker = linker(&engine, &effective).map_err(|e| err("E-PLUGIN-LINK", format!("{e:#}")))?;
-    let pre = linker.instantiate_pre(&module).map_err(|e| {
-        err(
-            "E-PLUGIN-LINK",
-            format!("plugin {} cannot be linked: {e:#}", req.file),
-        )
-    })?;
-    Ok(PluginCode::Wasm { engine, pre })
+    Ok(effective)
 }
 
 /// Describes a plugin (wasm or native) and checks the description against `provides`.

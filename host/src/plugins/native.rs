@@ -113,6 +113,22 @@ pub(crate) fn open(
     path: &Path,
     err: impl Fn(&'static str, String) -> Diagnostic,
 ) -> Result<Arc<NativeLib>, Diagnostic> {
+    check_trusted_file(req, path, &err)?;
+    let lib = load_library(req, path, &err)?;
+    check_marker(req, &lib, &err)?;
+    bind(req, lib, &err).map(Arc::new)
+}
+
+/// Refuses a library the operator does not trust, or one that is not there.
+#[expect(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
+fn check_trusted_file(
+    req: &PluginRequest<'_>,
+    path: &Path,
+    err: &impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<(), Diagnostic> {
     if !req.trusted_native {
         return Err(err(
             "E-PLUGIN-UNTRUSTED",
@@ -133,6 +149,20 @@ pub(crate) fn open(
         )
         .with_help("build it with `tessera build --native <plugin crate folder>`".to_owned()));
     }
+    Ok(())
+}
+
+/// Loads the library from a private copy (so a rebuild can replace the file while it is
+/// loaded).
+#[expect(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
+fn load_library(
+    req: &PluginRequest<'_>,
+    path: &Path,
+    err: &impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<Library, Diagnostic> {
     let copy = private_copy(req.mod_id, path).map_err(|e| {
         err(
             "E-PLUGIN-NATIVE",
@@ -144,7 +174,7 @@ pub(crate) fn open(
     let loaded = unsafe { Library::new(&copy) };
     // The mapping stays valid after the path is gone; nothing else needs the copy.
     let _ = std::fs::remove_file(&copy);
-    let lib = loaded.map_err(|e| {
+    loaded.map_err(|e| {
         err(
             "E-PLUGIN-NATIVE",
             format!(
@@ -153,25 +183,49 @@ pub(crate) fn open(
             ),
         )
         .with_help("build it for this host's platform (`tessera build --native`)".to_owned())
-    })?;
+    })
+}
+
+/// Refuses a library without the native ABI's marker (saying so when it carries the wasm
+/// ABI's instead).
+#[expect(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
+fn check_marker(
+    req: &PluginRequest<'_>,
+    lib: &Library,
+    err: &impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<(), Diagnostic> {
+    // SAFETY: the markers are declared by the ABIs as `extern "C" fn()`; they are only
+    // looked up, never called.
+    let has = |name: &str| unsafe { lib.get::<unsafe extern "C" fn()>(name.as_bytes()).is_ok() };
+    if has(native::MARKER) {
+        return Ok(());
+    }
+    Err(if has(tessera_plugin_api::abi::MARKER) {
+        err("E-PLUGIN-ABI", format!("plugin {} exports the wasm ABI's `{}`, not the native ABI's `{}`", req.file, tessera_plugin_api::abi::MARKER, native::MARKER))
+    } else {
+        err("E-PLUGIN-ABI", format!("plugin {} is not a Tessera native extension (or targets a native ABI this host does not speak): it has no `{}` symbol", req.file, native::MARKER))
+    }
+    .with_help("build it with the tessera-plugin-api SDK's `native` feature (`tessera build --native`), or export the symbols of ABI.md's \"Native extensions\"".to_owned()))
+}
+
+/// Hands the library the host's function table (with this load's grants) and reads its
+/// entry points.
+#[expect(
+    clippy::result_large_err,
+    reason = "a load error is rare; `Diagnostic` is the loader's error everywhere"
+)]
+fn bind(
+    req: &PluginRequest<'_>,
+    lib: Library,
+    err: &impl Fn(&'static str, String) -> Diagnostic,
+) -> Result<NativeLib, Diagnostic> {
     // SAFETY (every `get` below): each symbol is declared by the native ABI with exactly
     // the type it is read as; the trusted library is built by the SDK (or by hand to
     // ABI.md). The pointers stay valid because the library is never unloaded.
     unsafe {
-        if lib
-            .get::<unsafe extern "C" fn()>(native::MARKER.as_bytes())
-            .is_err()
-        {
-            let wasm_marker = lib
-                .get::<unsafe extern "C" fn()>(tessera_plugin_api::abi::MARKER.as_bytes())
-                .is_ok();
-            return Err(if wasm_marker {
-                err("E-PLUGIN-ABI", format!("plugin {} exports the wasm ABI's `{}`, not the native ABI's `{}`", req.file, tessera_plugin_api::abi::MARKER, native::MARKER))
-            } else {
-                err("E-PLUGIN-ABI", format!("plugin {} is not a Tessera native extension (or targets a native ABI this host does not speak): it has no `{}` symbol", req.file, native::MARKER))
-            }
-            .with_help("build it with the tessera-plugin-api SDK's `native` feature (`tessera build --native`), or export the symbols of ABI.md's \"Native extensions\"".to_owned()));
-        }
         macro_rules! required {
             ($name:expr, $ty:ty) => {
                 *lib.get::<$ty>($name.as_bytes()).map_err(|_| {
@@ -222,7 +276,7 @@ pub(crate) fn open(
             load: optional!(exports::LOAD_STATE, LoadStateFn),
             _lib: std::mem::ManuallyDrop::new(lib),
         };
-        Ok(Arc::new(out))
+        Ok(out)
     }
 }
 

@@ -208,28 +208,7 @@ fn run(
         .namespace
         .clone()
         .unwrap_or_else(|| "test".to_owned());
-    let mut sources: Vec<ContentSource> = match runs_on(path, file) {
-        ScenarioMods::Own => Vec::new(),
-        ScenarioMods::Loaded if shared.is_empty() => {
-            return Err(format!(
-                "{}: this scenario runs on the loaded mods (it is in a mod's folder, plays a `[match]`, or says `mods = \"loaded\"`), but no mods are loaded; run it with `tessera test --mods DIR` or `--server FILE`, or write `mods = \"own\"` under [scenario] if it needs only its own content",
-                path.display()
-            ))
-        }
-        ScenarioMods::Loaded => shared.clone(),
-    };
-    let base = path.parent().unwrap_or(Path::new("."));
-    for extra in &file.scenario.content {
-        let p = base.join(extra);
-        let t = std::fs::read_to_string(&p)
-            .map_err(|e| format!("could not read content {}: {e}", p.display()))?;
-        sources.push(ContentSource::new(ns.clone(), SourceText::new(p, t)));
-    }
-    let me = sources.len();
-    sources.push(
-        ContentSource::new(ns.clone(), SourceText::new(path, text))
-            .ignoring(&["scenario", "match", "object", "step"]),
-    );
+    let (sources, me) = scenario_sources(path, text, file, shared, &ns)?;
     let extras: Vec<ExtraActions> = file
         .step
         .iter()
@@ -297,6 +276,40 @@ fn run(
         }
     }
     Ok(failures)
+}
+
+/// The content a scenario compiles: the loaded mods' (or none), its `content` files, and
+/// its own file last (whose index is returned, for its steps' action lists).
+fn scenario_sources(
+    path: &Path,
+    text: &str,
+    file: &ScenarioFile,
+    shared: &SharedContent,
+    ns: &str,
+) -> Result<(Vec<ContentSource>, usize), String> {
+    let mut sources: Vec<ContentSource> = match runs_on(path, file) {
+        ScenarioMods::Own => Vec::new(),
+        ScenarioMods::Loaded if shared.is_empty() => {
+            return Err(format!(
+                "{}: this scenario runs on the loaded mods (it is in a mod's folder, plays a `[match]`, or says `mods = \"loaded\"`), but no mods are loaded; run it with `tessera test --mods DIR` or `--server FILE`, or write `mods = \"own\"` under [scenario] if it needs only its own content",
+                path.display()
+            ))
+        }
+        ScenarioMods::Loaded => shared.clone(),
+    };
+    let base = path.parent().unwrap_or(Path::new("."));
+    for extra in &file.scenario.content {
+        let p = base.join(extra);
+        let t = std::fs::read_to_string(&p)
+            .map_err(|e| format!("could not read content {}: {e}", p.display()))?;
+        sources.push(ContentSource::new(ns.to_owned(), SourceText::new(p, t)));
+    }
+    let me = sources.len();
+    sources.push(
+        ContentSource::new(ns.to_owned(), SourceText::new(path, text))
+            .ignoring(&["scenario", "match", "object", "step"]),
+    );
+    Ok((sources, me))
 }
 
 /// `message` with every object the scenario named (`#2`, `#3g1`) written by its name
