@@ -51,6 +51,11 @@ impl Running {
 
     /// Waits (on its output, at most a minute) for a line containing every part.
     pub fn wait_for(&mut self, parts: &[&str]) -> String {
+        // stdout and stderr are read on two threads, so a line may have arrived (and been
+        // passed over) while an earlier wait looked for another one.
+        if let Some(l) = self.seen.iter().find(|l| parts.iter().all(|p| l.contains(p))) {
+            return l.clone();
+        }
         let deadline = Instant::now() + Duration::from_secs(60);
         while let Some(left) = deadline.checked_duration_since(Instant::now()) {
             match self.lines.recv_timeout(left) {
