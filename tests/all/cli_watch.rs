@@ -53,7 +53,11 @@ impl Running {
     pub fn wait_for(&mut self, parts: &[&str]) -> String {
         // stdout and stderr are read on two threads, so a line may have arrived (and been
         // passed over) while an earlier wait looked for another one.
-        if let Some(l) = self.seen.iter().find(|l| parts.iter().all(|p| l.contains(p))) {
+        if let Some(l) = self
+            .seen
+            .iter()
+            .find(|l| parts.iter().all(|p| l.contains(p)))
+        {
             return l.clone();
         }
         let deadline = Instant::now() + Duration::from_secs(60);

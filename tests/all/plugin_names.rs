@@ -79,8 +79,9 @@ fn uses() -> String {
         .collect()
 }
 
-#[test]
-fn new_names_past_the_process_budget_are_refused_and_known_names_still_resolve() {
+/// `tessera check` of a mod whose plugin asks for `tries` new names: its status, stdout
+/// and stderr.
+fn check_spender(tries: usize) -> (bool, String, String) {
     let t = Tree::new("names");
     t.write(
         "names",
@@ -91,20 +92,23 @@ fn new_names_past_the_process_budget_are_refused_and_known_names_still_resolve()
         ),
     );
     t.write("names", "content/names.toml", &uses());
-    write_wasm(
-        &t,
-        "names",
-        "names.wasm",
-        &name_spender(MAX_GUEST_SYMBOLS + 5_000),
-    );
+    write_wasm(&t, "names", "names.wasm", &name_spender(tries));
     let out = tessera(&t.root, &t.root)
         .args(["check", "--mods", "mods"])
         .assert()
         .get_output()
         .clone();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stdout}\n{stderr}");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn new_names_past_the_process_budget_are_refused_and_known_names_still_resolve() {
+    let (ok, stdout, stderr) = check_spender(MAX_GUEST_SYMBOLS + 5_000);
+    assert!(ok, "{stdout}\n{stderr}");
     // 5,000 refusals are one warning, not 5,000 lines.
     assert_eq!(stderr.matches("past the limit").count(), 1, "{stderr}");
     assert!(
@@ -117,25 +121,8 @@ fn new_names_past_the_process_budget_are_refused_and_known_names_still_resolve()
 /// every one was granted, so its count differs and it fails.
 #[test]
 fn the_name_spender_fails_when_the_budget_is_not_what_it_expects() {
-    let t = Tree::new("names-under");
-    t.write(
-        "names",
-        "mod.toml",
-        &manifest(
-            "names",
-            "\n[[plugin]]\nfile = \"plugins/names.wasm\"\nprovides = [\"condition/any\"]\n",
-        ),
-    );
-    t.write("names", "content/names.toml", &uses());
-    write_wasm(&t, "names", "names.wasm", &name_spender(1_000));
-    let out = tessera(&t.root, &t.root)
-        .args(["check", "--mods", "mods"])
-        .assert()
-        .get_output()
-        .clone();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{stdout}");
+    let (ok, stdout, stderr) = check_spender(1_000);
+    assert!(!ok, "{stdout}");
     assert!(
         stderr.contains("granted a wrong number of new names"),
         "{stdout}\n{stderr}"
