@@ -258,8 +258,9 @@ impl From<PluginFault> for RuleError {
     }
 }
 
-/// Where to report a bug in Tessera (named by internal errors).
-pub const ISSUES: &str = "https://example.invalid/tessera/issues";
+/// Where to report a bug in Tessera (named by internal errors): the issues of the
+/// repository the workspace's `Cargo.toml` names.
+pub const ISSUES: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/issues");
 
 impl RuleError {
     /// An internal error: the host reached a state it believes impossible.
@@ -331,5 +332,18 @@ impl fmt::Display for ContentError {
             self.message,
             params::path_string(&self.path)
         )
+    }
+}
+
+#[cfg(test)]
+mod issues_tests {
+    /// Internal errors name where to report them: the workspace's repository must be set
+    /// (an empty `repository` would make the address `/issues`).
+    #[test]
+    fn internal_errors_name_the_repository_issues() {
+        assert!(super::ISSUES.starts_with("https://"), "{}", super::ISSUES);
+        assert!(super::ISSUES.ends_with("/issues"));
+        let e = super::RuleError::Internal("x".into()).to_string();
+        assert!(e.contains(super::ISSUES), "{e}");
     }
 }
