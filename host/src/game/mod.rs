@@ -271,7 +271,14 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
             tracing::trace!(ended, "auras ended");
         }
         aura::recompute(ax.world, gen, ax.rt)?;
-        for check in &gen.checks {
+        for (n, check) in gen.checks.iter().enumerate() {
+            // A rule that found nothing, with nothing it reads changed since, would find
+            // nothing again.
+            if let Some(deps) = &check.quiet_deps {
+                if ax.world.rule_quiet(n, deps) {
+                    continue;
+                }
+            }
             let scope = Scope::for_event(None, &event);
             let timer = crate::plugins::start_content(ax.rt);
             let mut targets = Vec::new();
@@ -287,6 +294,9 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
                     .select
                     .select(&cx, &mut targets)
                     .map_err(|e| e.context(&check.origin))?;
+            }
+            if check.quiet_deps.is_some() {
+                ax.world.set_rule_quiet(n, targets.is_empty());
             }
             if targets.is_empty() {
                 crate::plugins::stop_content(ax.rt, timer, &check.origin.mod_id);

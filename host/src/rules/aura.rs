@@ -48,10 +48,10 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
                 .all(|k| !gen.aura_deps.keys.contains(k))
         {
             // Only keys no aura reads changed: nothing to do.
-            world.dirty = Default::default();
+            world.take_dirty();
             return Ok(());
         }
-        let dirty = std::mem::take(&mut world.dirty);
+        let dirty = world.take_dirty();
         if (dirty.structural && holders_may_change(world, gen, &dirty))
             || world.aura_holders.is_none()
         {
@@ -104,7 +104,7 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
     }
     if world.dirty.any() {
         tracing::warn!("auras did not settle after {MAX_ROUNDS} rounds; two auras may be changing each other's inputs");
-        world.dirty = Default::default();
+        world.take_dirty();
     }
     Ok(())
 }

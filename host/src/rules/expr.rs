@@ -323,8 +323,13 @@ impl Expr {
     /// What the expression reads (for aura recompute).
     pub fn deps(&self, d: &mut Deps) {
         match self {
-            Expr::Num(_) | Expr::Dice { .. } | Expr::EventField(_) | Expr::LastKnown(_) => {}
+            Expr::Num(_) => {}
+            Expr::Dice { .. } | Expr::EventField(_) | Expr::LastKnown(_) => d.scoped = true,
             Expr::Prop { obj, key } => {
+                // `target` is the object under test; every other base comes from the scope.
+                if obj.base != Base::Target {
+                    d.scoped = true;
+                }
                 if obj.base == Base::Target && obj.hops.is_empty() {
                     d.target_key(*key);
                 } else {

@@ -102,6 +102,9 @@ impl Select {
         filters.confine_tested(confined);
         d.merge(&sources);
         d.merge(&filters);
+        // A picker other than `all` draws from the RNG, asks a controller or evaluates
+        // an expression in the scope.
+        d.scoped |= !matches!(self.pick, Pick::All);
     }
 
     /// Whether `obj` would be selected, tested alone: only for one source in id order,

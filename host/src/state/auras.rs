@@ -104,6 +104,9 @@ impl World {
             }
             self.dirty.structural = true;
         }
+        if before != after {
+            self.dirty.granted = true;
+        }
         for t in before.iter().filter(|t| !after.contains(t)) {
             if let Some(set) = self.by_granted_tag.get_mut(t) {
                 set.remove(&id);

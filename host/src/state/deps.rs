@@ -28,6 +28,10 @@ pub struct Deps {
     /// change every target; a change to a key read only from the target changes only
     /// that target, so recompute re-tests just the objects that changed.
     pub nontarget: smallvec::SmallVec<[Sym; 4]>,
+    /// Reads the evaluation's scope — the event or the objects it names, the acting
+    /// player, the holder — or the world's RNG, last-known information. Auras ignore it
+    /// (their scope is fixed); a settle rule that reads it is selected after every event.
+    pub scoped: bool,
 }
 
 impl Deps {
@@ -57,6 +61,7 @@ impl Deps {
         }
         self.structural |= inner.structural;
         self.everything |= inner.everything;
+        self.scoped |= inner.scoped;
         self.anywhere |= inner.anywhere || inner.tested;
         self.add_zones(&inner.zones);
     }
@@ -74,6 +79,7 @@ impl Deps {
         }
         self.structural |= other.structural;
         self.everything |= other.everything;
+        self.scoped |= other.scoped;
         self.anywhere |= other.anywhere;
         self.tested |= other.tested;
         self.add_zones(&other.zones);

@@ -6,6 +6,7 @@
 //! [`World`] is a cheap snapshot: a command is rolled back by putting the snapshot back.
 
 mod auras;
+mod changes;
 mod checksum;
 mod compact;
 mod coords;
@@ -22,6 +23,7 @@ use imbl::{OrdMap, OrdSet, Vector};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use changes::Changes;
 pub(crate) use checksum::Fnv;
 pub use compact::{PropMap, TagSet};
 pub use coords::Coords;
@@ -107,6 +109,9 @@ pub struct Dirty {
     /// A structural change that cannot be placed (more objects than listed, every
     /// object marked dirty): every structural read may be affected.
     pub anywhere: bool,
+    /// A tag granted by a modifier appeared or went. Auras see it through its key;
+    /// settle rules count it as a structural change anywhere ([`Changes`]).
+    pub granted: bool,
 }
 
 impl Dirty {
@@ -309,6 +314,8 @@ pub struct World {
     /// Delayed events by (due tick, sequence).
     pub(crate) scheduled: OrdMap<(u64, u64), Event>,
     pub(crate) dirty: Dirty,
+    /// When each kind of change last happened, and which settle rules are quiet.
+    changes: Changes,
     health: HealthRule,
 }
 
@@ -333,6 +340,7 @@ impl World {
             next_aura: 0,
             scheduled: OrdMap::new(),
             dirty: Dirty::default(),
+            changes: Changes::default(),
             health: HealthRule::default(),
         }
     }
@@ -351,6 +359,27 @@ impl World {
     pub fn mark_all_dirty(&mut self) {
         self.dirty.structural = true;
         self.dirty.anywhere = true;
+        // The settle rules may have changed too: each selects again.
+        self.changes.forget_quiet();
+    }
+
+    /// Takes what changed since the last call (aura recompute's input), recording it
+    /// in the world's [`Changes`] first.
+    pub fn take_dirty(&mut self) -> Dirty {
+        self.changes.fold(&self.dirty, &self.health);
+        std::mem::take(&mut self.dirty)
+    }
+
+    /// Whether settle rule `rule` (its place in the generation's list), reading `deps`,
+    /// may be skipped: its last selection found nothing and nothing it reads changed
+    /// since.
+    pub fn rule_quiet(&self, rule: usize, deps: &Deps) -> bool {
+        self.changes.quiet(rule, deps, &self.dirty, &self.health)
+    }
+
+    /// Records whether settle rule `rule`'s selection just found nothing.
+    pub fn set_rule_quiet(&mut self, rule: usize, quiet: bool) {
+        self.changes.set_quiet(rule, quiet);
     }
 
     /// Sets the health rule (done once, from the rules mod's `[world]` table).

@@ -187,11 +187,8 @@ impl<'c> Compiler<'c> {
         p.pop();
         p.push(PathSeg::Key("do".into()));
         let actions = self.actions(&spec.actions, &p)?;
-        Ok(Check {
-            select,
-            actions,
-            origin: self.origin(&path, format!("rule `{}:rule/{name}`", self.ns)),
-        })
+        let origin = self.origin(&path, format!("rule `{}:rule/{name}`", self.ns));
+        Ok(Check::new(select, actions, origin))
     }
 
     pub(crate) fn class(

@@ -214,4 +214,23 @@ pub struct Check {
     pub actions: Vec<Box<dyn Action>>,
     /// Where it is written.
     pub origin: Origin,
+    /// What its selection reads, when that is all it reads (no plugin, nothing from the
+    /// event, no RNG, every candidate picked): once it selects nothing, it is skipped
+    /// until one of these changes. `None`: it selects after every event.
+    pub quiet_deps: Option<Deps>,
+}
+
+impl Check {
+    /// A rule selecting `select` and doing `actions`; works out [`Check::quiet_deps`].
+    pub fn new(select: Select, actions: Vec<Box<dyn Action>>, origin: Origin) -> Check {
+        let mut deps = Deps::default();
+        select.deps_of_targets(&mut deps);
+        let quiet_deps = (!deps.everything && !deps.scoped).then_some(deps);
+        Check {
+            select,
+            actions,
+            origin,
+            quiet_deps,
+        }
+    }
 }

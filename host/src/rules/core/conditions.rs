@@ -63,7 +63,9 @@ impl Condition for IsSelf {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
         Ok(cx.scope.this == Some(obj))
     }
-    fn deps(&self, _d: &mut Deps) {}
+    fn deps(&self, d: &mut Deps) {
+        d.scoped = true;
+    }
 }
 
 #[derive(Debug)]
@@ -72,7 +74,9 @@ impl Condition for IsSource {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
         Ok(cx.scope.source == Some(obj))
     }
-    fn deps(&self, _d: &mut Deps) {}
+    fn deps(&self, d: &mut Deps) {
+        d.scoped = true;
+    }
 }
 
 #[derive(Debug)]
@@ -84,6 +88,8 @@ impl Condition for OwnedBy {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_of_tested();
+        // A relation other than `any` is judged from the acting player.
+        d.scoped |= self.0 != Relation::Any;
     }
 }
 
@@ -139,6 +145,7 @@ impl Condition for Adjacent {
     fn deps(&self, d: &mut Deps) {
         d.structural_anywhere();
         d.key(crate::state::slot_key());
+        d.scoped = true;
     }
 }
 

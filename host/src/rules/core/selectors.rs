@@ -32,6 +32,7 @@ impl Selector for RefSelector {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_anywhere();
+        d.scoped = true;
     }
 }
 
@@ -191,6 +192,9 @@ impl Selector for Objects {
         } else {
             d.structural_in(&self.zones);
         }
+        // The owner relation is judged from the acting player; `exclude_self` reads the
+        // holder.
+        d.scoped |= self.owner != Relation::Any || self.exclude_self;
     }
     fn source_tag(&self) -> Option<Sym> {
         self.tags.first().copied()

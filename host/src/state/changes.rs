@@ -1,0 +1,210 @@
+//! When each kind of change last happened (`Changes`): per property key, per zone, and
+//! for structural changes anywhere, stamped with a world-local count. Settle rules use it:
+//! a rule whose selection found nothing stays quiet until something it reads changes.
+//!
+//! Owns the stamps and the quiet marks of settle rules; it does not know what a rule is
+//! (rules are numbered by the caller) and never looks at objects.
+
+use super::{Deps, Dirty, HealthRule};
+use crate::id::Sym;
+
+/// When each kind of change last happened. Changes reach it from [`Dirty`] when aura
+/// recompute takes the dirty set ([`Changes::fold`]); what is still pending in the dirty
+/// set is looked at beside it ([`Changes::quiet`]).
+#[derive(Debug, Clone, Default)]
+pub struct Changes {
+    /// The stamp of the last fold that recorded something.
+    now: u64,
+    /// Each property key changed since the world began, with the stamp of its last change.
+    keys: smallvec::SmallVec<[(Sym, u64); 16]>,
+    /// Each zone a structural change happened in, with the stamp of the last one.
+    zones: smallvec::SmallVec<[(Sym, u64); 8]>,
+    /// The last structural change of any kind.
+    structural: u64,
+    /// The last structural change that could not be placed in zones.
+    anywhere: u64,
+    /// Per settle rule (by its place in the generation's list): the stamp at which its
+    /// selection last found nothing, or `None` (it must select again).
+    quiet: smallvec::SmallVec<[Option<u64>; 4]>,
+}
+
+fn stamp_of(list: &[(Sym, u64)], key: Sym) -> u64 {
+    list.iter().find(|(k, _)| *k == key).map_or(0, |(_, s)| *s)
+}
+
+fn stamp(list: &mut smallvec::SmallVec<[(Sym, u64); 16]>, key: Sym, now: u64) {
+    match list.iter_mut().find(|(k, _)| *k == key) {
+        Some(e) => e.1 = now,
+        None => list.push((key, now)),
+    }
+}
+
+impl Changes {
+    /// Records what `dirty` holds as changed now. `health` names the derived health key:
+    /// a change to the maximum or the damage changes it too.
+    pub(crate) fn fold(&mut self, dirty: &Dirty, health: &HealthRule) {
+        if !dirty.any() && !dirty.granted {
+            return;
+        }
+        self.now += 1;
+        let now = self.now;
+        for &k in &dirty.keys {
+            stamp(&mut self.keys, k, now);
+            if k == health.max_key || k == health.damage_key {
+                stamp(&mut self.keys, health.health_key, now);
+            }
+        }
+        if dirty.structural || dirty.granted {
+            self.structural = now;
+        }
+        // A tag granted by a modifier is not structural for auras (they see it through
+        // its key); a settle rule cannot tell, so it counts as a change anywhere.
+        if (dirty.structural && dirty.anywhere) || dirty.granted {
+            self.anywhere = now;
+        }
+        if dirty.structural {
+            for &z in &dirty.zones {
+                match self.zones.iter_mut().find(|(k, _)| *k == z) {
+                    Some(e) => e.1 = now,
+                    None => self.zones.push((z, now)),
+                }
+            }
+        }
+    }
+
+    /// Whether settle rule `rule`, reading `deps`, may be skipped: its selection found
+    /// nothing, and nothing it reads changed since (neither folded nor still `pending`).
+    pub fn quiet(&self, rule: usize, deps: &Deps, pending: &Dirty, health: &HealthRule) -> bool {
+        let Some(Some(since)) = self.quiet.get(rule).copied() else {
+            return false;
+        };
+        if deps.everything || deps.scoped {
+            return false;
+        }
+        let key_changed = deps.keys.iter().any(|&k| {
+            stamp_of(&self.keys, k) > since
+                || pending.keys.contains(&k)
+                || (k == health.health_key
+                    && (pending.keys.contains(&health.max_key)
+                        || pending.keys.contains(&health.damage_key)))
+        });
+        if key_changed {
+            return false;
+        }
+        if !deps.structural {
+            return true;
+        }
+        let folded = if deps.confined() {
+            self.anywhere > since
+                || deps.zones.iter().any(|&z| stamp_of(&self.zones, z) > since)
+        } else {
+            self.structural > since
+        };
+        let pending_hits = pending.granted
+            || (pending.structural
+                && (pending.anywhere
+                    || !deps.confined()
+                    || deps.zones.iter().any(|z| pending.zones.contains(z))));
+        !folded && !pending_hits
+    }
+
+    /// Marks settle rule `rule` quiet (its selection found nothing) or not.
+    pub fn set_quiet(&mut self, rule: usize, quiet: bool) {
+        if self.quiet.len() <= rule {
+            if !quiet {
+                return;
+            }
+            self.quiet.resize(rule + 1, None);
+        }
+        self.quiet[rule] = quiet.then_some(self.now);
+    }
+
+    /// Forgets every quiet mark (the rules changed: a generation swap).
+    pub fn forget_quiet(&mut self) {
+        self.quiet.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::ObjId;
+
+    fn deps(keys: &[&str], zones: &[&str]) -> Deps {
+        let mut d = Deps::default();
+        for k in keys {
+            d.target_key(Sym::new(k));
+        }
+        let zones: Vec<Sym> = zones.iter().map(|z| Sym::new(z)).collect();
+        d.structural_in(&zones);
+        d
+    }
+
+    fn touched(key: &str) -> Dirty {
+        let mut d = Dirty::default();
+        d.touch(ObjId { index: 1, generation: 0 }, Sym::new(key));
+        d
+    }
+
+    fn moved(zone: &str) -> Dirty {
+        let mut d = Dirty::default();
+        d.structural_at(ObjId { index: 1, generation: 0 }, Sym::new(zone));
+        d
+    }
+
+    #[test]
+    fn a_quiet_rule_wakes_only_for_what_it_reads() {
+        let h = HealthRule::default();
+        let none = Dirty::default();
+        let d = deps(&["health"], &["board"]);
+        let mut c = Changes::default();
+        assert!(!c.quiet(0, &d, &none, &h), "never selected: must select");
+        c.set_quiet(0, true);
+        assert!(c.quiet(0, &d, &none, &h));
+        // Keys and zones it does not read leave it quiet, folded or pending.
+        c.fold(&touched("attack"), &h);
+        c.fold(&moved("hand"), &h);
+        assert!(c.quiet(0, &d, &touched("attack"), &h));
+        assert!(c.quiet(0, &d, &moved("deck"), &h));
+        // Pending changes it reads wake it; damage changes the derived health.
+        assert!(!c.quiet(0, &d, &touched("damage"), &h));
+        assert!(!c.quiet(0, &d, &moved("board"), &h));
+        // So do folded ones, until it is marked quiet again.
+        c.fold(&touched("max_health"), &h);
+        assert!(!c.quiet(0, &d, &none, &h));
+        c.set_quiet(0, true);
+        assert!(c.quiet(0, &d, &none, &h));
+        c.fold(&moved("board"), &h);
+        assert!(!c.quiet(0, &d, &none, &h));
+        c.set_quiet(0, false);
+        assert!(!c.quiet(0, &d, &none, &h));
+    }
+
+    #[test]
+    fn unconfined_scoped_and_granted_reads_are_conservative() {
+        let h = HealthRule::default();
+        let none = Dirty::default();
+        let mut c = Changes::default();
+        let mut anywhere = deps(&["health"], &[]);
+        anywhere.structural_anywhere();
+        let mut scoped = deps(&["health"], &["board"]);
+        scoped.scoped = true;
+        let confined = deps(&["health"], &["board"]);
+        for r in 0..3 {
+            c.set_quiet(r, true);
+        }
+        assert!(!c.quiet(1, &scoped, &none, &h), "a scoped read is never quiet");
+        c.fold(&moved("hand"), &h);
+        assert!(!c.quiet(0, &anywhere, &none, &h));
+        assert!(c.quiet(2, &confined, &none, &h));
+        let mut granted = Dirty::default();
+        granted.granted = true;
+        assert!(!c.quiet(2, &confined, &granted, &h));
+        c.fold(&granted, &h);
+        assert!(!c.quiet(2, &confined, &none, &h));
+        c.forget_quiet();
+        c.set_quiet(2, true);
+        assert!(c.quiet(2, &confined, &none, &h));
+        assert!(!c.quiet(0, &confined, &none, &h), "forgotten");
+    }
+}
