@@ -255,8 +255,8 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
             match entry.binding {
                 Binding::Global => run_trigger(ax, trigger, None, &event)?,
                 Binding::Class(class) => {
-                    let holders: smallvec::SmallVec<[ObjId; 16]> =
-                        ax.world.objects_of_class(class).collect();
+                    let mut holders: smallvec::SmallVec<[ObjId; 16]> = smallvec::SmallVec::new();
+                    ax.world.objects_of_class_into(class, &mut holders);
                     for h in holders {
                         if ax.world.exists(h) {
                             run_trigger(ax, trigger, Some(h), &event)?;
@@ -295,8 +295,9 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
                     .select(&cx, &mut targets)
                     .map_err(|e| e.context(&check.origin))?;
             }
-            if check.quiet_deps.is_some() {
-                ax.world.set_rule_quiet(n, targets.is_empty());
+            if let Some(deps) = &check.quiet_deps {
+                ax.world
+                    .set_rule_quiet(n, targets.is_empty().then_some(deps));
             }
             if targets.is_empty() {
                 crate::plugins::stop_content(ax.rt, timer, &check.origin.mod_id);

@@ -15,10 +15,12 @@ use crate::id::Sym;
 pub struct Changes {
     /// The stamp of the last fold that recorded something.
     now: u64,
-    /// Each property key changed since the world began, with the stamp of its last change.
-    keys: smallvec::SmallVec<[(Sym, u64); 16]>,
-    /// Each zone a structural change happened in, with the stamp of the last one.
-    zones: smallvec::SmallVec<[(Sym, u64); 8]>,
+    /// Each watched property key (one a quiet rule reads), with the stamp of its last
+    /// change (0: none since it was first watched). Only watched keys are stamped: a
+    /// rule is marked quiet after its keys are watched, so earlier changes cannot matter.
+    keys: smallvec::SmallVec<[(Sym, u64); 4]>,
+    /// Each watched zone, with the stamp of the last structural change in it.
+    zones: smallvec::SmallVec<[(Sym, u64); 4]>,
     /// The last structural change of any kind.
     structural: u64,
     /// The last structural change that could not be placed in zones.
@@ -32,10 +34,17 @@ fn stamp_of(list: &[(Sym, u64)], key: Sym) -> u64 {
     list.iter().find(|(k, _)| *k == key).map_or(0, |(_, s)| *s)
 }
 
-fn stamp(list: &mut smallvec::SmallVec<[(Sym, u64); 16]>, key: Sym, now: u64) {
-    match list.iter_mut().find(|(k, _)| *k == key) {
-        Some(e) => e.1 = now,
-        None => list.push((key, now)),
+/// Stamps `key` if it is watched.
+fn stamp(list: &mut [(Sym, u64)], key: Sym, now: u64) {
+    if let Some(e) = list.iter_mut().find(|(k, _)| *k == key) {
+        e.1 = now;
+    }
+}
+
+/// Watches `key` (stamp 0: unchanged since).
+fn watch(list: &mut smallvec::SmallVec<[(Sym, u64); 4]>, key: Sym) {
+    if !list.iter().any(|(k, _)| *k == key) {
+        list.push((key, 0));
     }
 }
 
@@ -48,10 +57,12 @@ impl Changes {
         }
         self.now += 1;
         let now = self.now;
-        for &k in &dirty.keys {
-            stamp(&mut self.keys, k, now);
-            if k == health.max_key || k == health.damage_key {
-                stamp(&mut self.keys, health.health_key, now);
+        if !self.keys.is_empty() {
+            for &k in &dirty.keys {
+                stamp(&mut self.keys, k, now);
+                if k == health.max_key || k == health.damage_key {
+                    stamp(&mut self.keys, health.health_key, now);
+                }
             }
         }
         if dirty.structural || dirty.granted {
@@ -64,10 +75,7 @@ impl Changes {
         }
         if dirty.structural {
             for &z in &dirty.zones {
-                match self.zones.iter_mut().find(|(k, _)| *k == z) {
-                    Some(e) => e.1 = now,
-                    None => self.zones.push((z, now)),
-                }
+                stamp(&mut self.zones, z, now);
             }
         }
     }
@@ -108,20 +116,32 @@ impl Changes {
         !folded && !pending_hits
     }
 
-    /// Marks settle rule `rule` quiet (its selection found nothing) or not.
-    pub fn set_quiet(&mut self, rule: usize, quiet: bool) {
+    /// Marks settle rule `rule` quiet (its selection, reading `deps`, found nothing:
+    /// `Some`) or not (`None`). What a quiet rule reads is watched from now on.
+    pub fn set_quiet(&mut self, rule: usize, deps: Option<&Deps>) {
         if self.quiet.len() <= rule {
-            if !quiet {
+            if deps.is_none() {
                 return;
             }
             self.quiet.resize(rule + 1, None);
         }
-        self.quiet[rule] = quiet.then_some(self.now);
+        self.quiet[rule] = deps.map(|_| self.now);
+        if let Some(d) = deps {
+            for &k in &d.keys {
+                watch(&mut self.keys, k);
+            }
+            for &z in &d.zones {
+                watch(&mut self.zones, z);
+            }
+        }
     }
 
-    /// Forgets every quiet mark (the rules changed: a generation swap).
+    /// Forgets every quiet mark and what was watched for them (the rules changed: a
+    /// generation swap).
     pub fn forget_quiet(&mut self) {
         self.quiet.clear();
+        self.keys.clear();
+        self.zones.clear();
     }
 }
 
@@ -159,7 +179,7 @@ mod tests {
         let d = deps(&["health"], &["board"]);
         let mut c = Changes::default();
         assert!(!c.quiet(0, &d, &none, &h), "never selected: must select");
-        c.set_quiet(0, true);
+        c.set_quiet(0, Some(&d));
         assert!(c.quiet(0, &d, &none, &h));
         // Keys and zones it does not read leave it quiet, folded or pending.
         c.fold(&touched("attack"), &h);
@@ -172,11 +192,11 @@ mod tests {
         // So do folded ones, until it is marked quiet again.
         c.fold(&touched("max_health"), &h);
         assert!(!c.quiet(0, &d, &none, &h));
-        c.set_quiet(0, true);
+        c.set_quiet(0, Some(&d));
         assert!(c.quiet(0, &d, &none, &h));
         c.fold(&moved("board"), &h);
         assert!(!c.quiet(0, &d, &none, &h));
-        c.set_quiet(0, false);
+        c.set_quiet(0, None);
         assert!(!c.quiet(0, &d, &none, &h));
     }
 
@@ -190,9 +210,9 @@ mod tests {
         let mut scoped = deps(&["health"], &["board"]);
         scoped.scoped = true;
         let confined = deps(&["health"], &["board"]);
-        for r in 0..3 {
-            c.set_quiet(r, true);
-        }
+        c.set_quiet(0, Some(&anywhere));
+        c.set_quiet(1, Some(&scoped));
+        c.set_quiet(2, Some(&confined));
         assert!(!c.quiet(1, &scoped, &none, &h), "a scoped read is never quiet");
         c.fold(&moved("hand"), &h);
         assert!(!c.quiet(0, &anywhere, &none, &h));
@@ -203,7 +223,7 @@ mod tests {
         c.fold(&granted, &h);
         assert!(!c.quiet(2, &confined, &none, &h));
         c.forget_quiet();
-        c.set_quiet(2, true);
+        c.set_quiet(2, Some(&confined));
         assert!(c.quiet(2, &confined, &none, &h));
         assert!(!c.quiet(0, &confined, &none, &h), "forgotten");
     }

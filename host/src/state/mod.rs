@@ -9,6 +9,7 @@ mod auras;
 mod changes;
 mod checksum;
 mod compact;
+mod create;
 mod coords;
 mod deps;
 mod event;
@@ -26,6 +27,7 @@ use rand_chacha::ChaCha8Rng;
 pub use changes::Changes;
 pub(crate) use checksum::Fnv;
 pub use compact::{PropMap, TagSet};
+pub use create::Blueprint;
 pub use coords::Coords;
 pub use deps::Deps;
 pub use event::Event;
@@ -123,7 +125,9 @@ impl Dirty {
         if !self.keys.contains(&key) {
             self.keys.push(key);
         }
-        if self.too_many {
+        // After a structural change, recompute evaluates whole every aura the keys
+        // concern: which objects changed is not looked at.
+        if self.too_many || self.structural {
             return;
         }
         if self.changed.len() >= Self::MAX_CHANGES {
@@ -377,9 +381,10 @@ impl World {
         self.changes.quiet(rule, deps, &self.dirty, &self.health)
     }
 
-    /// Records whether settle rule `rule`'s selection just found nothing.
-    pub fn set_rule_quiet(&mut self, rule: usize, quiet: bool) {
-        self.changes.set_quiet(rule, quiet);
+    /// Records whether settle rule `rule`'s selection, reading `deps`, just found
+    /// nothing (`Some`) or found something (`None`).
+    pub fn set_rule_quiet(&mut self, rule: usize, deps: Option<&Deps>) {
+        self.changes.set_quiet(rule, deps);
     }
 
     /// Sets the health rule (done once, from the rules mod's `[world]` table).
@@ -408,116 +413,6 @@ impl World {
         let r = self.rng.borrow_mut().next_u64();
         // Lemire-free simple modulo; bias is negligible for game-sized spans.
         lo.wrapping_add_unsigned(r % span)
-    }
-
-    /// Creates an object and returns its id. Emits nothing: events are the rules' job.
-    pub fn create(&mut self, class: Id, owner: Option<ObjId>, zone: Sym) -> ObjId {
-        self.create_object(class, owner, zone, PropMap::new(), TagSet::new())
-    }
-
-    /// Creates an object with its base properties and own tags in one step: the same
-    /// world, events-to-be and change records as [`World::create`] followed by
-    /// [`World::set`] of each property in order and [`World::tag`] of each tag, without
-    /// writing the object once per entry. Properties whose writes have side effects on
-    /// others (`slot`, the health rule's damage) are written one by one.
-    pub fn create_with(
-        &mut self,
-        class: Id,
-        owner: Option<ObjId>,
-        zone: Sym,
-        props: &[(Sym, Value)],
-        tags: &[Sym],
-    ) -> Result<ObjId, StateError> {
-        let (damage_key, max_key) = (self.health.damage_key, self.health.max_key);
-        let (direct, later): (Vec<_>, Vec<_>) = props
-            .iter()
-            .partition(|(k, _)| *k != slots::slot_key() && *k != damage_key);
-        if !later.is_empty() && direct.iter().any(|(k, _)| *k == max_key) {
-            // The health rule reads damage when the maximum is written: keep the order.
-            let id = self.create(class, owner, zone);
-            for (k, v) in props {
-                self.set(id, *k, v.clone())?;
-            }
-            return self.tag_all(id, tags);
-        }
-        let id = self.create_object(
-            class,
-            owner,
-            zone,
-            direct.iter().map(|(k, v)| (*k, v.clone())).collect(),
-            tags.iter().copied().collect(),
-        );
-        for (k, _) in &direct {
-            self.dirty.touch(id, *k);
-            if *k == max_key {
-                self.dirty.touch(id, self.health.health_key);
-            }
-        }
-        for (k, v) in later {
-            self.set(id, *k, v.clone())?;
-        }
-        for t in tags {
-            self.by_tag.entry(*t).or_default().insert(id);
-        }
-        Ok(id)
-    }
-
-    fn tag_all(&mut self, id: ObjId, tags: &[Sym]) -> Result<ObjId, StateError> {
-        for t in tags {
-            self.tag(id, *t)?;
-        }
-        Ok(id)
-    }
-
-    fn create_object(
-        &mut self,
-        class: Id,
-        owner: Option<ObjId>,
-        zone: Sym,
-        props: PropMap,
-        tags: TagSet,
-    ) -> ObjId {
-        let timestamp = self.next_timestamp();
-        let object = Arc::new(Object {
-            class,
-            owner,
-            zone,
-            parent: None,
-            props,
-            tags,
-            timestamp,
-        });
-        let id = if let Some(index) = self.free.pop_front() {
-            let slot = &mut self.slots[index as usize];
-            slot.generation = slot.generation.wrapping_add(1);
-            slot.zone = zone;
-            slot.owner = owner;
-            slot.mods = None;
-            slot.object = Some(object);
-            ObjId {
-                index,
-                generation: slot.generation,
-            }
-        } else {
-            let index = u32::try_from(self.slots.len()).unwrap_or(u32::MAX);
-            self.slots.push_back(Slot {
-                generation: 0,
-                zone,
-                owner,
-                mods: None,
-                object: Some(object),
-            });
-            ObjId {
-                index,
-                generation: 0,
-            }
-        };
-        self.by_class.entry(class).or_default().insert(id);
-        self.by_zone.entry(zone).or_default().insert(id);
-        self.dirty.structural_at(id, zone);
-        // A fresh object is the last of its owner's objects in its zone.
-        let _ = self.join_slot(id, None);
-        id
     }
 
     /// Removes an object entirely (its slot may be reused with a new generation).
@@ -643,6 +538,23 @@ impl World {
                 )
             })
         })
+    }
+
+    /// Appends the objects of a class, in id order, to `out` (without an iterator over
+    /// the index when the class has at most one object: the common case).
+    pub fn objects_of_class_into<const N: usize>(
+        &self,
+        class: Id,
+        out: &mut smallvec::SmallVec<[ObjId; N]>,
+    ) {
+        let Some(set) = self.by_class.get(&class) else {
+            return;
+        };
+        match set.len() {
+            0 => {}
+            1 => out.extend(set.get_min().copied()),
+            _ => out.extend(set.iter().copied()),
+        }
     }
 
     /// Living objects of one class, in id order.

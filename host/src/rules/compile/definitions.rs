@@ -252,12 +252,17 @@ impl<'c> Compiler<'c> {
         if !auras.is_empty() {
             gen.aura_classes.push(id);
         }
+        let tags: Vec<Sym> = spec.tags.iter().map(|t| Sym::new(t)).collect();
+        // Made for the health rule known now; creation remakes it if the world's differs.
+        let blueprint =
+            crate::state::Blueprint::new(props.clone(), tags.clone(), &gen.world.health);
         gen.classes.insert(
             id,
             Arc::new(ClassDef {
                 id,
                 props,
-                tags: spec.tags.iter().map(|t| Sym::new(t)).collect(),
+                tags,
+                blueprint,
                 auras,
                 name: spec.name.clone(),
                 description: spec.description.clone(),

@@ -10,7 +10,7 @@ use crate::id::{Id, Sym};
 use crate::rules::expr::Expr;
 use crate::rules::registry::{Action, Condition, Deps};
 use crate::rules::select::Select;
-use crate::state::{HealthRule, Layer, Value};
+use crate::state::{Blueprint, HealthRule, Layer, Value};
 
 /// Where a definition is written: for messages and logs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,6 +78,8 @@ pub struct ClassDef {
     pub props: Vec<(Sym, Value)>,
     /// Tags objects start with.
     pub tags: Vec<Sym>,
+    /// `props` and `tags` prepared once for creating its objects.
+    pub blueprint: Blueprint,
     /// Its auras.
     pub auras: Vec<Arc<AuraDef>>,
     /// Display-name translation key.

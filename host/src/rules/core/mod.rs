@@ -122,5 +122,5 @@ pub fn instantiate(
     let def = gen.class(class).ok_or_else(|| {
         RuleError::Failed(format!("class `{class}` is not defined in this generation"))
     })?;
-    Ok(world.create_with(class, owner, zone, &def.props, &def.tags)?)
+    Ok(world.create_from(class, owner, zone, &def.blueprint)?)
 }
