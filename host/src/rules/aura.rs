@@ -38,9 +38,13 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
         if !world.dirty.any() {
             return Ok(());
         }
-        if world.dirty.structural {
+        // Only own tags added or removed (none of them the silence tag): no aura switches
+        // on or off, and only auras reading one of those tags are affected by them.
+        let tags_only = world.dirty.tags_only(gen.world.silence_tag);
+        if world.dirty.structural && !tags_only {
             end_departed(world, gen);
-        } else if !gen.aura_deps.everything
+        } else if !world.dirty.structural
+            && !gen.aura_deps.everything
             && world
                 .dirty
                 .keys
@@ -52,18 +56,18 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
             return Ok(());
         }
         let dirty = world.take_dirty();
-        if (dirty.structural && holders_may_change(world, gen, &dirty))
-            || world.aura_holders.is_none()
+        let moved = dirty.structural && !tags_only;
+        if (moved && holders_may_change(world, gen, &dirty)) || world.aura_holders.is_none()
         {
             world.aura_holders = Some(Arc::new(class_aura_holders(world, gen)));
         }
         let changed_tags = tags_of_changed(world, &dirty);
         let needs = |key: AuraKey, def: &AuraDef| {
-            is_stale(world, key, def, &dirty) && !untouched(def, &dirty, &changed_tags)
+            is_stale(world, key, def, &dirty, tags_only) && !untouched(def, &dirty, &changed_tags)
         };
-        // Without a structural change no aura switches on or off, so only the stale
-        // ones need listing; with one, every active aura (the rest end).
-        let active = active_auras(world, gen, |key, def| dirty.structural || needs(key, def));
+        // Without a structural change (other than tags) no aura switches on or off, so
+        // only the stale ones need listing; with one, every active aura (the rest end).
+        let active = active_auras(world, gen, |key, def| moved || needs(key, def));
         let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
         for a in &active {
             if !needs(a.key, &a.def) {
@@ -89,7 +93,7 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
                 changes.push((a.key, Some(mods)));
             }
         }
-        if dirty.structural {
+        if moved {
             let live: BTreeSet<AuraKey> = active.iter().map(|a| a.key).collect();
             for key in world.aura_results.keys() {
                 if !live.contains(key) {
@@ -147,11 +151,13 @@ fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> b
         && select.source_tag().is_some_and(|t| !tags.contains(&t))
 }
 
-/// Whether an aura's inputs changed (or it was never evaluated).
-fn is_stale(world: &World, key: AuraKey, def: &AuraDef, dirty: &Dirty) -> bool {
+/// Whether an aura's inputs changed (or it was never evaluated). `tags_only`: the
+/// structural changes only (un)tagged objects, so only an aura reading one of those tags
+/// can be hit by them.
+fn is_stale(world: &World, key: AuraKey, def: &AuraDef, dirty: &Dirty, tags_only: bool) -> bool {
     let deps = &def.deps;
     deps.everything
-        || structural_hit(world, key, deps, dirty)
+        || ((!tags_only || deps.reads_tag_of(&dirty.tags)) && structural_hit(world, key, deps, dirty))
         || deps.keys.iter().any(|k| dirty.keys.contains(k))
         || !world.aura_results.contains_key(&key)
 }

@@ -40,6 +40,7 @@ impl World {
             },
         );
         self.dirty.structural = true;
+        self.dirty.other = true;
         Ok(n)
     }
 
@@ -57,6 +58,7 @@ impl World {
         let removed = gone.len();
         if removed > 0 {
             self.dirty.structural = true;
+            self.dirty.other = true;
         }
         removed
     }
@@ -65,6 +67,7 @@ impl World {
     pub fn remove_aura_instance(&mut self, n: u64) -> bool {
         let removed = self.auras.remove(&n).is_some();
         self.dirty.structural |= removed;
+        self.dirty.other |= removed;
         removed
     }
 
@@ -103,6 +106,7 @@ impl World {
                 None => self.dirty.anywhere = true,
             }
             self.dirty.structural = true;
+            self.dirty.other = true;
         }
         if before != after {
             self.dirty.granted = true;

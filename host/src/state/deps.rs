@@ -32,6 +32,10 @@ pub struct Deps {
     /// player, the holder — or the world's RNG, last-known information. Auras ignore it
     /// (their scope is fixed); a settle rule that reads it is selected after every event.
     pub scoped: bool,
+    /// Tags read (own or granted; `has_tag`, selections by tag, owner relations through
+    /// the `player` tag). Zone, class, owner and existence reads are not tag reads: a
+    /// change that only (un)tags objects reaches a reader only through one of these.
+    pub tags: smallvec::SmallVec<[Sym; 4]>,
 }
 
 impl Deps {
@@ -43,6 +47,18 @@ impl Deps {
         if !self.nontarget.contains(&k) {
             self.nontarget.push(k);
         }
+    }
+
+    /// Records a tag read.
+    pub fn tag(&mut self, t: Sym) {
+        if !self.tags.contains(&t) {
+            self.tags.push(t);
+        }
+    }
+
+    /// Whether it reads one of `tags`.
+    pub fn reads_tag_of(&self, tags: &[Sym]) -> bool {
+        self.tags.iter().any(|t| tags.contains(t))
     }
 
     /// Records a property key read only from the object under test (`target.key`).
@@ -62,6 +78,9 @@ impl Deps {
         self.structural |= inner.structural;
         self.everything |= inner.everything;
         self.scoped |= inner.scoped;
+        for t in &inner.tags {
+            self.tag(*t);
+        }
         self.anywhere |= inner.anywhere || inner.tested;
         self.add_zones(&inner.zones);
     }
@@ -80,6 +99,9 @@ impl Deps {
         self.structural |= other.structural;
         self.everything |= other.everything;
         self.scoped |= other.scoped;
+        for t in &other.tags {
+            self.tag(*t);
+        }
         self.anywhere |= other.anywhere;
         self.tested |= other.tested;
         self.add_zones(&other.zones);

@@ -114,6 +114,12 @@ pub struct Dirty {
     /// A tag granted by a modifier appeared or went. Auras see it through its key;
     /// settle rules count it as a structural change anywhere ([`Changes`]).
     pub granted: bool,
+    /// A structural change other than an object's own tag added or removed (created,
+    /// moved, removed, re-owned, aura instances given or ended, ...). Without one, no
+    /// aura switches on or off and only readers of [`Dirty::tags`] are affected.
+    pub other: bool,
+    /// The tags added or removed (own tags, by [`Dirty::tagged_at`]).
+    pub tags: smallvec::SmallVec<[Sym; 4]>,
 }
 
 impl Dirty {
@@ -143,6 +149,25 @@ impl Dirty {
 
     /// Records a structural change to `obj` in `zone`.
     pub fn structural_at(&mut self, obj: ObjId, zone: Sym) {
+        self.other = true;
+        self.placed_at(obj, zone);
+    }
+
+    /// Records that `obj`, in `zone`, gained or lost its own tag `tag`.
+    pub fn tagged_at(&mut self, obj: ObjId, zone: Sym, tag: Sym) {
+        if !self.tags.contains(&tag) {
+            self.tags.push(tag);
+        }
+        self.placed_at(obj, zone);
+    }
+
+    /// Whether every structural change recorded only (un)tagged objects, none of them
+    /// with `silence` (which switches auras off).
+    pub fn tags_only(&self, silence: Option<Sym>) -> bool {
+        self.structural && !self.other && !silence.is_some_and(|s| self.tags.contains(&s))
+    }
+
+    fn placed_at(&mut self, obj: ObjId, zone: Sym) {
         self.structural = true;
         if !self.zones.contains(&zone) {
             self.zones.push(zone);
@@ -362,6 +387,7 @@ impl World {
     /// Marks everything changed, so every aura is recomputed (after a generation swap).
     pub fn mark_all_dirty(&mut self) {
         self.dirty.structural = true;
+        self.dirty.other = true;
         self.dirty.anywhere = true;
         // The settle rules may have changed too: each selects again.
         self.changes.forget_quiet();
@@ -740,7 +766,7 @@ impl World {
         let zone = obj.zone;
         if added {
             self.by_tag.entry(tag).or_default().insert(id);
-            self.dirty.structural_at(id, zone);
+            self.dirty.tagged_at(id, zone, tag);
         }
         Ok(added)
     }
@@ -754,7 +780,7 @@ impl World {
             if let Some(set) = self.by_tag.get_mut(&tag) {
                 set.remove(&id);
             }
-            self.dirty.structural_at(id, zone);
+            self.dirty.tagged_at(id, zone, tag);
         }
         Ok(removed)
     }

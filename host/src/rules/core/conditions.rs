@@ -20,6 +20,7 @@ impl Condition for HasTag {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_of_tested();
+        self.0.iter().for_each(|t| d.tag(*t));
     }
 }
 
@@ -88,8 +89,10 @@ impl Condition for OwnedBy {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_of_tested();
-        // A relation other than `any` is judged from the acting player.
+        // A relation other than `any` is judged from the acting player; whether an
+        // object is a player is its `player` tag.
         d.scoped |= self.0 != Relation::Any;
+        d.tag(super::player_tag());
     }
 }
 

@@ -195,6 +195,10 @@ impl Selector for Objects {
         // The owner relation is judged from the acting player; `exclude_self` reads the
         // holder.
         d.scoped |= self.owner != Relation::Any || self.exclude_self;
+        self.tags.iter().for_each(|t| d.tag(*t));
+        if self.owner != Relation::Any {
+            d.tag(super::player_tag());
+        }
     }
     fn source_tag(&self) -> Option<Sym> {
         self.tags.first().copied()
