@@ -19,8 +19,11 @@ pub struct Changes {
     /// change (0: none since it was first watched). Only watched keys are stamped: a
     /// rule is marked quiet after its keys are watched, so earlier changes cannot matter.
     keys: smallvec::SmallVec<[(Sym, u64); 4]>,
-    /// Each watched zone, with the stamp of the last structural change in it.
+    /// Each watched zone, with the stamp of the last structural change in it (other
+    /// than own tags added or removed: those stamp `tags`).
     zones: smallvec::SmallVec<[(Sym, u64); 4]>,
+    /// Each watched tag, with the stamp of the last time an object gained or lost it.
+    tags: smallvec::SmallVec<[(Sym, u64); 4]>,
     /// The last structural change of any kind.
     structural: u64,
     /// The last structural change that could not be placed in zones.
@@ -65,15 +68,21 @@ impl Changes {
                 }
             }
         }
-        if dirty.structural || dirty.granted {
+        // Own tags added or removed reach only readers of those tags ([`Deps::tags`]);
+        // any other structural change is placed by zone.
+        let moved = dirty.structural && dirty.other;
+        for &t in &dirty.tags {
+            stamp(&mut self.tags, t, now);
+        }
+        if moved || dirty.granted {
             self.structural = now;
         }
         // A tag granted by a modifier is not structural for auras (they see it through
         // its key); a settle rule cannot tell, so it counts as a change anywhere.
-        if (dirty.structural && dirty.anywhere) || dirty.granted {
+        if (moved && dirty.anywhere) || dirty.granted {
             self.anywhere = now;
         }
-        if dirty.structural {
+        if moved {
             for &z in &dirty.zones {
                 stamp(&mut self.zones, z, now);
             }
@@ -102,6 +111,13 @@ impl Changes {
         if !deps.structural {
             return true;
         }
+        let tag_changed = deps
+            .tags
+            .iter()
+            .any(|&t| stamp_of(&self.tags, t) > since || pending.tags.contains(&t));
+        if tag_changed {
+            return false;
+        }
         let folded = if deps.confined() {
             self.anywhere > since
                 || deps.zones.iter().any(|&z| stamp_of(&self.zones, z) > since)
@@ -110,6 +126,7 @@ impl Changes {
         };
         let pending_hits = pending.granted
             || (pending.structural
+                && pending.other
                 && (pending.anywhere
                     || !deps.confined()
                     || deps.zones.iter().any(|z| pending.zones.contains(z))));
@@ -133,6 +150,9 @@ impl Changes {
             for &z in &d.zones {
                 watch(&mut self.zones, z);
             }
+            for &t in &d.tags {
+                watch(&mut self.tags, t);
+            }
         }
     }
 
@@ -142,6 +162,7 @@ impl Changes {
         self.quiet.clear();
         self.keys.clear();
         self.zones.clear();
+        self.tags.clear();
     }
 }
 
@@ -197,6 +218,38 @@ mod tests {
         c.fold(&moved("board"), &h);
         assert!(!c.quiet(0, &d, &none, &h));
         c.set_quiet(0, None);
+        assert!(!c.quiet(0, &d, &none, &h));
+    }
+
+    fn tagged(zone: &str, tag: &str) -> Dirty {
+        let mut d = Dirty::default();
+        d.tagged_at(ObjId { index: 1, generation: 0 }, Sym::new(zone), Sym::new(tag));
+        d
+    }
+
+    #[test]
+    fn tag_changes_wake_only_readers_of_the_tag() {
+        let h = HealthRule::default();
+        let none = Dirty::default();
+        let mut d = deps(&["health"], &["board"]);
+        d.tag(Sym::new("minion"));
+        let mut c = Changes::default();
+        c.set_quiet(0, Some(&d));
+        // Another tag, even in its zone: still quiet, pending or folded.
+        assert!(c.quiet(0, &d, &tagged("board", "exhausted"), &h));
+        c.fold(&tagged("board", "exhausted"), &h);
+        assert!(c.quiet(0, &d, &none, &h));
+        // The tag it reads, even in a zone it does not read (the tag may move it into
+        // its selection): awake.
+        assert!(!c.quiet(0, &d, &tagged("hand", "minion"), &h));
+        c.fold(&tagged("hand", "minion"), &h);
+        assert!(!c.quiet(0, &d, &none, &h));
+        // A tag change folded with a move in its zone: awake through the zone.
+        c.set_quiet(0, Some(&d));
+        let mut both = tagged("board", "exhausted");
+        both.structural_at(ObjId { index: 2, generation: 0 }, Sym::new("board"));
+        assert!(!c.quiet(0, &d, &both, &h));
+        c.fold(&both, &h);
         assert!(!c.quiet(0, &d, &none, &h));
     }
 

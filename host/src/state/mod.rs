@@ -874,6 +874,30 @@ mod tests {
     }
 
     #[test]
+    fn dirty_tells_tag_only_changes_apart() {
+        let (o, zone) = (ObjId { index: 1, generation: 0 }, Sym::new("board"));
+        let (soldier, silence) = (Sym::new("soldier"), Sym::new("silenced"));
+        let mut d = Dirty::default();
+        assert!(!d.tags_only(None), "nothing changed");
+        d.tagged_at(o, zone, soldier);
+        assert!(d.structural && d.tags_only(Some(silence)));
+        assert_eq!(d.tags.as_slice(), &[soldier]);
+        d.tagged_at(o, zone, silence);
+        assert!(!d.tags_only(Some(silence)), "silence switches auras off");
+        let mut d = Dirty::default();
+        d.tagged_at(o, zone, soldier);
+        d.structural_at(o, zone);
+        assert!(!d.tags_only(None), "a move is not a tag change");
+        let mut w = World::new(1);
+        let a = w.create(class(), None, zone);
+        w.take_dirty();
+        w.tag(a, soldier).expect("tag");
+        assert!(w.dirty.tags_only(None));
+        w.mark_all_dirty();
+        assert!(!w.dirty.tags_only(None));
+    }
+
+    #[test]
     fn generational_ids_do_not_alias_reused_slots() {
         let mut w = World::new(1);
         let a = w.create(class(), None, Sym::new("board"));
