@@ -35,6 +35,7 @@ mod plugin_names;
 mod plugin_native;
 mod plugin_nested;
 mod plugin_node;
+mod public_api;
 mod readme;
 mod reload;
 mod reload_watch;
