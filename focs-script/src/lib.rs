@@ -11,6 +11,8 @@
 //! - `[[NAME]]` and `[[NAME(a, b)]]` are replaced by the body, with `@1@`, `@2@`, …
 //!   replaced by the arguments; bodies may use other macros.
 //!
+//! [`parse`] then reads the text into a syntax tree of entries and nodes.
+//!
 //! [`preprocess`] never fails: it returns the expanded text, the origin of each of its
 //! lines (file, line, and the macro it came through), and linter-style [`Diagnostic`]s
 //! (an include that cannot be read, an undefined macro with the closest defined name, an
@@ -19,11 +21,46 @@
 
 mod expand;
 mod files;
+mod grammar;
+mod lex;
 mod macros;
+mod parse;
 
 pub use expand::{preprocess, Origin, Preprocessed};
 pub use files::{DirFiles, Files};
+pub use grammar::ENTRIES;
 pub use macros::{Macro, Macros};
+pub use parse::{Node, Value};
+
+/// The entries of a preprocessed file, or the syntax error that stopped reading it,
+/// at its file:line (through the macro it came from, if any).
+pub fn parse(pre: &Preprocessed) -> Result<Vec<Node>, Diagnostic> {
+    let located = |(line, message): (usize, String)| {
+        let origin = pre.origin(line);
+        // Through a macro, the line as expanded says where in the expansion.
+        let text = pre
+            .text
+            .lines()
+            .nth(line.saturating_sub(1))
+            .unwrap_or("")
+            .trim();
+        let via = origin
+            .and_then(|o| o.via.as_deref())
+            .map_or(String::new(), |m| {
+                format!(" (in the expansion of [[{m}]]: `{text}`)")
+            });
+        Diagnostic {
+            code: "FOCS-SYNTAX",
+            severity: Severity::Error,
+            file: origin.map_or_else(String::new, |o| o.file.to_string()),
+            line: origin.map_or(0, |o| o.line),
+            message: format!("{message}{via}"),
+            help: Some("see FreeOrion's FOCS documentation for this keyword's parameters".into()),
+        }
+    };
+    let tokens = lex::tokens(&pre.text).map_err(located)?;
+    parse::entries(&tokens).map_err(located)
+}
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,7 +74,7 @@ pub enum Severity {
 /// One finding: a stable code, where, what is wrong and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// Stable code: `FOCS-INCLUDE`, `FOCS-MACRO-UNDEFINED`, `FOCS-MACRO-UNCLOSED`,
+    /// Stable code: `FOCS-SYNTAX`, `FOCS-INCLUDE`, `FOCS-MACRO-UNDEFINED`, `FOCS-MACRO-UNCLOSED`,
     /// `FOCS-MACRO-ARGS`, `FOCS-MACRO-DEPTH`, `FOCS-MACRO-REDEFINED`.
     pub code: &'static str,
     /// Error or warning.

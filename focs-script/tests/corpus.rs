@@ -184,3 +184,140 @@ fn an_expanded_line_points_at_the_entry_line_that_used_the_macro() {
         (name, 6, Some("TECH_COST_MULTIPLIER"))
     );
 }
+
+#[test]
+fn every_entry_parses_into_a_tree_with_the_labels_where_focs_puts_them() {
+    let root = root();
+    let mut names = Vec::new();
+    entries(&root, &root.join("scripting"), &mut names);
+    let shim: String = expected_undefined()
+        .iter()
+        .map(|n| format!("{n}\n'''0'''\n"))
+        .collect();
+    let mut files = WithShim(Corpus(DirFiles::new(&root)), shim);
+    let mut failures = Vec::new();
+    let mut groups = 0;
+    for name in &names {
+        let pre = preprocess(name, &["shim.macros"], &mut files);
+        match focs_script::parse(&pre) {
+            Ok(entries) => {
+                assert!(!entries.is_empty(), "{name}: no entry");
+                for e in &entries {
+                    let named = e.get("name").is_some() || e.kind == "SpeciesCensusOrdering";
+                    assert!(named, "{name}: an entry without a name");
+                    groups += check_groups(e, name);
+                }
+            }
+            Err(d) => failures.push(d.to_string()),
+        }
+    }
+    println!(
+        "{} of {} entries parse; {groups} effects groups",
+        names.len() - failures.len(),
+        names.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every effects group under `v` has `effects`, and no node but entries and effects
+/// groups holds their labels; returns how many groups there are.
+fn check_groups(n: &focs_script::Node, file: &str) -> usize {
+    use focs_script::Value;
+    fn walk(v: &Value, file: &str, count: &mut usize) {
+        match v {
+            Value::Node(n) => {
+                if n.kind == "EffectsGroup" {
+                    *count += 1;
+                    assert!(
+                        n.get("effects").is_some(),
+                        "{file}:{}: a group without effects",
+                        n.line
+                    );
+                } else {
+                    for l in [
+                        "scope",
+                        "activation",
+                        "effects",
+                        "priority",
+                        "stackinggroup",
+                    ] {
+                        assert!(n.get(l).is_none(), "{file}: `{}` took `{l}`", n.kind);
+                    }
+                }
+                n.params.iter().for_each(|(_, v)| walk(v, file, count));
+                n.args.iter().for_each(|v| walk(v, file, count));
+            }
+            Value::List(items) | Value::Call(_, items) => {
+                items.iter().for_each(|v| walk(v, file, count))
+            }
+            Value::Labelled(_, v) | Value::Neg(v) => walk(v, file, count),
+            Value::Binary(_, a, b) => {
+                walk(a, file, count);
+                walk(b, file, count);
+            }
+            _ => {}
+        }
+    }
+    let mut count = 0;
+    n.params.iter().for_each(|(_, v)| walk(v, file, &mut count));
+    count
+}
+
+#[test]
+fn lrn_algo_elegance_reads_as_freeorion_defines_it() {
+    use focs_script::Value::{self, Binary, List, Node as N, Num, Ref, Str};
+    let root = root();
+    let name = "scripting/techs/learning/ALGO_ELEGANCE.focs.txt";
+    let pre = preprocess(name, &[], &mut Corpus(DirFiles::new(&root)));
+    assert!(!pre.has_errors(), "{:?}", pre.diagnostics);
+    let entries = focs_script::parse(&pre).unwrap();
+    let [tech] = entries.as_slice() else {
+        panic!("one entry: {entries:?}")
+    };
+    assert_eq!(tech.kind, "Tech");
+    assert_eq!(tech.get("name"), Some(&Str("LRN_ALGO_ELEGANCE".into())));
+    let node = |v: &Value| match v {
+        N(n) => n.clone(),
+        other => panic!("not a node: {other:?}"),
+    };
+    // researchcost = 12 * [[TECH_COST_MULTIPLIER]], a game rule in the saved macros.
+    let Some(Binary("*", twelve, rule)) = tech.get("researchcost") else {
+        panic!("{tech:?}")
+    };
+    assert_eq!(**twelve, Num(12.0));
+    let rule = node(rule);
+    assert_eq!(rule.kind, "GameRule");
+    assert_eq!(rule.get("name"), Some(&Str("RULE_TECH_COST_FACTOR".into())));
+    assert_eq!(tech.get("researchturns"), Some(&Num(3.0)));
+    let Some(List(groups)) = tech.get("effectsgroups") else {
+        panic!("{tech:?}")
+    };
+    let [group] = groups.as_slice() else {
+        panic!("one effects group: {groups:?}")
+    };
+    let group = node(group);
+    // scope = And [ ProductionCenter  OwnedBy empire = Source.Owner  Focus type = research ]
+    let scope = node(group.get("scope").unwrap());
+    assert_eq!(scope.kind, "And");
+    let [List(conds)] = scope.args.as_slice() else {
+        panic!("{scope:?}")
+    };
+    let conds: Vec<_> = conds.iter().map(node).collect();
+    let kinds: Vec<&str> = conds.iter().map(|c| c.kind.as_str()).collect();
+    assert_eq!(kinds, ["ProductionCenter", "OwnedBy", "Focus"]);
+    let source_owner = Ref(vec!["Source".into(), "Owner".into()]);
+    assert_eq!(conds[1].get("empire"), Some(&source_owner));
+    assert_eq!(conds[2].get("type"), Some(&Str("FOCUS_RESEARCH".into())));
+    // priority = [[EARLY_PRIORITY]] (90)
+    assert_eq!(group.get("priority"), Some(&Num(90.0)));
+    // effects = SetTargetResearch value = Value + Target.Population * 0.5 * [[RESEARCH_PER_POP]]
+    let effect = node(group.get("effects").unwrap());
+    assert_eq!(effect.kind, "SetTargetResearch");
+    let Some(Binary("+", value, product)) = effect.get("value") else {
+        panic!("{effect:?}")
+    };
+    assert_eq!(node(value).kind, "Value");
+    let pop = Ref(vec!["Target".into(), "Population".into()]);
+    let half = Binary("*", Box::new(pop), Box::new(Num(0.5)));
+    assert_eq!(**product, Binary("*", Box::new(half), Box::new(Num(0.2))));
+}
