@@ -99,6 +99,30 @@ impl Objects {
     }
 }
 
+impl Objects {
+    /// The count of `owner = "friendly"` objects in one zone, with no other filter, read
+    /// off the world's (zone, owner) groups instead of visiting them: the acting player's
+    /// objects there, plus the acting player itself when it stands there (an ownerless
+    /// player counts as its own side). `None` for any other selection.
+    fn count_by_group(&self, cx: &Cx<'_>) -> Option<usize> {
+        if self.owner != Relation::Friendly
+            || self.zones.len() != 1
+            || !self.tags.is_empty()
+            || self.class.is_some()
+            || self.exclude_self
+        {
+            return None;
+        }
+        let zone = self.zones[0];
+        let Some(me) = acting_player(cx) else {
+            return Some(0);
+        };
+        let itself = cx.world.zone_and_owner(me) == Some((zone, None))
+            && cx.world.has_tag(me, super::player_tag());
+        Some(cx.world.group_len(zone, Some(me)) + usize::from(itself))
+    }
+}
+
 /// Where a selection's candidates come from: the smallest index that covers it.
 enum Source {
     Class(Id),
@@ -172,6 +196,9 @@ impl Selector for Objects {
         Ok(())
     }
     fn count(&self, cx: &Cx<'_>) -> Result<usize, RuleError> {
+        if let Some(n) = self.count_by_group(cx) {
+            return Ok(n);
+        }
         let mut n = 0;
         self.each(cx, |_| n += 1);
         Ok(n)
