@@ -21,6 +21,7 @@ mod function_length;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
 mod layers;
+mod loader_files;
 mod lsp;
 mod mods_content;
 mod mods_fixture;
