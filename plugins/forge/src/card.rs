@@ -2,7 +2,7 @@
 //! types, power and toughness, combat keywords, mana abilities) and, for everything else,
 //! the list of constructs the card lacks.
 
-use forge_script::{Face, Keyword, Severity, Shard};
+use forge_script::{AbilityKind, Face, Keyword, Severity, Shard};
 use serde_json::{json, Map, Value};
 
 /// Keywords the mtg rules implement, as Forge writes them, and the tag each becomes.
@@ -86,7 +86,8 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     cost(face, &mut props, &mut tags, &mut missing);
     power_toughness(face, &mut props, &mut missing);
     keywords(&face.keywords, &mut tags, &mut missing);
-    abilities(face, &mut tags, &mut missing);
+    let mut triggers = Vec::new();
+    abilities(face, &mut tags, &mut triggers, &mut missing);
     for t in &face.triggers {
         missing.push(format!("T:Mode$ {}", t.api.as_deref().unwrap_or("?")));
     }
@@ -105,7 +106,10 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         props.insert("missing".into(), json!(missing.join("; ")));
     }
     tags.dedup();
-    let def = json!({ "properties": Value::Object(props), "tags": tags });
+    let mut def = json!({ "properties": Value::Object(props), "tags": tags });
+    if missing.is_empty() && !triggers.is_empty() {
+        def["trigger"] = Value::Array(triggers);
+    }
     Ok(Card {
         tree: json!({ "class": { class.clone(): def } }),
         class,
@@ -113,23 +117,39 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     })
 }
 
-/// Card types, supertypes and subtypes: creatures and lands are played; other card types
-/// (and the legend rule's `Legendary`) are not implemented yet.
+/// Card types, supertypes and subtypes: creatures and lands are played (an artifact
+/// creature or artifact land too); other card types, and the supertypes whose rules are
+/// not implemented yet (the legend rule's `Legendary`), are missing.
 fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     let is = |t: &str| face.types.iter().any(|x| x == t);
-    if !is("Creature") && !is("Land") {
-        let main = face.types.first().map_or("(none)", String::as_str);
-        missing.push(format!("card type {main}"));
+    let permanent = is("Creature") || is("Land");
+    for t in ["Instant", "Sorcery"] {
+        if is(t) {
+            tags.push(t.to_ascii_lowercase());
+            tags.push("spell".into());
+        }
+    }
+    let spell = is("Instant") || is("Sorcery");
+    for t in ["Enchantment", "Planeswalker", "Battle", "Tribal", "Kindred"] {
+        if is(t) {
+            missing.push(format!("card type {t}"));
+        }
+    }
+    if is("Artifact") && !permanent {
+        missing.push("card type Artifact".into());
+    }
+    if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
+        missing.push("no card type the rules play".into());
+    }
+    for t in ["Legendary", "Snow", "World"] {
+        if is(t) {
+            missing.push(format!("supertype {t}"));
+        }
     }
     for t in ["Creature", "Land"] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
             tags.push("permanent".into());
-        }
-    }
-    for t in ["Legendary", "Artifact", "Enchantment", "Planeswalker", "Snow", "World", "Tribal"] {
-        if is(t) {
-            missing.push(format!("type {t}"));
         }
     }
     for (land, c) in LAND_TYPES {
@@ -235,9 +255,24 @@ fn keywords(list: &[Keyword], tags: &mut Vec<String>, missing: &mut Vec<String>)
 }
 
 /// `A:` lines: `AB$ Mana | Cost$ T | Produced$ <colour or Any>` (a mana ability) becomes
-/// `makes_*` tags; other spells and abilities are not implemented yet.
-fn abilities(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
+/// `makes_*` tags; an instant's or sorcery's `SP$` line a resolve trigger ([`crate::spell`]);
+/// other spells and abilities are not implemented yet.
+fn abilities(face: &Face, tags: &mut Vec<String>, triggers: &mut Vec<Value>, missing: &mut Vec<String>) {
+    let is_spell = tags.iter().any(|t| t == "spell");
+    if is_spell && !face.abilities.iter().any(|a| a.kind == AbilityKind::Spell) {
+        missing.push("an instant or sorcery without A:SP$".into());
+    }
     for a in &face.abilities {
+        if a.kind == AbilityKind::Spell && is_spell {
+            match crate::spell::translate(face, a) {
+                Ok(s) => {
+                    tags.extend(s.tags);
+                    triggers.push(s.trigger);
+                }
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
         let api = a.api.as_deref().unwrap_or("?");
         let key = a.params.0.first().map_or("?", |(k, _)| k.as_str());
         let plain = a.params.0.iter().all(|(k, _)| {
@@ -326,11 +361,27 @@ mod tests {
     #[test]
     fn what_a_card_lacks_is_listed_and_it_stays_out_of_decks() {
         let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Flash\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
-        assert_eq!(c.missing, ["K:Flash", "PT */2", "T:Mode$ ChangesZone", "mana symbol {X}", "type Legendary"]);
+        assert_eq!(c.missing, ["K:Flash", "PT */2", "T:Mode$ ChangesZone", "mana symbol {X}", "supertype Legendary"]);
         let def = &c.tree["class"]["odd"];
         let tags = def["tags"].to_string();
         assert!(tags.contains("untranslated") && !tags.contains("deck_card"), "{tags}");
         assert!(def["properties"]["missing"].as_str().unwrap().contains("K:Flash"));
+    }
+
+    #[test]
+    fn damage_and_pump_spells() {
+        let bolt = translate("Name:Bolt\nManaCost:R\nTypes:Instant\nA:SP$ DealDamage | Cost$ R | ValidTgts$ Creature,Player | TgtPrompt$ t | NumDmg$ 3 | SpellDescription$ d\n").unwrap();
+        assert!(bolt.missing.is_empty(), "{:?}", bolt.missing);
+        let text = bolt.tree.to_string();
+        for part in ["targets_creature", "targets_player", "\"amount\":3", "resolve", "spell_target", "deck_card"] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let growth = translate("Name:Growth\nManaCost:G\nTypes:Instant\nA:SP$ Pump | Cost$ G | ValidTgts$ Creature | NumAtt$ +3 | NumDef$ +3 | KW$ Trample\n").unwrap();
+        assert!(growth.missing.is_empty(), "{:?}", growth.missing);
+        let text = growth.tree.to_string();
+        assert!(text.contains("\"until\":\"cleanup\"") && text.contains("trample"), "{text}");
+        let odd = translate("Name:Odd\nManaCost:R\nTypes:Sorcery\nA:SP$ DealDamage | ValidTgts$ Creature | NumDmg$ X | TargetMax$ 2\n").unwrap();
+        assert_eq!(odd.missing, ["A:SP$ DealDamage with TargetMax$", "NumDmg$ X"]);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! | `PT:4/4` | `power = 4`, `max_health = 4` (toughness) |
 //! | `K:Flying`, `K:First Strike`, ... | tags `flying`, `first_strike`, ... |
 //! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G` | tags `makes_g`, ... |
+//! | `A:SP$ DealDamage` / `Pump` with `ValidTgts$` (+ `DB$ GainLife`) | a trigger on `resolve` ([`spell`]) |
 //!
 //! A card using anything else (an unsupported keyword, ability, trigger, static,
 //! replacement, mana symbol or card type) is still a class — tagged `untranslated`, with
@@ -17,6 +18,7 @@
 //! it out; the mtg mod's `tessera check` lists it ([`card::translate`] says why for each).
 
 pub mod card;
+pub mod spell;
 
 use serde_json::Value;
 use tessera_plugin_api::prelude::*;
