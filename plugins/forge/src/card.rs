@@ -214,14 +214,9 @@ fn cost(face: &Face, props: &mut Map<String, Value>, tags: &mut Vec<String>, mis
 fn symbol(s: &Shard) -> String {
     match s {
         Shard::Generic(n) => format!("{{{n}}}"),
-        Shard::Colored(c) | Shard::Variable(c) | Shard::TwoOr(c) | Shard::Phyrexian(c) => {
-            let kind = match s {
-                Shard::TwoOr(_) => "2/",
-                _ => "",
-            };
-            let tail = if matches!(s, Shard::Phyrexian(_)) { "/P" } else { "" };
-            format!("{{{kind}{c}{tail}}}")
-        }
+        Shard::Colored(c) | Shard::Variable(c) => format!("{{{c}}}"),
+        Shard::TwoOr(c) => format!("{{2/{c}}}"),
+        Shard::Phyrexian(c) => format!("{{{c}/P}}"),
         Shard::Hybrid(a, b) => format!("{{{a}/{b}}}"),
     }
 }
@@ -281,9 +276,7 @@ fn abilities(face: &Face, tags: &mut Vec<String>, triggers: &mut Vec<Value>, mis
         let produced = a.params.get("Produced").unwrap_or("");
         let makes: Option<Vec<char>> = match produced {
             "Any" => Some("wubrg".chars().collect()),
-            p if !p.is_empty() && p.split(' ').all(|c| c.len() == 1 && "WUBRGC".contains(c)) && !p.contains(' ') => {
-                Some(p.to_ascii_lowercase().chars().collect())
-            }
+            p if p.len() == 1 && "WUBRGC".contains(p) => Some(p.to_ascii_lowercase().chars().collect()),
             _ => None,
         };
         match (key, api, a.params.get("Cost"), makes) {
