@@ -373,6 +373,9 @@ mod tests {
         assert!(growth.missing.is_empty(), "{:?}", growth.missing);
         let text = growth.tree.to_string();
         assert!(text.contains("\"until\":\"cleanup\"") && text.contains("trample"), "{text}");
+        let counter = translate("Name:Nope\nManaCost:U U\nTypes:Instant\nA:SP$ Counter | Cost$ U U | TargetType$ Spell | ValidTgts$ Card | SpellDescription$ c\n").unwrap();
+        assert!(counter.missing.is_empty(), "{:?}", counter.missing);
+        assert!(counter.tree.to_string().contains("targets_spell"));
         let odd = translate("Name:Odd\nManaCost:R\nTypes:Sorcery\nA:SP$ DealDamage | ValidTgts$ Creature | NumDmg$ X | TargetMax$ 2\n").unwrap();
         assert_eq!(odd.missing, ["A:SP$ DealDamage with TargetMax$", "NumDmg$ X"]);
     }

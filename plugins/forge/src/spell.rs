@@ -1,5 +1,6 @@
 //! Instants and sorceries with one target: `SP$ DealDamage` (N damage to a creature or
-//! player) and `SP$ Pump` (+N/+M and keywords until end of turn), optionally followed by
+//! player), `SP$ Pump` (+N/+M and keywords until end of turn) and `SP$ Counter` (a spell
+//! on the stack goes to its owner's graveyard), optionally followed by
 //! `SubAbility$` → `DB$ GainLife` (you gain N life). Each becomes a trigger on the mtg
 //! mod's `resolve` event that acts on the target chosen on cast (re-checked: an illegal
 //! target makes the spell fizzle) and then puts the card into its owner's graveyard.
@@ -23,17 +24,18 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
     let mut missing = Vec::new();
     let known = [
         "SP", "Cost", "ValidTgts", "TgtPrompt", "NumDmg", "NumAtt", "NumDef", "KW",
-        "SpellDescription", "SubAbility", "AILogic",
+        "SpellDescription", "SubAbility", "AILogic", "TargetType",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
             missing.push(format!("A:SP$ {api} with {k}$"));
         }
     }
-    let tags = targets(a.params.get("ValidTgts"), api, &mut missing);
+    let tags = targets(a, api, &mut missing);
     let mut effect = match api {
         "DealDamage" => deal_damage(a, &mut missing),
         "Pump" => pump(a, &tags, &mut missing),
+        "Counter" => vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })],
         other => {
             missing.push(format!("A:SP$ {other}"));
             Vec::new()
@@ -57,20 +59,29 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
     Ok(Spell { tags, trigger })
 }
 
-/// `ValidTgts$ Creature,Player` → the targeting tags.
-fn targets(valid: Option<&str>, api: &str, missing: &mut Vec<String>) -> Vec<String> {
+/// `ValidTgts$ Creature,Player` → the targeting tags; `TargetType$ Spell | ValidTgts$ Card`
+/// (any spell on the stack) → `targets_spell`.
+fn targets(a: &Ability, api: &str, missing: &mut Vec<String>) -> Vec<String> {
     let mut tags = Vec::new();
-    match valid {
+    let spell = a.params.get("TargetType") == Some("Spell");
+    if let Some(t) = a.params.get("TargetType").filter(|_| !spell) {
+        missing.push(format!("TargetType$ {t}"));
+    }
+    match a.params.get("ValidTgts") {
         None => missing.push(format!("A:SP$ {api} without ValidTgts$")),
         Some(v) => {
             for t in v.split(',') {
-                match t.trim() {
-                    "Creature" => tags.push("targets_creature".to_owned()),
-                    "Player" => tags.push("targets_player".to_owned()),
-                    other => missing.push(format!("ValidTgts$ {other}")),
+                match (t.trim(), spell) {
+                    ("Creature", false) => tags.push("targets_creature".to_owned()),
+                    ("Player", false) => tags.push("targets_player".to_owned()),
+                    ("Card", true) => tags.push("targets_spell".to_owned()),
+                    (other, _) => missing.push(format!("ValidTgts$ {other}")),
                 }
             }
         }
+    }
+    if (api == "Counter") != spell {
+        missing.push(format!("A:SP$ {api} with TargetType$ Spell"));
     }
     tags
 }
