@@ -114,8 +114,7 @@ fn tessera_check_is_clean() {
 }
 
 /// The rules' scenarios (`mods/mtg/tests`: Serra Angel, Giant Growth, Lightning Bolt and
-/// Counterspell,
-/// combat keywords, state-based actions) pass.
+/// Counterspell, combat keywords, state-based actions) pass.
 #[test]
 fn every_mtg_scenario_passes() {
     ensure_built();
