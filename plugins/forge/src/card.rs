@@ -88,8 +88,15 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     keywords(&face.keywords, &mut tags, &mut missing);
     let mut triggers = Vec::new();
     abilities(face, &mut tags, &mut triggers, &mut missing);
+    let mut extra_classes = Vec::new();
     for t in &face.triggers {
-        missing.push(format!("T:Mode$ {}", t.api.as_deref().unwrap_or("?")));
+        match crate::trigger::translate(face, &class, t) {
+            Ok(etb) => {
+                triggers.push(etb.card_trigger);
+                extra_classes.push(etb.ability);
+            }
+            Err(m) => missing.extend(m),
+        }
     }
     for s in &face.statics {
         missing.push(format!("S:Mode$ {}", s.api.as_deref().unwrap_or("?")));
@@ -110,8 +117,13 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     if missing.is_empty() && !triggers.is_empty() {
         def["trigger"] = Value::Array(triggers);
     }
+    let mut classes = Map::new();
+    classes.insert(class.clone(), def);
+    if missing.is_empty() {
+        classes.extend(extra_classes);
+    }
     Ok(Card {
-        tree: json!({ "class": { class.clone(): def } }),
+        tree: json!({ "class": Value::Object(classes) }),
         class,
         missing,
     })
@@ -378,6 +390,18 @@ mod tests {
         assert!(counter.tree.to_string().contains("targets_spell"));
         let odd = translate("Name:Odd\nManaCost:R\nTypes:Sorcery\nA:SP$ DealDamage | ValidTgts$ Creature | NumDmg$ X | TargetMax$ 2\n").unwrap();
         assert_eq!(odd.missing, ["A:SP$ DealDamage with TargetMax$", "NumDmg$ X"]);
+    }
+
+    #[test]
+    fn an_enters_the_battlefield_trigger_with_a_target() {
+        let c = translate("Name:Killer\nManaCost:2 B B\nTypes:Creature Human\nPT:2/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ TrigDestroy | TriggerDescription$ d\nSVar:TrigDestroy:DB$Destroy | ValidTgts$ Creature.nonArtifact+nonBlack | NoRegen$ True | TgtPrompt$ p\n").unwrap();
+        assert!(c.missing.is_empty(), "{:?}", c.missing);
+        let text = c.tree.to_string();
+        for part in ["killer_etb", "\"zone\":\"stack\"", "\"tag\":\"black\"", "\"tag\":\"artifact\"", "destroy", "chosen"] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Draw | NumCards$ 1\n").unwrap();
+        assert_eq!(odd.missing, ["ETB DB$ Draw", "ETB DB$ Draw with NumCards$", "ETB ability without ValidTgts$"]);
     }
 
     #[test]

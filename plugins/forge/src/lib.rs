@@ -10,7 +10,8 @@
 //! | `PT:4/4` | `power = 4`, `max_health = 4` (toughness) |
 //! | `K:Flying`, `K:First Strike`, ... | tags `flying`, `first_strike`, ... |
 //! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G` | tags `makes_g`, ... |
-//! | `A:SP$ DealDamage` / `Pump` with `ValidTgts$` (+ `DB$ GainLife`) | a trigger on `resolve` ([`spell`]) |
+//! | `A:SP$ DealDamage` / `Pump` / `Counter` with `ValidTgts$` (+ `DB$ GainLife`) | a trigger on `resolve` ([`spell`]) |
+//! | `T:Mode$ ChangesZone` (enters the battlefield) → `DB$ Destroy` / `DealDamage` / `ChangeZone` | an ability put on the stack ([`trigger`]) |
 //!
 //! A card using anything else (an unsupported keyword, ability, trigger, static,
 //! replacement, mana symbol or card type) is still a class — tagged `untranslated`, with
@@ -19,6 +20,7 @@
 
 pub mod card;
 pub mod spell;
+pub mod trigger;
 
 use serde_json::Value;
 use tessera_plugin_api::prelude::*;
