@@ -48,6 +48,15 @@ pub struct Card {
     pub missing: Vec<String>,
 }
 
+/// What a card's lines add up to: its tags, its triggers, and classes of the abilities it
+/// puts on the stack.
+#[derive(Default)]
+struct Parts {
+    tags: Vec<String>,
+    triggers: Vec<Value>,
+    classes: Vec<(String, Value)>,
+}
+
 /// Why a script cannot become a class at all (it has no name).
 #[derive(Debug)]
 pub struct ScriptError {
@@ -80,20 +89,21 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         missing.push(format!("AlternateMode {mode}"));
     }
     let mut props = Map::new();
-    let mut tags: Vec<String> = vec!["card".into()];
+    let mut parts = Parts {
+        tags: vec!["card".into()],
+        ..Parts::default()
+    };
     props.insert("title".into(), json!(face.name));
-    types(face, &mut tags, &mut missing);
-    cost(face, &mut props, &mut tags, &mut missing);
+    types(face, &mut parts.tags, &mut missing);
+    cost(face, &mut props, &mut parts.tags, &mut missing);
     power_toughness(face, &mut props, &mut missing);
-    keywords(&face.keywords, &mut tags, &mut missing);
-    let mut triggers = Vec::new();
-    abilities(face, &mut tags, &mut triggers, &mut missing);
-    let mut extra_classes = Vec::new();
+    keywords(&face.keywords, &mut parts.tags, &mut missing);
+    abilities(face, &class, &mut parts, &mut missing);
     for t in &face.triggers {
         match crate::trigger::translate(face, &class, t) {
             Ok(etb) => {
-                triggers.push(etb.card_trigger);
-                extra_classes.push(etb.ability);
+                parts.triggers.push(etb.card_trigger);
+                parts.classes.push(etb.ability);
             }
             Err(m) => missing.extend(m),
         }
@@ -106,6 +116,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     }
     missing.sort();
     missing.dedup();
+    let mut tags = parts.tags;
     if missing.is_empty() {
         tags.push("deck_card".into());
     } else {
@@ -114,13 +125,13 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     }
     tags.dedup();
     let mut def = json!({ "properties": Value::Object(props), "tags": tags });
-    if missing.is_empty() && !triggers.is_empty() {
-        def["trigger"] = Value::Array(triggers);
+    if missing.is_empty() && !parts.triggers.is_empty() {
+        def["trigger"] = Value::Array(parts.triggers);
     }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
     if missing.is_empty() {
-        classes.extend(extra_classes);
+        classes.extend(parts.classes);
     }
     Ok(Card {
         tree: json!({ "class": Value::Object(classes) }),
@@ -264,7 +275,8 @@ fn keywords(list: &[Keyword], tags: &mut Vec<String>, missing: &mut Vec<String>)
 /// `A:` lines: `AB$ Mana | Cost$ T | Produced$ <colour or Any>` (a mana ability) becomes
 /// `makes_*` tags; an instant's or sorcery's `SP$` line a resolve trigger ([`crate::spell`]);
 /// other spells and abilities are not implemented yet.
-fn abilities(face: &Face, tags: &mut Vec<String>, triggers: &mut Vec<Value>, missing: &mut Vec<String>) {
+fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String>) {
+    let (tags, triggers) = (&mut out.tags, &mut out.triggers);
     let is_spell = tags.iter().any(|t| t == "spell");
     if is_spell && !face.abilities.iter().any(|a| a.kind == AbilityKind::Spell) {
         missing.push("an instant or sorcery without A:SP$".into());
@@ -297,6 +309,14 @@ fn abilities(face: &Face, tags: &mut Vec<String>, triggers: &mut Vec<Value>, mis
                     tags.push(format!("makes_{c}"));
                 }
             }
+            ("AB", "DealDamage", ..) => match crate::activated::translate(face, class, a) {
+                Ok(ab) => {
+                    tags.push("tap_ability".into());
+                    triggers.push(ab.card_trigger);
+                    out.classes.push(ab.ability);
+                }
+                Err(m) => missing.extend(m),
+            },
             _ => missing.push(format!("A:{key}$ {api}")),
         }
     }

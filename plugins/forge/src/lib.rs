@@ -11,6 +11,7 @@
 //! | `K:Flying`, `K:First Strike`, ... | tags `flying`, `first_strike`, ... |
 //! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G` | tags `makes_g`, ... |
 //! | `A:SP$ DealDamage` / `Pump` / `Counter` with `ValidTgts$` (+ `DB$ GainLife`) | a trigger on `resolve` ([`spell`]) |
+//! | `A:AB$ DealDamage \| Cost$ T` | an ability put on the stack ([`activated`]) |
 //! | `T:Mode$ ChangesZone` (enters the battlefield) → `DB$ Destroy` / `DealDamage` / `ChangeZone` | an ability put on the stack ([`trigger`]) |
 //!
 //! A card using anything else (an unsupported keyword, ability, trigger, static,
@@ -18,6 +19,7 @@
 //! the constructs it lacks in its `missing` property — but not `deck_card`, so decks leave
 //! it out; the mtg mod's `tessera check` lists it ([`card::translate`] says why for each).
 
+pub mod activated;
 pub mod card;
 pub mod spell;
 pub mod trigger;

@@ -67,9 +67,22 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
     let ability = format!("{class}_etb");
     let prompt = exec.params.get("TgtPrompt").unwrap_or("Select target creature");
     let choose = json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": filter, "pick": { "chosen": 1, "prompt": prompt } });
+    let title = format!("{} (enters the battlefield)", face.name);
+    let def = ability_class(&title, choose, "etb_target", effect);
+    let card_trigger = json!({
+        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
+        "do": [{ "type": "create", "class": ability, "zone": "stack" }],
+    });
+    Ok(Etb { card_trigger, ability: (ability, def) })
+}
+
+/// An ability object's class: it chooses its target (`choose`, a selector with a chosen
+/// pick) when it is created, and when it resolves on the stack acts (`effect`) if its
+/// target is still legal (`count(legal_ref)`), else fizzles; then it leaves the stack.
+pub fn ability_class(title: &str, choose: Value, legal_ref: &str, effect: Value) -> Value {
     let mut props = Map::new();
-    props.insert("title".into(), json!(format!("{} (enters the battlefield)", face.name)));
-    let def = json!({
+    props.insert("title".into(), json!(title));
+    json!({
         "properties": Value::Object(props),
         "tags": ["ability"],
         "trigger": [
@@ -78,18 +91,13 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
             { "when": { "event": "resolve", "target": { "type": "is_self" } },
               "zones": ["stack"],
               "do": [
-                { "type": "if", "condition": { "type": "compare", "left": "count(etb_target)", "op": "==", "right": 0 },
+                { "type": "if", "condition": { "type": "compare", "left": format!("count({legal_ref})"), "op": "==", "right": 0 },
                   "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
                   "else": [effect] },
                 { "type": "move", "zone": "resolved", "to": "self" },
               ] },
         ],
-    });
-    let card_trigger = json!({
-        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
-        "do": [{ "type": "create", "class": ability, "zone": "stack" }],
-    });
-    Ok(Etb { card_trigger, ability: (ability, def) })
+    })
 }
 
 /// `Creature`, `Creature.OppCtrl`, `Creature.nonArtifact+nonBlack` → the conditions a
