@@ -31,7 +31,11 @@ use tessera_host::serve::client::Client;
 use tessera_host::serve::protocol::{ClientMsg, SeatKind, ServerMsg};
 use tessera_host::serve::{ServeOptions, Server};
 
-fn options(saves: PathBuf) -> Result<ServeOptions, String> {
+/// Any error, with its message (the client's and the server's typed errors, or a line
+/// of this program's own).
+type Error = Box<dyn std::error::Error + Send + Sync>;
+
+fn options(saves: PathBuf) -> Result<ServeOptions, Error> {
     let mut o = ServeOptions::new();
     o.server =
         Some(ServerConfig::load(std::path::Path::new("server.toml")).map_err(|d| d.render(false))?);
@@ -54,7 +58,7 @@ fn rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-async fn create(c: &mut Client, seats: Vec<SeatKind>, seed: u64) -> Result<u64, String> {
+async fn create(c: &mut Client, seats: Vec<SeatKind>, seed: u64) -> Result<u64, Error> {
     c.send(&ClientMsg::Create {
         seats: Some(seats),
         seed: Some(seed),
@@ -62,7 +66,7 @@ async fn create(c: &mut Client, seats: Vec<SeatKind>, seed: u64) -> Result<u64, 
     .await?;
     c.wait_for(|m| match m {
         ServerMsg::Created { match_id, .. } => Some(Ok(*match_id)),
-        ServerMsg::Error { message, .. } => Some(Err(message.clone())),
+        ServerMsg::Error { message, .. } => Some(Err(Error::from(message.clone()))),
         _ => None,
     })
     .await?
@@ -93,7 +97,7 @@ impl Player {
         seat: Option<usize>,
         token: Option<String>,
         seed: u64,
-    ) -> Result<Player, String> {
+    ) -> Result<Player, Error> {
         let (mut c, _) = Client::connect(url).await?;
         c.send(&ClientMsg::Join {
             match_id: id,
@@ -104,7 +108,7 @@ impl Player {
         let token = c
             .wait_for(|m| match m {
                 ServerMsg::Joined { token, .. } => Some(Ok(token.clone())),
-                ServerMsg::Error { message, .. } => Some(Err(message.clone())),
+                ServerMsg::Error { message, .. } => Some(Err(Error::from(message.clone()))),
                 _ => None,
             })
             .await??;
@@ -127,7 +131,7 @@ impl Player {
         max: usize,
         deadline: Instant,
         lat: &mut Vec<Duration>,
-    ) -> Result<End, String> {
+    ) -> Result<End, Error> {
         let mut sent: Option<Instant> = None;
         loop {
             let msg = tokio::time::timeout_at(deadline.into(), self.c.recv()).await;
@@ -163,7 +167,7 @@ impl Player {
                 }
                 ServerMsg::Ended { checksum, .. } => return Ok(End::Ended(checksum)),
                 ServerMsg::Draining => return Ok(End::Stopped),
-                ServerMsg::Error { message, .. } => return Err(message),
+                ServerMsg::Error { message, .. } => return Err(message.into()),
                 _ => {}
             }
         }
@@ -183,7 +187,7 @@ async fn bench_play(
     seconds: u64,
     max_moves: usize,
     think: Duration,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let dir = std::env::temp_dir().join(format!("tessera-bench-{}", std::process::id()));
     let server = Server::start(options(dir)?).await?;
     let url = format!("ws://{}/ws", server.addr());
@@ -265,11 +269,7 @@ async fn bench_play(
 
 /// Plays every world to its end; `stop` pauses each client before that many moves and
 /// drains between the two halves. Returns the final checksums.
-async fn run_games(
-    worlds: usize,
-    stop: Option<usize>,
-    dir: PathBuf,
-) -> Result<Vec<String>, String> {
+async fn run_games(worlds: usize, stop: Option<usize>, dir: PathBuf) -> Result<Vec<String>, Error> {
     let far = Instant::now() + Duration::from_secs(3600);
     let server = Server::start(options(dir.clone())?).await?;
     let url = format!("ws://{}/ws", server.addr());
@@ -301,7 +301,7 @@ async fn run_games(
         );
         let server = Server::start(options(dir)?).await?;
         if !server.restore_errors().is_empty() {
-            return Err(server.restore_errors().join("\n"));
+            return Err(server.restore_errors().join("\n").into());
         }
         let url = format!("ws://{}/ws", server.addr());
         for (i, p) in players.iter_mut().enumerate() {
@@ -330,7 +330,7 @@ async fn run_games(
     Ok(out)
 }
 
-async fn bench_restore(worlds: usize, stop: usize) -> Result<(), String> {
+async fn bench_restore(worlds: usize, stop: usize) -> Result<(), Error> {
     let base = std::env::temp_dir().join(format!("tessera-restore-{}", std::process::id()));
     let started = Instant::now();
     let straight = run_games(worlds, None, base.join("a")).await?;
@@ -348,7 +348,7 @@ async fn bench_restore(worlds: usize, stop: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = args.first().map_or("play", String::as_str);
     let num = |i: usize, d: usize| args.get(i).and_then(|a| a.parse().ok()).unwrap_or(d);
@@ -365,6 +365,6 @@ fn main() -> Result<(), String> {
             Duration::from_millis(num(4, 0) as u64),
         )),
         "restore" => rt.block_on(bench_restore(num(1, 100), num(2, 5))),
-        other => Err(format!("unknown mode `{other}`; use `play` or `restore`")),
+        other => Err(format!("unknown mode `{other}`; use `play` or `restore`").into()),
     }
 }

@@ -54,12 +54,37 @@ impl Choice {
     }
 }
 
+/// Why a controller gave no usable answer. Inside a command the error fails it (rolled
+/// back, as [`RuleError::Choice`](crate::RuleError::Choice)); in a match it ends the match
+/// (as [`PlayError::Agent`](crate::play::PlayError::Agent)).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ControllerError {
+    /// The controller does not answer this kind of question (one that answers choices
+    /// but does not play moves).
+    #[error("{0}")]
+    Unsupported(String),
+    /// It has no answer: a script ran out, or names something that is not an option.
+    #[error("{0}")]
+    NoAnswer(String),
+    /// Its answer does not fit the question: an option that does not exist or repeats,
+    /// too few or too many, a number out of range.
+    #[error("{0}")]
+    Invalid(String),
+    /// The player behind it is gone (disconnected, or did not answer in time).
+    #[error("{0}")]
+    Disconnected(String),
+    /// It was asked while already answering (a choice inside a choice).
+    #[error("the controller is busy (a choice inside a choice)")]
+    Busy,
+}
+
 /// Plays for a player: answers choices inside commands (targets, modes) and, in a match,
 /// picks the player's next move. Returns indices; an `Err` fails the command (rolled
-/// back) with the message.
+/// back) with the error.
 pub trait Controller {
     /// Makes a choice: indices into `choice.options`.
-    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String>;
+    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError>;
 
     /// Picks one of `moves` (never empty) for player `me` and returns its index. `game`
     /// may be used to look ahead with [`Game::try_move`](super::Game::try_move). By
@@ -69,9 +94,11 @@ pub trait Controller {
         game: &mut super::Game,
         me: ObjId,
         moves: &[MoveOption],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, ControllerError> {
         let _ = (game, me, moves);
-        Err("this controller answers choices but does not play moves".into())
+        Err(ControllerError::Unsupported(
+            "this controller answers choices but does not play moves".into(),
+        ))
     }
 
     /// Scripts a random pick (`pick = "random"` or `{ random = N }`): returns indices into
@@ -83,7 +110,7 @@ pub trait Controller {
         world: &World,
         options: &[ObjId],
         n: usize,
-    ) -> Option<Result<Vec<usize>, String>> {
+    ) -> Option<Result<Vec<usize>, ControllerError>> {
         let _ = (world, options, n);
         None
     }
@@ -92,7 +119,11 @@ pub trait Controller {
     /// (a class `create` picks from a list) or a number in a range (a die, a chance roll).
     /// Returns the label's index or the number, or `None` to let the world's seeded RNG
     /// draw, which is the default. An `Err` fails the command (rolled back).
-    fn random_draw(&mut self, world: &World, draw: &RandomDraw<'_>) -> Option<Result<i64, String>> {
+    fn random_draw(
+        &mut self,
+        world: &World,
+        draw: &RandomDraw<'_>,
+    ) -> Option<Result<i64, ControllerError>> {
         let _ = (world, draw);
         None
     }
@@ -123,25 +154,25 @@ pub enum RandomDraw<'a> {
 
 impl RandomDraw<'_> {
     /// Checks a scripted answer: an index among the labels, or a number in the range.
-    pub fn check(&self, answer: i64) -> Result<i64, String> {
+    pub fn check(&self, answer: i64) -> Result<i64, ControllerError> {
         match self {
             RandomDraw::OneOf(labels) => {
                 if usize::try_from(answer).is_ok_and(|i| i < labels.len()) {
                     Ok(answer)
                 } else {
-                    Err(format!(
+                    Err(ControllerError::Invalid(format!(
                         "scripted random draw {answer} is not one of the {} options",
                         labels.len()
-                    ))
+                    )))
                 }
             }
             RandomDraw::Number { lo, hi } => {
                 if (*lo..=*hi).contains(&answer) {
                     Ok(answer)
                 } else {
-                    Err(format!(
+                    Err(ControllerError::Invalid(format!(
                         "scripted random number {answer} is not between {lo} and {hi}"
-                    ))
+                    )))
                 }
             }
         }
@@ -191,22 +222,22 @@ impl Controller for ScriptedController {
         "scripted".into()
     }
 
-    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         self.asked.push(choice.prompt.clone());
         match self.answers.pop_front() {
-            None => Err(format!(
+            None => Err(ControllerError::NoAnswer(format!(
                 "no scripted answer left for `{}` (options: {:?})",
                 choice.prompt, choice.options
-            )),
+            ))),
             Some(Answer::Indices(i)) => Ok(i),
             Some(Answer::Objects(objs)) => objs
                 .iter()
                 .map(|o| {
                     choice.options.iter().position(|x| x == o).ok_or_else(|| {
-                        format!(
+                        ControllerError::NoAnswer(format!(
                             "scripted answer {o} is not one of the options for `{}` ({:?})",
                             choice.prompt, choice.options
-                        )
+                        ))
                     })
                 })
                 .collect(),
@@ -235,7 +266,7 @@ impl Controller for RandomController {
         "random".into()
     }
 
-    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         let mut idx: Vec<usize> = (0..choice.len()).collect();
         let n = choice.max.min(idx.len());
         for i in 0..n {
@@ -286,6 +317,8 @@ mod tests {
         let c = choice(3, 1);
         let mut s = ScriptedController::new([Answer::Objects(vec![c.options[2]])]);
         assert_eq!(s.choose(&w, &c).unwrap(), vec![2]);
-        assert!(s.choose(&w, &c).unwrap_err().contains("no scripted answer"));
+        let err = s.choose(&w, &c).unwrap_err();
+        assert!(matches!(err, ControllerError::NoAnswer(_)), "{err:?}");
+        assert!(err.to_string().contains("no scripted answer"));
     }
 }

@@ -101,8 +101,8 @@ mod state;
 pub use bus::{core_events, Binding, CascadeError, Event, EventQueue, IndexEntry, TriggerIndex};
 pub use diag::{line_col, Diagnostic, Diagnostics, Location, Severity, SourceText};
 pub use game::{
-    Answer, CastReport, Choice, Controller, Game, MoveOption, Outcome, RandomController,
-    RandomDraw, ScriptedController, SwapReport,
+    Answer, CastReport, Choice, Controller, ControllerError, Game, MoveOption, Outcome,
+    RandomController, RandomDraw, ScriptedController, SwapReport,
 };
 pub use id::{closest, validate_namespace, Id, IdError, Sym};
 pub use rules::registry::Registry;

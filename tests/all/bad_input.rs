@@ -86,7 +86,13 @@ fn malformed_json_names_the_line() {
     let trailing = "{\n  \"class\": {\n    \"minion\": { \"tags\": [], }\n  }\n}\n";
     let d = errors_of("trailing.json", trailing);
     let e = only(&d);
-    assert_eq!(line_col(e), (3, 29), "{}", e.render(false));
+    // The caret is on the comma itself (the message says commas may not trail).
+    assert_eq!(line_col(e), (3, 27), "{}", e.render(false));
+    assert!(
+        e.render(false).contains("Trailing commas"),
+        "{}",
+        e.render(false)
+    );
 }
 
 #[test]

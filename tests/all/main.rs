@@ -17,6 +17,7 @@ mod cli_snapshots;
 mod cli_watch;
 mod diag_memory;
 mod docs;
+mod function_length;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
 mod layers;
@@ -36,6 +37,7 @@ mod plugin_names;
 mod plugin_native;
 mod plugin_nested;
 mod plugin_node;
+mod public_api;
 mod readme;
 mod reload;
 mod reload_watch;

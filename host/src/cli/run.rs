@@ -73,7 +73,7 @@ fn translator(loaded: &LoadedMods) -> tessera_host::play::Translate {
 
 /// The loaded mods as a recording lists them.
 fn recorded_mods(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, String> {
-    tessera_host::play::record::mod_set(loaded)
+    tessera_host::play::record::mod_set(loaded).map_err(|e| e.to_string())
 }
 
 /// Builds the plugins of the loaded mod folders whose module is missing and whose source

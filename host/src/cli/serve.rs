@@ -91,7 +91,8 @@ pub fn serve(args: &ServeArgs) -> Result<ExitCode, String> {
         println!(
             "serving on http://{addr} (clients: ws://{addr}/ws); POST /drain or Ctrl-C to stop"
         );
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     println!("drained: {} match(es) saved", report.saved.len());
     for e in &report.errors {
         eprintln!("error: {e}");
@@ -137,14 +138,16 @@ pub fn play(args: &PlayArgs) -> Result<ExitCode, String> {
                 o.listen = SocketAddr::from(([127, 0, 0, 1], 0));
                 o.restore = false;
                 o.workers = 1;
-                let s = Server::start(o).await?;
+                let s = Server::start(o).await.map_err(|e| e.to_string())?;
                 (format!("ws://{}/ws", s.addr()), Some(s))
             }
             (None, None) => return Err("no server to play on".to_owned()),
         };
         let stdin = tokio::io::BufReader::new(tokio::io::stdin());
         let mut stdout = std::io::stdout();
-        play_terminal(&url, &play, stdin, &mut stdout).await
+        play_terminal(&url, &play, stdin, &mut stdout)
+            .await
+            .map_err(|e| e.to_string())
     })?;
     Ok(ExitCode::SUCCESS)
 }

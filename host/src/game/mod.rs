@@ -15,7 +15,8 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 pub use crate::controller::{
-    Answer, Choice, Controller, MoveOption, RandomController, RandomDraw, ScriptedController,
+    Answer, Choice, Controller, ControllerError, MoveOption, RandomController, RandomDraw,
+    ScriptedController,
 };
 pub use cast::CastReport;
 pub use swap::SwapReport;

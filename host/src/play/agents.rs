@@ -11,7 +11,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::record::Input;
-use crate::game::{Choice, Controller, Game, MoveOption, RandomController};
+use crate::game::{Choice, Controller, ControllerError, Game, MoveOption, RandomController};
 use crate::state::{ObjId, World};
 
 /// Plays uniformly random legal moves and answers, from its own seed.
@@ -40,11 +40,11 @@ impl Controller for RandomAgent {
         _game: &mut Game,
         _me: ObjId,
         moves: &[MoveOption],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, ControllerError> {
         let n = u64::try_from(moves.len()).unwrap_or(1).max(1);
         Ok(usize::try_from(self.rng.next_u64() % n).unwrap_or(0))
     }
-    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         Controller::choose(&mut self.answers, world, choice)
     }
 }
@@ -59,7 +59,7 @@ struct Probe {
 }
 
 impl Controller for Probe {
-    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         let n = choice.max.min(choice.len());
         let pick = if self.asked == 0 {
             self.first_options.set(choice.len());
@@ -114,13 +114,17 @@ impl Controller for GreedyAgent {
         game: &mut Game,
         me: ObjId,
         moves: &[MoveOption],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, ControllerError> {
         let gen = game.generation().clone();
         let score = gen
             .game
             .as_ref()
             .and_then(|g| g.score.as_ref())
-            .ok_or("the greedy agent needs `score` in the game's `[game]` table")?;
+            .ok_or_else(|| {
+                ControllerError::Unsupported(
+                    "the greedy agent needs `score` in the game's `[game]` table".into(),
+                )
+            })?;
         let ends: Vec<bool> = moves
             .iter()
             .map(|m| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn))
@@ -139,7 +143,9 @@ impl Controller for GreedyAgent {
                 let (world, _) = game.try_move(mv, Box::new(probe));
                 options = seen.get().max(1);
                 if let Ok(world) = world {
-                    let s = game.eval_in(&world, score, me).map_err(|e| e.to_string())?;
+                    let s = game
+                        .eval_in(&world, score, me)
+                        .map_err(|e| ControllerError::NoAnswer(e.to_string()))?;
                     // Highest score wins; on a tie, ending the turn wins (the agent
                     // does not spend cards and attacks for nothing).
                     let better = match best {
@@ -153,12 +159,13 @@ impl Controller for GreedyAgent {
                 first += 1;
             }
         }
-        let (_, _, i, first) = best.ok_or("no move could be played")?;
+        let (_, _, i, first) =
+            best.ok_or_else(|| ControllerError::NoAnswer("no move could be played".into()))?;
         self.pending_first = Some(first);
         Ok(i)
     }
 
-    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         let n = choice.max.min(choice.options.len());
         let first = self
             .pending_first
@@ -198,28 +205,33 @@ impl Controller for ReplayAgent {
         _game: &mut Game,
         _me: ObjId,
         moves: &[MoveOption],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, ControllerError> {
         match self.inputs.borrow_mut().pop_front() {
             Some(Input::Move(i)) if i < moves.len() => Ok(i),
-            Some(Input::Move(i)) => Err(format!(
+            Some(Input::Move(i)) => Err(ControllerError::NoAnswer(format!(
                 "the recording plays move {i}, but only {} are legal here: the game has diverged",
                 moves.len()
-            )),
-            Some(other) => Err(format!(
+            ))),
+            Some(other) => Err(ControllerError::NoAnswer(format!(
                 "the recording has {other:?} where a move was expected: the game has diverged"
-            )),
-            None => Err("the recording ended before the game did".into()),
+            ))),
+            None => Err(ended()),
         }
     }
-    fn choose(&mut self, _world: &World, _choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, _world: &World, _choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         match self.inputs.borrow_mut().pop_front() {
             Some(Input::Choice(v)) => Ok(v),
-            Some(other) => Err(format!(
+            Some(other) => Err(ControllerError::NoAnswer(format!(
                 "the recording has {other:?} where a choice was expected: the game has diverged"
-            )),
-            None => Err("the recording ended before the game did".into()),
+            ))),
+            None => Err(ended()),
         }
     }
+}
+
+/// A recording that ran out.
+fn ended() -> ControllerError {
+    ControllerError::NoAnswer("the recording ended before the game did".into())
 }
 
 /// The controller of a match: routes each choice to the agent of the player choosing
@@ -231,7 +243,7 @@ pub(crate) struct SeatController {
 }
 
 impl Controller for SeatController {
-    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         let seat = choice
             .chooser
             .and_then(|c| self.players.iter().position(|p| *p == c))
@@ -239,9 +251,9 @@ impl Controller for SeatController {
         let answer = self
             .agents
             .try_borrow_mut()
-            .map_err(|_| "an agent is busy".to_owned())?
+            .map_err(|_| ControllerError::Busy)?
             .get_mut(seat)
-            .ok_or("no agent for this seat")?
+            .ok_or_else(|| ControllerError::NoAnswer("no agent for this seat".into()))?
             .choose(world, choice)?;
         self.inputs.borrow_mut().push(Input::Choice(answer.clone()));
         Ok(answer)

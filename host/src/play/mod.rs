@@ -24,7 +24,7 @@ pub use record::{Input, RecordedMod, Recording, RecordingError};
 pub use testing::{TestAgent, TestSetup, TestStyle};
 
 use crate::bus::Event;
-use crate::game::{Controller, Game, MoveOption, ScriptedController};
+use crate::game::{Controller, ControllerError, Game, MoveOption, ScriptedController};
 use crate::id::Id;
 use crate::rules::{DeckDef, Generation, RuleError};
 use crate::state::ObjId;
@@ -52,7 +52,7 @@ pub enum PlayError {
     Moves(RuleError),
     /// An agent could not pick a move, or picked one that was not offered.
     #[error("{0}")]
-    Agent(String),
+    Agent(ControllerError),
 }
 
 impl PlayError {
@@ -294,16 +294,19 @@ impl Match {
         let thinking = Instant::now();
         let pick = {
             let mut agents = self.agents.borrow_mut();
-            let agent = agents
-                .get_mut(seat)
-                .ok_or_else(|| PlayError::Agent("no agent for this seat".into()))?;
+            let agent = agents.get_mut(seat).ok_or_else(|| {
+                PlayError::Agent(ControllerError::NoAnswer("no agent for this seat".into()))
+            })?;
             agent
                 .choose_move(&mut self.game, me, &moves)
                 .map_err(PlayError::Agent)?
         };
         self.agent_time += thinking.elapsed();
         let mv = *moves.get(pick).ok_or_else(|| {
-            PlayError::Agent(format!("the agent picked move {pick} of {}", moves.len()))
+            PlayError::Agent(ControllerError::Invalid(format!(
+                "the agent picked move {pick} of {}",
+                moves.len()
+            )))
         })?;
         self.inputs.borrow_mut().push(Input::Move(pick));
         let before = self.game.world().clone();

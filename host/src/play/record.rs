@@ -40,6 +40,10 @@ pub enum RecordingError {
         /// The format it declares.
         found: u32,
     },
+    /// The loaded mods' files could not be read to hash them (for the mod set a
+    /// recording or a save lists).
+    #[error("hashing the mods: {0}")]
+    Hash(Arc<std::io::Error>),
 }
 
 /// One input of a game: which legal move was played, or how a choice was answered.
@@ -156,9 +160,9 @@ impl Recording {
 
 /// The mod set of loaded mods as a recording or a save lists it, in load order (ids,
 /// versions, content hashes as in `mods.lock`).
-pub fn mod_set(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, String> {
+pub fn mod_set(loaded: &LoadedMods) -> Result<Vec<RecordedMod>, RecordingError> {
     let lock = Lockfile::from_resolution(&loaded.resolution)
-        .map_err(|e| format!("hashing the mods: {e}"))?;
+        .map_err(|e| RecordingError::Hash(Arc::new(e)))?;
     Ok(loaded
         .resolution
         .order

@@ -21,7 +21,7 @@
 //! match's power move (by default every move named `hero_power`).
 
 use super::MoveOption;
-use crate::game::{Choice, Controller, Game};
+use crate::game::{Choice, Controller, ControllerError, Game};
 use crate::id::{Id, Sym};
 use crate::state::{ObjId, World};
 
@@ -270,7 +270,7 @@ impl Controller for TestAgent {
         game: &mut Game,
         me: ObjId,
         moves: &[MoveOption],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, ControllerError> {
         if let Some(i) = self.next_move(game, me, moves) {
             return Ok(i);
         }
@@ -280,15 +280,15 @@ impl Controller for TestAgent {
             .iter()
             .position(|m| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn))
             .ok_or_else(|| {
-                format!(
+                ControllerError::NoAnswer(format!(
                     "the `{}` agent is done with its turn, but no legal move ends it",
                     self.style.name()
-                )
+                ))
             })
     }
 
     /// The first options, as many as the choice takes.
-    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         Ok((0..choice.max.min(choice.options.len())).collect())
     }
 }

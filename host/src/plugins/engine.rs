@@ -16,7 +16,7 @@ use wasmtime::{
 pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 
 /// The engine for a wasm stack limit (bytes). Engines are created once and shared.
-pub fn engine(stack_bytes: usize) -> Result<Engine, String> {
+pub(crate) fn engine(stack_bytes: usize) -> Result<Engine, String> {
     static ENGINES: OnceLock<Mutex<HashMap<usize, Engine>>> = OnceLock::new();
     let engines = ENGINES.get_or_init(|| Mutex::new(HashMap::new()));
     let mut map = engines.lock().unwrap_or_else(|e| e.into_inner());

@@ -1,63 +1,20 @@
 //! One plugin instance: for wasm, its store, its exports, and calls into it under fuel
-//! and an epoch deadline, with traps turned into faults; for a native library, see
-//! native.rs. [`PluginInstance`] is either.
+//! and an epoch deadline, with traps turned into faults (the wasm [`Transport`]); for a
+//! native library, see native.rs. [`PluginInstance`] is either, and runs every call
+//! through the one protocol driver (driver.rs).
 
 use std::time::Duration;
 
 use tessera_plugin_api::abi::{self, exports, Kind};
 use wasmtime::{Memory, Store, StoreLimitsBuilder, Trap, TypedFunc};
 
+use super::driver::{CallError, Driver, Raw, Transport};
 use super::host::{CallEnv, HostRequest, HostState};
 use super::linker::Limiter;
 #[cfg(feature = "native-plugins")]
 use super::native::NativeInstance;
 use super::{engine, LoadedPlugin, PluginCode};
 use crate::rules::PluginFaultKind;
-
-/// Why a call failed, with its kind.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum CallError {
-    /// The plugin returned failure (`-1`) with a message, or broke the ABI in a way that
-    /// leaves the instance usable; the instance is fine.
-    Guest(PluginFaultKind, String),
-    /// A trap, panic, out-of-fuel, out-of-memory or stack overflow: the instance is
-    /// thrown away.
-    Fault(PluginFaultKind, String),
-}
-
-impl CallError {
-    /// The plugin reported failure with `msg`.
-    pub fn failed(msg: impl Into<String>) -> CallError {
-        CallError::Guest(PluginFaultKind::Failed, msg.into())
-    }
-
-    /// The plugin broke the ABI, leaving the instance usable.
-    pub fn misuse(msg: impl Into<String>) -> CallError {
-        CallError::Guest(PluginFaultKind::AbiMisuse, msg.into())
-    }
-
-    /// The plugin broke the ABI so that its instance cannot be trusted (a missing export).
-    pub fn broken(msg: impl Into<String>) -> CallError {
-        CallError::Fault(PluginFaultKind::AbiMisuse, msg.into())
-    }
-
-    /// The kind and the message.
-    pub fn into_parts(self) -> (PluginFaultKind, String) {
-        match self {
-            CallError::Guest(k, m) | CallError::Fault(k, m) => (k, m),
-        }
-    }
-
-    /// The message alone.
-    pub fn into_message(self) -> String {
-        self.into_parts().1
-    }
-
-    /// Whether the instance must be thrown away.
-    pub fn is_fault(&self) -> bool {
-        matches!(self, CallError::Fault(..))
-    }
-}
 
 /// An instance of a wasm plugin (one per world).
 pub(crate) struct WasmInstance {
@@ -189,9 +146,6 @@ impl WasmInstance {
         self.store.set_epoch_deadline(ticks(plugin.limits.deadline));
         let result = armed.and_then(|()| f(self));
         self.store.data_mut().env = None;
-        if let (Ok(_), Some((kind, w))) = (&result, self.store.data_mut().must_fail.take()) {
-            return Err(CallError::Guest(kind, w));
-        }
         result.map_err(|e| {
             let mut msg = describe_trap(&e);
             let mut kind = trap_kind(&e);
@@ -215,17 +169,6 @@ impl WasmInstance {
             }
             CallError::Fault(kind, msg)
         })
-    }
-
-    /// The guest's message for its last failure (or the host's, if the host failed it).
-    fn failure(&mut self, plugin: &LoadedPlugin) -> CallError {
-        if let Some(h) = self.store.data_mut().host_error.take() {
-            return CallError::Guest(PluginFaultKind::HostCall, h);
-        }
-        CallError::failed(
-            self.last_error(plugin)
-                .unwrap_or_else(|| "failed without a message".into()),
-        )
     }
 
     /// The guest's `tessera_error` message. If `tessera_error` itself traps or runs out
@@ -299,32 +242,39 @@ impl WasmInstance {
         self.scratch = Some((ptr, cap));
         Ok(ptr)
     }
+}
 
-    /// `tessera_describe`: the description JSON.
-    pub fn describe(&mut self, plugin: &LoadedPlugin) -> Result<Vec<u8>, CallError> {
-        let out = self.call(plugin, None, |me| {
-            let packed = me.describe.call(&mut me.store, ())?;
-            me.take_packed(packed)
-        })?;
-        out.ok_or_else(|| CallError::misuse("tessera_describe returned nothing"))
+/// The wasm transport: arguments copied into the guest's memory, results out of it,
+/// each call under fuel and the epoch deadline.
+impl Transport for WasmInstance {
+    fn state(&mut self) -> &mut HostState {
+        self.store.data_mut()
     }
 
-    /// `tessera_prepare`. With `replay`, host requests must match the recorded ones.
-    pub fn prepare(
+    fn panicked(&self, _status: i32) -> bool {
+        // A wasm guest's panic traps (`unreachable`); `call` reports it.
+        false
+    }
+
+    fn last_error(&mut self, plugin: &LoadedPlugin) -> Option<String> {
+        WasmInstance::last_error(self, plugin)
+    }
+
+    fn describe(&mut self, plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError> {
+        self.call(plugin, None, |me| {
+            let packed = me.describe.call(&mut me.store, ())?;
+            me.take_packed(packed)
+        })
+    }
+
+    fn prepare(
         &mut self,
         plugin: &LoadedPlugin,
         kind: Kind,
         id: &str,
         params: &str,
-        replay: Option<Vec<(HostRequest, i32)>>,
-    ) -> Result<(i32, Vec<(HostRequest, i32)>), CallError> {
-        {
-            let data = self.store.data_mut();
-            data.preparing = true;
-            data.requests.clear();
-            data.replay = replay.map(Into::into);
-        }
-        let handle = self.call(plugin, None, |me| {
+    ) -> Result<i32, CallError> {
+        self.call(plugin, None, |me| {
             let (ip, il) = me.put(id.as_bytes())?;
             let (pp, pl) = me.put(params.as_bytes())?;
             let h = me
@@ -333,60 +283,35 @@ impl WasmInstance {
             me.dealloc.call(&mut me.store, (ip, il.max(1)))?;
             me.dealloc.call(&mut me.store, (pp, pl.max(1)))?;
             Ok(h)
-        });
-        let data = self.store.data_mut();
-        data.preparing = false;
-        data.replay = None;
-        let requests = std::mem::take(&mut data.requests);
-        let handle = handle?;
-        if handle < 0 {
-            return Err(self.failure(plugin));
-        }
-        Ok((handle, requests))
+        })
     }
 
-    /// `tessera_condition`.
-    pub fn condition(
+    fn condition(
         &mut self,
         plugin: &LoadedPlugin,
         env: CallEnv,
         handle: i32,
         obj: i64,
-    ) -> Result<bool, CallError> {
+    ) -> Raw<i32> {
         // Taken out and put back, not cloned: a typed function's clone copies its
         // registered type (a measurable share of a hot-path call).
-        let f = self
-            .condition
-            .take()
-            .ok_or_else(|| CallError::broken("does not export tessera_condition"))?;
+        let f = self.condition.take()?;
         let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, (handle, obj)));
         self.condition = Some(f);
-        let r = r?;
-        match r {
-            0 => Ok(false),
-            1 => Ok(true),
-            _ => Err(self.failure(plugin)),
-        }
+        Some(r)
     }
 
-    /// `tessera_condition_batch` (falls back to single calls if not exported).
-    pub fn condition_batch(
+    fn condition_batch(
         &mut self,
         plugin: &LoadedPlugin,
         env: CallEnv,
         handle: i32,
         objs: &[i64],
-        out: &mut Vec<bool>,
-    ) -> Result<(), CallError> {
-        let Some(f) = self.batch.take() else {
-            for &o in objs {
-                let r = self.condition(plugin, env, handle, o)?;
-                out.push(r);
-            }
-            return Ok(());
-        };
+        flags: &mut Vec<u8>,
+    ) -> Raw<i32> {
+        let f = self.batch.take()?;
         let n = objs.len();
-        let flags = self.call(plugin, Some(env), |me| {
+        let r = self.call(plugin, Some(env), |me| {
             let base = me.scratch(n * 9)?;
             let mut bytes = Vec::with_capacity(n * 8);
             for o in objs {
@@ -398,143 +323,78 @@ impl WasmInstance {
                 &mut me.store,
                 (handle, base, i32::try_from(n).unwrap_or(i32::MAX), out_ptr),
             )?;
-            let mut flags = vec![0u8; n];
-            me.memory.read(&me.store, out_ptr as usize, &mut flags)?;
-            Ok((status, flags))
+            flags.resize(n, 0);
+            me.memory.read(&me.store, out_ptr as usize, flags)?;
+            Ok(status)
         });
         self.batch = Some(f);
-        let flags = flags?;
-        if flags.0 != 0 {
-            return Err(self.failure(plugin));
-        }
-        out.extend(flags.1.iter().map(|&b| b != 0));
-        Ok(())
+        Some(r)
     }
 
-    /// `tessera_select`: the pushed objects.
-    pub fn select(
-        &mut self,
-        plugin: &LoadedPlugin,
-        env: CallEnv,
-        handle: i32,
-    ) -> Result<Vec<i64>, CallError> {
-        let f = self
-            .select
-            .clone()
-            .ok_or_else(|| CallError::broken("does not export tessera_select"))?;
-        self.store.data_mut().pushed.clear();
-        let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, handle))?;
-        if r < 0 {
-            return Err(self.failure(plugin));
-        }
-        let pushed = std::mem::take(&mut self.store.data_mut().pushed);
-        if usize::try_from(r).ok() != Some(pushed.len()) {
-            return Err(CallError::misuse(format!(
-                "tessera_select returned {r} but pushed {} object(s); return how many it pushed",
-                pushed.len()
-            )));
-        }
-        Ok(pushed)
+    fn select(&mut self, plugin: &LoadedPlugin, env: CallEnv, handle: i32) -> Raw<i32> {
+        let f = self.select.clone()?;
+        Some(self.call(plugin, Some(env), |me| f.call(&mut me.store, handle)))
     }
 
-    /// `tessera_action`.
-    pub fn action(
+    fn action(
         &mut self,
         plugin: &LoadedPlugin,
         env: CallEnv,
         handle: i32,
         targets: &[i64],
-    ) -> Result<(), CallError> {
-        let f = self
-            .action
-            .clone()
-            .ok_or_else(|| CallError::broken("does not export tessera_action"))?;
-        let r = self.call(plugin, Some(env), |me| {
+    ) -> Raw<i32> {
+        let f = self.action.clone()?;
+        Some(self.call(plugin, Some(env), |me| {
             let base = me.scratch(targets.len() * 8)?;
             let bytes: Vec<u8> = targets.iter().flat_map(|t| t.to_le_bytes()).collect();
             me.memory.write(&mut me.store, base as usize, &bytes)?;
-            f.call(
-                &mut me.store,
-                (
-                    handle,
-                    base,
-                    i32::try_from(targets.len()).unwrap_or(i32::MAX),
-                ),
-            )
-        })?;
-        if r != 0 {
-            return Err(self.failure(plugin));
-        }
-        Ok(())
+            let n = i32::try_from(targets.len()).unwrap_or(i32::MAX);
+            f.call(&mut me.store, (handle, base, n))
+        }))
     }
 
-    /// `tessera_node`.
-    pub fn node(
-        &mut self,
-        plugin: &LoadedPlugin,
-        env: CallEnv,
-        handle: i32,
-    ) -> Result<(), CallError> {
-        let f = self
-            .node
-            .clone()
-            .ok_or_else(|| CallError::broken("does not export tessera_node"))?;
-        let r = self.call(plugin, Some(env), |me| f.call(&mut me.store, handle))?;
-        if r != 0 {
-            return Err(self.failure(plugin));
-        }
-        Ok(())
+    fn node(&mut self, plugin: &LoadedPlugin, env: CallEnv, handle: i32) -> Raw<i32> {
+        let f = self.node.clone()?;
+        Some(self.call(plugin, Some(env), |me| f.call(&mut me.store, handle)))
     }
 
-    /// `tessera_save_state`, if exported.
-    pub fn save_state(&mut self, plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError> {
-        let Some(f) = self.save.clone() else {
-            return Ok(None);
-        };
-        self.call(plugin, None, |me| {
+    fn save_state(&mut self, plugin: &LoadedPlugin) -> Raw<Option<Vec<u8>>> {
+        let f = self.save.clone()?;
+        Some(self.call(plugin, None, |me| {
             let packed = f.call(&mut me.store, ())?;
             me.take_packed(packed)
-        })
+        }))
     }
 
-    /// `tessera_load`: loader `id`'s reply for a content file's text (JSON `LoadReply`).
-    pub fn load_content(
+    fn load_state(&mut self, plugin: &LoadedPlugin, bytes: &[u8]) -> Raw<i32> {
+        let f = self.load.clone()?;
+        Some(self.call(plugin, None, |me| {
+            let (p, l) = me.put(bytes)?;
+            let r = f.call(&mut me.store, (p, l))?;
+            me.dealloc.call(&mut me.store, (p, l.max(1)))?;
+            Ok(r)
+        }))
+    }
+
+    fn load_content(
         &mut self,
         plugin: &LoadedPlugin,
         id: &str,
         text: &str,
-    ) -> Result<Vec<u8>, CallError> {
+    ) -> Result<Option<Vec<u8>>, CallError> {
         let Some(f) = self.content.clone() else {
             return Err(CallError::misuse(
                 "the module exports no `tessera_load` (rebuild it with this SDK)",
             ));
         };
-        let out = self.call(plugin, None, |me| {
+        self.call(plugin, None, |me| {
             let (ip, il) = me.put(id.as_bytes())?;
             let (tp, tl) = me.put(text.as_bytes())?;
             let packed = f.call(&mut me.store, (ip, il, tp, tl))?;
             me.dealloc.call(&mut me.store, (ip, il.max(1)))?;
             me.dealloc.call(&mut me.store, (tp, tl.max(1)))?;
             me.take_packed(packed)
-        })?;
-        out.ok_or_else(|| CallError::misuse("tessera_load returned nothing"))
-    }
-
-    /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
-    pub fn load_state(&mut self, plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError> {
-        let Some(f) = self.load.clone() else {
-            return Ok(false);
-        };
-        let r = self.call(plugin, None, |me| {
-            let (p, l) = me.put(bytes)?;
-            let r = f.call(&mut me.store, (p, l))?;
-            me.dealloc.call(&mut me.store, (p, l.max(1)))?;
-            Ok(r)
-        })?;
-        if r != 0 {
-            return Err(self.failure(plugin));
-        }
-        Ok(true)
+        })
     }
 }
 
@@ -551,14 +411,15 @@ pub(crate) enum PluginInstance {
     Native(Box<NativeInstance>),
 }
 
-macro_rules! delegate {
-    ($( $(#[$m:meta])* fn $name:ident(&mut self $(, $a:ident: $t:ty)*) -> $r:ty; )*) => {$(
+/// Each call of [`PluginInstance`]: the protocol driver over the instance's transport.
+macro_rules! through_driver {
+    ($( $(#[$m:meta])* fn $name:ident(&mut self, plugin: &LoadedPlugin $(, $a:ident: $t:ty)*) -> $r:ty; )*) => {$(
         $(#[$m])*
-        pub fn $name(&mut self $(, $a: $t)*) -> $r {
+        pub fn $name(&mut self, plugin: &LoadedPlugin $(, $a: $t)*) -> $r {
             match self {
-                PluginInstance::Wasm(w) => w.$name($($a),*),
+                PluginInstance::Wasm(w) => Driver::new(&mut **w, plugin).$name($($a),*),
                 #[cfg(feature = "native-plugins")]
-                PluginInstance::Native(n) => n.$name($($a),*),
+                PluginInstance::Native(n) => Driver::new(&mut **n, plugin).$name($($a),*),
             }
         }
     )*};
@@ -579,7 +440,7 @@ impl PluginInstance {
         }
     }
 
-    delegate! {
+    through_driver! {
         /// `tessera_describe`: the description JSON.
         fn describe(&mut self, plugin: &LoadedPlugin) -> Result<Vec<u8>, CallError>;
         /// `tessera_prepare`. With `replay`, host requests must match the recorded ones.

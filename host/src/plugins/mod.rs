@@ -20,6 +20,7 @@
 )]
 
 pub mod build;
+mod driver;
 mod engine;
 mod host;
 mod instance;
@@ -47,9 +48,10 @@ pub use engine::cache_dir;
 pub use load::{load_plugin, register_plugin, PluginLimits, PluginRequest, RegisterError};
 pub use profile::TimeSplit;
 
+use driver::CallError;
 use host::{HostObject, HostRequest, HostState};
 pub use host::{MAX_GUEST_NAME, MAX_GUEST_SYMBOLS};
-use instance::{CallError, PluginInstance};
+use instance::PluginInstance;
 
 use crate::rules::registry::Registry;
 pub use crate::rules::{PluginFault, PluginFaultKind, Quarantine};

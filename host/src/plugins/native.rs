@@ -36,13 +36,12 @@ use tessera_plugin_api::abi::native::{self, exports, Bytes, HostVtable};
 use tessera_plugin_api::abi::Kind;
 use wasmtime::StoreLimitsBuilder;
 
-use super::host::{CallEnv, HostRequest, HostState};
-use super::instance::CallError;
+use super::driver::{CallError, Raw, Transport};
+use super::host::{CallEnv, HostState};
 use super::load::PluginRequest;
 use super::native_vtable::vtable;
 use super::LoadedPlugin;
 use crate::diag::Diagnostic;
-use crate::rules::PluginFaultKind;
 
 type DeallocFn = unsafe extern "C" fn(*mut u8, usize);
 type BytesFn = unsafe extern "C" fn() -> Bytes;
@@ -343,8 +342,20 @@ impl NativeInstance {
         self.state.env = None;
         r
     }
+}
 
-    fn last_error(&mut self) -> Option<String> {
+/// The native transport: arguments passed as pointers into the host's own memory, the
+/// instance's state current on this thread for the call's host calls.
+impl Transport for NativeInstance {
+    fn state(&mut self) -> &mut HostState {
+        &mut self.state
+    }
+
+    fn panicked(&self, status: i32) -> bool {
+        status == native::PANICKED
+    }
+
+    fn last_error(&mut self, _plugin: &LoadedPlugin) -> Option<String> {
         // SAFETY: a native ABI entry point with no arguments.
         let b = self.call(None, |l| unsafe { (l.error)() });
         self.lib
@@ -352,67 +363,20 @@ impl NativeInstance {
             .map(|v| String::from_utf8_lossy(&v).into_owned())
     }
 
-    /// Turns a status into a result: `PANICKED` is a fault, other negatives a failure
-    /// (the host's message if the host failed it, else the library's).
-    fn status(&mut self, r: i32) -> Result<i32, CallError> {
-        if r != native::PANICKED {
-            if let Some((kind, w)) = self.state.must_fail.take() {
-                return Err(CallError::Guest(kind, w));
-            }
-        }
-        if r == native::PANICKED {
-            self.state.host_error = None;
-            let msg = self
-                .last_error()
-                .unwrap_or_else(|| "without a message".into());
-            return Err(CallError::Fault(
-                PluginFaultKind::Panicked,
-                format!("panicked: {msg}"),
-            ));
-        }
-        if r < 0 {
-            if let Some(h) = self.state.host_error.take() {
-                return Err(CallError::Guest(PluginFaultKind::HostCall, h));
-            }
-            return Err(CallError::failed(
-                self.last_error()
-                    .unwrap_or_else(|| "failed without a message".into()),
-            ));
-        }
-        Ok(r)
-    }
-
-    fn missing(name: &str) -> CallError {
-        CallError::broken(format!("does not export {name}"))
-    }
-
-    /// `tessera_describe`: the description JSON.
-    pub fn describe(&mut self, _plugin: &LoadedPlugin) -> Result<Vec<u8>, CallError> {
+    fn describe(&mut self, _plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError> {
         // SAFETY: a native ABI entry point with no arguments.
         let b = self.call(None, |l| unsafe { (l.describe)() });
-        match self.lib.take(b) {
-            Some(v) => Ok(v),
-            None => Err(match self.last_error() {
-                None => CallError::misuse("tessera_describe returned nothing"),
-                Some(m) => CallError::Guest(PluginFaultKind::Panicked, format!("panicked: {m}")),
-            }),
-        }
+        Ok(self.lib.take(b))
     }
 
-    /// `tessera_prepare`. Replays never happen for native libraries (one instance per
-    /// process), but are honoured.
-    pub fn prepare(
+    fn prepare(
         &mut self,
         _plugin: &LoadedPlugin,
         kind: Kind,
         id: &str,
         params: &str,
-        replay: Option<Vec<(HostRequest, i32)>>,
-    ) -> Result<(i32, Vec<(HostRequest, i32)>), CallError> {
-        self.state.preparing = true;
-        self.state.requests.clear();
-        self.state.replay = replay.map(Into::into);
-        let r = self.call(None, |l| {
+    ) -> Result<i32, CallError> {
+        Ok(self.call(None, |l| {
             // SAFETY: both buffers are valid for their lengths for the whole call.
             unsafe {
                 (l.prepare)(
@@ -423,151 +387,87 @@ impl NativeInstance {
                     params.len(),
                 )
             }
-        });
-        self.state.preparing = false;
-        self.state.replay = None;
-        let requests = std::mem::take(&mut self.state.requests);
-        let handle = self.status(r)?;
-        Ok((handle, requests))
+        }))
     }
 
-    /// `tessera_condition`.
-    pub fn condition(
+    fn condition(
         &mut self,
         _plugin: &LoadedPlugin,
         env: CallEnv,
         handle: i32,
         obj: i64,
-    ) -> Result<bool, CallError> {
-        let f = self
-            .lib
-            .condition
-            .ok_or_else(|| Self::missing(exports::CONDITION))?;
+    ) -> Raw<i32> {
+        let f = self.lib.condition?;
         // SAFETY: a native ABI entry point taking integers.
-        let r = self.call(Some(env), |_| unsafe { f(handle, obj) });
-        match r {
-            0 => Ok(false),
-            1 => Ok(true),
-            r => self.status(r.min(-1)).map(|_| false),
-        }
+        Some(Ok(self.call(Some(env), |_| unsafe { f(handle, obj) })))
     }
 
-    /// `tessera_condition_batch` (falls back to single calls if not exported).
-    pub fn condition_batch(
-        &mut self,
-        plugin: &LoadedPlugin,
-        env: CallEnv,
-        handle: i32,
-        objs: &[i64],
-        out: &mut Vec<bool>,
-    ) -> Result<(), CallError> {
-        let Some(f) = self.lib.batch else {
-            for &o in objs {
-                let r = self.condition(plugin, env, handle, o)?;
-                out.push(r);
-            }
-            return Ok(());
-        };
-        let mut flags = vec![0u8; objs.len()];
-        // SAFETY: `objs` and `flags` are valid for `n` elements for the whole call.
-        let r = self.call(Some(env), |_| unsafe {
-            f(handle, objs.as_ptr(), objs.len(), flags.as_mut_ptr())
-        });
-        if r != 0 {
-            self.status(r.min(-1))?;
-        }
-        out.extend(flags.iter().map(|&b| b != 0));
-        Ok(())
-    }
-
-    /// `tessera_select`: the pushed objects.
-    pub fn select(
+    fn condition_batch(
         &mut self,
         _plugin: &LoadedPlugin,
         env: CallEnv,
         handle: i32,
-    ) -> Result<Vec<i64>, CallError> {
-        let f = self
-            .lib
-            .select
-            .ok_or_else(|| Self::missing(exports::SELECT))?;
-        self.state.pushed.clear();
-        // SAFETY: a native ABI entry point taking integers.
-        let r = self.call(Some(env), |_| unsafe { f(handle) });
-        self.status(r)?;
-        Ok(std::mem::take(&mut self.state.pushed))
+        objs: &[i64],
+        flags: &mut Vec<u8>,
+    ) -> Raw<i32> {
+        let f = self.lib.batch?;
+        flags.resize(objs.len(), 0);
+        // SAFETY: `objs` and `flags` are valid for `objs.len()` elements for the call.
+        Some(Ok(self.call(Some(env), |_| unsafe {
+            f(handle, objs.as_ptr(), objs.len(), flags.as_mut_ptr())
+        })))
     }
 
-    /// `tessera_action`.
-    pub fn action(
+    fn select(&mut self, _plugin: &LoadedPlugin, env: CallEnv, handle: i32) -> Raw<i32> {
+        let f = self.lib.select?;
+        // SAFETY: a native ABI entry point taking integers.
+        Some(Ok(self.call(Some(env), |_| unsafe { f(handle) })))
+    }
+
+    fn action(
         &mut self,
         _plugin: &LoadedPlugin,
         env: CallEnv,
         handle: i32,
         targets: &[i64],
-    ) -> Result<(), CallError> {
-        let f = self
-            .lib
-            .action
-            .ok_or_else(|| Self::missing(exports::ACTION))?;
+    ) -> Raw<i32> {
+        let f = self.lib.action?;
         // SAFETY: `targets` is valid for its length for the whole call.
-        let r = self.call(Some(env), |_| unsafe {
+        Some(Ok(self.call(Some(env), |_| unsafe {
             f(handle, targets.as_ptr(), targets.len())
-        });
-        if r != 0 {
-            self.status(r.min(-1))?;
-        }
-        Ok(())
+        })))
     }
 
-    /// `tessera_node`.
-    pub fn node(
-        &mut self,
-        _plugin: &LoadedPlugin,
-        env: CallEnv,
-        handle: i32,
-    ) -> Result<(), CallError> {
-        let f = self.lib.node.ok_or_else(|| Self::missing(exports::NODE))?;
+    fn node(&mut self, _plugin: &LoadedPlugin, env: CallEnv, handle: i32) -> Raw<i32> {
+        let f = self.lib.node?;
         // SAFETY: a native ABI entry point taking integers.
-        let r = self.call(Some(env), |_| unsafe { f(handle) });
-        if r != 0 {
-            self.status(r.min(-1))?;
-        }
-        Ok(())
+        Some(Ok(self.call(Some(env), |_| unsafe { f(handle) })))
     }
 
-    /// `tessera_save_state`, if exported.
-    pub fn save_state(&mut self, _plugin: &LoadedPlugin) -> Result<Option<Vec<u8>>, CallError> {
-        let Some(f) = self.lib.save else {
-            return Ok(None);
-        };
+    fn save_state(&mut self, _plugin: &LoadedPlugin) -> Raw<Option<Vec<u8>>> {
+        let f = self.lib.save?;
         // SAFETY: a native ABI entry point with no arguments.
         let b = self.call(None, |_| unsafe { f() });
-        Ok(self.lib.take(b))
+        Some(Ok(self.lib.take(b)))
+    }
+
+    fn load_state(&mut self, _plugin: &LoadedPlugin, bytes: &[u8]) -> Raw<i32> {
+        let f = self.lib.load?;
+        // SAFETY: `bytes` is valid for its length for the whole call.
+        Some(Ok(
+            self.call(None, |_| unsafe { f(bytes.as_ptr(), bytes.len()) })
+        ))
     }
 
     /// Content loaders are a wasm-only feature: a native library cannot provide one.
-    pub fn load_content(
+    fn load_content(
         &mut self,
         _plugin: &LoadedPlugin,
         id: &str,
         _text: &str,
-    ) -> Result<Vec<u8>, CallError> {
+    ) -> Result<Option<Vec<u8>>, CallError> {
         Err(CallError::misuse(format!(
             "`{id}`: content loaders are only supported in wasm plugins; build the plugin without `--native`"
         )))
-    }
-
-    /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
-    pub fn load_state(&mut self, _plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError> {
-        let Some(f) = self.lib.load else {
-            return Ok(false);
-        };
-        // SAFETY: `bytes` is valid for its length for the whole call.
-        let r = self.call(None, |_| unsafe { f(bytes.as_ptr(), bytes.len()) });
-        if r != 0 {
-            self.status(r.min(-1))?;
-        }
-        Ok(true)
     }
 }

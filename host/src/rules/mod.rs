@@ -35,7 +35,7 @@ pub use fault::{PluginFault, PluginFaultKind, Quarantine};
 pub use params::{Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
-use crate::controller::Controller;
+use crate::controller::{Controller, ControllerError};
 use crate::state::{ObjId, StateError, World};
 
 /// Who is who while a rule runs.
@@ -164,24 +164,24 @@ pub(crate) fn ask(
     let picked = ax
         .controller
         .try_borrow_mut()
-        .map_err(|_| RuleError::Choice("the controller is busy (a choice inside a choice)".into()))?
+        .map_err(|_| RuleError::Choice(ControllerError::Busy))?
         .choose(ax.world, request)
         .map_err(RuleError::Choice)?;
     let mut seen = picked.clone();
     seen.sort_unstable();
     seen.dedup();
     if seen.len() != picked.len() || picked.iter().any(|&i| i >= request.len()) {
-        return Err(RuleError::Choice(format!(
+        return Err(RuleError::Choice(ControllerError::Invalid(format!(
             "`{prompt}`: the answer {picked:?} repeats an option or names one that does not exist"
-        )));
+        ))));
     }
     if picked.len() < request.min || picked.len() > request.max {
-        return Err(RuleError::Choice(format!(
+        return Err(RuleError::Choice(ControllerError::Invalid(format!(
             "`{prompt}` needs {} to {} choice(s), the controller gave {}",
             request.min,
             request.max,
             picked.len()
-        )));
+        ))));
     }
     Ok(picked)
 }
@@ -228,9 +228,10 @@ pub enum RuleError {
     /// An event cascade ran away.
     #[error(transparent)]
     Cascade(#[from] CascadeError),
-    /// A choice could not be made.
+    /// A choice could not be made: the controller's error, or the engine's check of its
+    /// answer.
     #[error("choice failed: {0}")]
-    Choice(String),
+    Choice(ControllerError),
     /// An action refused to run.
     #[error("{0}")]
     Failed(String),

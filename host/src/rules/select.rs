@@ -3,6 +3,7 @@
 
 use super::expr::Expr;
 use super::{Cx, RuleError};
+use crate::controller::ControllerError;
 use crate::rules::registry::{Condition, Deps, Selector};
 use crate::state::ObjId;
 
@@ -188,7 +189,9 @@ impl Select {
                     out.truncate(start);
                     for i in picked? {
                         let o = *options.get(i).ok_or_else(|| {
-                            RuleError::Choice(format!("scripted random pick {i} does not exist"))
+                            RuleError::Choice(ControllerError::Invalid(format!(
+                                "scripted random pick {i} does not exist"
+                            )))
                         })?;
                         out.push(o);
                     }
@@ -213,7 +216,7 @@ impl Select {
                     return Ok(());
                 }
                 let controller = cx.controller.ok_or_else(|| {
-                    RuleError::Choice(format!("`{prompt}`: a chosen pick cannot be used here (auras and counts cannot ask players)"))
+                    RuleError::Choice(ControllerError::Unsupported(format!("`{prompt}`: a chosen pick cannot be used here (auras and counts cannot ask players)")))
                 })?;
                 let chooser = cx
                     .scope
@@ -230,29 +233,27 @@ impl Select {
                 };
                 let picked = controller
                     .try_borrow_mut()
-                    .map_err(|_| {
-                        RuleError::Choice(
-                            "the controller is busy (a choice inside a choice)".into(),
-                        )
-                    })?
+                    .map_err(|_| RuleError::Choice(ControllerError::Busy))?
                     .choose(cx.world, &request)
                     .map_err(RuleError::Choice)?;
                 if picked.len() < request.min || picked.len() > request.max {
-                    return Err(RuleError::Choice(format!(
+                    return Err(RuleError::Choice(ControllerError::Invalid(format!(
                         "`{prompt}` needs {} choice(s), the controller gave {}",
                         request.min,
                         picked.len()
-                    )));
+                    ))));
                 }
                 out.truncate(start);
                 for i in picked {
                     let o = *options.get(i).ok_or_else(|| {
-                        RuleError::Choice(format!("`{prompt}`: option {i} does not exist"))
+                        RuleError::Choice(ControllerError::Invalid(format!(
+                            "`{prompt}`: option {i} does not exist"
+                        )))
                     })?;
                     if out[start..].contains(&o) {
-                        return Err(RuleError::Choice(format!(
+                        return Err(RuleError::Choice(ControllerError::Invalid(format!(
                             "`{prompt}`: option {i} chosen twice"
-                        )));
+                        ))));
                     }
                     out.push(o);
                 }
@@ -275,10 +276,10 @@ fn scripted_random(
         if v.len() == n {
             Ok(v)
         } else {
-            Err(RuleError::Choice(format!(
+            Err(RuleError::Choice(ControllerError::Invalid(format!(
                 "a random pick of {n} was scripted with {} object(s)",
                 v.len()
-            )))
+            ))))
         }
     }))
 }

@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 
 use super::paths::{self, Names};
-use crate::game::{Choice, Controller, RandomDraw};
+use crate::game::{Choice, Controller, ControllerError, RandomDraw};
 use crate::state::{ObjId, World};
 
 /// Answers and random outcomes scripted by a step.
@@ -86,7 +86,44 @@ impl Controller for StepController {
         "scripted".into()
     }
 
-    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
+        self.answer(world, choice)
+            .map_err(ControllerError::NoAnswer)
+    }
+
+    fn random_pick(
+        &mut self,
+        world: &World,
+        options: &[ObjId],
+        n: usize,
+    ) -> Option<Result<Vec<usize>, ControllerError>> {
+        let refs = self.randoms.pop_front()?;
+        if refs.len() != n {
+            return Some(Err(ControllerError::NoAnswer(format!(
+                "scripted random {refs:?} has {} object(s), but the random pick takes {n}",
+                refs.len()
+            ))));
+        }
+        Some(
+            self.indices(world, &refs, options, "scripted random")
+                .map_err(ControllerError::NoAnswer),
+        )
+    }
+
+    fn random_draw(
+        &mut self,
+        _world: &World,
+        draw: &RandomDraw<'_>,
+    ) -> Option<Result<i64, ControllerError>> {
+        let refs = self.randoms.pop_front()?;
+        Some(scripted_draw(&refs, draw).map_err(ControllerError::NoAnswer))
+    }
+}
+
+impl StepController {
+    /// The next scripted answer to `choice`, or the first options when unscripted inside
+    /// a match.
+    fn answer(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
         match self.answers.pop_front() {
             Some(refs) if choice.options.is_empty() => label_indices(&refs, choice),
             Some(refs) => self.indices(
@@ -114,51 +151,34 @@ impl Controller for StepController {
             }
         }
     }
+}
 
-    fn random_pick(
-        &mut self,
-        world: &World,
-        options: &[ObjId],
-        n: usize,
-    ) -> Option<Result<Vec<usize>, String>> {
-        let refs = self.randoms.pop_front()?;
-        if refs.len() != n {
-            return Some(Err(format!(
-                "scripted random {refs:?} has {} object(s), but the random pick takes {n}",
-                refs.len()
-            )));
-        }
-        Some(self.indices(world, &refs, options, "scripted random"))
-    }
-
-    fn random_draw(
-        &mut self,
-        _world: &World,
-        draw: &RandomDraw<'_>,
-    ) -> Option<Result<i64, String>> {
-        let refs = self.randoms.pop_front()?;
-        let [r] = refs.as_slice() else {
-            return Some(Err(format!(
-                "scripted random {refs:?} has {} entries, but a random draw takes one",
-                refs.len()
-            )));
-        };
-        Some(match draw {
-            // A class by its id, or by its name alone (`spare_part_armor`).
-            RandomDraw::OneOf(labels) => labels
-                .iter()
-                .position(|l| l == r || l.rsplit('/').next() == Some(r.as_str()))
-                .map(|i| i64::try_from(i).unwrap_or(i64::MAX))
-                .ok_or_else(|| {
-                    format!(
-                        "scripted random `{r}` is not one of the options ({})",
-                        labels.join(", ")
-                    )
-                }),
-            RandomDraw::Number { lo, hi } => r.parse::<i64>().map_err(|_| {
-                format!("scripted random `{r}` is not a number; this draw is a number from {lo} to {hi}")
+/// A scripted random draw that is not a pick among objects: one entry, a label (class id
+/// or name) or a number.
+fn scripted_draw(refs: &[String], draw: &RandomDraw<'_>) -> Result<i64, String> {
+    let [r] = refs else {
+        return Err(format!(
+            "scripted random {refs:?} has {} entries, but a random draw takes one",
+            refs.len()
+        ));
+    };
+    match draw {
+        // A class by its id, or by its name alone (`spare_part_armor`).
+        RandomDraw::OneOf(labels) => labels
+            .iter()
+            .position(|l| l == r || l.rsplit('/').next() == Some(r.as_str()))
+            .map(|i| i64::try_from(i).unwrap_or(i64::MAX))
+            .ok_or_else(|| {
+                format!(
+                    "scripted random `{r}` is not one of the options ({})",
+                    labels.join(", ")
+                )
             }),
-        })
+        RandomDraw::Number { lo, hi } => r.parse::<i64>().map_err(|_| {
+            format!(
+                "scripted random `{r}` is not a number; this draw is a number from {lo} to {hi}"
+            )
+        }),
     }
 }
 

@@ -13,6 +13,49 @@ use super::protocol::{ClientMsg, SeatKind, ServerMsg, View};
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Why a client's exchange with a server failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// No connection could be made to the address.
+    #[error("cannot connect to {url}: {message}; is `tessera serve` running there?")]
+    Connect {
+        /// The address tried.
+        url: String,
+        /// What the network said.
+        message: String,
+    },
+    /// The server answered, but did not greet with `welcome`.
+    #[error("{url} did not greet with `welcome`; is it a tessera server?")]
+    NotTessera {
+        /// The address connected to.
+        url: String,
+    },
+    /// The server closed the connection.
+    #[error("the server closed the connection")]
+    Closed,
+    /// The connection broke.
+    #[error("the connection failed: {0}")]
+    Connection(String),
+    /// The server sent a message this client cannot read (a newer or different protocol).
+    #[error("the server sent something this client does not understand ({error}): {text}")]
+    Protocol {
+        /// Why it could not be read.
+        error: String,
+        /// The message as received.
+        text: String,
+    },
+    /// The server refused a request; its `error` message.
+    #[error("{0}")]
+    Refused(String),
+    /// The server is draining (it will restart; a seat's token takes it back).
+    #[error("the server is draining; play again after it restarts, with your token")]
+    Draining,
+    /// The terminal could not be read or written.
+    #[error("{0}")]
+    Terminal(String),
+}
+
 /// A connection to a `tessera serve` WebSocket (`ws://host:port/ws`).
 #[derive(Debug)]
 pub struct Client {
@@ -21,12 +64,13 @@ pub struct Client {
 
 impl Client {
     /// Connects and reads the server's `welcome`.
-    pub async fn connect(url: &str) -> Result<(Client, ServerMsg), String> {
+    pub async fn connect(url: &str) -> Result<(Client, ServerMsg), ClientError> {
         // TCP_NODELAY: a move is one small frame; with Nagle's algorithm and delayed
         // ACKs each answer would wait ~40 ms.
         let connect = tokio_tungstenite::connect_async_with_config(url, None, true);
-        let (ws, _) = connect.await.map_err(|e| {
-            format!("cannot connect to {url}: {e}; is `tessera serve` running there?")
+        let (ws, _) = connect.await.map_err(|e| ClientError::Connect {
+            url: url.to_owned(),
+            message: e.to_string(),
         })?;
         let mut c = Client { ws };
         let welcome = c.recv().await?;
@@ -34,44 +78,42 @@ impl Client {
     }
 
     /// Sends a message.
-    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), String> {
-        let text = serde_json::to_string(msg).map_err(|e| format!("encoding {msg:?}: {e}"))?;
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        let text = serde_json::to_string(msg).map_err(|e| ClientError::Protocol {
+            error: e.to_string(),
+            text: format!("{msg:?}"),
+        })?;
         self.send_text(&text).await
     }
 
     /// Sends a raw text frame (any text: tests send malformed ones).
-    pub async fn send_text(&mut self, text: &str) -> Result<(), String> {
+    pub async fn send_text(&mut self, text: &str) -> Result<(), ClientError> {
         self.ws
             .send(Message::Text(text.into()))
             .await
-            .map_err(|e| format!("the connection failed: {e}"))
+            .map_err(|e| ClientError::Connection(e.to_string()))
     }
 
     /// Sends a raw binary frame.
-    pub async fn send_binary(&mut self, bytes: Vec<u8>) -> Result<(), String> {
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
         self.ws
             .send(Message::Binary(bytes.into()))
             .await
-            .map_err(|e| format!("the connection failed: {e}"))
+            .map_err(|e| ClientError::Connection(e.to_string()))
     }
 
     /// The next message from the server.
-    pub async fn recv(&mut self) -> Result<ServerMsg, String> {
+    pub async fn recv(&mut self) -> Result<ServerMsg, ClientError> {
         loop {
-            let frame = self
-                .ws
-                .next()
-                .await
-                .ok_or("the server closed the connection")?;
-            match frame.map_err(|e| format!("the connection failed: {e}"))? {
+            let frame = self.ws.next().await.ok_or(ClientError::Closed)?;
+            match frame.map_err(|e| ClientError::Connection(e.to_string()))? {
                 Message::Text(t) => {
-                    return serde_json::from_str(t.as_str()).map_err(|e| {
-                        format!(
-                            "the server sent something this client does not understand ({e}): {t}"
-                        )
+                    return serde_json::from_str(t.as_str()).map_err(|e| ClientError::Protocol {
+                        error: e.to_string(),
+                        text: t.to_string(),
                     })
                 }
-                Message::Close(_) => return Err("the server closed the connection".into()),
+                Message::Close(_) => return Err(ClientError::Closed),
                 _ => {}
             }
         }
@@ -81,7 +123,7 @@ impl Client {
     pub async fn wait_for<T>(
         &mut self,
         mut f: impl FnMut(&ServerMsg) -> Option<T>,
-    ) -> Result<T, String> {
+    ) -> Result<T, ClientError> {
         loop {
             let msg = self.recv().await?;
             if let Some(t) = f(&msg) {
@@ -116,12 +158,12 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
     opts: &PlayOptions,
     input: R,
     out: &mut dyn Write,
-) -> Result<String, String> {
+) -> Result<String, ClientError> {
     let (mut c, welcome) = Client::connect(url).await?;
     let ServerMsg::Welcome { players, .. } = welcome else {
-        return Err(format!(
-            "{url} did not greet with `welcome`; is it a tessera server?"
-        ));
+        return Err(ClientError::NotTessera {
+            url: url.to_owned(),
+        });
     };
     let id = match_to_join(&mut c, opts, players).await?;
     c.send(&ClientMsg::Join {
@@ -183,18 +225,18 @@ pub async fn play_terminal<R: AsyncBufRead + Unpin>(
                 c.close().await;
                 return Ok(result);
             }
-            ServerMsg::Draining => {
-                return Err(
-                    "the server is draining; play again after it restarts, with your token".into(),
-                )
-            }
+            ServerMsg::Draining => return Err(ClientError::Draining),
             _ => {}
         }
     }
 }
 
 /// The match to join: `opts.join`, or a new one with this terminal in the first seat.
-async fn match_to_join(c: &mut Client, opts: &PlayOptions, players: usize) -> Result<u64, String> {
+async fn match_to_join(
+    c: &mut Client,
+    opts: &PlayOptions,
+    players: usize,
+) -> Result<u64, ClientError> {
     if let Some(id) = opts.join {
         return Ok(id);
     }
@@ -209,7 +251,7 @@ async fn match_to_join(c: &mut Client, opts: &PlayOptions, players: usize) -> Re
     .await?;
     c.wait_for(|m| match m {
         ServerMsg::Created { match_id, .. } => Some(Ok(*match_id)),
-        ServerMsg::Error { message, .. } => Some(Err(message.clone())),
+        ServerMsg::Error { message, .. } => Some(Err(ClientError::Refused(message.clone()))),
         _ => None,
     })
     .await?
@@ -220,7 +262,7 @@ async fn ask_move<R: AsyncBufRead + Unpin>(
     lines: &mut tokio::io::Lines<R>,
     out: &mut dyn Write,
     v: &View,
-) -> Result<Option<ClientMsg>, String> {
+) -> Result<Option<ClientMsg>, ClientError> {
     write_line(out, &describe(v))?;
     for m in &v.moves {
         write_line(out, &format!("  {}) {}", m.index + 1, m.text))?;
@@ -239,8 +281,9 @@ async fn ask_move<R: AsyncBufRead + Unpin>(
 }
 
 /// Writes one line to the terminal.
-fn write_line(out: &mut dyn Write, s: &str) -> Result<(), String> {
-    writeln!(out, "{s}").map_err(|e| format!("cannot write to the terminal: {e}"))
+fn write_line(out: &mut dyn Write, s: &str) -> Result<(), ClientError> {
+    writeln!(out, "{s}")
+        .map_err(|e| ClientError::Terminal(format!("cannot write to the terminal: {e}")))
 }
 
 enum Pick {
@@ -254,14 +297,14 @@ async fn ask<R: AsyncBufRead + Unpin>(
     out: &mut dyn Write,
     prompt: &str,
     n: usize,
-) -> Result<Option<Pick>, String> {
+) -> Result<Option<Pick>, ClientError> {
     loop {
         let _ = write!(out, "{prompt}> ");
         let _ = out.flush();
         let Some(line) = lines
             .next_line()
             .await
-            .map_err(|e| format!("cannot read the terminal: {e}"))?
+            .map_err(|e| ClientError::Terminal(format!("cannot read the terminal: {e}")))?
         else {
             return Ok(None);
         };

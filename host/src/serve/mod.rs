@@ -188,6 +188,28 @@ impl App {
     }
 }
 
+/// Why a server could not start or stopped badly. Each message says what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The mods did not load (their diagnostics, with file and line).
+    #[error("{0}")]
+    Mods(String),
+    /// The address could not be listened on.
+    #[error("{0}")]
+    Listen(String),
+    /// The saves folder could not be read, or a restored save could not be handed to a
+    /// worker.
+    #[error("{0}")]
+    Saves(String),
+    /// The Agones SDK sidecar did not answer, or its reporter failed.
+    #[error("{0}")]
+    Agones(String),
+    /// The async runtime, a worker thread or the HTTP server failed.
+    #[error("{0}")]
+    Runtime(String),
+}
+
 /// What a server did when it stopped.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DrainReport {
@@ -231,7 +253,7 @@ fn load(opts: &ServeOptions, number: u64) -> Result<Current, String> {
     if gen.game.is_none() {
         return Err("no loaded mod defines `[game]`, so there is no game to serve; load a rules mod such as `arena`".into());
     }
-    let mods = save::mod_set(&loaded)?;
+    let mods = save::mod_set(&loaded).map_err(|e| e.to_string())?;
     let stage = crate::reload::Staged {
         loaded,
         changed: Vec::new(),
@@ -294,18 +316,19 @@ fn serve_http(
 impl Server {
     /// Loads the mods, starts the worker pool, restores the saves (if asked), and
     /// starts listening. Call from inside a tokio runtime.
-    pub async fn start(opts: ServeOptions) -> Result<Server, String> {
+    pub async fn start(opts: ServeOptions) -> Result<Server, ServeError> {
         let o = opts.clone();
         let current = tokio::task::spawn_blocking(move || load(&o, 1))
             .await
-            .map_err(|e| format!("loading the mods failed: {e}"))??;
+            .map_err(|e| ServeError::Runtime(format!("loading the mods failed: {e}")))?
+            .map_err(ServeError::Mods)?;
         let secret = session_secret();
         // With Agones, the sidecar must answer before anything else happens (saves are
         // restored only by a server that will run).
         #[cfg(feature = "agones")]
         let (sdk, players, player_changes) = match &opts.agones {
             Some(a) => {
-                let sdk = agones::connect(a).await?;
+                let sdk = agones::connect(a).await.map_err(ServeError::Agones)?;
                 let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
                 (Some(sdk), Some(tx), Some(rx))
             }
@@ -323,12 +346,15 @@ impl Server {
             draining: AtomicBool::new(false),
             secret,
         });
-        let workers = workers::Workers::start(core.opts.workers, &core)?;
-        let (listener, addr) = bind(core.opts.listen).await?;
+        let workers =
+            workers::Workers::start(core.opts.workers, &core).map_err(ServeError::Runtime)?;
+        let (listener, addr) = bind(core.opts.listen).await.map_err(ServeError::Listen)?;
         // Saves are restored (and their files removed) only once the port is ours: a
         // server that cannot listen must not consume them.
         let restore_errors = if core.opts.restore {
-            restore_all(&core, &workers).await?
+            restore_all(&core, &workers)
+                .await
+                .map_err(ServeError::Saves)?
         } else {
             Vec::new()
         };
@@ -336,7 +362,7 @@ impl Server {
         #[cfg(feature = "agones")]
         let sdk = match sdk {
             Some(mut sdk) => {
-                agones::ready(&mut sdk).await?;
+                agones::ready(&mut sdk).await.map_err(ServeError::Agones)?;
                 Some(sdk)
             }
             None => None,
@@ -386,22 +412,22 @@ impl Server {
     }
 
     /// Waits until the server has stopped (after a drain) and its workers have ended.
-    pub async fn wait(self) -> Result<(), String> {
+    pub async fn wait(self) -> Result<(), ServeError> {
         let r = self
             .task
             .await
-            .map_err(|e| format!("the server task failed: {e}"))?;
+            .map_err(|e| ServeError::Runtime(format!("the server task failed: {e}")))?;
         let app = self.app.clone();
         tokio::task::spawn_blocking(move || app.workers.stop())
             .await
-            .map_err(|e| format!("stopping the workers failed: {e}"))?;
+            .map_err(|e| ServeError::Runtime(format!("stopping the workers failed: {e}")))?;
         #[cfg(feature = "agones")]
         if let Some(agones) = self.agones {
             agones
                 .await
-                .map_err(|e| format!("the Agones reporter failed: {e}"))?;
+                .map_err(|e| ServeError::Agones(format!("the Agones reporter failed: {e}")))?;
         }
-        r
+        r.map_err(ServeError::Runtime)
     }
 }
 
@@ -454,12 +480,12 @@ async fn restore_all(core: &Arc<Core>, workers: &workers::Workers) -> Result<Vec
 pub fn run(
     opts: ServeOptions,
     ready: impl FnOnce(SocketAddr, &[String]),
-) -> Result<DrainReport, String> {
+) -> Result<DrainReport, ServeError> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+        .map_err(|e| ServeError::Runtime(format!("cannot start the async runtime: {e}")))?;
     rt.block_on(async move {
         let server = Server::start(opts).await?;
         ready(server.addr(), server.restore_errors());

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use crate::game::{Choice, Controller, Game, MoveOption, RandomController};
+use crate::game::{Choice, Controller, ControllerError, Game, MoveOption, RandomController};
 use crate::play::{GreedyAgent, Input, RandomAgent};
 use crate::state::{ObjId, World};
 
@@ -83,37 +83,37 @@ impl Controller for Seat {
         game: &mut Game,
         me: ObjId,
         moves: &[MoveOption],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, ControllerError> {
         let seed = self.decision_seed();
         match self.replayed() {
             Some(Input::Move(i)) => return Ok(i),
             Some(other) => {
-                return Err(format!(
+                return Err(ControllerError::NoAnswer(format!(
                 "the save has {other:?} where a move was expected: it does not match these rules"
-            ))
+            )))
             }
             None => {}
         }
         match self.kind {
             SeatKind::Human => self.inputs.borrow_mut().next_move.take().ok_or_else(|| {
-                format!(
+                ControllerError::NoAnswer(format!(
                     "waiting for Player {}'s client to send a move",
                     self.seat + 1
-                )
+                ))
             }),
             SeatKind::Random => RandomAgent::new(seed).choose_move(game, me, moves),
             SeatKind::Greedy => self.greedy.choose_move(game, me, moves),
         }
     }
 
-    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         let seed = self.decision_seed();
         match self.replayed() {
             Some(Input::Choice(v)) => return Ok(v),
             Some(other) => {
-                return Err(format!(
+                return Err(ControllerError::NoAnswer(format!(
                 "the save has {other:?} where a choice was expected: it does not match these rules"
-            ))
+            )))
             }
             None => {}
         }
@@ -150,14 +150,16 @@ pub(crate) struct Probe {
 }
 
 impl Controller for Probe {
-    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, String> {
+    fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
         let Some(answer) = self.answers.pop_front() else {
             *self.found.borrow_mut() = Probed::Needs(choice.clone());
-            return Err("waiting for the client's answer".into());
+            return Err(ControllerError::NoAnswer(
+                "waiting for the client's answer".into(),
+            ));
         };
         if let Err(why) = check_answer(choice, &answer) {
             *self.found.borrow_mut() = Probed::BadAnswer(why.clone());
-            return Err(why);
+            return Err(ControllerError::Invalid(why));
         }
         Ok(answer)
     }

@@ -38,7 +38,7 @@ pub(crate) struct Workers {
 
 impl Workers {
     /// Starts `n` worker threads.
-    pub fn start(n: usize, core: &Arc<Core>) -> Result<Workers, String> {
+    pub(crate) fn start(n: usize, core: &Arc<Core>) -> Result<Workers, String> {
         let mut senders = Vec::new();
         let mut handles = Vec::new();
         for i in 0..n.max(1) {
@@ -138,7 +138,7 @@ impl Worker {
     }
 
     /// Hosts a new world.
-    pub fn create(&mut self, spec: Spec) -> Result<(), String> {
+    pub(crate) fn create(&mut self, spec: Spec) -> Result<(), String> {
         let current = self.core.current();
         let translate = self.translate(&current.stage.loaded, current.gen.number);
         let id = spec.id;
@@ -191,7 +191,7 @@ impl Worker {
     }
 
     /// Restores a saved world; checks that it reached the saved checksum.
-    pub fn restore(&mut self, save: SaveFile) -> Result<(), String> {
+    pub(crate) fn restore(&mut self, save: SaveFile) -> Result<(), String> {
         let id = save.match_id;
         if save.tokens.len() != save.seats.len() {
             return Err(format!(

@@ -93,7 +93,7 @@ pub(crate) struct HostedWorld {
 
 impl HostedWorld {
     /// Sets up a match (its start event runs) with saved inputs to repeat first.
-    pub fn new(
+    pub(crate) fn new(
         spec: Spec,
         gen: Arc<Generation>,
         translate: Translate,

@@ -109,3 +109,33 @@ fn tessera_play_connects_to_tessera_serve() {
     );
     let _ = std::fs::remove_dir_all(&saves);
 }
+
+#[test]
+fn a_client_reports_why_it_cannot_play_by_kind() {
+    use tessera_host::serve::client::{play_terminal, Client, ClientError, PlayOptions};
+    use tessera_host::serve::protocol::SeatKind;
+    runtime().block_on(async {
+        // A port nothing listens on (bound, then released).
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("ws://{}/ws", free.local_addr().unwrap());
+        drop(free);
+        let err = Client::connect(&url).await.unwrap_err();
+        assert!(matches!(err, ClientError::Connect { .. }), "{err:?}");
+        assert!(
+            err.to_string()
+                .contains("is `tessera serve` running there?"),
+            "{err}"
+        );
+        let opts = PlayOptions {
+            join: None,
+            token: None,
+            opponent: SeatKind::Random,
+            seed: None,
+        };
+        let mut out = Vec::new();
+        let err = play_terminal(&url, &opts, &b""[..], &mut out)
+            .await
+            .unwrap_err();
+        assert!(matches!(err, ClientError::Connect { .. }), "{err:?}");
+    });
+}

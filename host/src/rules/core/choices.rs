@@ -60,8 +60,8 @@ impl Action for ChooseNumber {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let (lo, hi) = (int(ax, &self.min)?, int(ax, &self.max)?);
         if hi < lo {
-            return Err(RuleError::Choice(format!(
-                "`{}`: there is no number from {lo} to {hi}",
+            return Err(RuleError::Failed(format!(
+                "choice failed: `{}`: there is no number from {lo} to {hi}",
                 self.prompt
             )));
         }

@@ -85,68 +85,122 @@ impl LoaderKind for TomlLoader {
     }
 }
 
-/// Reads `.json` content (serde_json for the tree, jsonc-parser's syntax tree for spans).
+/// Reads `.json` content: one parse (jsonc-parser's syntax tree, held to strict JSON —
+/// no comments, no trailing commas, quoted keys) gives the tree and every path's span.
 struct JsonLoader;
+
+type JsonError = (String, Option<Range<usize>>);
+
+/// The content tree of a JSON syntax tree, recording each path's span on the way.
+fn json_value(
+    text: &str,
+    v: &jsonc_parser::ast::Value<'_>,
+    path: &mut Vec<PathSeg>,
+    spans: Spans<'_>,
+) -> Result<Json, JsonError> {
+    use jsonc_parser::ast::{ObjectPropName, Value};
+    use jsonc_parser::common::Ranged;
+    let at = |r: jsonc_parser::common::Range| Some(r.start..r.end);
+    Ok(match v {
+        Value::NullKeyword(_) => Json::Null,
+        Value::BooleanLit(b) => Json::Bool(b.value),
+        Value::StringLit(s) => {
+            // jsonc-parser also reads single-quoted strings; JSON does not.
+            if !text[s.range.start..].starts_with('"') {
+                return Err(("strings are written in double quotes".into(), at(s.range)));
+            }
+            Json::String(s.value.to_string())
+        }
+        Value::NumberLit(n) => match serde_json::from_str::<Number>(n.value) {
+            Ok(num) => Json::Number(num),
+            Err(_) => {
+                let why = format!("`{}` is not a JSON number", n.value);
+                return Err((why, at(n.range)));
+            }
+        },
+        Value::Array(a) => {
+            separated(text, a.elements.iter().map(Ranged::range))?;
+            let mut out = Vec::with_capacity(a.elements.len());
+            for (i, e) in a.elements.iter().enumerate() {
+                path.push(PathSeg::Index(i));
+                let r = e.range();
+                spans(path, r.start..r.end);
+                out.push(json_value(text, e, path, spans)?);
+                path.pop();
+            }
+            Json::Array(out)
+        }
+        Value::Object(o) => {
+            separated(text, o.properties.iter().map(|p| p.range))?;
+            let mut out = Map::new();
+            for p in &o.properties {
+                let key = match &p.name {
+                    ObjectPropName::String(s) => s.value.to_string(),
+                    ObjectPropName::Word(w) => w.value.to_string(),
+                };
+                if out.contains_key(&key) {
+                    let why = format!("duplicate key `{key}`: each key is written once");
+                    return Err((why, at(p.range)));
+                }
+                path.push(PathSeg::Key(key.clone()));
+                spans(path, p.range.start..p.range.end);
+                let value = json_value(text, &p.value, path, spans)?;
+                path.pop();
+                out.insert(key, value);
+            }
+            Json::Object(out)
+        }
+    })
+}
+
+/// Checks that a comma separates each pair of consecutive items (jsonc-parser also reads
+/// `["a" "b"]`; JSON does not). Comments are refused, so only blanks may sit beside it.
+fn separated(
+    text: &str,
+    items: impl Iterator<Item = jsonc_parser::common::Range>,
+) -> Result<(), JsonError> {
+    let mut prev: Option<usize> = None;
+    for r in items {
+        if let Some(end) = prev {
+            if !text.get(end..r.start).is_some_and(|gap| gap.contains(',')) {
+                return Err((
+                    "expected `,` before this value".into(),
+                    Some(r.start..r.end),
+                ));
+            }
+        }
+        prev = Some(r.end);
+    }
+    Ok(())
+}
 
 impl LoaderKind for JsonLoader {
     fn extensions(&self) -> &[&str] {
         &["json"]
     }
 
-    fn parse(&self, text: &str, spans: Spans<'_>) -> Result<Json, (String, Option<Range<usize>>)> {
-        use jsonc_parser::ast::{ObjectPropName, Value};
+    fn parse(&self, text: &str, spans: Spans<'_>) -> Result<Json, JsonError> {
         use jsonc_parser::common::Ranged;
-        fn walk(v: &Value<'_>, path: &mut Vec<PathSeg>, out: Spans<'_>) {
-            match v {
-                Value::Object(o) => {
-                    for p in &o.properties {
-                        let key = match &p.name {
-                            ObjectPropName::String(s) => s.value.to_string(),
-                            ObjectPropName::Word(w) => w.value.to_string(),
-                        };
-                        path.push(PathSeg::Key(key));
-                        out(path, p.range.start..p.range.end);
-                        walk(&p.value, path, out);
-                        path.pop();
-                    }
-                }
-                Value::Array(a) => {
-                    for (i, e) in a.elements.iter().enumerate() {
-                        path.push(PathSeg::Index(i));
-                        let r = e.range();
-                        out(path, r.start..r.end);
-                        walk(e, path, out);
-                        path.pop();
-                    }
-                }
-                _ => {}
-            }
-        }
-        let tree: Json = serde_json::from_str(text).map_err(|e| {
-            let offset = offset_of(text, e.line(), e.column());
-            (e.to_string(), Some(offset..offset + 1))
-        })?;
-        if let Ok(parsed) =
-            jsonc_parser::parse_to_ast(text, &Default::default(), &Default::default())
-        {
-            if let Some(root) = parsed.value {
-                let r = root.range();
-                spans(&[], r.start..r.end);
-                walk(&root, &mut Vec::new(), spans);
-            }
-        }
-        Ok(tree)
+        let strict = jsonc_parser::ParseOptions {
+            allow_comments: false,
+            allow_loose_object_property_names: false,
+            allow_trailing_commas: false,
+        };
+        let parsed =
+            jsonc_parser::parse_to_ast(text, &Default::default(), &strict).map_err(|e| {
+                let r = e.range();
+                (e.kind().to_string(), Some(r.start..r.end.max(r.start + 1)))
+            })?;
+        let Some(root) = parsed.value else {
+            return Err((
+                "the file holds no JSON value".into(),
+                Some(0..text.len().min(1)),
+            ));
+        };
+        let r = root.range();
+        spans(&[], r.start..r.end);
+        json_value(text, &root, &mut Vec::new(), spans)
     }
-}
-
-/// Byte offset of a 1-based line and column.
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start: usize = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum();
-    (line_start + column.saturating_sub(1)).min(text.len())
 }
 
 /// Registers the TOML and JSON loaders.
@@ -218,6 +272,11 @@ mod tests {
             &[key("class"), key("wolf"), key("tags"), PathSeg::Index(1)],
         );
         assert_eq!(&text[span.unwrap()], "\"x\"");
+        // The same tree serde_json reads, numbers and escapes included.
+        let text = r#"{"a": [1, -2, 1.5, 1e3, 18446744073709551615, -0.0], "b\u00e9": "x\n\"y\"",
+            "c": {"d": null, "e": true, "f": false, "g": {}, "h": []}}"#;
+        let (tree, _) = find(&JsonLoader, text, &[]);
+        assert_eq!(tree, serde_json::from_str::<Json>(text).unwrap());
     }
 
     #[test]
@@ -228,6 +287,26 @@ mod tests {
         let text = "{\n \"a\": }";
         let (_, span) = JsonLoader.parse(text, &mut |_, _| {}).unwrap_err();
         assert_eq!(crate::diag::line_col(text, span.unwrap().start).0, 2);
+        for (bad, line) in [
+            ("{\n \"a\": 1, // note\n}", 2),
+            ("{\n \"a\": [1, 2,]\n}", 2),
+            ("{\n \"a\": 1,\n \"a\": 2\n}", 3),
+            ("{\n \"a\": 'x'\n}", 2),
+            ("{\n \"a\": 0x10\n}", 2),
+            ("{\n \"a\": [\"x\"\n \"y\"]\n}", 3),
+            ("{\n \"a\": 1\n \"b\": 2\n}", 3),
+            ("{\n \"a\" 1\n}", 2),
+            ("{\n \"a\": [,1]\n}", 2),
+            ("{\n \"a\": tru\n}", 2),
+        ] {
+            let (msg, span) = JsonLoader.parse(bad, &mut |_, _| {}).unwrap_err();
+            let span = span.unwrap_or_else(|| panic!("no span for {bad:?}: {msg}"));
+            assert_eq!(
+                crate::diag::line_col(bad, span.start).0,
+                line,
+                "{bad:?}: {msg}"
+            );
+        }
         assert!(
             TomlLoader.parse("a = 1\na = 2\n", &mut |_, _| {}).is_err(),
             "duplicate keys are errors"
