@@ -30,6 +30,7 @@ mod mods_manifest;
 mod mods_proptest;
 mod mods_resolve;
 mod mods_server;
+mod mtg;
 mod plugin_build;
 mod plugin_faults;
 mod plugin_loader;
