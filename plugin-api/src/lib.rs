@@ -128,6 +128,45 @@ pub fn report_span(path: impl Into<String>, range: core::ops::Range<usize>) {
     rt::push_span(path.into(), range);
 }
 
+/// While a loader runs: the path of the file it reads, relative to its mod's folder
+/// (`content/cards.deck`). `None` outside a loader.
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
+pub fn load_path() -> Option<String> {
+    sys::load_path()
+}
+
+/// While a loader runs: the bytes of another file of its mod — `path` relative to the
+/// mod's folder, as [`load_path`] is — for formats where one file includes another. The
+/// host reads only inside the mod's folder and the folders the operator granted it.
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
+pub fn load_file(path: &str) -> Result<Vec<u8>, ReadError> {
+    sys::load_read(path).map_err(|status| match status {
+        -2 => ReadError::Outside,
+        _ => ReadError::Unreadable,
+    })
+}
+
+/// Why [`load_file`] read nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// No such file, not readable, too large, or no loader is running.
+    Unreadable,
+    /// Outside the folders the mod may read.
+    Outside,
+}
+
+impl core::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            ReadError::Unreadable => "the file cannot be read",
+            ReadError::Outside => {
+                "the file is outside the folders this mod may read (its own, and those the server grants it)"
+            }
+        })
+    }
+}
+
 impl LoadError {
     /// An error about the whole file.
     pub fn new(message: impl Into<String>) -> LoadError {
@@ -154,10 +193,10 @@ pub mod prelude {
     };
     pub use crate::params::Params;
     #[cfg(any(target_arch = "wasm32", feature = "native"))]
-    pub use crate::report_span;
-    #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::sym;
-    pub use crate::LoadError;
+    #[cfg(any(target_arch = "wasm32", feature = "native"))]
+    pub use crate::{load_file, load_path, report_span};
+    pub use crate::{LoadError, ReadError};
     pub use tessera_plugin_api_macros::{
         action, condition, export_plugin, loader, node, selector, Params,
     };

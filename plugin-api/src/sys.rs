@@ -35,6 +35,8 @@ mod ffi {
         pub(super) fn prepare_expr(json_ptr: i32, len: i32) -> i32;
         pub(super) fn random(lo: i64, hi: i64) -> i64;
         pub(super) fn log(level: i32, ptr: i32, len: i32);
+        pub(super) fn load_path(out_ptr: i32, cap: i32) -> i32;
+        pub(super) fn load_read(path_ptr: i32, path_len: i32, out_ptr: i32, cap: i32) -> i64;
     }
 }
 
@@ -79,6 +81,47 @@ pub(crate) fn intern_str(name: &str) -> i32 {
 pub(crate) fn log_str(level: i32, msg: &str) {
     // SAFETY: as for `intern_str`.
     unsafe { ffi::log(level, addr(msg.as_ptr()), len32(msg.len())) }
+}
+
+/// `load_path(out, cap)`: the path of the file the running loader reads.
+pub(crate) fn load_path() -> Option<String> {
+    let mut buf: Vec<u8> = Vec::with_capacity(256);
+    loop {
+        // SAFETY: the host writes at most `cap` bytes into the spare capacity of `buf`.
+        let n = unsafe { ffi::load_path(addr(buf.as_mut_ptr()), len32(buf.capacity())) };
+        let n = usize::try_from(n).ok()?;
+        if n <= buf.capacity() {
+            // SAFETY: the host initialized `n` bytes.
+            unsafe { buf.set_len(n) };
+            return String::from_utf8(buf).ok();
+        }
+        buf.reserve_exact(n);
+    }
+}
+
+/// `load_read(path, out, cap)`: the bytes of a file of the running loader's mod, or the
+/// host's status (-1 unreadable, -2 outside what the mod may read).
+pub(crate) fn load_read(path: &str) -> Result<Vec<u8>, i64> {
+    let mut buf: Vec<u8> = Vec::with_capacity(64 << 10);
+    loop {
+        // SAFETY: the host reads `path` (owned for the call) and writes at most `cap`
+        // bytes into the spare capacity of `buf`.
+        let n = unsafe {
+            ffi::load_read(
+                addr(path.as_ptr()),
+                len32(path.len()),
+                addr(buf.as_mut_ptr()),
+                len32(buf.capacity()),
+            )
+        };
+        let n = usize::try_from(n).map_err(|_| n)?;
+        if n <= buf.capacity() {
+            // SAFETY: the host initialized `n` bytes.
+            unsafe { buf.set_len(n) };
+            return Ok(buf);
+        }
+        buf.reserve_exact(n);
+    }
 }
 
 pub(crate) use crate::host_fns::PrepareWhat;

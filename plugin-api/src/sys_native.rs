@@ -149,6 +149,16 @@ pub(crate) fn log_str(level: i32, msg: &str) {
     }
 }
 
+/// Loaders run only in wasm plugins: a native library is never reading a file.
+pub(crate) fn load_path() -> Option<String> {
+    None
+}
+
+/// Loaders run only in wasm plugins (see [`load_path`]).
+pub(crate) fn load_read(_path: &str) -> Result<Vec<u8>, i64> {
+    Err(-1)
+}
+
 pub(crate) use crate::host_fns::PrepareWhat;
 
 /// `prepare_selector`/`prepare_action`/`prepare_expr` of a JSON text.

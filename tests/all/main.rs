@@ -21,6 +21,7 @@ mod function_length;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]
 mod layers;
+mod loader_files;
 mod lsp;
 mod mods_content;
 mod mods_fixture;
@@ -29,6 +30,7 @@ mod mods_manifest;
 mod mods_proptest;
 mod mods_resolve;
 mod mods_server;
+mod mtg;
 mod plugin_build;
 mod plugin_faults;
 mod plugin_loader;

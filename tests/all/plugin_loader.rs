@@ -29,6 +29,11 @@ fn a_plugin_loader_reads_its_files_as_content() {
         .class(Id::parse("decklist:class/stone_golem").unwrap())
         .expect("the .deck file's card is a class");
     assert!(golem.tags.contains(&Sym::new("taunt")));
+    // starter.deck includes shared/basics.list (read by the plugin with `load_file`).
+    assert_eq!(
+        class_stats(&gen, "decklist:class/oak_guard"),
+        (Some(2.0), Some(0.0), Some(5.0))
+    );
     let entry = gen
         .registry
         .loader_for("deck")
@@ -74,4 +79,35 @@ fn a_malformed_line_is_an_error_at_its_line_and_only_that_mod_is_disabled() {
         loaded.loaded.contains(&"other".to_string()),
         "other mods still load"
     );
+}
+
+#[test]
+fn an_include_outside_the_mod_or_missing_is_an_error_at_its_line() {
+    ensure_built();
+    let t = Tree::new("plugin-loader-include");
+    copy_tree(
+        &repo().join("examples/mods/decklist"),
+        &t.mods().join("decklist"),
+    );
+    std::fs::write(t.root.join("secret.list"), "spy 1 1/1\n").unwrap();
+    for (deck, why) in [
+        (
+            "# reaches out\n\ninclude ../../../secret.list\n",
+            "outside the folders this mod may read",
+        ),
+        ("# a typo\n\ninclude shared/basic.list\n", "cannot be read"),
+    ] {
+        t.write("decklist", "content/extra.deck", deck);
+        let loaded = load(&[t.mods()], None, Arc::new(Registry::with_core()));
+        let d = loaded
+            .all_diagnostics()
+            .find(|d| d.is_error() && d.message.contains(why))
+            .unwrap_or_else(|| panic!("no `{why}` error: {:?}", loaded.diagnostics));
+        let text = d.render(false);
+        assert!(
+            text.contains("extra.deck:3:"),
+            "at the include line: {text}"
+        );
+        assert!(!loaded.loaded.contains(&"decklist".to_string()));
+    }
 }

@@ -392,6 +392,12 @@ fn read_content(
     // was written: `"card_defs.json"` or `"data/card_defs.json"`, or a glob matching the
     // end of its path: `"cardsfolder/**/*.txt"`, `"*.focs.txt"`).
     let patterns = loader_patterns(m)?;
+    let folder: std::sync::Arc<dyn crate::rules::registry::ModFiles> =
+        std::sync::Arc::new(super::files::ModFolder {
+            mod_id: m.id.clone(),
+            dir: m.dir.clone(),
+            reads: reads.to_vec(),
+        });
     let named_loader = |f: &Path| -> Option<&str> {
         m.manifest
             .content_loaders
@@ -433,15 +439,26 @@ fn read_content(
             }
             None => None,
         };
-        let text = std::fs::read_to_string(&f).map_err(|e| {
+        let read_error = |why: String| {
             Diagnostic::error(
                 "E-CONTENT-READ",
-                format!("failed to read content file: {e}"),
+                format!("failed to read content file: {why}"),
             )
             .in_file(&f)
             .for_mod(&m.id)
-        })?;
-        let mut src = ContentSource::new(m.id.clone(), SourceText::new(f, text));
+        };
+        let bytes = std::fs::read(&f).map_err(|e| read_error(e.to_string()))?;
+        // Other formats' loaders may read Latin-1 (older games' content); TOML and JSON
+        // are UTF-8.
+        let core_format = loader.is_none()
+            && f.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| matches!(e, "toml" | "json"));
+        let text = super::files::decode(bytes, !core_format)
+            .ok_or_else(|| read_error("it is not UTF-8 text".into()))?;
+        let mut src = ContentSource::new(m.id.clone(), SourceText::new(&f, text));
+        src.path = super::files::relative(&m.dir, &f);
+        src.files = Some(folder.clone());
         src.loader = loader;
         out.push(src);
     }

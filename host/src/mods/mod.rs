@@ -37,6 +37,7 @@ use semver::Version;
 
 mod checks;
 mod discovery;
+mod files;
 mod load;
 mod lock;
 mod manifest;

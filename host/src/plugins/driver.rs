@@ -8,6 +8,7 @@
 use tessera_plugin_api::abi::{exports, Kind};
 
 use super::host::{CallEnv, HostRequest, HostState};
+use super::loading::LoadCx;
 use super::LoadedPlugin;
 use crate::rules::PluginFaultKind;
 
@@ -307,9 +308,12 @@ impl<'a, T: Transport + ?Sized> Driver<'a, T> {
         }
     }
 
-    /// `tessera_load`: loader `id`'s reply for a content file's text (JSON `LoadReply`).
-    pub fn load_content(mut self, id: &str, text: &str) -> Result<Vec<u8>, CallError> {
+    /// `tessera_load`: loader `id`'s reply for a content file's text (JSON `LoadReply`);
+    /// during the call the plugin may read `cx`'s path and its mod's files.
+    pub fn load_content(mut self, id: &str, text: &str, cx: LoadCx) -> Result<Vec<u8>, CallError> {
+        self.t.state().load = Some(cx);
         let raw = self.t.load_content(self.plugin, id, text);
+        self.t.state().load = None;
         self.bytes(raw)?
             .ok_or_else(|| CallError::misuse("tessera_load returned nothing"))
     }

@@ -122,6 +122,8 @@ pub(crate) struct HostState {
     /// Symbols are process-wide ([`global_syms`]) rather than per instance: a native
     /// library is one instance shared by every world, and caches symbol ids in statics.
     pub global_syms: bool,
+    /// During `tessera_load`: the file being read and its mod's files.
+    pub load: Option<super::loading::LoadCx>,
 }
 
 impl HostState {
@@ -139,6 +141,7 @@ impl HostState {
             must_fail: None,
             preparing: false,
             global_syms: false,
+            load: None,
         }
     }
 

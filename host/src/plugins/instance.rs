@@ -474,6 +474,6 @@ impl PluginInstance {
         /// `tessera_load_state`, if exported. `Ok(false)` when the plugin has none.
         fn load_state(&mut self, plugin: &LoadedPlugin, bytes: &[u8]) -> Result<bool, CallError>;
         /// `tessera_load`: a loader's reply for a content file's text.
-        fn load_content(&mut self, plugin: &LoadedPlugin, id: &str, text: &str) -> Result<Vec<u8>, CallError>;
+        fn load_content(&mut self, plugin: &LoadedPlugin, id: &str, text: &str, cx: super::loading::LoadCx) -> Result<Vec<u8>, CallError>;
     }
 }

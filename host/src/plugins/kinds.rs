@@ -290,10 +290,11 @@ impl crate::rules::registry::LoaderKind for PluginLoader {
 
     fn parse(
         &self,
-        text: &str,
+        input: &crate::rules::registry::LoadInput<'_>,
         spans: &mut dyn FnMut(&[crate::rules::PathSeg], std::ops::Range<usize>),
     ) -> Result<Json, (String, Option<std::ops::Range<usize>>)> {
         let plugin = &self.plugin;
+        let text = input.text;
         let what = |m: String| {
             (
                 format!("loader `{}` of mod `{}`: {m}", self.id, plugin.mod_id),
@@ -306,7 +307,11 @@ impl crate::rules::registry::LoaderKind for PluginLoader {
                 *inst = Some(PluginInstance::new(plugin).map_err(|e| what(e.into_message()))?);
             }
             let i = inst.as_mut().ok_or_else(|| what("no instance".into()))?;
-            let r = i.load_content(plugin, self.id.as_str(), text);
+            let cx = super::loading::LoadCx {
+                path: input.path.to_owned(),
+                files: input.files.cloned(),
+            };
+            let r = i.load_content(plugin, self.id.as_str(), text, cx);
             if r.as_ref().is_err_and(super::CallError::is_fault) {
                 *inst = None;
             }

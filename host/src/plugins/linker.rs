@@ -54,7 +54,11 @@ impl ResourceLimiter for Limiter {
     }
 }
 
-fn read_bytes(caller: &mut Caller<'_, HostState>, ptr: i32, len: i32) -> Option<Vec<u8>> {
+pub(super) fn read_bytes(
+    caller: &mut Caller<'_, HostState>,
+    ptr: i32,
+    len: i32,
+) -> Option<Vec<u8>> {
     let mem = match caller.get_export("memory") {
         Some(Extern::Memory(m)) => m,
         _ => return None,
@@ -111,6 +115,7 @@ pub(crate) fn linker(
     link_writes(&mut l)?;
     link_requests(&mut l)?;
     link_capabilities(&mut l, granted)?;
+    super::loading::link(&mut l)?;
     Ok(l)
 }
 

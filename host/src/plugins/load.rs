@@ -108,6 +108,8 @@ const BASE_IMPORTS: &[&str] = &[
     "emit",
     "prepare_selector",
     "prepare_action",
+    "load_path",
+    "load_read",
     "prepare_expr",
 ];
 

@@ -27,6 +27,7 @@ mod instance;
 mod kinds;
 mod linker;
 mod load;
+mod loading;
 #[cfg(feature = "native-plugins")]
 mod native;
 #[cfg(feature = "native-plugins")]

@@ -40,7 +40,7 @@ use super::ContentError;
 use crate::bus::{IndexEntry, TriggerIndex};
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
 use crate::id::{closest, Id, Sym};
-use crate::rules::registry::{Action, Node, Registry};
+use crate::rules::registry::{Action, LoadInput, Node, Registry};
 
 /// One content file's text and the mod it belongs to.
 #[derive(Debug, Clone)]
@@ -55,6 +55,11 @@ pub struct ContentSource {
     /// The loader that reads it, when the mod names one for this file (`[content]
     /// loaders`); otherwise the loader for its extension.
     pub loader: Option<Id>,
+    /// The file's path relative to its mod's folder (`/`-separated), for loaders;
+    /// empty for content built in memory.
+    pub path: String,
+    /// The mod's files, for loaders of formats that include other files.
+    pub files: Option<Arc<dyn crate::rules::registry::ModFiles>>,
     /// Spans of every path in the file (keyed by path hash), filled when it is parsed.
     spans: Arc<OnceLock<HashMap<u64, std::ops::Range<usize>>>>,
     /// The parsed tree, kept after the first successful parse: a source compiled again (each
@@ -73,6 +78,8 @@ impl ContentSource {
             source,
             ignore_keys: Vec::new(),
             loader: None,
+            path: String::new(),
+            files: None,
             spans: Arc::default(),
             tree: Arc::default(),
             lines: Arc::default(),
@@ -436,7 +443,7 @@ impl Generation {
         )];
         let mut map = HashMap::new();
         let _ = self.registry.loader_for("json").map(|l| {
-            l.imp.parse(&text, &mut |p, r| {
+            l.imp.parse(&LoadInput::text(&text), &mut |p, r| {
                 map.insert(path_hash(p), r);
             })
         });
@@ -491,7 +498,12 @@ fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diag
     }
     let loader = loader_of(registry, src)?;
     let mut map = HashMap::new();
-    let parsed = loader.imp.parse(&src.source.text, &mut |p, r| {
+    let input = LoadInput {
+        text: &src.source.text,
+        path: &src.path,
+        files: src.files.as_ref(),
+    };
+    let parsed = loader.imp.parse(&input, &mut |p, r| {
         map.insert(path_hash(p), r);
     });
     let _ = src.spans.set(map);

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Number, Value as Json};
 
-use crate::rules::registry::{builtin, LoaderKind, Registry};
+use crate::rules::registry::{builtin, LoadInput, LoaderKind, Registry};
 use crate::rules::PathSeg;
 
 type Spans<'a> = &'a mut dyn FnMut(&[PathSeg], Range<usize>);
@@ -20,8 +20,13 @@ impl LoaderKind for TomlLoader {
         &["toml"]
     }
 
-    fn parse(&self, text: &str, spans: Spans<'_>) -> Result<Json, (String, Option<Range<usize>>)> {
+    fn parse(
+        &self,
+        input: &LoadInput<'_>,
+        spans: Spans<'_>,
+    ) -> Result<Json, (String, Option<Range<usize>>)> {
         use toml::de::{DeTable, DeValue};
+        let text = input.text;
         fn convert(
             v: &DeValue<'_>,
             path: &mut Vec<PathSeg>,
@@ -179,7 +184,8 @@ impl LoaderKind for JsonLoader {
         &["json"]
     }
 
-    fn parse(&self, text: &str, spans: Spans<'_>) -> Result<Json, JsonError> {
+    fn parse(&self, input: &LoadInput<'_>, spans: Spans<'_>) -> Result<Json, JsonError> {
+        let text = input.text;
         use jsonc_parser::common::Ranged;
         let strict = jsonc_parser::ParseOptions {
             allow_comments: false,
@@ -234,7 +240,7 @@ mod tests {
     fn find(loader: &dyn LoaderKind, text: &str, path: &[PathSeg]) -> (Json, Option<Range<usize>>) {
         let mut found = None;
         let tree = loader
-            .parse(text, &mut |p, r| {
+            .parse(&LoadInput::text(text), &mut |p, r| {
                 if p == path {
                     found = Some(r);
                 }
@@ -281,11 +287,15 @@ mod tests {
 
     #[test]
     fn parse_errors_carry_spans() {
-        let (msg, span) = TomlLoader.parse("a = \n", &mut |_, _| {}).unwrap_err();
+        let (msg, span) = TomlLoader
+            .parse(&LoadInput::text("a = \n"), &mut |_, _| {})
+            .unwrap_err();
         assert!(!msg.is_empty());
         assert!(span.is_some());
         let text = "{\n \"a\": }";
-        let (_, span) = JsonLoader.parse(text, &mut |_, _| {}).unwrap_err();
+        let (_, span) = JsonLoader
+            .parse(&LoadInput::text(text), &mut |_, _| {})
+            .unwrap_err();
         assert_eq!(crate::diag::line_col(text, span.unwrap().start).0, 2);
         for (bad, line) in [
             ("{\n \"a\": 1, // note\n}", 2),
@@ -299,7 +309,9 @@ mod tests {
             ("{\n \"a\": [,1]\n}", 2),
             ("{\n \"a\": tru\n}", 2),
         ] {
-            let (msg, span) = JsonLoader.parse(bad, &mut |_, _| {}).unwrap_err();
+            let (msg, span) = JsonLoader
+                .parse(&LoadInput::text(bad), &mut |_, _| {})
+                .unwrap_err();
             let span = span.unwrap_or_else(|| panic!("no span for {bad:?}: {msg}"));
             assert_eq!(
                 crate::diag::line_col(bad, span.start).0,
@@ -308,7 +320,9 @@ mod tests {
             );
         }
         assert!(
-            TomlLoader.parse("a = 1\na = 2\n", &mut |_, _| {}).is_err(),
+            TomlLoader
+                .parse(&LoadInput::text("a = 1\na = 2\n"), &mut |_, _| {})
+                .is_err(),
             "duplicate keys are errors"
         );
     }

@@ -1,0 +1,438 @@
+//! One Forge card script → one class of the `mtg` mod: what is translated (name, cost,
+//! types, power and toughness, combat keywords, mana abilities) and, for everything else,
+//! the list of constructs the card lacks.
+
+use forge_script::{AbilityKind, Face, Keyword, Severity, Shard};
+use serde_json::{json, Map, Value};
+
+/// Keywords the mtg rules implement, as Forge writes them, and the tag each becomes.
+pub const KEYWORDS: &[(&str, &str)] = &[
+    ("Flying", "flying"),
+    ("Reach", "reach"),
+    ("Vigilance", "vigilance"),
+    ("Haste", "haste"),
+    ("Defender", "defender"),
+    ("First Strike", "first_strike"),
+    ("Double Strike", "double_strike"),
+    ("Trample", "trample"),
+    ("Deathtouch", "deathtouch"),
+    ("Lifelink", "lifelink"),
+];
+
+/// Basic land types: each has the intrinsic ability "{T}: Add one mana" of its colour (305.6).
+const LAND_TYPES: &[(&str, char)] = &[
+    ("Plains", 'w'),
+    ("Island", 'u'),
+    ("Swamp", 'b'),
+    ("Mountain", 'r'),
+    ("Forest", 'g'),
+];
+
+/// Colour letters and the colour tag of each.
+const COLOURS: &[(char, &str)] = &[
+    ('w', "white"),
+    ('u', "blue"),
+    ('b', "black"),
+    ('r', "red"),
+    ('g', "green"),
+];
+
+/// A translated script: its class name and the content tree (`{ class = { NAME = ... } }`).
+#[derive(Debug)]
+pub struct Card {
+    /// The class name (the card's name, lowercase, `_` for other characters).
+    pub class: String,
+    /// The content tree.
+    pub tree: Value,
+    /// What the card lacks (empty when it is playable).
+    pub missing: Vec<String>,
+}
+
+/// What a card's lines add up to: its tags, its triggers, and classes of the abilities it
+/// puts on the stack.
+#[derive(Default)]
+struct Parts {
+    tags: Vec<String>,
+    triggers: Vec<Value>,
+    classes: Vec<(String, Value)>,
+}
+
+/// Why a script cannot become a class at all (it has no name).
+#[derive(Debug)]
+pub struct ScriptError {
+    /// Byte offset of the problem.
+    pub offset: usize,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// Translates a script's text. A card the rules cannot play yet is still returned (with
+/// `missing` listed and no `deck_card` tag); only a script without a `Name` is an error.
+pub fn translate(text: &str) -> Result<Card, ScriptError> {
+    let script = forge_script::parse(text);
+    let Some(face) = script.faces.first().filter(|f| !f.name.trim().is_empty()) else {
+        let line = script.diagnostics.first().map_or(1, |d| d.line);
+        return Err(ScriptError {
+            offset: line_offset(text, line),
+            message: "a Forge card script needs a `Name:` line; add `Name:<card name>` at the top".into(),
+        });
+    };
+    let class = slug(&face.name);
+    let mut missing: Vec<String> = script
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("script error {} at line {}", d.code, d.line))
+        .collect();
+    if script.faces.len() > 1 {
+        let mode = face.alternate_mode.as_deref().unwrap_or("several faces");
+        missing.push(format!("AlternateMode {mode}"));
+    }
+    let mut props = Map::new();
+    let mut parts = Parts {
+        tags: vec!["card".into()],
+        ..Parts::default()
+    };
+    props.insert("title".into(), json!(face.name));
+    types(face, &mut parts.tags, &mut missing);
+    cost(face, &mut props, &mut parts.tags, &mut missing);
+    power_toughness(face, &mut props, &mut missing);
+    keywords(&face.keywords, &mut parts.tags, &mut missing);
+    abilities(face, &class, &mut parts, &mut missing);
+    for t in &face.triggers {
+        match crate::trigger::translate(face, &class, t) {
+            Ok(etb) => {
+                parts.triggers.push(etb.card_trigger);
+                parts.classes.push(etb.ability);
+            }
+            Err(m) => missing.extend(m),
+        }
+    }
+    for s in &face.statics {
+        missing.push(format!("S:Mode$ {}", s.api.as_deref().unwrap_or("?")));
+    }
+    for r in &face.replacements {
+        missing.push(format!("R:Event$ {}", r.params.get("Event").unwrap_or("?")));
+    }
+    missing.sort();
+    missing.dedup();
+    let mut tags = parts.tags;
+    if missing.is_empty() {
+        tags.push("deck_card".into());
+    } else {
+        tags.push("untranslated".into());
+        props.insert("missing".into(), json!(missing.join("; ")));
+    }
+    tags.dedup();
+    let mut def = json!({ "properties": Value::Object(props), "tags": tags });
+    if missing.is_empty() && !parts.triggers.is_empty() {
+        def["trigger"] = Value::Array(parts.triggers);
+    }
+    let mut classes = Map::new();
+    classes.insert(class.clone(), def);
+    if missing.is_empty() {
+        classes.extend(parts.classes);
+    }
+    Ok(Card {
+        tree: json!({ "class": Value::Object(classes) }),
+        class,
+        missing,
+    })
+}
+
+/// Card types, supertypes and subtypes: creatures and lands are played (an artifact
+/// creature or artifact land too); other card types, and the supertypes whose rules are
+/// not implemented yet (the legend rule's `Legendary`), are missing.
+fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
+    let is = |t: &str| face.types.iter().any(|x| x == t);
+    let permanent = is("Creature") || is("Land");
+    for t in ["Instant", "Sorcery"] {
+        if is(t) {
+            tags.push(t.to_ascii_lowercase());
+            tags.push("spell".into());
+        }
+    }
+    let spell = is("Instant") || is("Sorcery");
+    for t in ["Enchantment", "Planeswalker", "Battle", "Tribal", "Kindred"] {
+        if is(t) {
+            missing.push(format!("card type {t}"));
+        }
+    }
+    if is("Artifact") && !permanent {
+        missing.push("card type Artifact".into());
+    }
+    if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
+        missing.push("no card type the rules play".into());
+    }
+    for t in ["Legendary", "Snow", "World"] {
+        if is(t) {
+            missing.push(format!("supertype {t}"));
+        }
+    }
+    for t in ["Creature", "Land"] {
+        if is(t) {
+            tags.push(t.to_ascii_lowercase());
+            tags.push("permanent".into());
+        }
+    }
+    for (land, c) in LAND_TYPES {
+        if is(land) {
+            tags.push(format!("makes_{c}"));
+        }
+    }
+    for t in &face.types {
+        if !["Creature", "Land"].contains(&t.as_str()) {
+            tags.push(slug(t));
+        }
+    }
+}
+
+/// The mana cost: generic, coloured and colourless symbols; colour tags from the cost
+/// (or the `Colors:` indicator). X, hybrid, Phyrexian and snow symbols are not
+/// implemented yet; a non-land without a cost cannot be cast.
+fn cost(face: &Face, props: &mut Map<String, Value>, tags: &mut Vec<String>, missing: &mut Vec<String>) {
+    let mut generic = 0u32;
+    let mut coloured: Vec<(char, u32)> = "wubrgc".chars().map(|c| (c, 0)).collect();
+    let is_land = face.types.iter().any(|t| t == "Land");
+    match &face.mana_cost {
+        Some(mc) if mc.castable => {
+            for s in &mc.shards {
+                match s {
+                    Shard::Generic(n) => generic += n,
+                    Shard::Colored(c) if "WUBRGC".contains(*c) => {
+                        let c = c.to_ascii_lowercase();
+                        if let Some(e) = coloured.iter_mut().find(|(k, _)| *k == c) {
+                            e.1 += 1;
+                        }
+                    }
+                    other => missing.push(format!("mana symbol {}", symbol(other))),
+                }
+            }
+        }
+        _ if is_land => {}
+        _ => missing.push("no mana cost (cannot be cast)".into()),
+    }
+    props.insert("cost_generic".into(), json!(generic));
+    let mut total = generic;
+    for (c, n) in &coloured {
+        props.insert(format!("cost_{c}"), json!(n));
+        total += n;
+    }
+    props.insert("mana_value".into(), json!(total));
+    let indicated: Vec<char> = face
+        .colors
+        .iter()
+        .filter_map(|c| COLOURS.iter().find(|(_, name)| c.eq_ignore_ascii_case(name)))
+        .map(|(k, _)| *k)
+        .collect();
+    for (k, name) in COLOURS {
+        let in_cost = coloured.iter().any(|(c, n)| c == k && *n > 0);
+        if in_cost || indicated.contains(k) {
+            tags.push((*name).into());
+        }
+    }
+}
+
+/// How a mana symbol is written, for the list of what a card lacks.
+fn symbol(s: &Shard) -> String {
+    match s {
+        Shard::Generic(n) => format!("{{{n}}}"),
+        Shard::Colored(c) | Shard::Variable(c) => format!("{{{c}}}"),
+        Shard::TwoOr(c) => format!("{{2/{c}}}"),
+        Shard::Phyrexian(c) => format!("{{{c}/P}}"),
+        Shard::Hybrid(a, b) => format!("{{{a}/{b}}}"),
+    }
+}
+
+/// `PT:4/4` → power and toughness (`max_health`); characteristic-defining `*` is not
+/// implemented yet.
+fn power_toughness(face: &Face, props: &mut Map<String, Value>, missing: &mut Vec<String>) {
+    let Some((p, t)) = &face.pt else {
+        if face.types.iter().any(|t| t == "Creature") {
+            missing.push("a creature without PT".into());
+        }
+        return;
+    };
+    match (p.parse::<i64>(), t.parse::<i64>()) {
+        (Ok(p), Ok(t)) => {
+            props.insert("power".into(), json!(p));
+            props.insert("max_health".into(), json!(t));
+        }
+        _ => missing.push(format!("PT {p}/{t}")),
+    }
+}
+
+/// `K:` lines: combat keywords become tags; anything else is missing.
+fn keywords(list: &[Keyword], tags: &mut Vec<String>, missing: &mut Vec<String>) {
+    for k in list {
+        match KEYWORDS.iter().find(|(name, _)| *name == k.name) {
+            Some((_, tag)) if k.params.is_empty() => tags.push((*tag).into()),
+            _ => missing.push(format!("K:{}", k.name)),
+        }
+    }
+}
+
+/// `A:` lines: `AB$ Mana | Cost$ T | Produced$ <colour or Any>` (a mana ability) becomes
+/// `makes_*` tags; an instant's or sorcery's `SP$` line a resolve trigger ([`crate::spell`]);
+/// other spells and abilities are not implemented yet.
+fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String>) {
+    let (tags, triggers) = (&mut out.tags, &mut out.triggers);
+    let is_spell = tags.iter().any(|t| t == "spell");
+    if is_spell && !face.abilities.iter().any(|a| a.kind == AbilityKind::Spell) {
+        missing.push("an instant or sorcery without A:SP$".into());
+    }
+    for a in &face.abilities {
+        if a.kind == AbilityKind::Spell && is_spell {
+            match crate::spell::translate(face, a) {
+                Ok(s) => {
+                    tags.extend(s.tags);
+                    triggers.push(s.trigger);
+                }
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
+        let api = a.api.as_deref().unwrap_or("?");
+        let key = a.params.0.first().map_or("?", |(k, _)| k.as_str());
+        let plain = a.params.0.iter().all(|(k, _)| {
+            ["AB", "Cost", "Produced", "SpellDescription", "AILogic"].contains(&k.as_str())
+        });
+        let produced = a.params.get("Produced").unwrap_or("");
+        let makes: Option<Vec<char>> = match produced {
+            "Any" => Some("wubrg".chars().collect()),
+            p if p.len() == 1 && "WUBRGC".contains(p) => Some(p.to_ascii_lowercase().chars().collect()),
+            _ => None,
+        };
+        match (key, api, a.params.get("Cost"), makes) {
+            ("AB", "Mana", Some("T"), Some(cs)) if plain => {
+                for c in cs {
+                    tags.push(format!("makes_{c}"));
+                }
+            }
+            ("AB", "DealDamage", ..) => match crate::activated::translate(face, class, a) {
+                Ok(ab) => {
+                    tags.push("tap_ability".into());
+                    triggers.push(ab.card_trigger);
+                    out.classes.push(ab.ability);
+                }
+                Err(m) => missing.extend(m),
+            },
+            _ => missing.push(format!("A:{key}$ {api}")),
+        }
+    }
+}
+
+/// A card name as a class name: lowercase letters and digits, `_` between words
+/// (`Gaea's Cradle` → `gaeas_cradle`).
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if c == '\'' {
+            continue;
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push_str("unnamed");
+    }
+    out
+}
+
+/// The byte offset where 1-based `line` starts.
+fn line_offset(text: &str, line: usize) -> usize {
+    text.split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_creature_with_keywords() {
+        let c = translate("Name:Test Angel\nManaCost:3 W W\nTypes:Creature Angel\nPT:4/4\nK:Flying\nK:Vigilance\nOracle:x\n").unwrap();
+        assert!(c.missing.is_empty(), "{:?}", c.missing);
+        let def = &c.tree["class"]["test_angel"];
+        assert_eq!(def["properties"]["power"], 4);
+        assert_eq!(def["properties"]["max_health"], 4);
+        assert_eq!(def["properties"]["cost_w"], 2);
+        assert_eq!(def["properties"]["cost_generic"], 3);
+        assert_eq!(def["properties"]["mana_value"], 5);
+        let tags: Vec<&str> = def["tags"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        for t in ["creature", "white", "flying", "vigilance", "deck_card", "angel"] {
+            assert!(tags.contains(&t), "{t} in {tags:?}");
+        }
+    }
+
+    #[test]
+    fn mana_abilities_and_land_types() {
+        let elf = translate("Name:Elf\nManaCost:G\nTypes:Creature Elf\nPT:1/1\nA:AB$ Mana | Cost$ T | Produced$ G | SpellDescription$ Add {G}.\n").unwrap();
+        assert!(elf.missing.is_empty(), "{:?}", elf.missing);
+        assert!(elf.tree.to_string().contains("makes_g"));
+        let sea = translate("Name:Sea\nManaCost:no cost\nTypes:Land Island Swamp\n").unwrap();
+        assert!(sea.missing.is_empty(), "{:?}", sea.missing);
+        let text = sea.tree.to_string();
+        assert!(text.contains("makes_u") && text.contains("makes_b"), "{text}");
+    }
+
+    #[test]
+    fn what_a_card_lacks_is_listed_and_it_stays_out_of_decks() {
+        let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Flash\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
+        assert_eq!(c.missing, ["K:Flash", "PT */2", "T:Mode$ ChangesZone", "mana symbol {X}", "supertype Legendary"]);
+        let def = &c.tree["class"]["odd"];
+        let tags = def["tags"].to_string();
+        assert!(tags.contains("untranslated") && !tags.contains("deck_card"), "{tags}");
+        assert!(def["properties"]["missing"].as_str().unwrap().contains("K:Flash"));
+    }
+
+    #[test]
+    fn damage_and_pump_spells() {
+        let bolt = translate("Name:Bolt\nManaCost:R\nTypes:Instant\nA:SP$ DealDamage | Cost$ R | ValidTgts$ Creature,Player | TgtPrompt$ t | NumDmg$ 3 | SpellDescription$ d\n").unwrap();
+        assert!(bolt.missing.is_empty(), "{:?}", bolt.missing);
+        let text = bolt.tree.to_string();
+        for part in ["targets_creature", "targets_player", "\"amount\":3", "resolve", "spell_target", "deck_card"] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let growth = translate("Name:Growth\nManaCost:G\nTypes:Instant\nA:SP$ Pump | Cost$ G | ValidTgts$ Creature | NumAtt$ +3 | NumDef$ +3 | KW$ Trample\n").unwrap();
+        assert!(growth.missing.is_empty(), "{:?}", growth.missing);
+        let text = growth.tree.to_string();
+        assert!(text.contains("\"until\":\"cleanup\"") && text.contains("trample"), "{text}");
+        let counter = translate("Name:Nope\nManaCost:U U\nTypes:Instant\nA:SP$ Counter | Cost$ U U | TargetType$ Spell | ValidTgts$ Card | SpellDescription$ c\n").unwrap();
+        assert!(counter.missing.is_empty(), "{:?}", counter.missing);
+        assert!(counter.tree.to_string().contains("targets_spell"));
+        let odd = translate("Name:Odd\nManaCost:R\nTypes:Sorcery\nA:SP$ DealDamage | ValidTgts$ Creature | NumDmg$ X | TargetMax$ 2\n").unwrap();
+        assert_eq!(odd.missing, ["A:SP$ DealDamage with TargetMax$", "NumDmg$ X"]);
+    }
+
+    #[test]
+    fn an_enters_the_battlefield_trigger_with_a_target() {
+        let c = translate("Name:Killer\nManaCost:2 B B\nTypes:Creature Human\nPT:2/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ TrigDestroy | TriggerDescription$ d\nSVar:TrigDestroy:DB$Destroy | ValidTgts$ Creature.nonArtifact+nonBlack | NoRegen$ True | TgtPrompt$ p\n").unwrap();
+        assert!(c.missing.is_empty(), "{:?}", c.missing);
+        let text = c.tree.to_string();
+        for part in ["killer_etb", "\"zone\":\"stack\"", "\"tag\":\"black\"", "\"tag\":\"artifact\"", "destroy", "chosen"] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Draw | NumCards$ 1\n").unwrap();
+        assert_eq!(odd.missing, ["ETB DB$ Draw", "ETB DB$ Draw with NumCards$", "ETB ability without ValidTgts$"]);
+    }
+
+    #[test]
+    fn a_script_without_a_name_is_an_error_at_its_line() {
+        let e = translate("ManaCost:R\nTypes:Instant\n").unwrap_err();
+        assert!(e.message.contains("Name:"), "{}", e.message);
+    }
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug("Gaea's Cradle"), "gaeas_cradle");
+        assert_eq!(slug("Kiki-Jiki, Mirror Breaker"), "kiki_jiki_mirror_breaker");
+    }
+}

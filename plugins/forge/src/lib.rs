@@ -1,0 +1,38 @@
+//! `forge`: a content loader for Forge's card scripts (`cardsfolder/**/*.txt`, read with
+//! the `forge-script` crate). Every script becomes one class of the `mtg` mod, named after
+//! the card (`Serra Angel` → `mtg:class/serra_angel`):
+//!
+//! | Forge | Tessera |
+//! |---|---|
+//! | `Name` | property `title` |
+//! | `ManaCost:3 W W` | `cost_generic = 3`, `cost_w = 2`, `mana_value = 5`; colour tags (`white`) |
+//! | `Types:Creature Angel` | tags `creature`, `permanent`, `angel` |
+//! | `PT:4/4` | `power = 4`, `max_health = 4` (toughness) |
+//! | `K:Flying`, `K:First Strike`, ... | tags `flying`, `first_strike`, ... |
+//! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G` | tags `makes_g`, ... |
+//! | `A:SP$ DealDamage` / `Pump` / `Counter` with `ValidTgts$` (+ `DB$ GainLife`) | a trigger on `resolve` ([`spell`]) |
+//! | `A:AB$ DealDamage \| Cost$ T` | an ability put on the stack ([`activated`]) |
+//! | `T:Mode$ ChangesZone` (enters the battlefield) → `DB$ Destroy` / `DealDamage` / `ChangeZone` | an ability put on the stack ([`trigger`]) |
+//!
+//! A card using anything else (an unsupported keyword, ability, trigger, static,
+//! replacement, mana symbol or card type) is still a class — tagged `untranslated`, with
+//! the constructs it lacks in its `missing` property — but not `deck_card`, so decks leave
+//! it out; the mtg mod's `tessera check` lists it ([`card::translate`] says why for each).
+
+pub mod activated;
+pub mod card;
+pub mod spell;
+pub mod trigger;
+
+use serde_json::Value;
+use tessera_plugin_api::prelude::*;
+
+/// One Forge card script → one `[class.*]`.
+#[loader("mtg:loader/cards", extensions = ["forgecard"])]
+fn cards(text: &str) -> Result<Value, LoadError> {
+    let card = card::translate(text).map_err(|e| LoadError::at(e.offset, e.message))?;
+    report_span(format!("class.{}", card.class), 0..text.len());
+    Ok(card.tree)
+}
+
+export_plugin!(provides = [cards]);

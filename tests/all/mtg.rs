@@ -1,0 +1,147 @@
+//! Magic: the Gathering (`mods/mtg`) with Forge's card scripts: every script of the corpus
+//! (`../shared/corpora/forge/cardsfolder`, read where it lies, never copied) becomes a class
+//! through the `forge` loader plugin — playable ones tagged `deck_card`, the others tagged
+//! `untranslated` with what they lack — and the rules' scenarios and seeded games pass.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tessera_host::mods::{load, ServerConfig};
+use tessera_host::{Registry, Sym, Value};
+
+use crate::plugin_build::{class_stats, ensure_built, repo};
+
+/// The corpus folder; a clear failure when the folder beside the checkout is missing.
+fn cardsfolder() -> PathBuf {
+    let p = repo().join("../shared/corpora/forge/cardsfolder");
+    assert!(
+        p.is_dir(),
+        "Forge's card scripts are read from {} (the `shared` folder beside the checkout); it is missing",
+        p.display()
+    );
+    p
+}
+
+fn scripts(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            let p = e.path();
+            if p.is_dir() {
+                scripts(&p)
+            } else {
+                usize::from(p.extension().is_some_and(|x| x == "txt"))
+            }
+        })
+        .sum()
+}
+
+/// Runs `tessera` at the repository root; stdout and stderr, and whether it succeeded.
+fn tessera(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(repo())
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("tessera runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned()
+        + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+#[test]
+fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
+    ensure_built();
+    let files = scripts(&cardsfolder());
+    let server = ServerConfig::load(&repo().join("mtg.toml")).unwrap();
+    let loaded = load(&[repo().join("mods")], Some(&server), Arc::new(Registry::with_core()));
+    let errors: Vec<String> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let gen = loaded.generation.expect("a generation");
+    let prop = |c: &tessera_host::rules::ClassDef, k: &str| {
+        c.props.iter().find(|(key, _)| *key == Sym::new(k)).map(|(_, v)| v.clone())
+    };
+    let cards: Vec<_> = gen
+        .classes
+        .values()
+        .filter(|c| {
+            c.id.namespace() == "mtg"
+                && prop(c, "title").is_some()
+                && !c.tags.contains(&Sym::new("ability"))
+        })
+        .collect();
+    assert_eq!(cards.len(), files, "one class per card script, none dropped");
+    let (mut playable, mut left_out) = (0, 0);
+    for c in &cards {
+        let deck = c.tags.contains(&Sym::new("deck_card"));
+        let untranslated = c.tags.contains(&Sym::new("untranslated"));
+        assert!(deck != untranslated, "`{}`: exactly one of deck_card / untranslated", c.id);
+        if untranslated {
+            left_out += 1;
+            assert!(
+                matches!(prop(c, "missing"), Some(Value::Text(t)) if !t.is_empty()),
+                "`{}` is left out without saying why",
+                c.id
+            );
+        } else {
+            playable += 1;
+        }
+    }
+    assert!(playable >= 24, "{playable} playable cards");
+    assert_eq!(playable + left_out, files);
+    // A card, field by field: Serra Angel is 4/4 (`power`, `max_health`) for 3 W W.
+    let angel = gen.class(tessera_host::Id::parse("mtg:class/serra_angel").unwrap()).unwrap();
+    assert_eq!(prop(angel, "power").and_then(|v| v.as_f64()), Some(4.0));
+    assert_eq!(class_stats(&gen, "mtg:class/serra_angel").2, Some(4.0));
+    assert_eq!(prop(angel, "cost_w").and_then(|v| v.as_f64()), Some(2.0));
+    for t in ["flying", "vigilance", "white", "deck_card"] {
+        assert!(angel.tags.contains(&Sym::new(t)), "serra_angel lacks `{t}`");
+    }
+}
+
+/// `tessera check --server mtg.toml` is clean: no error, no warning.
+#[test]
+fn tessera_check_is_clean() {
+    ensure_built();
+    cardsfolder();
+    let _ = std::fs::remove_file(repo().join("target/mtg-check.lock"));
+    let (ok, text) = tessera(&["check", "--server", "mtg.toml", "--lock", "target/mtg-check.lock"]);
+    assert!(ok, "{text}");
+    assert!(text.contains(" 0 errors, 0 warnings"), "{text}");
+}
+
+/// The rules' scenarios (`mods/mtg/tests`: Serra Angel, Giant Growth, Lightning Bolt and
+/// Counterspell, combat keywords, state-based actions) pass.
+#[test]
+fn every_mtg_scenario_passes() {
+    ensure_built();
+    cardsfolder();
+    let (ok, text) = tessera(&["test", "--server", "mtg.toml", "mods/mtg/tests"]);
+    assert!(ok, "{text}");
+    assert!(text.trim_end().ends_with(" passed, 0 failed"), "{text}");
+    assert!(text.contains("Serra Angel"), "{text}");
+}
+
+/// Random decks from the translated cards: seeded AI-vs-AI games finish with no error (the
+/// session note reports 1,000 games in release; a test run plays a sample).
+#[test]
+fn seeded_mtg_games_finish_without_errors() {
+    ensure_built();
+    cardsfolder();
+    let (ok, text) = tessera(&[
+        "run", "--server", "mtg.toml", "--games", "6", "--seed", "1", "--quiet", "--agents", "random,greedy",
+    ]);
+    assert!(ok, "{text}");
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("6 games in"))
+        .unwrap_or_else(|| panic!("no summary line: {text}"));
+    assert!(summary.ends_with("errors 0"), "{summary}");
+}
