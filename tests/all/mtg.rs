@@ -45,8 +45,8 @@ fn tessera(args: &[&str]) -> (bool, String) {
         .env_remove("RUST_LOG")
         .output()
         .expect("tessera runs");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }
 
@@ -55,7 +55,11 @@ fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
     ensure_built();
     let files = scripts(&cardsfolder());
     let server = ServerConfig::load(&repo().join("mtg.toml")).unwrap();
-    let loaded = load(&[repo().join("mods")], Some(&server), Arc::new(Registry::with_core()));
+    let loaded = load(
+        &[repo().join("mods")],
+        Some(&server),
+        Arc::new(Registry::with_core()),
+    );
     let errors: Vec<String> = loaded
         .diagnostics
         .0
@@ -66,7 +70,10 @@ fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let gen = loaded.generation.expect("a generation");
     let prop = |c: &tessera_host::rules::ClassDef, k: &str| {
-        c.props.iter().find(|(key, _)| *key == Sym::new(k)).map(|(_, v)| v.clone())
+        c.props
+            .iter()
+            .find(|(key, _)| *key == Sym::new(k))
+            .map(|(_, v)| v.clone())
     };
     let cards: Vec<_> = gen
         .classes
@@ -77,12 +84,20 @@ fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
                 && !c.tags.contains(&Sym::new("ability"))
         })
         .collect();
-    assert_eq!(cards.len(), files, "one class per card script, none dropped");
+    assert_eq!(
+        cards.len(),
+        files,
+        "one class per card script, none dropped"
+    );
     let (mut playable, mut left_out) = (0, 0);
     for c in &cards {
         let deck = c.tags.contains(&Sym::new("deck_card"));
         let untranslated = c.tags.contains(&Sym::new("untranslated"));
-        assert!(deck != untranslated, "`{}`: exactly one of deck_card / untranslated", c.id);
+        assert!(
+            deck != untranslated,
+            "`{}`: exactly one of deck_card / untranslated",
+            c.id
+        );
         if untranslated {
             left_out += 1;
             assert!(
@@ -97,7 +112,9 @@ fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
     assert!(playable >= 24, "{playable} playable cards");
     assert_eq!(playable + left_out, files);
     // A card, field by field: Serra Angel is 4/4 (`power`, `max_health`) for 3 W W.
-    let angel = gen.class(tessera_host::Id::parse("mtg:class/serra_angel").unwrap()).unwrap();
+    let angel = gen
+        .class(tessera_host::Id::parse("mtg:class/serra_angel").unwrap())
+        .unwrap();
     assert_eq!(prop(angel, "power").and_then(|v| v.as_f64()), Some(4.0));
     assert_eq!(class_stats(&gen, "mtg:class/serra_angel").2, Some(4.0));
     assert_eq!(prop(angel, "cost_w").and_then(|v| v.as_f64()), Some(2.0));
@@ -112,7 +129,13 @@ fn tessera_check_is_clean() {
     ensure_built();
     cardsfolder();
     let _ = std::fs::remove_file(repo().join("target/mtg-check.lock"));
-    let (ok, text) = tessera(&["check", "--server", "mtg.toml", "--lock", "target/mtg-check.lock"]);
+    let (ok, text) = tessera(&[
+        "check",
+        "--server",
+        "mtg.toml",
+        "--lock",
+        "target/mtg-check.lock",
+    ]);
     assert!(ok, "{text}");
     assert!(text.contains(" 0 errors, 0 warnings"), "{text}");
 }
@@ -136,7 +159,16 @@ fn seeded_mtg_games_finish_without_errors() {
     ensure_built();
     cardsfolder();
     let (ok, text) = tessera(&[
-        "run", "--server", "mtg.toml", "--games", "6", "--seed", "1", "--quiet", "--agents", "random,greedy",
+        "run",
+        "--server",
+        "mtg.toml",
+        "--games",
+        "6",
+        "--seed",
+        "1",
+        "--quiet",
+        "--agents",
+        "random,greedy",
     ]);
     assert!(ok, "{text}");
     let summary = text

@@ -57,8 +57,7 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
         }
         let dirty = world.take_dirty();
         let moved = dirty.structural && !tags_only;
-        if (moved && holders_may_change(world, gen, &dirty)) || world.aura_holders.is_none()
-        {
+        if (moved && holders_may_change(world, gen, &dirty)) || world.aura_holders.is_none() {
             world.aura_holders = Some(Arc::new(class_aura_holders(world, gen)));
         }
         let changed_tags = tags_of_changed(world, &dirty);
@@ -157,7 +156,8 @@ fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> b
 fn is_stale(world: &World, key: AuraKey, def: &AuraDef, dirty: &Dirty, tags_only: bool) -> bool {
     let deps = &def.deps;
     deps.everything
-        || ((!tags_only || deps.reads_tag_of(&dirty.tags)) && structural_hit(world, key, deps, dirty))
+        || ((!tags_only || deps.reads_tag_of(&dirty.tags))
+            && structural_hit(world, key, deps, dirty))
         || deps.keys.iter().any(|k| dirty.keys.contains(k))
         || !world.aura_results.contains_key(&key)
 }

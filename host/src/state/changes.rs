@@ -119,8 +119,7 @@ impl Changes {
             return false;
         }
         let folded = if deps.confined() {
-            self.anywhere > since
-                || deps.zones.iter().any(|&z| stamp_of(&self.zones, z) > since)
+            self.anywhere > since || deps.zones.iter().any(|&z| stamp_of(&self.zones, z) > since)
         } else {
             self.structural > since
         };
@@ -183,13 +182,25 @@ mod tests {
 
     fn touched(key: &str) -> Dirty {
         let mut d = Dirty::default();
-        d.touch(ObjId { index: 1, generation: 0 }, Sym::new(key));
+        d.touch(
+            ObjId {
+                index: 1,
+                generation: 0,
+            },
+            Sym::new(key),
+        );
         d
     }
 
     fn moved(zone: &str) -> Dirty {
         let mut d = Dirty::default();
-        d.structural_at(ObjId { index: 1, generation: 0 }, Sym::new(zone));
+        d.structural_at(
+            ObjId {
+                index: 1,
+                generation: 0,
+            },
+            Sym::new(zone),
+        );
         d
     }
 
@@ -223,7 +234,14 @@ mod tests {
 
     fn tagged(zone: &str, tag: &str) -> Dirty {
         let mut d = Dirty::default();
-        d.tagged_at(ObjId { index: 1, generation: 0 }, Sym::new(zone), Sym::new(tag));
+        d.tagged_at(
+            ObjId {
+                index: 1,
+                generation: 0,
+            },
+            Sym::new(zone),
+            Sym::new(tag),
+        );
         d
     }
 
@@ -247,7 +265,13 @@ mod tests {
         // A tag change folded with a move in its zone: awake through the zone.
         c.set_quiet(0, Some(&d));
         let mut both = tagged("board", "exhausted");
-        both.structural_at(ObjId { index: 2, generation: 0 }, Sym::new("board"));
+        both.structural_at(
+            ObjId {
+                index: 2,
+                generation: 0,
+            },
+            Sym::new("board"),
+        );
         assert!(!c.quiet(0, &d, &both, &h));
         c.fold(&both, &h);
         assert!(!c.quiet(0, &d, &none, &h));
@@ -266,7 +290,10 @@ mod tests {
         c.set_quiet(0, Some(&anywhere));
         c.set_quiet(1, Some(&scoped));
         c.set_quiet(2, Some(&confined));
-        assert!(!c.quiet(1, &scoped, &none, &h), "a scoped read is never quiet");
+        assert!(
+            !c.quiet(1, &scoped, &none, &h),
+            "a scoped read is never quiet"
+        );
         c.fold(&moved("hand"), &h);
         assert!(!c.quiet(0, &anywhere, &none, &h));
         assert!(c.quiet(2, &confined, &none, &h));

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use super::{slots, HealthRule, Object, ObjId, PropMap, Slot, StateError, TagSet, Value, World};
+use super::{slots, HealthRule, ObjId, Object, PropMap, Slot, StateError, TagSet, Value, World};
 use crate::id::{Id, Sym};
 
 /// Starting properties and tags prepared for creating many objects alike: the same

@@ -1,0 +1,176 @@
+//! Reading the world: every object, by class, zone or tag; base and effective property
+//! values (modifiers applied); inherited values through parents; tags, granted ones
+//! included.
+
+use super::*;
+
+impl World {
+    /// Every living object, in id order (deterministic).
+    pub fn objects(&self) -> impl Iterator<Item = (ObjId, &Object)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.object.as_ref().map(|o| {
+                (
+                    ObjId {
+                        index: u32::try_from(i).unwrap_or(u32::MAX),
+                        generation: s.generation,
+                    },
+                    &**o,
+                )
+            })
+        })
+    }
+
+    /// Appends the objects of a class, in id order, to `out` (without an iterator over
+    /// the index when the class has at most one object: the common case).
+    pub fn objects_of_class_into<const N: usize>(
+        &self,
+        class: Id,
+        out: &mut smallvec::SmallVec<[ObjId; N]>,
+    ) {
+        let Some(set) = self.by_class.get(&class) else {
+            return;
+        };
+        match set.len() {
+            0 => {}
+            1 => out.extend(set.get_min().copied()),
+            _ => out.extend(set.iter().copied()),
+        }
+    }
+
+    /// Living objects of one class, in id order.
+    pub fn objects_of_class(&self, class: Id) -> impl Iterator<Item = ObjId> + '_ {
+        self.by_class
+            .get(&class)
+            .into_iter()
+            .flat_map(|s| s.iter().copied())
+    }
+
+    /// The objects in a zone, in id order.
+    pub fn objects_in_zone(&self, zone: Sym) -> impl Iterator<Item = ObjId> + '_ {
+        self.by_zone
+            .get(&zone)
+            .into_iter()
+            .flat_map(|s| s.iter().copied())
+    }
+
+    /// The objects with a tag, their own or granted by a modifier, in id order.
+    pub fn objects_tagged(&self, tag: Sym) -> impl Iterator<Item = ObjId> + '_ {
+        let own = self.by_tag.get(&tag);
+        let granted = self.by_granted_tag.get(&tag);
+        let merged: Box<dyn Iterator<Item = ObjId> + '_> = match (own, granted) {
+            (Some(a), Some(b)) if !b.is_empty() => {
+                let mut v: Vec<ObjId> = a.iter().chain(b.iter()).copied().collect();
+                v.sort_unstable();
+                v.dedup();
+                Box::new(v.into_iter())
+            }
+            (Some(a), _) => Box::new(a.iter().copied()),
+            (None, Some(b)) => Box::new(b.iter().copied()),
+            (None, None) => Box::new(std::iter::empty()),
+        };
+        merged
+    }
+
+    /// How many objects a tag could name (own and granted; an upper bound, cheap).
+    pub fn tagged_len(&self, tag: Sym) -> usize {
+        self.by_tag.get(&tag).map_or(0, OrdSet::len)
+            + self.by_granted_tag.get(&tag).map_or(0, OrdSet::len)
+    }
+
+    /// How many objects a zone holds.
+    pub fn zone_len(&self, zone: Sym) -> usize {
+        self.by_zone.get(&zone).map_or(0, OrdSet::len)
+    }
+
+    /// Number of living objects.
+    pub fn len(&self) -> usize {
+        self.by_class.values().map(OrdSet::len).sum()
+    }
+
+    /// Whether the world has no objects.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The base value of a property (no modifiers).
+    pub fn base(&self, id: ObjId, key: Sym) -> Option<&Value> {
+        self.object(id).ok()?.props.get(&key)
+    }
+
+    /// The effective numeric value of a property: base (0 if absent) with modifiers
+    /// applied. `health` is derived as `max_health - damage` when the object has a
+    /// maximum health. Returns `None` for a missing object or a non-numeric property
+    /// without modifiers.
+    pub fn get_number(&self, id: ObjId, key: Sym) -> Option<f64> {
+        // One slot look-up for the object and its modifiers.
+        let (obj, mods) = self.living(id)?;
+        if key == self.health.health_key && !obj.props.contains_key(&key) {
+            let max = self.get_number(id, self.health.max_key)?;
+            if obj.props.contains_key(&self.health.max_key)
+                || self.has_mods(id, self.health.max_key)
+            {
+                let damage = self.get_number(id, self.health.damage_key).unwrap_or(0.0);
+                return Some(max - damage);
+            }
+        }
+        let base = obj.props.get(&key);
+        match (base, mods) {
+            (Some(v), None) => v.as_f64(),
+            (Some(v), Some(m)) => v.as_f64().map(|b| apply(b, key, m)),
+            (None, Some(m)) if m.iter().any(|x| x.key == key) => Some(apply(0.0, key, m)),
+            // `timestamp`, unless content sets one: when it entered its zone (the order
+            // of a stack, of timestamps in a layer).
+            (None, _) if key == timestamp_key() => Some(obj.timestamp as f64),
+            (None, _) => None,
+        }
+    }
+
+    /// Like [`World::get_number`], but integral (rounded down) and 0 when absent.
+    pub fn get_int(&self, id: ObjId, key: Sym) -> i64 {
+        self.get_number(id, key).map_or(0, |f| f.floor() as i64)
+    }
+
+    /// Looks a property up on the object, then on its parent, and so on up the attachment
+    /// chain (building → planet → system); the first object that has it answers.
+    pub fn get_inherited(&self, id: ObjId, key: Sym) -> Option<f64> {
+        let mut cur = Some(id);
+        let mut hops = 0;
+        while let Some(c) = cur {
+            if let Some(v) = self.get_number(c, key) {
+                return Some(v);
+            }
+            cur = self.object(c).ok()?.parent;
+            hops += 1;
+            if hops > 64 {
+                return None;
+            }
+        }
+        None
+    }
+
+    fn has_mods(&self, id: ObjId, key: Sym) -> bool {
+        self.applied(id)
+            .is_some_and(|m| m.iter().any(|x| x.key == key))
+    }
+
+    /// Whether the object has the tag.
+    pub fn has_tag(&self, id: ObjId, tag: Sym) -> bool {
+        self.living(id).is_some_and(|(o, mods)| {
+            o.tags.contains(&tag)
+                || mods.is_some_and(|mods| {
+                    mods.iter()
+                        .any(|m| m.key == tag && m.layer == modifier::Layer::Tag)
+                })
+        })
+    }
+
+    /// Whether `o` (the object `id`) has `tag`: its own tags, or one granted by a
+    /// modifier of an aura (`op = "tag"`).
+    pub fn object_has_tag(&self, id: ObjId, o: &Object, tag: Sym) -> bool {
+        o.tags.contains(&tag)
+            || self.applied(id).is_some_and(|mods| {
+                mods.iter()
+                    .any(|m| m.key == tag && m.layer == modifier::Layer::Tag)
+            })
+    }
+}
