@@ -179,6 +179,32 @@ fn separated(
     Ok(())
 }
 
+/// How deeply arrays and objects may nest (serde_json's own limit): the parser and the
+/// tree walk recurse once per level, so deeper input would overflow the stack.
+const MAX_JSON_DEPTH: usize = 128;
+
+/// Refuses input nested deeper than [`MAX_JSON_DEPTH`], before anything recurses over it.
+fn check_depth(text: &str) -> Result<(), JsonError> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if in_string => escaped = true,
+            b'"' => in_string = !in_string,
+            b'[' | b'{' if !in_string => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    let why = format!("arrays and tables nest deeper than {MAX_JSON_DEPTH} levels");
+                    return Err((why, Some(i..i + 1)));
+                }
+            }
+            b']' | b'}' if !in_string => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 impl LoaderKind for JsonLoader {
     fn extensions(&self) -> &[&str] {
         &["json"]
@@ -187,6 +213,7 @@ impl LoaderKind for JsonLoader {
     fn parse(&self, input: &LoadInput<'_>, spans: Spans<'_>) -> Result<Json, JsonError> {
         let text = input.text;
         use jsonc_parser::common::Ranged;
+        check_depth(text)?;
         let strict = jsonc_parser::ParseOptions {
             allow_comments: false,
             allow_loose_object_property_names: false,
@@ -319,6 +346,25 @@ mod tests {
                 "{bad:?}: {msg}"
             );
         }
+        // Nesting deep enough to overflow a recursive parser is refused before parsing
+        // (brackets inside strings do not count).
+        let deep = format!("{{\"a\": {}1{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        let (msg, span) = JsonLoader
+            .parse(&LoadInput::text(&deep), &mut |_, _| {})
+            .unwrap_err();
+        assert!(msg.contains("nest deeper than 128"), "{msg}");
+        assert_eq!(span, Some(133..134), "the bracket opening level 129");
+        let ok = format!(
+            "{{\"s\": \"[[[\\\"{{\", \"a\": {}1{}}}",
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        assert!(
+            JsonLoader
+                .parse(&LoadInput::text(&ok), &mut |_, _| {})
+                .is_ok(),
+            "{ok}"
+        );
         assert!(
             TomlLoader
                 .parse(&LoadInput::text("a = 1\na = 2\n"), &mut |_, _| {})
