@@ -14,7 +14,7 @@ use std::time::Duration;
 use tessera_host::serve::agones::AgonesOptions;
 use tessera_host::serve::client::Client;
 use tessera_host::serve::protocol::SeatKind;
-use tessera_host::serve::Server;
+use tessera_host::serve::{ServeError, Server};
 use tokio::sync::watch;
 use tonic::body::BoxBody;
 use tonic::codec::ProstCodec;
@@ -314,6 +314,8 @@ fn agones_without_a_sidecar_refuses_to_start_and_says_why() {
         a.connect_timeout = Duration::from_millis(500);
         o.agones = Some(a);
         let err = Server::start(o).await.unwrap_err();
+        assert!(matches!(err, ServeError::Agones(_)), "{err:?}");
+        let err = err.to_string();
         assert!(
             err.contains("Agones SDK server") && err.contains("without --agones"),
             "{err}"
