@@ -110,26 +110,10 @@ impl std::fmt::Display for Diagnostic {
 /// The closest of `names` to `name`, if one is close (for "did you mean").
 fn closest<'a>(name: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     names
-        .map(|n| (edit_distance(name, n), n))
+        .map(|n| (strsim::levenshtein(name, n), n))
         .filter(|(d, n)| *d <= (name.len().max(n.len()) / 4).max(1))
         .min()
         .map(|(_, n)| n)
-}
-
-/// Levenshtein distance between two names.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]
@@ -144,6 +128,5 @@ mod tests {
             Some("EARLY_PRIORITY")
         );
         assert_eq!(closest("TROOPS", names.iter().copied()), None);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
     }
 }

@@ -2,21 +2,12 @@
 //! from its `fn` line to its closing brace.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::layers::rust_files;
 
 /// The most lines a function may take.
 const MAX_LINES: usize = 100;
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// Each line's count of `{` minus `}` in code: braces in comments, strings (raw ones
 /// and ones spanning lines too) and char literals do not count.

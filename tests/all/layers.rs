@@ -133,7 +133,8 @@ fn first_segment(path: &str) -> String {
         .collect()
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every `.rs` file under `dir` (the source-scanning tests share it).
+pub(crate) fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in fs::read_dir(dir).expect("read host/src").flatten() {
         let p = entry.path();
         if p.is_dir() {

@@ -92,6 +92,14 @@ fn load_with_grant(t: &Tree) -> LoadedMods {
     load(&[t.mods()], Some(&server), registry())
 }
 
+/// The error diagnostics of a load, rendered.
+fn errors(l: &LoadedMods) -> Vec<String> {
+    l.all_diagnostics()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect()
+}
+
 fn has_class(l: &LoadedMods, id: &str) -> bool {
     let id = Id::parse(id).unwrap();
     l.generation
@@ -123,11 +131,7 @@ fn a_loader_includes_files_of_its_mod_and_of_granted_folders() {
     // Latin-1 bytes (an `é` in a note): read, not refused as non-UTF-8.
     std::fs::write(t.mods().join("m/content/latin.inc"), b"# caf\xe9\nfox 2\n").unwrap();
     let l = load_with_grant(&t);
-    let errors: Vec<String> = l
-        .all_diagnostics()
-        .filter(|d| d.is_error())
-        .map(|d| d.to_string())
-        .collect();
+    let errors = errors(&l);
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     for id in ["m:class/wolf", "m:class/bear", "m:class/owl", "m:class/fox"] {
         assert!(has_class(&l, id), "{id} was loaded");
@@ -150,11 +154,7 @@ fn an_include_outside_what_the_mod_may_read_is_refused_by_name() {
     std::fs::create_dir_all(t.root.join("secret")).unwrap();
     std::fs::write(t.root.join("secret/x.part"), "spy 9\n").unwrap();
     let l = load_with_grant(&t);
-    let errors: Vec<String> = l
-        .all_diagnostics()
-        .filter(|d| d.is_error())
-        .map(|d| d.to_string())
-        .collect();
+    let errors = errors(&l);
     assert!(
         errors
             .iter()

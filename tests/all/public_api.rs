@@ -4,19 +4,9 @@
 //! Crate-private functions (`pub(crate)`, `pub(super)`, private) may still carry messages.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Every `.rs` file under `dir`.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in fs::read_dir(dir).unwrap().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::layers::rust_files;
 
 /// Whether a function signature returns `Result<…, String>`.
 fn returns_string_error(signature: &str) -> bool {
