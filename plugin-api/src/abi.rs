@@ -276,6 +276,9 @@ pub mod native {
         pub random: Option<extern "C" fn(i64, i64) -> i64>,
         /// Capability `log`: `log(level, ptr, len)`; null unless granted.
         pub log: Option<unsafe extern "C" fn(i32, *const u8, usize)>,
+        /// `set_float(obj, key, value) -> status` (added after the first release of
+        /// version 1: appended, so `size` tells whether a host has it).
+        pub set_float: extern "C" fn(i64, i32, f64) -> i32,
     }
 }
 

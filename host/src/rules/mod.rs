@@ -14,6 +14,7 @@ pub(crate) mod core;
 pub mod expr;
 mod fault;
 mod params;
+pub mod pass;
 pub(crate) mod patch;
 pub mod registry;
 pub(crate) mod replace;
@@ -51,6 +52,9 @@ pub struct Scope {
     pub player: Option<ObjId>,
     /// The event being handled.
     pub event: Option<Arc<Event>>,
+    /// The running value of the property an effect is setting (`value` in expressions;
+    /// see `rules::pass`).
+    pub value: Option<f64>,
 }
 
 impl Scope {
@@ -62,6 +66,7 @@ impl Scope {
             target: event.target,
             player: event.player,
             event: Some(event.clone()),
+            value: None,
         }
     }
 
@@ -219,6 +224,10 @@ pub enum RuleError {
     /// An expression divided by zero.
     #[error("division by zero in `{0}`")]
     DivideByZero(String),
+    /// An expression's result is not a finite number (a root of a negative number, an
+    /// overflow).
+    #[error("`{0}` gives no finite number")]
+    NotFinite(String),
     /// A reference named no object in this scope.
     #[error("`{0}` names no object here")]
     NoObject(String),

@@ -16,7 +16,9 @@ mod declare;
 use declare::{declare, defs_stub};
 mod definitions;
 mod defs;
+mod exprs;
 mod kinds;
+mod passes;
 mod play;
 mod properties;
 mod refs;
@@ -201,6 +203,10 @@ pub struct Generation {
     pub warnings: Diagnostics,
     /// Abilities by id.
     pub abilities: crate::rules::ability::AbilityBook,
+    /// Effect passes by id (`[pass.NAME]`).
+    pub passes: HashMap<Id, Arc<crate::rules::pass::PassDef>>,
+    /// Classes with effects groups, in load order (what a pass walks).
+    pub effects_classes: Vec<Id>,
 }
 
 /// The extra action lists compiled by [`Generation::build_with`], in request order.
@@ -349,6 +355,8 @@ impl Generation {
             mods: Vec::new(),
             warnings: Diagnostics::default(),
             abilities: crate::rules::ability::AbilityBook::default(),
+            passes: HashMap::new(),
+            effects_classes: Vec::new(),
         }
     }
 
@@ -594,6 +602,8 @@ pub(crate) struct Defs {
     pub(super) events: HashSet<Id>,
     pub(super) classes: HashSet<Id>,
     pub(super) auras: HashSet<Id>,
+    /// Declared effect passes (`[pass.NAME]`).
+    pub(super) passes: HashSet<Id>,
     /// Modifier layers in order (`[world] layers` of the last file declaring them):
     /// known before any aura compiles, whichever file declares them.
     pub(super) layers: Vec<Sym>,
@@ -620,6 +630,8 @@ pub(crate) struct Compiler<'c> {
     inline: usize,
     /// How deeply selectors and conditions are being compiled one inside another.
     depth: usize,
+    /// Names bound by the `let` of the expressions being compiled (innermost last).
+    locals: Vec<(String, crate::rules::expr::Expr)>,
 }
 
 /// The longest chain of aliases or refs using one another (a longer one is an error

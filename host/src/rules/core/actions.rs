@@ -32,6 +32,18 @@ fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {
     e.eval_int(&ax.cx().with_scope(&scope))
 }
 
+/// Evaluates an expression with `target` = the object being acted on, keeping decimals
+/// (for decimal properties; a result that is not finite is an error).
+fn eval_decimal(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<f64, RuleError> {
+    let scope = ax.scope.with_target(target);
+    let v = e.eval(&ax.cx().with_scope(&scope))?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(RuleError::NotFinite(e.to_string()))
+    }
+}
+
 /// The player an event about `obj` concerns: the object itself if it is a player, else
 /// its owner.
 pub(super) fn owner_of(ax: &ActCx<'_>, obj: ObjId) -> Option<ObjId> {
@@ -265,6 +277,13 @@ struct SetProp {
 impl Action for SetProp {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         for &t in targets {
+            // A decimal property (its base a decimal number) stays decimal.
+            if let Some(Value::Float(_)) = ax.world.base(t, self.key) {
+                let v = eval_decimal(ax, &self.value, t)?;
+                let old = ax.world.set(t, self.key, Value::float(v))?;
+                changed(ax, t, self.key, old, v.floor() as i64);
+                continue;
+            }
             let v = eval_for(ax, &self.value, t)?;
             let old = ax.world.set(t, self.key, Value::Int(v))?;
             changed(ax, t, self.key, old, v);
@@ -281,8 +300,14 @@ struct AddProp {
 impl Action for AddProp {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         for &t in targets {
-            let a = eval_for(ax, &self.amount, t)?;
             let old = ax.world.base(t, self.key).cloned();
+            if let Some(Value::Float(x)) = old {
+                let v = x + eval_decimal(ax, &self.amount, t)?;
+                ax.world.set(t, self.key, Value::float(v))?;
+                changed(ax, t, self.key, old, v.floor() as i64);
+                continue;
+            }
+            let a = eval_for(ax, &self.amount, t)?;
             let new = ax.world.add(t, self.key, a)?;
             changed(ax, t, self.key, old, new);
         }

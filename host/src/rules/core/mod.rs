@@ -8,6 +8,7 @@ mod create;
 mod flow;
 mod links;
 mod loaders;
+mod passes;
 mod selectors;
 
 use crate::id::{Id, Sym};
@@ -23,6 +24,7 @@ pub fn register(r: &mut Registry) {
     conditions::register(r);
     selectors::register(r);
     loaders::register(r);
+    passes::register(r);
     for (id, doc) in crate::bus::core_events::ALL {
         let id = Id::parse(id).unwrap_or_else(|e| panic!("core event id: {e}"));
         r.register_event(id, doc, Provider::BuiltIn)
