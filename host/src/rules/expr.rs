@@ -264,6 +264,9 @@ pub enum Expr {
     Running,
     /// `abs(e)`
     Abs(Box<Expr>),
+    /// `tick`: the scheduler's current tick (a turn-based game that advances it once a
+    /// turn reads the turn number).
+    Tick,
     /// `{ if = <condition>, then = a, else = b }`: the condition is tested on `target`
     /// (or on `self` where there is no target).
     If(Arc<dyn Condition>, Box<Expr>, Box<Expr>),
@@ -335,6 +338,7 @@ impl Expr {
             Expr::Count(sel) => sel.count(cx)? as f64,
             Expr::Stat(stat, sel, key) => statistic(cx, *stat, sel.as_ref(), *key)?,
             Expr::Running => cx.scope.value.unwrap_or(0.0),
+            Expr::Tick => cx.world.tick as f64,
             Expr::Abs(e) => e.eval(cx)?.abs(),
             Expr::If(cond, a, b) => {
                 let on = cx.scope.target.or(cx.scope.this).ok_or_else(|| {
@@ -370,6 +374,8 @@ impl Expr {
                 d.scoped = true
             }
             Expr::Abs(e) => e.deps(d),
+            // Ticks are not tracked changes: whoever reads one recomputes always.
+            Expr::Tick => d.everything = true,
             Expr::If(c, a, b) => {
                 c.deps(d);
                 a.deps(d);
@@ -475,6 +481,7 @@ impl fmt::Display for Expr {
                 }
             }
             Expr::Running => f.write_str("value"),
+            Expr::Tick => f.write_str("tick"),
             Expr::Abs(e) => write!(f, "abs({e})"),
             Expr::If(_, a, b) => write!(f, "if(.., {a}, {b})"),
             Expr::Bin(op, a, b) => {
@@ -654,6 +661,7 @@ impl Parser<'_> {
             }
             "sum" => self.sum(),
             "value" => Ok(Expr::Running),
+            "tick" => Ok(Expr::Tick),
             "abs" => {
                 if !self.eat(b'(') {
                     return Err(self.err("expected `(` after `abs`"));

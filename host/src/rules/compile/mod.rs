@@ -68,6 +68,8 @@ pub struct ContentSource {
     /// scenario of a run compiles the mods' shared sources with its own) is not parsed
     /// again — for a plugin loader, not translated again.
     tree: Arc<OnceLock<Json>>,
+    /// The loader's warnings from that parse (reported by every build using the source).
+    warnings: Arc<OnceLock<Vec<crate::rules::registry::LoadWarning>>>,
     /// Byte offset of each line start, computed once on first use.
     lines: Arc<OnceLock<Vec<usize>>>,
 }
@@ -84,6 +86,7 @@ impl ContentSource {
             files: None,
             spans: Arc::default(),
             tree: Arc::default(),
+            warnings: Arc::default(),
             lines: Arc::default(),
         }
     }
@@ -260,7 +263,12 @@ impl Generation {
         let mut trees: Vec<Option<Json>> = Vec::new();
         for src in sources {
             match parse_tree(&registry, src) {
-                Ok(tree) => trees.push(Some(tree)),
+                Ok(tree) => {
+                    for w in loader_warnings(src) {
+                        diags.push(w);
+                    }
+                    trees.push(Some(tree));
+                }
                 Err(d) => {
                     diags.push(*d);
                     trees.push(None);
@@ -500,16 +508,31 @@ fn loader_of<'r>(
     })
 }
 
+/// The warnings the loader gave when it parsed `src`, as diagnostics at file:line.
+fn loader_warnings(src: &ContentSource) -> impl Iterator<Item = Diagnostic> + '_ {
+    src.warnings.get().into_iter().flatten().map(|w| {
+        let loc = match &w.span {
+            Some(s) => Location::span(&src.source, s.clone()),
+            None => Location::file(&src.source.path),
+        };
+        Diagnostic::warning("W-CONTENT-LOADER", w.message.clone())
+            .at(loc)
+            .for_mod(&src.mod_id)
+    })
+}
+
 fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diagnostic>> {
     if let Some(tree) = src.tree.get() {
         return Ok(tree.clone());
     }
     let loader = loader_of(registry, src)?;
     let mut map = HashMap::new();
+    let warnings = std::cell::RefCell::new(Vec::new());
     let input = LoadInput {
         text: &src.source.text,
         path: &src.path,
         files: src.files.as_ref(),
+        warnings: Some(&warnings),
     };
     let parsed = loader.imp.parse(&input, &mut |p, r| {
         map.insert(path_hash(p), r);
@@ -517,6 +540,7 @@ fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diag
     let _ = src.spans.set(map);
     if let Ok(tree) = &parsed {
         let _ = src.tree.set(tree.clone());
+        let _ = src.warnings.set(warnings.into_inner());
     }
     parsed.map_err(|(msg, span)| {
         let loc = match span {

@@ -9,6 +9,7 @@ mod flow;
 mod links;
 mod loaders;
 mod passes;
+mod properties;
 mod selectors;
 
 use crate::id::{Id, Sym};
@@ -25,6 +26,7 @@ pub fn register(r: &mut Registry) {
     selectors::register(r);
     loaders::register(r);
     passes::register(r);
+    properties::register(r);
     for (id, doc) in crate::bus::core_events::ALL {
         let id = Id::parse(id).unwrap_or_else(|e| panic!("core event id: {e}"));
         r.register_event(id, doc, Provider::BuiltIn)
