@@ -371,9 +371,9 @@ impl<'a> Cx<'a> {
             None => Vec::new(),
         };
         let built = self.effects(&effects)?;
-        if let Some(label) = built.label {
-            group.insert("label".into(), json!(label));
-        }
+        // The accounting label: the effect's own, else the entry's name.
+        let label = built.label.unwrap_or_else(|| self.entry.clone());
+        group.insert("label".into(), json!(label));
         if built.sets.is_empty() && built.actions.is_empty() {
             // `effects = NoOp`: a group that does nothing translates to nothing.
             return Err(Stop);
