@@ -359,12 +359,15 @@ impl<'a> Cx<'a> {
         if let Some(Value::Str(s)) = g.get("stackinggroup") {
             group.insert("stacking".into(), json!(s));
         }
-        if let Some(p) = g.get("priority") {
-            match self.constant(p) {
-                Some(n) => group.insert("priority".into(), json!(n.round() as i64)),
+        // FreeOrion's default priority is 100 (DEFAULT_PRIORITY).
+        let priority = match g.get("priority") {
+            Some(p) => match self.constant(p) {
+                Some(n) => n.round() as i64,
                 None => return self.unsupported(g.line, "a priority that is not a number", ""),
-            };
-        }
+            },
+            None => 100,
+        };
+        group.insert("priority".into(), json!(priority));
         let effects = match g.get("effects") {
             Some(Value::List(l)) => l.clone(),
             Some(one) => vec![one.clone()],

@@ -93,12 +93,12 @@ pub struct ContentFile {
 #[serde(deny_unknown_fields)]
 pub struct PassSpec {
     /// Properties set back before the effects apply, each to a number
-    /// (`reset = { max_troops = 0, target_population = 0 }`), on every object that has
-    /// the property.
+    /// (`reset = { max_troops = 0, target_population = 0 }`), on every object whose class
+    /// declares the property.
     #[serde(default)]
     pub reset: IndexMap<String, Json>,
-    /// Bounds applied after the effects, on every object that has the property
-    /// (`{ key = "troops", min = 0, max = "target.max_troops" }`).
+    /// Bounds applied after the effects, on every object whose class declares the
+    /// property (`{ key = "troops", min = 0, max = "target.max_troops" }`).
     #[serde(default)]
     pub clamp: Vec<PassClampSpec>,
     /// Record, for each property an effect changes, which group changed it and by how

@@ -8,15 +8,16 @@
 //!    it is before anything changes: its source resolved, its activation tested on the
 //!    source, its scope selected.
 //! 2. **Reset** — the pass's `reset` properties go back to their reset values on every
-//!    object that has them (maximum and target meters are recomputed from nothing each
-//!    run; current values carry over).
+//!    object whose class declares them (maximum and target meters are recomputed from
+//!    nothing each run; current values carry over).
 //! 3. **Apply** — the matched groups apply in priority order (lower first), then holder
 //!    order, then their order in the class. Each effect sets one property of each target
 //!    from an expression in which `value` is that property's running value, so
 //!    `value * 2` at a later priority doubles what earlier groups added. A stacking group
 //!    claims a target for the first group of it that applies; later groups of the same
 //!    stacking group skip that target.
-//! 4. **Clamp** — the pass's clamps bound their properties (current ≤ maximum).
+//! 4. **Clamp** — the pass's clamps bound their properties (current ≤ maximum) on every
+//!    object whose class declares them.
 //!
 //! Every change an effect or clamp makes is recorded in the world's
 //! [`Accounting`](crate::state::Accounting) with the group's label. Values written are
@@ -29,7 +30,7 @@ use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
 use crate::rules::select::Select;
-use crate::rules::{ActCx, Origin, RuleError, Scope};
+use crate::rules::{ActCx, Generation, Origin, RuleError, Scope};
 use crate::state::{AccountEntry, Accounting, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
@@ -111,7 +112,7 @@ struct Matched {
 pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> {
     let mut matched = match_groups(ax, pass.id)?;
     matched.sort_by_key(|m| (m.priority, m.holder, m.index));
-    reset(ax.world, pass);
+    reset(ax.world, ax.gen, pass);
     let mut book = Accounting::default();
     let mut report = PassReport {
         groups: matched.len(),
@@ -231,22 +232,37 @@ fn write(world: &mut World, obj: ObjId, key: Sym, v: f64) -> Result<(), RuleErro
     Ok(())
 }
 
-/// Step 2: the reset properties back to their reset values.
-fn reset(world: &mut World, pass: &PassDef) {
+/// The objects of every class that declares one of `keys` (in class id order): a meter
+/// belongs to the classes that have it, so resets and clamps visit those objects only.
+fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId> {
+    let mut classes: Vec<&Id> = gen
+        .classes
+        .iter()
+        .filter(|(_, c)| c.props.iter().any(|(k, _)| keys.contains(k)))
+        .map(|(id, _)| id)
+        .collect();
+    classes.sort_by_key(|id| id.as_str());
+    let mut out = Vec::new();
+    for c in classes {
+        world.objects_of_class_into(*c, &mut out);
+    }
+    out
+}
+
+/// Step 2: the reset properties back to their reset values, on the objects of the
+/// classes that declare them.
+fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
     if pass.reset.is_empty() {
         return;
     }
-    let mut writes = Vec::new();
-    for (id, o) in world.objects() {
+    let keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
+    for id in objects_declaring(world, gen, &keys) {
         for &(key, to) in &pass.reset {
-            if o.props.get(&key).is_some() {
-                writes.push((id, key, to));
+            if world.base(id, key).is_some() {
+                // The object was just listed: the write cannot fail.
+                let _ = write(world, id, key, to);
             }
         }
-    }
-    for (id, key, to) in writes {
-        // The object was just listed: the write cannot fail.
-        let _ = write(world, id, key, to);
     }
 }
 
@@ -309,17 +325,14 @@ fn apply(
     Ok(())
 }
 
-/// Step 4: the clamps, on every object that has the property.
+/// Step 4: the clamps, on the objects of the classes that declare the property.
 fn clamp(ax: &mut ActCx<'_>, pass: &PassDef, mut book: Option<&mut Accounting>) -> Result<(), RuleError> {
     let label: Arc<str> = Arc::from("clamp");
     for c in &pass.clamps {
-        let holders: Vec<ObjId> = ax
-            .world
-            .objects()
-            .filter(|(_, o)| o.props.get(&c.key).is_some())
-            .map(|(id, _)| id)
-            .collect();
-        for id in holders {
+        for id in objects_declaring(ax.world, ax.gen, &[c.key]) {
+            if ax.world.base(id, c.key).is_none() {
+                continue;
+            }
             let before = base_number(ax.world, id, c.key);
             let scope = Scope {
                 target: Some(id),

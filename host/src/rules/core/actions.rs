@@ -292,6 +292,21 @@ impl Action for SetProp {
     }
 }
 
+/// `set` with `text`: a text value for each target.
+#[derive(Debug)]
+struct SetText {
+    key: Sym,
+    text: Arc<str>,
+}
+impl Action for SetText {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            ax.world.set(t, self.key, Value::Text(self.text.clone()))?;
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug)]
 struct AddProp {
     key: Sym,
@@ -580,11 +595,20 @@ fn properties(r: &mut Registry) {
         "sets a base property of each target",
         vec![
             ParamSpec::required("key", T::Name, "the property"),
-            ParamSpec::required("value", T::Expr, "the new value"),
+            ParamSpec::optional("value", T::Expr, "the new value (a number)"),
+            ParamSpec::optional("text", T::Text, "instead of `value`: the new text (a focus, a name)"),
         ],
         kind(|p| {
+            let key = p.name("key")?;
+            if let Some(text) = p.opt_text("text")? {
+                return Ok(Box::new(SetText { key, text: text.into() }) as Box<dyn Action>);
+            }
+            if p.raw("value").is_none() {
+                return Err(p.error("value", "`set` needs a `value` (a number) or a `text`")
+                    .help("e.g. `{ type = \"set\", key = \"attack\", value = 3 }` or `{ type = \"set\", key = \"focus\", text = \"industry\" }`"));
+            }
             Ok(Box::new(SetProp {
-                key: p.name("key")?,
+                key,
                 value: p.expr("value")?,
             }))
         }),
