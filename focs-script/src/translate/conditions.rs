@@ -153,6 +153,10 @@ impl Cx<'_> {
             "Number" => self.number(n),
             "Turn" => self.meter_range(n, "tick"),
             "Homeworld" if n.params.is_empty() => Ok(json!({ "type": "has_tag", "tag": "homeworld" })),
+            // The freeorion mod has no movement: it tags every ship `stationary`.
+            "Stationary" => Ok(json!({ "type": "has_tag", "tag": "stationary" })),
+            "SpeciesLikes" => self.opinion(n, "likes"),
+            "SpeciesDislikes" => self.opinion(n, "dislikes"),
             _ => self.unsupported(n.line, kind, ""),
         }
     }
@@ -213,6 +217,17 @@ impl Cx<'_> {
             1 => all.remove(0),
             _ => json!({ "all": all }),
         })
+    }
+
+    /// `SpeciesLikes name = ThisBuilding`: the object's `likes` (a planet's: its species'
+    /// likes, which the freeorion mod copies onto it) holds the name.
+    fn opinion(&mut self, n: &Node, key: &str) -> Built<Json> {
+        let name = match n.get("name") {
+            Some(Value::Str(s)) => class_name(s),
+            Some(Value::Node(t)) if t.kind.starts_with("This") && t.params.is_empty() => class_name(&self.entry),
+            _ => return self.unsupported(n.line, &format!("{} of a name that is not text or This…", n.kind), ""),
+        };
+        Ok(json!({ "type": "is", "key": key, "value": name }))
     }
 
     /// `Random probability = P`: a draw from the world's seeded RNG (replayable).

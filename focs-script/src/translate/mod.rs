@@ -374,8 +374,12 @@ impl<'a> Cx<'a> {
             None => Vec::new(),
         };
         let built = self.effects(&effects)?;
-        // The accounting label: the effect's own, else the entry's name.
-        let label = built.label.unwrap_or_else(|| self.entry.clone());
+        // The accounting label: the effect's own, the group's, else the entry's name.
+        let group_label = match g.get("accountinglabel") {
+            Some(Value::Str(s)) => Some(s.clone()),
+            _ => None,
+        };
+        let label = built.label.or(group_label).unwrap_or_else(|| self.entry.clone());
         group.insert("label".into(), json!(label));
         if built.sets.is_empty() && built.actions.is_empty() {
             // `effects = NoOp`: a group that does nothing translates to nothing.

@@ -82,6 +82,14 @@ impl Cx<'_> {
                 _ => self.unsupported(n.line, "GameRule without a name", ""),
             },
             "Statistic" => self.statistic(n, b),
+            // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
+            // mod's game rules give them, under the same name.
+            other if n.params.is_empty() && (other.starts_with("Galaxy") || other.starts_with("Universe")) => {
+                match self.rules.game_rules.get(other) {
+                    Some(v) => Ok(number(*v)),
+                    None => self.unsupported(n.line, &format!("the value {other} (not in the mod's game rules)"), ""),
+                }
+            }
             other => self.unsupported(n.line, &format!("the value {other}"), ""),
         }
     }
