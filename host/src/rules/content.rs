@@ -201,6 +201,11 @@ pub struct GameSpec {
     /// Zones whose objects the log reports on (default `board`).
     #[serde(default)]
     pub show_zones: Vec<String>,
+    /// What each turn's header line says of every player, by name: expressions with
+    /// `self` = the player (`{ industry = "sum(my_planets, industry)" }`; default: its
+    /// `health`).
+    #[serde(default)]
+    pub header: IndexMap<String, Json>,
 }
 
 /// `[game.deck]`: each player gets `size` cards drawn at random (at most `copies` of a

@@ -6,6 +6,7 @@ mod choices;
 mod conditions;
 mod create;
 mod flow;
+mod nearest;
 mod links;
 mod loaders;
 mod passes;
@@ -21,6 +22,7 @@ use crate::state::{ObjId, World};
 pub fn register(r: &mut Registry) {
     actions::register(r);
     links::register(r);
+    nearest::register(r);
     choices::register(r);
     conditions::register(r);
     selectors::register(r);
