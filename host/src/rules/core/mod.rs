@@ -4,11 +4,15 @@
 mod actions;
 mod choices;
 mod conditions;
+mod containment;
 mod create;
 mod flow;
+pub(crate) mod graph;
+mod lanes;
 mod links;
 mod loaders;
 mod selectors;
+mod spatial;
 
 use crate::id::{Id, Sym};
 use crate::rules::registry::{Provider, Registry};
@@ -21,6 +25,9 @@ pub fn register(r: &mut Registry) {
     links::register(r);
     choices::register(r);
     conditions::register(r);
+    spatial::register(r);
+    containment::register(r);
+    lanes::register(r);
     selectors::register(r);
     loaders::register(r);
     for (id, doc) in crate::bus::core_events::ALL {
