@@ -245,6 +245,8 @@ pub(crate) fn value_deps(jumps: bool, refs: [&crate::rules::expr::ObjRef; 2], d:
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
     use crate::id::Id;
 
@@ -332,5 +334,46 @@ mod tests {
         assert_eq!(jumps_between(&w, s[4], s[0]), None);
         assert_eq!(jumps_between(&w, s[0], s[4]), Some(1));
         assert_eq!(distance_between(&w, s[0], s[4]), Some(4.0));
+    }
+
+    struct Aliases;
+    impl crate::rules::expr::Names for Aliases {
+        fn alias(
+            &mut self,
+            name: &str,
+        ) -> Result<Option<crate::rules::expr::Expr>, crate::rules::expr::NameError> {
+            Ok((name == "distance").then(|| crate::rules::expr::Expr::lit(7.0)))
+        }
+        fn selector(
+            &mut self,
+            name: &str,
+        ) -> Result<Arc<dyn crate::rules::registry::Selector>, crate::rules::expr::NameError>
+        {
+            Err(crate::rules::expr::NameError(format!("no selector `{name}`")))
+        }
+    }
+
+    fn parse(text: &str) -> Result<String, String> {
+        crate::rules::expr::parse(text, &mut Aliases)
+            .map(|e| e.to_string())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn jumps_and_distance_parse_as_functions_of_two_objects() {
+        assert_eq!(
+            parse("jumps(self, target.parent) + 1").unwrap(),
+            "(jumps(self, target.parent) + 1)"
+        );
+        assert_eq!(
+            parse("distance ( source.owner , event.target )").unwrap(),
+            "distance(source.owner, event.target)"
+        );
+        // Not followed by `(`, the name is what it was before: an alias here.
+        assert_eq!(parse("distance * 2").unwrap(), "(7 * 2)");
+        assert!(parse("jumps(self)").unwrap_err().contains("takes two objects"));
+        assert!(parse("jumps(self, target").unwrap_err().contains("takes two objects"));
+        let e = parse("distance(3, self)").unwrap_err();
+        assert!(e.contains("is not an object") && e.contains("column 10"), "{e}");
     }
 }

@@ -353,3 +353,6 @@ pub(super) fn register(r: &mut Registry) {
         }),
     );
 }
+
+#[cfg(test)]
+mod tests;
