@@ -8,6 +8,7 @@
 //! unary   := '-' unary | atom
 //! atom    := number | dice | ref | alias | '(' expr ')'
 //!          | ('min' | 'max') '(' expr ',' expr ')' | 'count' '(' selector-alias ')'
+//!          | ('jumps' | 'distance') '(' ref ',' ref ')'
 //! dice    := N 'd' S                       (3d8: three rolls of 1..=8 from the world RNG)
 //! ref     := base ('.' field)+             (self.attack, source.owner.mana, event.amount)
 //! base    := self | source | target | player | event
@@ -16,6 +17,11 @@
 //! Numbers are `f64`; integral uses round down. Dividing by zero is a runtime error
 //! (the command rolls back), never a panic or an infinity. A property that is absent
 //! reads as 0; an object that is absent (no `target` here) is an error.
+//!
+//! `jumps(a, b)` is the fewest edges (`lanes`) from `a`'s place to `b`'s and
+//! `distance(a, b)` the straight line between their positions (`x`, `y`), places as
+//! `core:condition/within_jumps` finds them (the object or its nearest ancestor carrying
+//! them); both are `-1` when there is no path or no place (test `>= 0` before comparing).
 
 use std::fmt;
 use std::ops::Range;
@@ -270,6 +276,11 @@ pub enum Expr {
     /// `{ if = <condition>, then = a, else = b }`: the condition is tested on `target`
     /// (or on `self` where there is no target).
     If(Arc<dyn Condition>, Box<Expr>, Box<Expr>),
+    /// `jumps(a, b)`: the fewest edges between two objects' places; -1 when none.
+    Jumps(ObjRef, ObjRef),
+    /// `distance(a, b)`: the straight line between two objects' positions; -1 when either
+    /// has none.
+    Distance(ObjRef, ObjRef),
 }
 
 impl Expr {
@@ -358,6 +369,8 @@ impl Expr {
                     .map(|o| cx.world.get_number(*o, *key).unwrap_or(0.0))
                     .sum()
             }
+            Expr::Jumps(a, b) => super::core::graph::jumps_value(cx.world, a.resolve(cx)?, b.resolve(cx)?),
+            Expr::Distance(a, b) => super::core::graph::distance_value(cx.world, a.resolve(cx)?, b.resolve(cx)?),
         })
     }
 
@@ -424,6 +437,8 @@ impl Expr {
                 d.nested(&inner);
                 d.key(*key);
             }
+            Expr::Jumps(a, b) => super::core::graph::value_deps(true, [a, b], d),
+            Expr::Distance(a, b) => super::core::graph::value_deps(false, [a, b], d),
         }
     }
 }
@@ -495,6 +510,8 @@ impl fmt::Display for Expr {
             }
             Expr::Count(_) => write!(f, "count(..)"),
             Expr::Sum(_, key) => write!(f, "sum(.., {key})"),
+            Expr::Jumps(a, b) => write!(f, "jumps({a}, {b})"),
+            Expr::Distance(a, b) => write!(f, "distance({a}, {b})"),
         }
     }
 }
@@ -672,6 +689,9 @@ impl Parser<'_> {
                 }
                 Ok(Expr::Abs(Box::new(e)))
             }
+            "jumps" | "distance" if self.text[self.pos..].trim_start().starts_with('(') => {
+                self.object_pair(&w)
+            }
             _ if w.contains('.') => self.path(&w, start),
             _ => match self.names.alias(&w).map_err(|m| {
                 self.pos = start;
@@ -723,6 +743,32 @@ impl Parser<'_> {
         }
         let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
         Ok(Expr::Sum(sel, Sym::new(&key)))
+    }
+    /// `jumps(a, b)` or `distance(a, b)` over two object references, after the name.
+    fn object_pair(&mut self, w: &str) -> Result<Expr, ExprError> {
+        let usage = format!("`{w}` takes two objects, e.g. `{w}(source, target.parent)`");
+        let arg = |p: &mut Self, before: u8| -> Result<ObjRef, ExprError> {
+            if !p.eat(before) {
+                return Err(p.err(&usage));
+            }
+            p.ws();
+            let start = p.pos;
+            let text = p.word().to_owned();
+            ObjRef::parse(&text).map_err(|e| {
+                p.pos = start;
+                p.err(&e.message)
+            })
+        };
+        let a = arg(self, b'(')?;
+        let b = arg(self, b',')?;
+        if !self.eat(b')') {
+            return Err(self.err(&usage));
+        }
+        Ok(if w == "jumps" {
+            Expr::Jumps(a, b)
+        } else {
+            Expr::Distance(a, b)
+        })
     }
     /// A dotted word read at `start`: `event.<field>`, `event.last.<key>`, or
     /// `<object path>.<property>`.

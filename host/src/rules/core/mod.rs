@@ -4,14 +4,18 @@
 mod actions;
 mod choices;
 mod conditions;
+mod containment;
 mod create;
 mod flow;
-mod nearest;
+pub(crate) mod graph;
+mod lanes;
 mod links;
 mod loaders;
+mod nearest;
 mod passes;
 mod properties;
 mod selectors;
+mod spatial;
 
 use crate::id::{Id, Sym};
 use crate::rules::registry::{Provider, Registry};
@@ -25,6 +29,9 @@ pub fn register(r: &mut Registry) {
     nearest::register(r);
     choices::register(r);
     conditions::register(r);
+    spatial::register(r);
+    containment::register(r);
+    lanes::register(r);
     selectors::register(r);
     loaders::register(r);
     passes::register(r);
