@@ -180,9 +180,16 @@ impl Cx<'_> {
         for (label, v) in &n.params {
             match label.as_str() {
                 "name" => {
-                    let names = strings(v).ok_or(super::Stop).or_else(|_| self.unsupported(n.line, &format!("{} name = <not text>", n.kind), ""))?;
-                    let classes: Vec<Json> = names.iter().map(|s| json!(class_name(s))).collect();
-                    all.push(json!({ "type": "of_class", "class": classes }));
+                    // `Building name = ThisBuilding`: the entry's own name.
+                    let this = match v {
+                        Value::Node(t) if t.kind.starts_with("This") && t.params.is_empty() => Some(vec![self.entry.clone()]),
+                        _ => None,
+                    };
+                    let names = this.or_else(|| strings(v)).ok_or(super::Stop).or_else(|_| self.unsupported(n.line, &format!("{} name = <not text>", n.kind), ""))?;
+                    // By the FOCS name every class keeps as `title`: a name the content
+                    // never defines (an entry the corpus lacks) then matches nothing,
+                    // where a class reference would not compile.
+                    all.push(json!({ "type": "is", "key": "title", "value": names }));
                 }
                 "environment" if n.get("species").is_none() => {
                     let words = words(v).ok_or(super::Stop).or_else(|_| self.unsupported(n.line, "Planet environment = <not words>", ""))?;
@@ -280,7 +287,7 @@ impl Cx<'_> {
 
     fn has_special(&mut self, n: &Node) -> Built<Json> {
         let what = match n.get("name").and_then(strings) {
-            Some(names) => json!({ "type": "of_class", "class": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
+            Some(names) => json!({ "type": "is", "key": "title", "value": names }),
             None if n.params.is_empty() => json!({ "type": "has_tag", "tag": "special" }),
             None => return self.unsupported(n.line, "HasSpecial with other parameters", ""),
         };
