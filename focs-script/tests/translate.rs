@@ -116,6 +116,7 @@ fn algo_elegance_has_the_structure_freeorion_gives_it() {
     // EARLY_PRIORITY is 90 in the corpus' priorities.macros.
     assert_eq!(g["priority"], json!(90));
     assert_eq!(g["source"], json!("self.owner.capital"));
+    assert_eq!(g["zones"], json!(["researched"]), "a tech acts once researched");
     // Target research += population × 0.5 × RESEARCH_PER_POP (0.2).
     assert_eq!(
         g["effects"],

@@ -5,7 +5,7 @@
 //!
 //! | FOCS | Tessera |
 //! |---|---|
-//! | `Tech`, `Policy` | class tagged `tech`/`policy`; groups act for `self.owner.capital` |
+//! | `Tech`, `Policy` | class tagged `tech`/`policy`; groups act for `self.owner.capital` while the object is in zone `researched`/`adopted` |
 //! | `BuildingType`, `FieldType` | class tagged `building`/`field`; groups act for the object |
 //! | `Species`, `Special`, `Hull`, `Part` | class tagged `species`/`special`/`hull`/`part`, attached to the planet or ship it belongs to; groups act for `self.parent` |
 //! | `SetTargetIndustry value = Value + 1` | effect `{ key = "target_industry", value = "value + 1" }` |
@@ -94,6 +94,9 @@ pub struct Translation {
     pub classes: Vec<String>,
     /// What it could not translate.
     pub unsupported: Vec<Unsupported>,
+    /// Where each part of the tree was written: its dotted path (`class.lrn_algo_elegance`,
+    /// `condition.bld_regional_admin_location`), the file and the 1-based line.
+    pub spans: Vec<(String, String, u32)>,
 }
 
 /// How each kind of entry becomes a class.
@@ -102,17 +105,20 @@ struct EntryKind {
     tag: &'static str,
     /// The object its effects groups act for, relative to the class's object.
     source: Option<&'static str>,
+    /// The zone its object must be in for its groups to act (a tech once researched, a
+    /// policy once adopted).
+    zone: Option<&'static str>,
 }
 
 const KINDS: &[EntryKind] = &[
-    EntryKind { focs: "Tech", tag: "tech", source: Some("self.owner.capital") },
-    EntryKind { focs: "Policy", tag: "policy", source: Some("self.owner.capital") },
-    EntryKind { focs: "BuildingType", tag: "building", source: None },
-    EntryKind { focs: "FieldType", tag: "field", source: None },
-    EntryKind { focs: "Species", tag: "species", source: Some("self.parent") },
-    EntryKind { focs: "Special", tag: "special", source: Some("self.parent") },
-    EntryKind { focs: "Hull", tag: "hull", source: Some("self.parent") },
-    EntryKind { focs: "Part", tag: "part", source: Some("self.parent") },
+    EntryKind { focs: "Tech", tag: "tech", source: Some("self.owner.capital"), zone: Some("researched") },
+    EntryKind { focs: "Policy", tag: "policy", source: Some("self.owner.capital"), zone: Some("adopted") },
+    EntryKind { focs: "BuildingType", tag: "building", source: None, zone: None },
+    EntryKind { focs: "FieldType", tag: "field", source: None, zone: None },
+    EntryKind { focs: "Species", tag: "species", source: Some("self.parent"), zone: None },
+    EntryKind { focs: "Special", tag: "special", source: Some("self.parent"), zone: None },
+    EntryKind { focs: "Hull", tag: "hull", source: Some("self.parent"), zone: None },
+    EntryKind { focs: "Part", tag: "part", source: Some("self.parent"), zone: None },
 ];
 
 /// The Tessera name of a FOCS name: `LRN_ALGO_ELEGANCE` → `lrn_algo_elegance`.
@@ -171,6 +177,13 @@ pub fn translate(pre: &Preprocessed, entries: &[Node], rules: &Rules) -> Transla
             let missing: Vec<Json> = cx.found.iter().map(|u| Json::String(u.construct.clone())).collect();
             class["tags"].as_array_mut().map(|a| a.push(json!("untranslated")));
             class["properties"]["missing"] = Json::Array(missing);
+        }
+        if let Some(o) = pre.origin(entry.line) {
+            t.spans.push((format!("class.{}", class_name(&name)), o.file.to_string(), o.line));
+            if conditions.contains_key(&format!("{}_location", class_name(&name))) {
+                let path = format!("condition.{}_location", class_name(&name));
+                t.spans.push((path, o.file.to_string(), o.line));
+            }
         }
         t.classes.push(class_name(&name));
         classes.insert(class_name(&name), class);
@@ -347,6 +360,9 @@ impl<'a> Cx<'a> {
         let mut group = Map::new();
         if let Some(s) = kind.source {
             group.insert("source".into(), json!(s));
+        }
+        if let Some(z) = kind.zone {
+            group.insert("zones".into(), json!([z]));
         }
         if let Some(scope) = g.get("scope") {
             if let Some(sel) = self.scope(scope)? {

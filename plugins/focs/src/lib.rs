@@ -100,6 +100,12 @@ fn focs(text: &str) -> Result<Value, LoadError> {
         LoadError { message: d.to_string(), offset }
     })?;
     let t = translate(&pre, &nodes, &rules);
+    for (path, file, line) in &t.spans {
+        if let Some(at) = here(file, *line) {
+            let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+            report_span(path.clone(), at..end);
+        }
+    }
     for u in &t.unsupported {
         report_warning(u.to_string(), here(&u.file, u.line));
     }
