@@ -68,9 +68,11 @@ impl Cx<'_> {
                 Ok(text)
             }
             "NamedRealLookup" => match n.get("name") {
-                Some(Value::Str(name)) => match self.named.get(name) {
-                    Some(t) => Ok(t.clone()),
-                    None => self.unsupported(n.line, &format!("NamedRealLookup of `{name}` (defined in another file)"), ""),
+                Some(Value::Str(name)) => match (self.named.get(name), self.rules.game_rules.get(name)) {
+                    (Some(t), _) => Ok(t.clone()),
+                    // Defined nowhere the file sees: the mod's rules may give it.
+                    (None, Some(v)) => Ok(number(*v)),
+                    (None, None) => self.unsupported(n.line, &format!("NamedRealLookup of `{name}` (defined in another file)"), ""),
                 },
                 _ => self.unsupported(n.line, "NamedRealLookup without a name", ""),
             },
@@ -105,6 +107,15 @@ impl Cx<'_> {
         let Some(cond) = get("condition") else {
             return self.unsupported(n.line, &format!("Statistic {how} without a condition"), "");
         };
+        if how == "If" {
+            if let Some(test) = self.test_of_target(cond)? {
+                // A test of the effect's target (a value comparison, or `And [ Target … ]`):
+                // 1 when it holds for the target, else 0.
+                let name = format!("stat{}", b.lets.len() + 1);
+                b.lets.insert(name.clone(), json!({ "if": test, "then": 1, "else": 0 }));
+                return Ok(name);
+            }
+        }
         let sel = self.objects_where(cond)?;
         let key = |cx: &mut Self| -> Built<String> {
             match get("value") {
@@ -124,6 +135,27 @@ impl Cx<'_> {
         let name = format!("stat{}", b.lets.len() + 1);
         b.lets.insert(name.clone(), table);
         Ok(name)
+    }
+
+    /// The condition of a `Statistic If` when it tests the effect's target rather than
+    /// selecting objects: a value comparison (`(Value < Target.TargetPopulation)`) or
+    /// `And [ Target … ]`; `None` otherwise.
+    fn test_of_target(&mut self, cond: &Value) -> Built<Option<Json>> {
+        match cond {
+            Value::Binary(op, _, _) if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") => {
+                Ok(Some(self.condition(cond)?))
+            }
+            Value::Node(n) if n.kind == "And" || n.kind == "AND" => {
+                let Some(Value::List(items)) = n.args.first() else { return Ok(None) };
+                let is_target = |v: &Value| matches!(v, Value::Node(t) if t.kind == "Target" && t.params.is_empty());
+                if !items.iter().any(is_target) {
+                    return Ok(None);
+                }
+                let rest: Vec<Value> = items.iter().filter(|v| !is_target(v)).cloned().collect();
+                Ok(Some(self.condition(&Value::List(rest))?))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// `Target.Population` → `target.population`; `Source.Owner.X` → `source.owner.x`.

@@ -217,6 +217,29 @@ pub(crate) fn random_draw(
     })
 }
 
+/// Advances the scheduler one tick inside a command: raises `core:event/tick`, then the
+/// delayed events that fall due, in the order they were scheduled (`Game::tick`, and the
+/// `advance_tick` action of a turn-based game that counts its turns in ticks).
+pub(crate) fn advance_tick(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
+    static TICK: std::sync::OnceLock<crate::id::Id> = std::sync::OnceLock::new();
+    let tick_event = *TICK.get_or_init(|| {
+        crate::id::Id::parse("core:event/tick").unwrap_or_else(|e| panic!("core event id: {e}"))
+    });
+    ax.world.tick += 1;
+    let now = ax.world.tick;
+    let now_i = i64::try_from(now).unwrap_or(i64::MAX);
+    ax.raise(Event::new(tick_event).amount(now_i));
+    while let Some((due, seq)) = ax.world.scheduled.get_min().map(|(k, _)| *k) {
+        if due > now {
+            break;
+        }
+        if let Some(e) = ax.world.scheduled.remove(&(due, seq)) {
+            ax.raise(e);
+        }
+    }
+    Ok(())
+}
+
 /// A rule failed while running. The command rolls back; nothing is half-applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]

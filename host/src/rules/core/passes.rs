@@ -1,5 +1,6 @@
 //! `core:action/run_pass`: runs an effect pass (`rules::pass`) once — a turn's effects
-//! application. It acts on the whole world; the action's targets are not used.
+//! application — and `core:action/advance_tick`: advances the scheduler a tick (a turn
+//! counted in ticks). Both act on the whole world; the action's targets are not used.
 
 use std::sync::Arc;
 
@@ -24,8 +25,26 @@ impl Action for RunPass {
     }
 }
 
-/// Registers `core:action/run_pass`.
+/// Advances the scheduler one tick.
+#[derive(Debug)]
+struct AdvanceTick;
+
+impl Action for AdvanceTick {
+    fn run(&self, ax: &mut ActCx<'_>, _targets: &[ObjId]) -> Result<(), RuleError> {
+        crate::rules::advance_tick(ax)
+    }
+}
+
+/// Registers `core:action/run_pass` and `core:action/advance_tick`.
 pub(super) fn register(r: &mut Registry) {
+    r.actions
+        .register(builtin(
+            "core:action/advance_tick",
+            "advances the scheduler one tick (`core:event/tick`, then the delayed events due): a turn-based game that counts its turns in ticks (`tick` in expressions) runs it once a turn",
+            Vec::new(),
+            Arc::new(FnKind(|_: &mut crate::rules::Params<'_, '_>| Ok(Box::new(AdvanceTick) as Box<dyn Action>))),
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
     let kind = FnKind(|p: &mut crate::rules::Params<'_, '_>| {
         let name = p.name("pass")?;
         let path = p.path_of("pass");
