@@ -16,6 +16,9 @@
 //!   through `parent`, runs one bounded multi-source search and looks each place up.
 //!   The native code runs the same search over `Vec<Vec<u32>>` and filters a `Vec` of
 //!   planet → system indices.
+//! - `native_world_6`, `native_world_30`: the same search and filter hand-written against
+//!   the same `World` (tag index, `parent`, `lanes` lists read from objects): the cost of
+//!   reading the persistent world, without the engine's layers.
 //! - `engine_30` / `native_30`: N = 30 (most of the galaxy: the search dominates).
 //! - `engine_6_scoped`: N = 6 with `of` selecting *friendly* palaces, which reads the
 //!   scope (the acting player), so `of` is selected once per candidate (the search still
@@ -38,7 +41,7 @@ use tessera_host::registry::Selector;
 use tessera_host::rules::{Cx, Scope};
 use tessera_host::{
     ContentSource, Game, Generation, Id, ObjId, Registry, ScriptedController, SourceText, Sym,
-    Value,
+    Value, World,
 };
 
 const SIDE: usize = 100;
@@ -120,6 +123,51 @@ fn native_within(
     }
     out.clear();
     out.extend((0..SYSTEMS as u32).filter(|&s| dist[s as usize] <= max));
+}
+
+/// The same search and filter written by hand against the same `World` (the tag index,
+/// each planet's `parent`, `lanes` lists read from the objects): what reading the
+/// persistent world costs, without the engine's selection and condition layers.
+fn native_world_within(
+    world: &World,
+    palaces: &[ObjId],
+    max: u32,
+    dist: &mut Vec<u32>,
+    queue: &mut VecDeque<ObjId>,
+    out: &mut Vec<ObjId>,
+) {
+    let (lanes, planet) = (Sym::new("lanes"), Sym::new("planet"));
+    dist.fill(u32::MAX);
+    queue.clear();
+    let parent = |o: ObjId| world.object(o).ok().and_then(|o| o.parent);
+    for &p in palaces {
+        if let Some(s) = parent(p).and_then(parent) {
+            if dist[s.index as usize] == u32::MAX {
+                dist[s.index as usize] = 0;
+                queue.push_back(s);
+            }
+        }
+    }
+    while let Some(s) = queue.pop_front() {
+        let d = dist[s.index as usize];
+        if d >= max {
+            continue;
+        }
+        if let Some(Value::List(items)) = world.base(s, lanes) {
+            for n in items.iter().filter_map(Value::as_obj) {
+                if dist[n.index as usize] == u32::MAX {
+                    dist[n.index as usize] = d + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+    }
+    out.clear();
+    out.extend(
+        world
+            .objects_tagged(planet)
+            .filter(|&p| parent(p).is_some_and(|s| dist[s.index as usize] <= max)),
+    );
 }
 
 const CONTENT: &str = r#"
@@ -242,6 +290,27 @@ fn bench_within_jumps(c: &mut Criterion) {
             })
         });
         if trigger != "scoped6" {
+            let palaces: Vec<ObjId> = game.world().objects_tagged(Sym::new("palace")).collect();
+            let (mut wdist, mut wqueue, mut wout) = (
+                vec![0; 2 * SYSTEMS + PALACES + 1],
+                VecDeque::new(),
+                Vec::new(),
+            );
+            native_world_within(cx.world, &palaces, n, &mut wdist, &mut wqueue, &mut wout);
+            assert_eq!(wout, out, "native over the world: {trigger}");
+            group.bench_function(&format!("native_world_{n}"), |b| {
+                b.iter(|| {
+                    native_world_within(
+                        black_box(cx.world),
+                        &palaces,
+                        n,
+                        &mut wdist,
+                        &mut wqueue,
+                        &mut wout,
+                    );
+                    black_box(wout.len())
+                })
+            });
             group.bench_function(&format!("native_{n}"), |b| {
                 b.iter(|| {
                     native_within(black_box(&g), n, &mut dist, &mut queue, &mut native);
