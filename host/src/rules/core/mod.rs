@@ -11,6 +11,9 @@ pub(crate) mod graph;
 mod lanes;
 mod links;
 mod loaders;
+mod nearest;
+mod passes;
+mod properties;
 mod selectors;
 mod spatial;
 
@@ -23,6 +26,7 @@ use crate::state::{ObjId, World};
 pub fn register(r: &mut Registry) {
     actions::register(r);
     links::register(r);
+    nearest::register(r);
     choices::register(r);
     conditions::register(r);
     spatial::register(r);
@@ -30,6 +34,8 @@ pub fn register(r: &mut Registry) {
     lanes::register(r);
     selectors::register(r);
     loaders::register(r);
+    passes::register(r);
+    properties::register(r);
     for (id, doc) in crate::bus::core_events::ALL {
         let id = Id::parse(id).unwrap_or_else(|e| panic!("core event id: {e}"));
         r.register_event(id, doc, Provider::BuiltIn)
