@@ -369,8 +369,12 @@ impl Expr {
                     .map(|o| cx.world.get_number(*o, *key).unwrap_or(0.0))
                     .sum()
             }
-            Expr::Jumps(a, b) => super::core::graph::jumps_value(cx.world, a.resolve(cx)?, b.resolve(cx)?),
-            Expr::Distance(a, b) => super::core::graph::distance_value(cx.world, a.resolve(cx)?, b.resolve(cx)?),
+            Expr::Jumps(a, b) => {
+                super::core::graph::jumps_value(cx.world, a.resolve(cx)?, b.resolve(cx)?)
+            }
+            Expr::Distance(a, b) => {
+                super::core::graph::distance_value(cx.world, a.resolve(cx)?, b.resolve(cx)?)
+            }
         })
     }
 
