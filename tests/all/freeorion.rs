@@ -3,20 +3,8 @@
 //! (or says, at file:line, which construct it lacks), the rules' scenarios pass against
 //! the corpus' techs, and `tessera explain` shows a meter's accounting.
 
-use crate::plugin_build::{ensure_built, repo};
+use crate::plugin_build::{ensure_built, repo, tessera_at_root as tessera};
 
-/// Runs `tessera` at the repository root; stdout and stderr, and whether it succeeded.
-fn tessera(args: &[&str]) -> (bool, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .current_dir(repo())
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("tessera runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
 
 fn corpus() {
     let p = repo().join("../shared/corpora/focs/default/scripting");

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use tessera_host::mods::{load, ServerConfig};
 use tessera_host::{Registry, Sym, Value};
 
-use crate::plugin_build::{class_stats, ensure_built, repo};
+use crate::plugin_build::{class_stats, ensure_built, repo, tessera_at_root as tessera};
 
 /// The corpus folder; a clear failure when the folder beside the checkout is missing.
 fn cardsfolder() -> PathBuf {
@@ -37,18 +37,6 @@ fn scripts(dir: &Path) -> usize {
         .sum()
 }
 
-/// Runs `tessera` at the repository root; stdout and stderr, and whether it succeeded.
-fn tessera(args: &[&str]) -> (bool, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .current_dir(repo())
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("tessera runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
-}
 
 #[test]
 fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {

@@ -83,3 +83,16 @@ pub fn class_stats(
     };
     (prop("cost"), prop("attack"), prop("max_health"))
 }
+
+/// Runs `tessera` at the repository root: whether it succeeded, and stdout then stderr.
+pub fn tessera_at_root(args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(repo())
+        .args(args)
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("tessera runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
