@@ -1,0 +1,216 @@
+//! Reference expansion, as Magic Project's card compiler does it:
+//!
+//! - `<action ref="R" value="v">` (or a `<value>` child) → R's actions; each action that
+//!   has no value of its own gets `v` (the MACRO value parameter);
+//! - a `<test>` child of the reference is ANDed with each action's own `<test>` (the MACRO
+//!   test parameter), a `<counter-test>` child goes to every `<counter>` inside;
+//! - `<actions>` children of a reference (action or `<ability ref>`) are plugged, in
+//!   order, into the reference's `<macro>` nodes; a macro with nothing plugged in takes its
+//!   `<default>`;
+//! - `<ability ref="R">` → R's ability element; `<attachment ref="R">` → R's attachment;
+//! - any other element with `ref` (`<test ref>`, `<if ref>`, `<replace-tested ref>`, …)
+//!   takes the named test's content (ANDed with its own children, if any).
+//!
+//! - references resolved while a game runs stay as written: `this` (the ability holding
+//!   the action), `context.*`, and `<insert-ability>`/`<add-ability>` naming one of the
+//!   card's own abilities (`reference-name`; [`crate::card`] checks the name exists).
+//!
+//! The top elements of each expansion remember the reference (`from_ref`). Expansion is
+//! recursive, with a depth limit that reports a cycle instead of looping.
+
+use crate::fragments::Fragments;
+use crate::tree::Element;
+
+/// How deep references may nest (the corpus needs fewer than 10).
+const MAX_DEPTH: u32 = 40;
+
+/// A reference that could not be expanded: the element (in the card) and why.
+#[derive(Debug, Clone)]
+pub struct ExpandError {
+    /// The line of the element that names the reference.
+    pub line: u32,
+    /// The element as written (`<action ref="x">`).
+    pub element: String,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+/// Expands every reference in `children` (the card's line numbers are kept on elements
+/// written in the card).
+pub fn expand_all(f: &Fragments, children: &[Element]) -> Result<Vec<Element>, ExpandError> {
+    expand_list(f, children, 0, None)
+}
+
+fn expand_list(f: &Fragments, list: &[Element], depth: u32, site: Option<&Element>) -> Result<Vec<Element>, ExpandError> {
+    let mut out = Vec::with_capacity(list.len());
+    for e in list {
+        expand_one(f, e, depth, site, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// `site` is the card element whose reference is being expanded (for error lines).
+fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, out: &mut Vec<Element>) -> Result<(), ExpandError> {
+    let here = site.unwrap_or(e);
+    if depth > MAX_DEPTH {
+        return Err(err(here, "references nest too deeply (a reference that refers to itself?)"));
+    }
+    let runtime = |n: &str| n == "this" || n.starts_with("context.");
+    let local_ability = |n: &str| matches!(e.name.as_str(), "insert-ability" | "add-ability") && !f.abilities.contains_key(n);
+    let Some(name) = e.attr("ref").filter(|n| !runtime(n) && !local_ability(n)) else {
+        let mut copy = Element { children: Vec::new(), ..e.clone() };
+        copy.children = expand_list(f, &e.children, depth, site)?;
+        out.push(copy);
+        return Ok(());
+    };
+    let name = name.to_owned();
+    match e.name.as_str() {
+        "action" => {
+            let r = f.actions.get(&name).ok_or_else(|| unknown(here, "action", &name, f.actions.keys()))?;
+            let plugged = plug_macros(&r.body, &macro_args(e));
+            for mut a in plugged {
+                if r.takes_parameters {
+                    parameters(f, e, &mut a, depth, here)?;
+                }
+                let before = out.len();
+                expand_one(f, &a, depth + 1, Some(here), out)?;
+                for x in &mut out[before..] {
+                    x.from_ref.get_or_insert_with(|| name.clone());
+                }
+            }
+        }
+        "ability" | "add-ability" => {
+            let r = f.abilities.get(&name).ok_or_else(|| unknown(here, "ability", &name, f.abilities.keys()))?;
+            let plugged = plug_macros(std::slice::from_ref(r), &macro_args(e));
+            let before = out.len();
+            expand_list(f, &plugged, depth + 1, Some(here)).map(|v| out.extend(v))?;
+            for x in &mut out[before..] {
+                x.from_ref = Some(name.clone());
+            }
+        }
+        "attachment" => {
+            let r = f.attachments.get(&name).ok_or_else(|| unknown(here, "attachment", &name, f.attachments.keys()))?;
+            let mut a = Element { name: e.name.clone(), ..r.clone() };
+            a.attrs.retain(|(k, _)| k != "reference-name");
+            a.children = expand_list(f, &r.children, depth + 1, Some(here))?;
+            a.children.extend(expand_list(f, &e.children, depth, site)?);
+            a.from_ref = Some(name);
+            out.push(a);
+        }
+        _ => {
+            let r = f.tests.get(&name).ok_or_else(|| unknown(here, "test", &name, f.tests.keys()))?;
+            let referenced = expand_list(f, &r.children, depth + 1, Some(here))?;
+            let own = expand_list(f, &e.children, depth, site)?;
+            let mut copy = e.clone();
+            copy.attrs.retain(|(k, _)| k != "ref");
+            copy.children = and_of(e, referenced, own);
+            copy.from_ref = Some(name);
+            out.push(copy);
+        }
+    }
+    Ok(())
+}
+
+/// The `<actions>` children of a reference site: what its `<macro>` nodes take.
+fn macro_args(site: &Element) -> Vec<&Element> {
+    site.children.iter().filter(|c| c.name == "actions").collect()
+}
+
+/// The body with each `<macro>` (in document order) replaced by the next `<actions>`'
+/// children, or by its `<default>`'s children when none is left.
+fn plug_macros(body: &[Element], args: &[&Element]) -> Vec<Element> {
+    let mut next = 0;
+    plug_list(body, args, &mut next)
+}
+
+fn plug_list(list: &[Element], args: &[&Element], next: &mut usize) -> Vec<Element> {
+    let mut out = Vec::with_capacity(list.len());
+    for e in list {
+        if e.name == "macro" {
+            match args.get(*next) {
+                Some(a) => out.extend(a.children.iter().cloned()),
+                None => {
+                    if let Some(d) = e.child("default") {
+                        out.extend(d.children.iter().cloned());
+                    }
+                }
+            }
+            *next += 1;
+        } else {
+            let mut c = Element { children: Vec::new(), ..e.clone() };
+            c.children = plug_list(&e.children, args, next);
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The MACRO value and test parameters of the site applied to one referenced action.
+fn parameters(f: &Fragments, site: &Element, a: &mut Element, depth: u32, here: &Element) -> Result<(), ExpandError> {
+    if a.attr("value").is_none() && a.child("value").is_none() {
+        if let Some(v) = site.attr("value") {
+            a.set_attr("value", v);
+        } else if let Some(v) = site.child("value") {
+            a.children.insert(0, v.clone());
+        }
+    }
+    if let Some(t) = site.child("test") {
+        let given = expand_list(f, std::slice::from_ref(t), depth + 1, Some(here))?;
+        let given: Vec<Element> = given.into_iter().flat_map(|t| t.children).collect();
+        match a.children.iter().position(|c| c.name == "test") {
+            Some(i) => {
+                let old = a.children.remove(i);
+                let old = expand_list(f, std::slice::from_ref(&old), depth + 1, Some(here))?;
+                let old: Vec<Element> = old.into_iter().flat_map(|t| t.children).collect();
+                a.children.insert(0, Element { children: and_of(t, old, given), ..t.clone() });
+            }
+            None => a.children.insert(0, Element { children: given, attrs: Vec::new(), ..t.clone() }),
+        }
+    }
+    if let Some(ct) = site.child("counter-test") {
+        give_counter_test(a, ct);
+    }
+    Ok(())
+}
+
+/// Every `<counter>` in the subtree gets the counter-test (ANDed with its own test).
+fn give_counter_test(e: &mut Element, ct: &Element) {
+    for c in &mut e.children {
+        if c.name == "counter" {
+            let own: Vec<Element> = c.children.iter().filter(|x| x.name == "test").flat_map(|t| t.children.clone()).collect();
+            c.children.retain(|x| x.name != "test");
+            let test = Element { name: "test".into(), attrs: Vec::new(), children: and_of(ct, own, ct.children.clone()), text: String::new(), line: ct.line, from_ref: None };
+            c.children.insert(0, test);
+        }
+        give_counter_test(c, ct);
+    }
+}
+
+/// Two test lists as one: the non-empty one, or `<and>` of both.
+fn and_of(at: &Element, a: Vec<Element>, b: Vec<Element>) -> Vec<Element> {
+    if a.is_empty() {
+        return b;
+    }
+    if b.is_empty() {
+        return a;
+    }
+    let mut children = a;
+    children.extend(b);
+    vec![Element { name: "and".into(), attrs: Vec::new(), children, text: String::new(), line: at.line, from_ref: None }]
+}
+
+fn err(e: &Element, message: &str) -> ExpandError {
+    ExpandError { line: e.line, element: e.start_tag(), message: message.to_owned() }
+}
+
+/// An unknown reference, with the closest known name.
+fn unknown<'a>(e: &Element, kind: &str, name: &str, known: impl Iterator<Item = &'a String>) -> ExpandError {
+    let distance = |k: &str| strsim::levenshtein(k, name);
+    let best = known.min_by_key(|k| (distance(k), (*k).clone()));
+    let hint = match best {
+        Some(b) if distance(b) <= 3 => format!("; did you mean `{b}`?"),
+        _ => "; the names are in fragment-references.xml".to_owned(),
+    };
+    err(e, &format!("no {kind} reference named `{name}`{hint}"))
+}
+
