@@ -75,8 +75,12 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     for a in &card.abilities {
         ability(card, &class, a, f, &mut parts);
     }
-    if !card.modifiers.is_empty() {
-        parts.missing.push("static-modifier".into());
+    let mut auras = Vec::new();
+    for m in &card.modifiers {
+        match crate::statics::translate(f, m) {
+            Ok(a) => auras.push(a),
+            Err(m) => parts.missing.push(m),
+        }
     }
     if card.attachment.is_some() {
         parts.missing.push("attachment".into());
@@ -99,6 +103,9 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     let mut def = json!({ "properties": Value::Object(props), "tags": tags });
     if missing.is_empty() && !parts.triggers.is_empty() {
         def["trigger"] = Value::Array(parts.triggers);
+    }
+    if missing.is_empty() && !auras.is_empty() {
+        def["aura"] = Value::Array(auras);
     }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
@@ -129,7 +136,11 @@ fn types(card: &Xml, out: &mut Parts) {
                 out.tags.extend([w.clone(), "spell".into()]);
                 playable = true;
             }
-            "artifact" => out.tags.push("artifact".into()),
+            "artifact" | "global-enchantment" => {
+                let t = if w == "artifact" { "artifact" } else { "enchantment" };
+                out.tags.extend([t.into(), "permanent".into()]);
+                playable = true;
+            }
             other => match LAND_TYPES.iter().find(|(t, _)| *t == other) {
                 Some((t, c)) => {
                     out.tags.extend(["land".into(), "permanent".into(), (*t).into(), format!("makes_{c}")]);
@@ -139,10 +150,7 @@ fn types(card: &Xml, out: &mut Parts) {
             },
         }
     }
-    let artifact_only = card.is("artifact") && !card.is("creature") && !card.is("land");
-    if artifact_only {
-        out.missing.push("card type artifact".into());
-    } else if !playable && card.idcards.is_empty() {
+    if !playable && card.idcards.is_empty() {
         out.missing.push("no card type".into());
     }
 }
@@ -211,8 +219,8 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         ("cast-spell", _) => {
             if !plain(f, "ability", "cast-spell", a) {
                 out.missing.push("cast-spell with extra costs or effects".into());
-            } else if !out.tags.iter().any(|t| t == "creature") {
-                out.missing.push("cast-spell of a non-creature permanent".into());
+            } else if !out.tags.iter().any(|t| t == "permanent") {
+                out.missing.push("cast-spell of a card that is not a permanent".into());
             }
         }
         ("cast-land", _) if plain(f, "ability", "cast-land", a) => {}

@@ -1,7 +1,8 @@
 //! The pieces of an expanded ability that the translators recognise: runs of elements
 //! that came from one reference ([`groups`]), targets (`target-creature`, ...), and effects
 //! on the chosen target — damage, +N/+N until end of turn, destroy, counter, return to
-//! hand, gain life — as mtg actions. Anything else is reported by name.
+//! hand, exile, gain life — as mtg actions, and `if-then-hop`/`hop` control flow as
+//! structured `if` actions ([`actions`]). Anything else is reported by name.
 
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
@@ -77,6 +78,8 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (Some("counter"), _) if is("counter") => Ok(vec![json!({ "type": "move", "zone": "graveyard", "to": to })]),
         (Some("return-to-hand"), _) if is("return-to-hand") => Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })]),
         (Some("gain-life"), "modify-register") => gain_life(f, e),
+        (Some("remove-from-game"), _) if is("remove-from-game") => Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })]),
+        (None, "modify-register") => target_life(f, e),
         (_, "add-modifier") => pump(f, e, to),
         _ => Err(describe(g)),
     }
@@ -126,4 +129,82 @@ fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
     }
     let aura = json!({ "modifiers": modifiers, "until": "mtg:event/cleanup" });
     Ok(vec![json!({ "type": "give_aura", "aura": aura, "to": to })])
+}
+
+/// `<modify-register register="target.controller" index="life" operation="add">` with a
+/// value of the target (Swords to Plowshares: its power) → the target's controller gains it.
+fn target_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
+    let ok = e.attr("register") == Some("target.controller") && e.attr("index") == Some("life") && e.attr("operation") == Some("add");
+    if !ok {
+        return Err(format!("<modify-register> {}", e.start_tag()));
+    }
+    let amount = crate::conditions::value(f, e.child("value"), e.attr("value")).map_err(|m| format!("<modify-register> of {m}"))?;
+    Ok(vec![json!({ "type": "add", "key": "damage", "amount": format!("0 - ({amount})"), "to": { "type": "owner", "of": "self.chosen" } })])
+}
+
+/// A list of effects with Firemox's control flow made structured: `<if-then-hop
+/// elsehop="N">` runs the next N-1 actions only when its test holds; when the last of
+/// them is `<hop value="M">`, the M-1 actions after it are the else branch. Hops that
+/// leave the list (`abort`, past the end) are missing. `Err` lists what is missing.
+pub fn actions(f: &Fragments, list: &[Element], to: &Value) -> Result<Vec<Value>, Vec<String>> {
+    let (mut out, mut missing) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < list.len() {
+        let e = &list[i];
+        if e.name == "if-then-hop" && e.from_ref.is_none() {
+            match branch(f, list, i, to) {
+                Ok((action, next)) => {
+                    out.push(action);
+                    i = next;
+                }
+                Err(m) => {
+                    missing.extend(m);
+                    break;
+                }
+            }
+            continue;
+        }
+        let g = groups(&list[i..]).into_iter().next();
+        let Some(g) = g else { break };
+        i += g.elems.len();
+        match effect(f, &g, to) {
+            Ok(v) => out.extend(v),
+            Err(m) => missing.push(m),
+        }
+    }
+    if missing.is_empty() {
+        Ok(out)
+    } else {
+        Err(missing)
+    }
+}
+
+/// The `if` for the `if-then-hop` at `i`, and the index after it.
+fn branch(f: &Fragments, list: &[Element], i: usize, to: &Value) -> Result<(Value, usize), Vec<String>> {
+    let e = &list[i];
+    let hop = |x: &Element, attr: &str| x.attr(attr).and_then(|v| v.parse::<usize>().ok()).filter(|n| *n >= 1);
+    let Some(n) = hop(e, "elsehop") else {
+        return Err(vec![format!("if-then-hop elsehop={}", e.attr("elsehop").unwrap_or("?"))]);
+    };
+    let end = i + n;
+    if end > list.len() {
+        return Err(vec!["if-then-hop past the end".into()]);
+    }
+    let test = e.child("test").ok_or_else(|| vec!["if-then-hop without a test".to_owned()])?;
+    let condition = crate::conditions::test(f, test).map_err(|m| vec![format!("if-then-hop {m}")])?;
+    let mut then = &list[i + 1..end];
+    let mut next = end;
+    let mut otherwise: &[Element] = &[];
+    if let Some(last) = then.last().filter(|l| l.name == "hop" && l.from_ref.is_none()) {
+        let m = hop(last, "value").ok_or_else(|| vec![format!("hop {}", last.start_tag())])?;
+        if end - 1 + m > list.len() {
+            return Err(vec!["hop past the end".into()]);
+        }
+        otherwise = &list[end..end - 1 + m];
+        next = end - 1 + m;
+        then = &then[..then.len() - 1];
+    }
+    let then = actions(f, then, to)?;
+    let otherwise = actions(f, otherwise, to)?;
+    Ok((json!({ "type": "if", "condition": condition, "then": then, "else": otherwise }), next))
 }

@@ -9,7 +9,7 @@ use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Value};
 
 use crate::card::{plain_list, Parts};
-use crate::effects::{effect, groups, target};
+use crate::effects::{groups, target};
 
 /// Translates an instant's or sorcery's hand ability into `out`.
 pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
@@ -48,11 +48,10 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     if !finished {
         out.missing.push("spell effects not ending with finish-spell".into());
     }
-    for g in list.iter().take(list.len().saturating_sub(usize::from(finished))) {
-        match effect(f, g, &to) {
-            Ok(v) => actions.extend(v),
-            Err(m) => out.missing.push(format!("spell effect {m}")),
-        }
+    let body = effects.children.len() - list.last().map_or(0, |g| if finished { g.elems.len() } else { 0 });
+    match crate::effects::actions(f, &effects.children[..body], &to) {
+        Ok(v) => actions = v,
+        Err(m) => out.missing.extend(m.into_iter().map(|m| format!("spell effect {m}"))),
     }
     if actions.is_empty() && out.missing.len() == before {
         out.missing.push("spell without effects".into());
