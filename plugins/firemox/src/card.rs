@@ -59,6 +59,8 @@ pub struct Parts {
     pub classes: Vec<(String, Value)>,
     /// What it lacks.
     pub missing: Vec<String>,
+    /// Properties of the card's class besides the characteristics (an ability's cost).
+    pub props: Vec<(String, Value)>,
 }
 
 /// Translates a parsed card. Every card becomes a class; what the rules cannot play yet
@@ -88,6 +90,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     for o in &card.other {
         parts.missing.push(format!("<{}>", o.name));
     }
+    props.extend(std::mem::take(&mut parts.props));
     let mut missing = parts.missing;
     missing.sort();
     missing.dedup();

@@ -142,17 +142,36 @@ fn target_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
     Ok(vec![json!({ "type": "add", "key": "damage", "amount": format!("0 - ({amount})"), "to": { "type": "owner", "of": "self.chosen" } })])
 }
 
+/// What effects act on: the target chosen when the spell or ability was put on the stack
+/// (`target`), and the card itself (`this`, after `<target type="this"/>`; `None` where the
+/// card is the spell).
+pub struct Cx {
+    /// The chosen target's selector.
+    pub target: Value,
+    /// The source card's selector, for abilities of permanents.
+    pub this: Option<Value>,
+}
+
 /// A list of effects with Firemox's control flow made structured: `<if-then-hop
 /// elsehop="N">` runs the next N-1 actions only when its test holds; when the last of
 /// them is `<hop value="M">`, the M-1 actions after it are the else branch. Hops that
 /// leave the list (`abort`, past the end) are missing. `Err` lists what is missing.
-pub fn actions(f: &Fragments, list: &[Element], to: &Value) -> Result<Vec<Value>, Vec<String>> {
+pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, Vec<String>> {
     let (mut out, mut missing) = (Vec::new(), Vec::new());
+    let mut to = &cx.target;
     let mut i = 0;
     while i < list.len() {
         let e = &list[i];
+        if e.name == "target" && e.attr("type") == Some("this") && e.children.is_empty() {
+            match &cx.this {
+                Some(this) => to = this,
+                None => missing.push("<target type=\"this\"> in a spell".into()),
+            }
+            i += 1;
+            continue;
+        }
         if e.name == "if-then-hop" && e.from_ref.is_none() {
-            match branch(f, list, i, to) {
+            match branch(f, list, i, cx) {
                 Ok((action, next)) => {
                     out.push(action);
                     i = next;
@@ -172,6 +191,9 @@ pub fn actions(f: &Fragments, list: &[Element], to: &Value) -> Result<Vec<Value>
             Err(m) => missing.push(m),
         }
     }
+    if missing.is_empty() && out.is_empty() && !list.is_empty() {
+        missing.push("effects that do nothing the rules know".into());
+    }
     if missing.is_empty() {
         Ok(out)
     } else {
@@ -180,7 +202,7 @@ pub fn actions(f: &Fragments, list: &[Element], to: &Value) -> Result<Vec<Value>
 }
 
 /// The `if` for the `if-then-hop` at `i`, and the index after it.
-fn branch(f: &Fragments, list: &[Element], i: usize, to: &Value) -> Result<(Value, usize), Vec<String>> {
+fn branch(f: &Fragments, list: &[Element], i: usize, cx: &Cx) -> Result<(Value, usize), Vec<String>> {
     let e = &list[i];
     let hop = |x: &Element, attr: &str| x.attr(attr).and_then(|v| v.parse::<usize>().ok()).filter(|n| *n >= 1);
     let Some(n) = hop(e, "elsehop") else {
@@ -204,7 +226,7 @@ fn branch(f: &Fragments, list: &[Element], i: usize, to: &Value) -> Result<(Valu
         next = end - 1 + m;
         then = &then[..then.len() - 1];
     }
-    let then = actions(f, then, to)?;
-    let otherwise = actions(f, otherwise, to)?;
+    let then = actions(f, then, cx)?;
+    let otherwise = actions(f, otherwise, cx)?;
     Ok((json!({ "type": "if", "condition": condition, "then": then, "else": otherwise }), next))
 }

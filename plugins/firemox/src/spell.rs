@@ -49,7 +49,8 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
         out.missing.push("spell effects not ending with finish-spell".into());
     }
     let body = effects.children.len() - list.last().map_or(0, |g| if finished { g.elems.len() } else { 0 });
-    match crate::effects::actions(f, &effects.children[..body], &to) {
+    let cx = crate::effects::Cx { target: to, this: None };
+    match crate::effects::actions(f, &effects.children[..body], &cx) {
         Ok(v) => actions = v,
         Err(m) => out.missing.extend(m.into_iter().map(|m| format!("spell effect {m}"))),
     }
