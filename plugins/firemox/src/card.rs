@@ -236,6 +236,7 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
             crate::spell::translate(card, a, f, out);
         }
         (_, "activated-ability") if a.attr("zone") == Some("play") => crate::play::translate(card, class, a, f, out),
+        ("", "triggered-ability") => crate::triggers::translate(&card.name, class, a, f, out),
         ("", name) => out.missing.push(name.to_owned()),
         (r, _) => out.missing.push(format!("ability {r}")),
     }

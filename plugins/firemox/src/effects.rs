@@ -75,6 +75,8 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
     match (g.reference, e.name.as_str()) {
         (None, "assign-damage") => damage(e, to),
         (Some("destroy"), _) if is("destroy") => Ok(vec![json!({ "type": "destroy", "to": to })]),
+        // Burying is destroying without regeneration; the mtg rules have no regeneration.
+        (Some("bury"), _) if is("bury") => Ok(vec![json!({ "type": "destroy", "to": to })]),
         (Some("counter"), _) if is("counter") => Ok(vec![json!({ "type": "move", "zone": "graveyard", "to": to })]),
         (Some("return-to-hand"), _) if is("return-to-hand") => Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })]),
         (Some("gain-life"), "modify-register") => gain_life(f, e),
@@ -158,14 +160,23 @@ pub struct Cx {
 /// leave the list (`abort`, past the end) are missing. `Err` lists what is missing.
 pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, Vec<String>> {
     let (mut out, mut missing) = (Vec::new(), Vec::new());
-    let mut to = &cx.target;
+    let mut to = cx.target.clone();
+    let mut repeat: Option<i64> = None;
     let mut i = 0;
     while i < list.len() {
         let e = &list[i];
-        if e.name == "target" && e.attr("type") == Some("this") && e.children.is_empty() {
-            match &cx.this {
-                Some(this) => to = this,
-                None => missing.push("<target type=\"this\"> in a spell".into()),
+        if let Some(sel) = retarget(f, e, cx) {
+            match sel {
+                Ok(sel) => to = sel,
+                Err(m) => missing.push(m),
+            }
+            i += 1;
+            continue;
+        }
+        if e.name == "repeat" && e.children.is_empty() && e.from_ref.is_none() {
+            match e.attr("value").and_then(|v| f.value(v)) {
+                Some(n) if (1..=20).contains(&n) => repeat = Some(n),
+                _ => missing.push(format!("<repeat> {}", e.start_tag())),
             }
             i += 1;
             continue;
@@ -186,7 +197,15 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
         let g = groups(&list[i..]).into_iter().next();
         let Some(g) = g else { break };
         i += g.elems.len();
-        match effect(f, &g, to) {
+        if g.reference == Some("draw-a-card") && plain_list(f, "action", "draw-a-card", g.elems) {
+            let count = repeat.take().unwrap_or(1);
+            out.push(json!({ "type": "emit", "event": "mtg:event/draw", "count": count, "to": to.clone() }));
+            continue;
+        }
+        if let Some(n) = repeat.take() {
+            missing.push(format!("<repeat value=\"{n}\"> of {}", describe(&g)));
+        }
+        match effect(f, &g, &to) {
             Ok(v) => out.extend(v),
             Err(m) => missing.push(m),
         }
@@ -229,4 +248,29 @@ fn branch(f: &Fragments, list: &[Element], i: usize, cx: &Cx) -> Result<(Value, 
     let then = actions(f, then, cx)?;
     let otherwise = actions(f, otherwise, cx)?;
     Ok((json!({ "type": "if", "condition": condition, "then": then, "else": otherwise }), next))
+}
+
+/// A `<target>` inside effects that changes what the next effects act on: `this` (the
+/// card of an ability), `you` (the controller), or every card in play passing a test
+/// (`mode="all"`, as `all-creatures` expands). `None` when `e` is not such a target.
+fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>> {
+    if e.name != "target" {
+        return None;
+    }
+    let only = |keys: &[&str]| e.attrs.iter().all(|(k, _)| keys.contains(&k.as_str()));
+    Some(match (e.attr("type"), e.attr("mode")) {
+        (Some("this"), None) if e.children.is_empty() && only(&["type", "name"]) => {
+            cx.this.clone().ok_or_else(|| "<target type=\"this\"> in a spell".to_owned())
+        }
+        (Some("you"), None) if e.children.is_empty() && only(&["type", "name"]) => Ok(json!("owner")),
+        (Some("card"), Some("all")) if e.attr("restriction-zone") == Some("play") && only(&["type", "mode", "restriction-zone", "name"]) => {
+            match e.children.as_slice() {
+                [t] if t.name == "test" => crate::conditions::condition(f, t)
+                    .map(|c| json!({ "type": "objects", "zone": "battlefield", "where": c }))
+                    .map_err(|m| format!("<target mode=\"all\"> {m}")),
+                _ => Err("<target mode=\"all\"> without one test".into()),
+            }
+        }
+        _ => Err(format!("<target> {}", e.start_tag())),
+    })
 }

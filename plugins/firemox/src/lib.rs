@@ -15,6 +15,7 @@
 //! | `cast-spell`, `cast-land`, `tap-add-G`, `<give-mana>` on `{T}`, `come-into-play-tapped` | the mtg rules' casting, land play, `makes_g`, entering tapped ([`card`]) |
 //! | an instant's or sorcery's hand ability: pay the cost, one target, damage / +N/+N until end of turn / counter / destroy / bounce / gain life, `finish-spell` | a trigger on `mtg:event/resolve` ([`spell`]) |
 //! | `{T}`: deal N damage to a target | an ability put on the stack ([`play`]) |
+//! | `<triggered-ability>` on entering the battlefield, attacking, blocking | an ability put on the stack ([`triggers`]) |
 //! | `<static-modifier filter-zone="play">` with a `<while>` test: +N/+N, keywords | a class aura ([`statics`]) |
 //! | `artifact`, `global-enchantment` | cast with the mtg rules' `cast_permanent` |
 //!
@@ -27,6 +28,7 @@ pub mod effects;
 pub mod play;
 pub mod spell;
 pub mod statics;
+pub mod triggers;
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -142,7 +142,7 @@ fn mana(effects: &Element, out: &mut Parts) {
 /// An ability object's class: when created it remembers its card and chooses its target
 /// (if it has one); when it resolves on the stack it acts if the target is still legal,
 /// else fizzles; then it leaves the stack.
-fn ability_class(title: &str, targets: &[String], effect: Vec<Value>) -> Value {
+pub fn ability_class(title: &str, targets: &[String], effect: Vec<Value>) -> Value {
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
     let mut on_create = vec![json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } })];

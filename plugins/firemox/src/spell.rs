@@ -1,7 +1,8 @@
 //! Instants and sorceries: the card's hand ability (`playable="this" zone="hand"`) whose
 //! cost is `<pay-mana value="manacost"/>` and one target (`target-creature`,
-//! `target-dealtable`, `target-player`, `target-spell`), and whose effects act on that
-//! target ([`crate::effects::effect`]) and end with `finish-spell`. It becomes a trigger on
+//! `target-dealtable`, `target-player`, `target-spell`) or none (`untargeted`: the mtg
+//! rules' `cast_untargeted`), and whose effects act on that target or on what the effects
+//! themselves select (`all-creatures`, `<target type="you"/>`) ([`crate::effects::effect`]) and end with `finish-spell`. It becomes a trigger on
 //! the mtg rules' `resolve` event: the target chosen on cast is re-checked (gone: the spell
 //! fizzles), the effects run, and the card goes to its owner's graveyard.
 
@@ -38,8 +39,9 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     if !paid {
         out.missing.push("spell cost without pay-mana manacost".into());
     }
-    if tags.is_empty() && out.missing.len() == before {
-        out.missing.push("spell without a target".into());
+    let targeted = !tags.is_empty();
+    if !targeted {
+        tags.push("untargeted".into());
     }
     let to = json!({ "ref": "mtg:ref/spell_target" });
     let mut actions = Vec::new();
@@ -61,21 +63,23 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
         return;
     }
     out.tags.extend(tags);
-    out.triggers.push(resolve_trigger(actions));
+    out.triggers.push(resolve_trigger(actions, targeted));
 }
 
-/// The trigger that resolves a spell: with its target gone it fizzles, else it acts; then
-/// the card goes to its owner's graveyard.
-fn resolve_trigger(effect: Vec<Value>) -> Value {
+/// The trigger that resolves a spell: a targeted one with its target gone fizzles, else it
+/// acts; then the card goes to its owner's graveyard.
+fn resolve_trigger(effect: Vec<Value>, targeted: bool) -> Value {
+    let act = if targeted {
+        json!({ "type": "if",
+            "condition": { "type": "compare", "left": { "count": { "ref": "mtg:ref/spell_target" } }, "op": "==", "right": 0 },
+            "then": [{ "type": "emit", "event": "mtg:event/fizzled", "to": "self" }],
+            "else": effect })
+    } else {
+        json!({ "type": "if", "condition": { "all": [] }, "then": effect })
+    };
     json!({
         "when": { "event": "mtg:event/resolve", "target": { "type": "is_self" } },
         "zones": ["stack"],
-        "do": [
-            { "type": "if",
-              "condition": { "type": "compare", "left": { "count": { "ref": "mtg:ref/spell_target" } }, "op": "==", "right": 0 },
-              "then": [{ "type": "emit", "event": "mtg:event/fizzled", "to": "self" }],
-              "else": effect },
-            { "type": "move", "zone": "graveyard", "to": "self" },
-        ],
+        "do": [act, { "type": "move", "zone": "graveyard", "to": "self" }],
     })
 }
