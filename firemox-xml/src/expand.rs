@@ -214,3 +214,80 @@ fn unknown<'a>(e: &Element, kind: &str, name: &str, known: impl Iterator<Item = 
     err(e, &format!("no {kind} reference named `{name}`{hint}"))
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fragments() -> Fragments {
+        let refs = r#"<references>
+          <tests>
+            <test reference-name="is-creature"><has-idcard idcard="creature"/></test>
+          </tests>
+          <actions>
+            <action reference-name="hit"><assign-damage type="damage-normal"/></action>
+            <action reference-name="hit-fixed"><assign-damage value="1"/></action>
+            <action reference-name="pick"><target type="card"><test ref="is-creature"/></target></action>
+            <action reference-name="count-them"><modify-register index="life"><value><counter restriction-zone="play"/></value></modify-register></action>
+            <action reference-name="twice"><action ref="hit"/><action ref="hit"/></action>
+            <action reference-name="loop"><action ref="loop"/></action>
+          </actions>
+          <abilities>
+            <ability reference-name="cast"><activated-ability zone="hand"><cost><pay-mana value="manacost"/><macro><default><nothing/></default></macro></cost><effects><macro/></effects></activated-ability></ability>
+          </abilities>
+        </references>"#;
+        Fragments::load("refs.xml", refs, "aliases.xml", r#"<aliases><alias name="manacost" value="255"/></aliases>"#).unwrap()
+    }
+
+    fn expand(xml: &str) -> Result<Vec<Element>, ExpandError> {
+        let e = crate::tree::parse(xml).unwrap();
+        expand_all(&fragments(), &e.children)
+    }
+
+    #[test]
+    fn the_macro_value_reaches_actions_without_one() {
+        let v = expand(r#"<x><action ref="hit" value="3"/><action ref="hit-fixed" value="3"/></x>"#).unwrap();
+        assert_eq!(v[0].attr("value"), Some("3"));
+        assert_eq!(v[1].attr("value"), Some("1"), "an action's own value wins");
+        assert_eq!(v[0].from_ref.as_deref(), Some("hit"));
+        // Nested references: each action of `twice` gets the value.
+        let v = expand(r#"<x><action ref="twice" value="2"/></x>"#).unwrap();
+        assert_eq!(v.len(), 2);
+        assert!(v.iter().all(|a| a.attr("value") == Some("2") && a.from_ref.as_deref() == Some("hit")));
+    }
+
+    #[test]
+    fn the_macro_test_is_anded_and_test_references_expand() {
+        let v = expand(r#"<x><action ref="pick"><test><has-color color="red"/></test></action></x>"#).unwrap();
+        let test = v[0].child("test").unwrap();
+        let and = &test.children[0];
+        assert_eq!(and.name, "and");
+        assert_eq!(and.children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["has-idcard", "has-color"]);
+    }
+
+    #[test]
+    fn counter_tests_and_macro_actions_are_plugged_in() {
+        let v = expand(r#"<x><action ref="count-them"><counter-test><has-idcard idcard="land"/></counter-test></action></x>"#).unwrap();
+        let counter = &v[0].child("value").unwrap().children[0];
+        assert_eq!(counter.child("test").unwrap().children[0].attr("idcard"), Some("land"));
+        let v = expand(r#"<x><ability ref="cast"/></x>"#).unwrap();
+        let cost = v[0].child("cost").unwrap();
+        assert_eq!(cost.children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["pay-mana", "nothing"], "a macro takes its default");
+        let v = expand(r#"<x><ability ref="cast"><actions><a1/></actions><actions><a2/></actions></ability></x>"#).unwrap();
+        assert_eq!(v[0].child("cost").unwrap().children[1].name, "a1");
+        assert_eq!(v[0].child("effects").unwrap().children[0].name, "a2");
+    }
+
+    #[test]
+    fn unknown_and_cyclic_references_are_errors_at_their_element() {
+        let e = expand("<x>\n<action ref=\"hitt\"/></x>").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("did you mean `hit`"), "{}", e.message);
+        assert_eq!(e.element, "<action ref=\"hitt\">");
+        let e = expand(r#"<x><action ref="loop"/></x>"#).unwrap_err();
+        assert!(e.message.contains("nest too deeply"), "{}", e.message);
+        // Runtime references stay as written.
+        let v = expand(r#"<x><add-ability ref="this"/></x>"#).unwrap();
+        assert_eq!(v[0].attr("ref"), Some("this"));
+    }
+}
