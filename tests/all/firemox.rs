@@ -134,3 +134,52 @@ fn seeded_firemox_games_finish_without_errors() {
     let summary = text.lines().find(|l| l.starts_with("4 games in")).unwrap_or_else(|| panic!("no summary line: {text}"));
     assert!(summary.ends_with("errors 0"), "{summary}");
 }
+
+/// The move loop's safety valve: after `MOVES_PER_TURN` moves in one turn only moves that
+/// end the turn are offered — but while none is legal (Magic: a stack still to resolve),
+/// the other legal moves still are, instead of the game failing with "no legal move" (seen
+/// in firemox games where creatures pumped themselves through the stack for 60 moves).
+#[test]
+fn past_the_move_limit_a_turn_that_cannot_end_yet_goes_on() {
+    let t = crate::mods_fixture::Tree::new("moves-per-turn");
+    t.add("ticks", "1.0.0", "");
+    t.write(
+        "ticks",
+        "content/game.toml",
+        r#"
+[game]
+player_class = "player"
+start = "started"
+turn_limit = 3
+
+[class.player]
+properties = { ticks = 0 }
+tags = ["player"]
+
+[event.started]
+[trigger.first]
+when = "started"
+select = { type = "players", pick = { first = 1 } }
+do = [{ type = "tag", tag = "active" }]
+
+# 70 ticks must happen before the turn may end (more than the 60-move limit).
+[move.tick]
+subject = { type = "self", where = { type = "compare", left = "target.ticks", op = "<", right = 70 } }
+do = [{ type = "add", key = "ticks", amount = 1, to = "self" }]
+
+[move.end]
+subject = { type = "self", where = { type = "compare", left = "target.ticks", op = ">=", right = 70 } }
+ends_turn = true
+do = [{ type = "set", key = "ticks", value = 0, to = "self" }, { type = "untag", tag = "active", to = "self" }, { type = "tag", tag = "active", to = { type = "players", which = "enemy" } }]
+"#,
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(&t.root)
+        .args(["run", "--mods", "mods", "--quiet", "--seed", "1", "--agents", "random,random"])
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(!text.contains("no legal move"), "{text}");
+    assert!(text.contains("draw (") || text.contains("wins"), "{text}");
+}

@@ -45,13 +45,39 @@ pub const TARGETS: &[(&str, &[&str])] = &[
 
 /// The targeting tags of a target group, or what it lacks.
 pub fn target(f: &Fragments, g: &Group<'_>) -> Result<Vec<String>, String> {
-    let r = g.reference.unwrap_or("");
-    match TARGETS.iter().find(|(n, _)| *n == r) {
-        Some((n, tags)) if plain_list(f, "action", n, g.elems) => Ok(tags.iter().map(|t| (*t).to_owned()).collect()),
-        Some((n, _)) => Err(format!("{n} with a test")),
-        None if r.starts_with("target-") => Err(format!("cost {r}")),
-        None => Err(format!("cost {}", describe(g))),
+    match filtered_target(f, g)? {
+        (tags, None) => Ok(tags),
+        (_, Some(_)) => Err(format!("{} with a test", g.reference.unwrap_or("target"))),
     }
+}
+
+/// The targeting tags of a target group and, when the card gave the reference a MACRO
+/// test, that test as an mtg condition on the candidate (`target-creature` with
+/// `<has-color color="black"/>` under `<not>`: a nonblack creature).
+pub fn filtered_target(f: &Fragments, g: &Group<'_>) -> Result<(Vec<String>, Option<Value>), String> {
+    let r = g.reference.unwrap_or("");
+    let Some((n, tags)) = TARGETS.iter().find(|(n, _)| *n == r) else {
+        return Err(if r.starts_with("target-") { format!("cost {r}") } else { format!("cost {}", describe(g)) });
+    };
+    let tags: Vec<String> = tags.iter().map(|t| (*t).to_owned()).collect();
+    if plain_list(f, "action", n, g.elems) {
+        return Ok((tags, None));
+    }
+    let site = Element { name: "action".into(), attrs: vec![("ref".into(), (*n).into())], children: Vec::new(), text: String::new(), line: 0, from_ref: None };
+    let plain = firemox_xml::expand::expand_all(f, &[site]).map_err(|e| e.message)?;
+    let with_test = format!("{n} with a test");
+    let ([p], [c]) = (plain.as_slice(), g.elems) else { return Err(with_test) };
+    let (Some(pt), Some(ct)) = (p.child("test"), c.child("test")) else { return Err(with_test) };
+    let same_rest = p.attrs == c.attrs && p.children.len() == c.children.len();
+    let extra = match ct.children.as_slice() {
+        [and] if and.name == "and" && and.children.len() > pt.children.len() && and.children[..pt.children.len()] == pt.children[..] => &and.children[pt.children.len()..],
+        _ => return Err(with_test),
+    };
+    if !same_rest {
+        return Err(with_test);
+    }
+    let conds = extra.iter().map(|x| crate::conditions::condition(f, x)).collect::<Result<Vec<_>, _>>().map_err(|m| format!("{with_test}: {m}"))?;
+    Ok((tags, Some(json!({ "all": conds }))))
 }
 
 /// How a group is named in the list of what a card lacks: its reference, or the element.

@@ -6,7 +6,8 @@
 //!   become an ability object (`<card>_ab`) the card puts on the stack when activated — by
 //!   the mtg rules' `activate` move (`tap_ability`: the cost is `{T}` alone) or
 //!   `activate_paid` (`paid_ability` with `ability_cost_*`, `ability_taps` when it also
-//!   taps). The ability remembers its card (`source_card`) and chooses its target when
+//!   taps; costing only the sacrifice of the card, a zero `ability_cost`). The card's
+//!   trigger sacrifices it when the cost says so. The ability remembers its card (`source_card`) and chooses its target when
 //!   created; when it resolves it re-checks the target (gone: it fizzles) and acts
 //!   ([`crate::effects::actions`]: `<target type="this"/>` aims at the card).
 //!
@@ -16,14 +17,17 @@ use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Map, Value};
 
 use crate::card::{plain_list, Parts, COLOURS};
-use crate::effects::{describe, groups, target, Cx, Group};
+use crate::effects::{describe, filtered_target, groups, Cx, Group};
 
-/// The cost of an ability: `{T}`, a mana cost, a target.
+/// The cost of an ability: `{T}`, a mana cost, sacrificing the card, a target (with a
+/// filter from the card's MACRO test).
 #[derive(Default)]
 struct Cost {
     taps: bool,
     mana: Option<Vec<(String, i64)>>,
+    sacrifice: bool,
     targets: Vec<String>,
+    filter: Option<Value>,
 }
 
 /// Translates one activated ability of a permanent into `out`.
@@ -41,12 +45,12 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     }
     if a.attr("playable") == Some("mana-source") {
         return match cost {
-            Cost { taps: true, mana: None, ref targets } if targets.is_empty() => mana(effects, out),
+            Cost { taps: true, mana: None, sacrifice: false, ref targets, .. } if targets.is_empty() => mana(effects, out),
             _ => out.missing.push("mana ability with a cost other than {T}".into()),
         };
     }
-    if !cost.taps && cost.mana.is_none() {
-        out.missing.push("activated ability without {T} or a mana cost".into());
+    if !cost.taps && cost.mana.is_none() && !cost.sacrifice {
+        out.missing.push("activated ability without {T}, a mana cost or a sacrifice".into());
         return;
     }
     if out.classes.iter().any(|(n, _)| n.ends_with("_ab")) {
@@ -60,7 +64,8 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         Err(m) => return out.missing.extend(m.into_iter().map(|m| format!("activated ability effect {m}"))),
     };
     let name = format!("{class}_ab");
-    let event = match &cost.mana {
+    let mana = cost.mana.clone().or_else(|| cost.sacrifice.then(|| pay_nothing()));
+    let event = match &mana {
         None => {
             out.tags.push("tap_ability".into());
             "mtg:event/activated"
@@ -74,11 +79,20 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             "mtg:event/activated_paid"
         }
     };
-    out.triggers.push(json!({
-        "when": { "event": event, "target": { "type": "is_self" } },
-        "do": [{ "type": "create", "class": name, "zone": "stack" }],
-    }));
-    out.classes.push((name, ability_class(&format!("{} (ability)", card.name), &cost.targets, actions)));
+    let mut act = vec![json!({ "type": "create", "class": name, "zone": "stack" })];
+    if cost.sacrifice {
+        act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
+    }
+    out.triggers.push(json!({ "when": { "event": event, "target": { "type": "is_self" } }, "do": act }));
+    let title = format!("{} (ability)", card.name);
+    out.classes.push((name, ability_class(&title, &cost.targets, cost.filter.as_ref(), actions)));
+}
+
+/// A zero mana cost (an ability whose only cost is sacrificing the card).
+fn pay_nothing() -> Vec<(String, i64)> {
+    let mut v: Vec<(String, i64)> = ["generic", "w", "u", "b", "r", "g", "c"].iter().map(|k| (format!("ability_cost_{k}"), 0)).collect();
+    v.push(("ability_mana_value".into(), 0));
+    v
 }
 
 /// Reads the cost groups: `T`, `<pay-mana>` with colour attributes, one target.
@@ -87,12 +101,13 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
     for g in groups(&cost.children) {
         match (g.reference, g.elems) {
             (Some("T"), _) if !c.taps && plain_list(f, "action", "T", g.elems) => c.taps = true,
+            (Some("sacrifice-this"), _) if !c.sacrifice && plain_list(f, "action", "sacrifice-this", g.elems) => c.sacrifice = true,
             (None, [p]) if p.name == "pay-mana" && c.mana.is_none() => match pay_mana(f, p) {
                 Some(m) => c.mana = Some(m),
                 None => out.missing.push(format!("activated ability cost {}", p.start_tag())),
             },
-            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => match target(f, &g) {
-                Ok(t) if !t.iter().any(|x| x == "targets_spell") => c.targets = t,
+            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => match filtered_target(f, &g) {
+                Ok((t, filter)) if !t.iter().any(|x| x == "targets_spell") => (c.targets, c.filter) = (t, filter),
                 Ok(_) => out.missing.push("activated ability targeting a spell".into()),
                 Err(m) => out.missing.push(format!("activated ability {m}")),
             },
@@ -142,7 +157,7 @@ fn mana(effects: &Element, out: &mut Parts) {
 /// An ability object's class: when created it remembers its card and chooses its target
 /// (if it has one); when it resolves on the stack it acts if the target is still legal,
 /// else fizzles; then it leaves the stack.
-pub fn ability_class(title: &str, targets: &[String], effect: Vec<Value>) -> Value {
+pub fn ability_class(title: &str, targets: &[String], filter: Option<&Value>, effect: Vec<Value>) -> Value {
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
     let mut on_create = vec![json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } })];
@@ -154,6 +169,12 @@ pub fn ability_class(title: &str, targets: &[String], effect: Vec<Value>) -> Val
             .map(|t| match t.as_str() {
                 "targets_player" => json!({ "type": "players" }),
                 _ => json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }),
+            })
+            .map(|mut sel| {
+                if let Some(w) = filter {
+                    sel["where"] = w.clone();
+                }
+                sel
             })
             .collect();
         on_create.push(json!({ "type": "link", "key": "chosen", "object": { "from": from, "pick": { "chosen": 1, "prompt": "Select a target" } } }));

@@ -9,7 +9,7 @@ use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
 use crate::card::Parts;
-use crate::effects::{describe, groups, target, Cx};
+use crate::effects::{describe, filtered_target, groups, Cx};
 
 /// Translates one triggered ability of the card `class` (titled `title`) into `out`.
 pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut Parts) {
@@ -26,13 +26,13 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         Err(m) => return out.missing.push(m),
     };
     let before = out.missing.len();
-    let mut targets = Vec::new();
+    let (mut targets, mut filter) = (Vec::new(), None);
     for c in &a.children[1..] {
         match c.name.as_str() {
             "cost" => {
                 for g in groups(&c.children) {
-                    match target(f, &g) {
-                        Ok(t) if targets.is_empty() && !t.iter().any(|x| x == "targets_spell") => targets = t,
+                    match filtered_target(f, &g) {
+                        Ok((t, w)) if targets.is_empty() && !t.iter().any(|x| x == "targets_spell") => (targets, filter) = (t, w),
                         Ok(_) => out.missing.push("triggered ability with two targets or a spell target".into()),
                         Err(_) => out.missing.push(format!("triggered ability cost {}", describe(&g))),
                     }
@@ -58,7 +58,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     let n = out.classes.iter().filter(|(n, _)| n.contains("_trig")).count();
     let name = if n == 0 { format!("{class}_trig") } else { format!("{class}_trig{}", n + 1) };
     out.triggers.push(json!({ "when": when, "do": [{ "type": "create", "class": name, "zone": "stack" }] }));
-    out.classes.push((name, crate::play::ability_class(&format!("{title} (trigger)"), &targets, actions)));
+    out.classes.push((name, crate::play::ability_class(&format!("{title} (trigger)"), &targets, filter.as_ref(), actions)));
 }
 
 /// The mtg event a Firemox trigger event stands for, or what it lacks.
