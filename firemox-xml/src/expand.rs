@@ -24,6 +24,14 @@ use crate::tree::Element;
 /// How deep references may nest (the corpus needs fewer than 10).
 const MAX_DEPTH: u32 = 40;
 
+/// How many elements one expansion may produce (the largest card of the corpus makes a
+/// few thousand): references that fan out (each naming another twice, forty deep) stop
+/// here with an error instead of running for hours.
+const MAX_ELEMENTS: usize = 200_000;
+
+/// The elements an expansion may still produce.
+struct Budget(std::cell::Cell<usize>);
+
 /// A reference that could not be expanded: the element (in the card) and why.
 #[derive(Debug, Clone)]
 pub struct ExpandError {
@@ -38,7 +46,12 @@ pub struct ExpandError {
 /// Expands every reference in `children` (the card's line numbers are kept on elements
 /// written in the card).
 pub fn expand_all(f: &Fragments, children: &[Element]) -> Result<Vec<Element>, ExpandError> {
+    BUDGET.with(|b| b.0.set(MAX_ELEMENTS));
     expand_list(f, children, 0, None)
+}
+
+thread_local! {
+    static BUDGET: Budget = const { Budget(std::cell::Cell::new(MAX_ELEMENTS)) };
 }
 
 fn expand_list(f: &Fragments, list: &[Element], depth: u32, site: Option<&Element>) -> Result<Vec<Element>, ExpandError> {
@@ -52,6 +65,14 @@ fn expand_list(f: &Fragments, list: &[Element], depth: u32, site: Option<&Elemen
 /// `site` is the card element whose reference is being expanded (for error lines).
 fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, out: &mut Vec<Element>) -> Result<(), ExpandError> {
     let here = site.unwrap_or(e);
+    let left = BUDGET.with(|b| {
+        let n = b.0.get().saturating_sub(1);
+        b.0.set(n);
+        n
+    });
+    if left == 0 {
+        return Err(err(here, &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
+    }
     if depth > MAX_DEPTH {
         return Err(err(here, "references nest too deeply (a reference that refers to itself?)"));
     }
@@ -286,6 +307,16 @@ mod tests {
         assert_eq!(e.element, "<action ref=\"hitt\">");
         let e = expand(r#"<x><action ref="loop"/></x>"#).unwrap_err();
         assert!(e.message.contains("nest too deeply"), "{}", e.message);
+        // References that fan out stop at the budget, quickly.
+        let mut refs = String::from("<references><actions><action reference-name=\"r0\"><leaf/></action>");
+        for i in 1..30 {
+            refs.push_str(&format!("<action reference-name=\"r{i}\"><action ref=\"r{}\"/><action ref=\"r{}\"/></action>", i - 1, i - 1));
+        }
+        refs.push_str("</actions></references>");
+        let f = Fragments::load("refs.xml", &refs, "aliases.xml", "<aliases/>").unwrap();
+        let site = crate::tree::parse("<x><action ref=\"r29\"/></x>").unwrap();
+        let e = expand_all(&f, &site.children).unwrap_err();
+        assert!(e.message.contains("more than"), "{}", e.message);
         // Runtime references stay as written.
         let v = expand(r#"<x><add-ability ref="this"/></x>"#).unwrap();
         assert_eq!(v[0].attr("ref"), Some("this"));

@@ -64,7 +64,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         Err(m) => return out.missing.extend(m.into_iter().map(|m| format!("activated ability effect {m}"))),
     };
     let name = format!("{class}_ab");
-    let mana = cost.mana.clone().or_else(|| cost.sacrifice.then(|| pay_nothing()));
+    let mana = cost.mana.clone().or_else(|| cost.sacrifice.then(pay_nothing));
     let event = match &mana {
         None => {
             out.tags.push("tap_ability".into());
