@@ -46,6 +46,7 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
             None => Err(format!("test has-color {}", e.attr("color").unwrap_or("?"))),
         },
         "is-this" if on_tested => Ok(json!({ "type": "is_self" })),
+        "is-spell" if on_tested => Ok(json!({ "type": "in_zone", "zone": "stack" })),
         other => Err(format!("test <{other}>")),
     }
 }

@@ -1,7 +1,8 @@
 //! Triggered abilities (`<triggered-ability zone="play">`) whose event the mtg rules raise:
 //! the card entering the battlefield (`<moved-card>` from outside play with `<is-this/>`
 //! into play), the card attacking (`<declared-attacking>` with `<is-this/>`) or blocking
-//! (`<declared-blocking>`). The card gets a trigger that puts an ability object
+//! (`<declared-blocking>`), the beginning of the upkeep (yours: `during-your-upkeep`; or
+//! every player's), a spell being cast (`<casting>` with a test on the spell). The card gets a trigger that puts an ability object
 //! (`<card>_trig`) on the stack — choosing its target, if its cost has one, when created —
 //! which resolves through [`crate::effects::actions`] like an activated ability.
 
@@ -21,7 +22,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         out.missing.push("triggered ability without an event".into());
         return;
     };
-    let when = match when(event) {
+    let when = match when(f, event) {
         Ok(w) => w,
         Err(m) => return out.missing.push(m),
     };
@@ -62,7 +63,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
 }
 
 /// The mtg event a Firemox trigger event stands for, or what it lacks.
-fn when(e: &Element) -> Result<Value, String> {
+fn when(f: &Fragments, e: &Element) -> Result<Value, String> {
     let self_test = |t: Option<&Element>| matches!(t.map(|t| t.children.as_slice()), Some([x]) if x.name == "is-this" && x.children.is_empty());
     match e.name.as_str() {
         "moved-card" if enters_play(e) => Ok(json!({ "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] })),
@@ -72,8 +73,27 @@ fn when(e: &Element) -> Result<Value, String> {
         "declared-blocking" if e.attrs.is_empty() && e.children.len() == 1 && self_test(e.child("test")) => {
             Ok(json!({ "event": "mtg:event/blocks", "target": { "type": "is_self" } }))
         }
+        "beginning-of-phase" if e.attr("phase") == Some("upkeep") && e.attrs.len() == 1 => match e.children.as_slice() {
+            [] => Ok(json!({ "event": "mtg:event/upkeep" })),
+            [t] if t.from_ref.as_deref() == Some("during-your-upkeep") && t.attrs.is_empty() && f.tests.get("during-your-upkeep").is_some_and(|r| same_test(f, r, t)) => {
+                Ok(json!({ "event": "mtg:event/upkeep", "player": "friendly" }))
+            }
+            _ => Err("trigger <beginning-of-phase> upkeep with a test".into()),
+        },
+        "casting" if e.attrs.is_empty() => match e.children.as_slice() {
+            [t] if t.name == "test" => crate::conditions::condition(f, t)
+                .map(|c| json!({ "event": "mtg:event/cast", "target": c }))
+                .map_err(|m| format!("trigger <casting> {m}")),
+            _ => Err("trigger <casting> without one test".into()),
+        },
+        "beginning-of-phase" => Err(format!("trigger <beginning-of-phase> {}", e.attr("phase").unwrap_or("?"))),
         other => Err(format!("trigger <{other}>")),
     }
+}
+
+/// Whether `t` (a card's `<test ref>`, expanded) holds exactly the referenced test `r`.
+fn same_test(f: &Fragments, r: &Element, t: &Element) -> bool {
+    firemox_xml::expand::expand_all(f, &r.children).is_ok_and(|v| v == t.children)
 }
 
 /// `<moved-card>` whose source test is "this card, not in play" and whose destination test
