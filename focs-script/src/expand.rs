@@ -86,6 +86,7 @@ pub fn preprocess(entry: &str, prelude: &[&str], files: &mut dyn Files) -> Prepr
         let (file, line) = origin_at(f.start);
         define(
             &mut out,
+            prelude,
             f.name,
             Macro {
                 body: f.body,
@@ -105,10 +106,12 @@ pub fn preprocess(entry: &str, prelude: &[&str], files: &mut dyn Files) -> Prepr
     out
 }
 
-/// Records a definition; a second one with another body is a warning (the later wins).
-fn define(out: &mut Preprocessed, name: String, m: Macro) {
+/// Records a definition; a second one with another body is a warning (the later wins),
+/// unless the first came from a prelude: supplying what the content lacks, it is meant to
+/// give way.
+fn define(out: &mut Preprocessed, prelude: &[&str], name: String, m: Macro) {
     if let Some(old) = out.macros.get(&name) {
-        if old.body.trim() != m.body.trim() {
+        if old.body.trim() != m.body.trim() && !prelude.contains(&old.file.as_str()) {
             out.diagnostics.push(Diagnostic {
                 code: "FOCS-MACRO-REDEFINED",
                 severity: Severity::Warning,
@@ -529,12 +532,23 @@ mod tests {
     #[test]
     fn a_redefinition_with_another_body_warns_and_the_later_wins() {
         let mut files = mem(&[
+            ("T.focs.txt", "X '''2'''\nv = [[X]]\n#include \"q.macros\"\n"),
+            ("q.macros", "X '''3'''\n"),
+        ]);
+        let p = preprocess("T.focs.txt", &[], &mut files);
+        assert_eq!(p.diagnostics.len(), 1);
+        assert_eq!(p.diagnostics[0].code, "FOCS-MACRO-REDEFINED");
+        assert!(p.text.contains("v = 3"), "{}", p.text);
+    }
+
+    #[test]
+    fn the_content_replaces_a_prelude_definition_quietly() {
+        let mut files = mem(&[
             ("T.focs.txt", "X '''2'''\nv = [[X]]\n"),
             ("p.macros", "X '''1'''\n"),
         ]);
         let p = preprocess("T.focs.txt", &["p.macros"], &mut files);
-        assert_eq!(p.diagnostics.len(), 1);
-        assert_eq!(p.diagnostics[0].code, "FOCS-MACRO-REDEFINED");
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
         assert!(p.text.contains("v = 2"));
     }
 }

@@ -25,6 +25,7 @@ mod grammar;
 mod lex;
 mod macros;
 mod parse;
+pub mod translate;
 
 pub use expand::{preprocess, Origin, Preprocessed};
 pub use files::{DirFiles, Files};

@@ -276,6 +276,9 @@ pub mod native {
         pub random: Option<extern "C" fn(i64, i64) -> i64>,
         /// Capability `log`: `log(level, ptr, len)`; null unless granted.
         pub log: Option<unsafe extern "C" fn(i32, *const u8, usize)>,
+        /// `set_float(obj, key, value) -> status` (added after the first release of
+        /// version 1: appended, so `size` tells whether a host has it).
+        pub set_float: extern "C" fn(i64, i32, f64) -> i32,
     }
 }
 
@@ -350,6 +353,21 @@ pub struct LoadReply {
     /// locates an error at its closest listed ancestor.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spans: Vec<SourceSpan>,
+    /// What the loader read but could not translate, each with where (optional): the host
+    /// reports them as warnings at file:line (`tessera check` lists them), and the tree
+    /// still loads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<LoadWarning>,
+}
+
+/// A warning from a loader: what it could not translate, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadWarning {
+    /// What is unsupported or doubtful, and what it means for the content.
+    pub message: String,
+    /// Where, as a byte offset into the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
 }
 
 /// Where a part of a loaded tree came from: a dotted path of table keys and a byte range.

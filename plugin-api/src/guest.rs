@@ -213,6 +213,11 @@ impl Obj {
         status("set_int", sys::set_int(self.0, key.0, value))
     }
 
+    /// Sets a decimal base property (actions and nodes only); `value` must be finite.
+    pub fn set_float(self, key: Sym, value: f64) -> Result<(), HostError> {
+        status("set_float", sys::set_float(self.0, key.0, value))
+    }
+
     /// Adds `delta` to a base property (actions and nodes only); the new base value.
     ///
     /// Outside an action or node the host fails the whole call (the return value cannot

@@ -41,6 +41,8 @@ macro_rules! host_functions {
             fn pipeline_set(key: i32, value: f64);
             /// `set_int(obj, key, value)`.
             fn set_int(obj: i64, key: i32, value: i64) -> i32;
+            /// `set_float(obj, key, value)`.
+            fn set_float(obj: i64, key: i32, value: f64) -> i32;
             /// `add_int(obj, key, delta)`.
             fn add_int(obj: i64, key: i32, delta: i64) -> i64;
             /// `add_tag(obj, tag)`.

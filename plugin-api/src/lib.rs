@@ -128,6 +128,14 @@ pub fn report_span(path: impl Into<String>, range: core::ops::Range<usize>) {
     rt::push_span(path.into(), range);
 }
 
+/// Reports, while a loader runs, something it read but could not translate (an
+/// unsupported construct), at byte `offset` of the text when known. The host shows it as
+/// a warning at file:line (`tessera check` lists it); the returned tree still loads.
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
+pub fn report_warning(message: impl Into<String>, offset: Option<usize>) {
+    rt::push_warning(message.into(), offset);
+}
+
 /// While a loader runs: the path of the file it reads, relative to its mod's folder
 /// (`content/cards.deck`). `None` outside a loader.
 #[cfg(any(target_arch = "wasm32", feature = "native"))]
@@ -144,6 +152,16 @@ pub fn load_file(path: &str) -> Result<Vec<u8>, ReadError> {
         -2 => ReadError::Outside,
         _ => ReadError::Unreadable,
     })
+}
+
+/// While a loader runs: the names of the files in folder `path` (relative to its mod's
+/// folder, confined as [`load_file`] is), sorted — reading a folder gives its file
+/// names, one per line.
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
+pub fn load_dir(path: &str) -> Result<Vec<String>, ReadError> {
+    let bytes = load_file(path)?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect())
 }
 
 /// Why [`load_file`] read nothing.
@@ -195,7 +213,7 @@ pub mod prelude {
     #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::sym;
     #[cfg(any(target_arch = "wasm32", feature = "native"))]
-    pub use crate::{load_file, load_path, report_span};
+    pub use crate::{load_dir, load_file, load_path, report_span, report_warning};
     pub use crate::{LoadError, ReadError};
     pub use tessera_plugin_api_macros::{
         action, condition, export_plugin, loader, node, selector, Params,

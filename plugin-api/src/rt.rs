@@ -247,6 +247,20 @@ fn prepare_inner(plugin: &Plugin, kind: i32, id: &[u8], params: &[u8]) -> Result
 thread_local! {
     /// Spans a running loader reported (`report_span`).
     static SPANS: RefCell<Vec<abi::SourceSpan>> = const { RefCell::new(Vec::new()) };
+    /// Warnings a running loader reported (`report_warning`).
+    static WARNINGS: RefCell<Vec<abi::LoadWarning>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Records a warning for the reply of the loader call in progress.
+pub(crate) fn push_warning(message: String, offset: Option<usize>) {
+    WARNINGS.with(|w| {
+        if let Ok(mut w) = w.try_borrow_mut() {
+            w.push(abi::LoadWarning {
+                message,
+                offset: offset.and_then(|o| u64::try_from(o).ok()),
+            });
+        }
+    });
 }
 
 /// Records a span for the reply of the loader call in progress.
@@ -267,18 +281,21 @@ pub(crate) fn push_span(path: String, range: core::ops::Range<usize>) {
 pub fn load(plugin: &Plugin, id: &[u8], text: &[u8]) -> Vec<u8> {
     install_panic_hook();
     SPANS.with(|s| s.borrow_mut().clear());
+    WARNINGS.with(|w| w.borrow_mut().clear());
     let reply = match load_inner(plugin, id, text) {
         Ok(tree) => abi::LoadReply {
             tree: Some(tree),
             error: None,
             offset: None,
             spans: SPANS.with(|s| std::mem::take(&mut *s.borrow_mut())),
+            warnings: WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut())),
         },
         Err(e) => abi::LoadReply {
             tree: None,
             error: Some(e.message),
             offset: e.offset.and_then(|o| u64::try_from(o).ok()),
             spans: Vec::new(),
+            warnings: Vec::new(),
         },
     };
     serde_json::to_vec(&reply).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}").into_bytes())

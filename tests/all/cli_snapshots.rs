@@ -1,4 +1,5 @@
-//! Snapshots of what the `tessera` commands print for `check`, `test` and `replay`
+//! Snapshots of what the `tessera` commands print for `check`, `test`, `replay` and
+//! `explain --scenario`
 //! (`mods`, `explain` and `run --seed` are in `cli.rs`). Update them with
 //! `SNAPSHOTS=overwrite cargo test --test all cli_snapshots`; temporary folders are
 //! redacted to `[ROOT]`.
@@ -59,7 +60,7 @@ fn check_at_the_repository_root_summarises_the_loaded_mods() {
         .assert()
         .success()
         .stdout_eq(str![[r#"
-checked 7 mods: 4 loaded (arena 2 classes, arena-classic 57 classes, arena-plus 10 classes, original 2 classes), 3 disabled; 0 errors, 0 warnings
+checked 8 mods: 4 loaded (arena 2 classes, arena-classic 57 classes, arena-plus 10 classes, original 2 classes), 4 disabled; 0 errors, 0 warnings
 
 "#]]);
 }
@@ -98,6 +99,33 @@ fn replay_of_a_recorded_game_reports_the_matching_checksum() {
         .success()
         .stdout_eq(str![[r#"
 replayed [ROOT]/game.json: Player 2 wins after 21 turns; checksum 759a6a5d4d15deee matches
+
+"#]]);
+}
+
+#[test]
+fn explain_with_a_scenario_lists_each_change_of_the_last_effect_pass() {
+    let scenario = repo().join("tests/scenarios/effect_pass_priorities_stacking.toml");
+    let t = Tree::new("cli-snap-explain");
+    tessera(&repo(), &t.root)
+        .args(["explain", "colony.output", "--step", "1", "--scenario"])
+        .arg(&scenario)
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+colony.output = 5 (after step 1 of [..]effect_pass_priorities_stacking.toml)
+  workshop: 0 -> 2 (+2) from workshop
+  doubler: 2 -> 4 (+2) from doubler
+  bonus: 4 -> 5 (+1) from bonus
+
+"#]]);
+    tessera(&repo(), &t.root)
+        .args(["explain", "colony", "--scenario"])
+        .arg(&scenario)
+        .assert()
+        .failure()
+        .stderr_eq(str![[r#"
+error: `colony` is not `object.property` (e.g. `capital.target_industry`)
 
 "#]]);
 }

@@ -18,6 +18,7 @@ mod cli_watch;
 mod diag_memory;
 mod docs;
 mod firemox;
+mod freeorion;
 mod function_length;
 mod hearthbreaker;
 #[cfg(feature = "lsp")]

@@ -19,6 +19,7 @@ pub fn ensure_built() {
             "crits",
             "decklist",
             "firemox",
+            "focs",
             "forge",
             "hearthbreaker",
             "spellbook",

@@ -73,10 +73,19 @@ enum Command {
         #[command(flatten)]
         mods: ModArgs,
     },
-    /// Print where an id is defined, every patch that touched it, and its final definition.
+    /// Print where an id is defined, every patch that touched it, and its final definition;
+    /// with `--scenario`, why an object's property has its value (each change the last
+    /// effect pass made, with its effects group's label).
     Explain {
-        /// The id (`arena:class/wolf`, `core:action/damage`, ...).
+        /// The id (`arena:class/wolf`, `core:action/damage`, ...), or with `--scenario`
+        /// an object's property (`capital.target_industry`).
         id: String,
+        /// Run this scenario, then explain the property `ID` names.
+        #[arg(long, value_name = "FILE")]
+        scenario: Option<PathBuf>,
+        /// With `--scenario`: stop after this many steps (default: all).
+        #[arg(long, value_name = "N")]
+        step: Option<usize>,
         #[command(flatten)]
         mods: ModArgs,
     },
@@ -164,7 +173,10 @@ pub fn run() -> Result<ExitCode, String> {
             }
         }
         Command::Mods { mods } => check::mods(&mods),
-        Command::Explain { id, mods } => check::explain(&id, &mods),
+        Command::Explain { id, scenario: Some(file), step, mods } => {
+            test::explain(&id, &file, step, &mods)
+        }
+        Command::Explain { id, mods, .. } => check::explain(&id, &mods),
         Command::Test(args) => test::test(&args),
         Command::New(cmd) => new::new(&cmd),
         Command::Schema(args) => schema::schema(&args),

@@ -44,6 +44,10 @@ pub struct RunArgs {
     /// After the games, print the time spent in each mod's content and plugins.
     #[arg(long)]
     pub profile: bool,
+    /// End each game (a draw) after this many turns, in place of the game's
+    /// `[game] turn_limit`.
+    #[arg(long, value_name = "N")]
+    pub turns: Option<u32>,
     /// Write each game's recording here (`game.json`; with several games `game-2.json`, ...).
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
@@ -340,6 +344,9 @@ fn play_game(
         Err(e) => return Err(format!("game {n} could not start: {e}")),
     };
     m.set_profiling(args.profile);
+    if let Some(t) = args.turns {
+        m.set_turn_limit(t);
+    }
     let mut last_turn = m.turns();
     let result = loop {
         match m.step(&mut out) {

@@ -102,6 +102,19 @@ pub fn test(args: &TestArgs) -> Result<ExitCode, String> {
     })
 }
 
+/// `tessera explain PROPERTY --scenario FILE`: the scenario run with the mods `mods`
+/// names, then the property's accounting.
+pub fn explain(
+    what: &str,
+    file: &Path,
+    steps: Option<usize>,
+    mods: &ModArgs,
+) -> Result<ExitCode, String> {
+    let (registry, shared, _) = setup(mods)?;
+    print!("{}", scenario::explain(file, &registry, &shared, steps, what)?);
+    Ok(ExitCode::SUCCESS)
+}
+
 fn list(paths: &[PathBuf]) -> String {
     paths
         .iter()

@@ -179,24 +179,9 @@ impl Game {
     /// Command: advances the scheduler `n` ticks. Each tick raises `core:event/tick`, then
     /// delivers the delayed events that fall due, in the order they were scheduled.
     pub fn tick(&mut self, n: u32) -> Result<Outcome, RuleError> {
-        let tick_event = Id::parse("core:event/tick").map_err(RuleError::internal)?;
         let mut outcome = Outcome::default();
         for _ in 0..n {
-            let o = self.command("tick", |ax| {
-                ax.world.tick += 1;
-                let now = ax.world.tick;
-                let now_i = i64::try_from(now).unwrap_or(i64::MAX);
-                ax.raise(Event::new(tick_event).amount(now_i));
-                while let Some((due, seq)) = ax.world.scheduled.get_min().map(|(k, _)| *k) {
-                    if due > now {
-                        break;
-                    }
-                    if let Some(e) = ax.world.scheduled.remove(&(due, seq)) {
-                        ax.raise(e);
-                    }
-                }
-                Ok(())
-            })?;
+            let o = self.command("tick", crate::rules::advance_tick)?;
             outcome.events.extend(o.events);
         }
         Ok(outcome)

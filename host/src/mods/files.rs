@@ -32,8 +32,25 @@ impl ModFiles for ModFolder {
                 mod_id: self.mod_id.clone(),
             });
         }
+        if real.is_dir() {
+            return list(&real).map_err(unreadable);
+        }
         std::fs::read(&real).map_err(|e| unreadable(e.to_string()))
     }
+}
+
+/// A folder read as a file: the names of the files in it (not its folders), sorted, one
+/// per line — how a loader lists a folder for `#include "common/*.macros"`.
+fn list(dir: &Path) -> Result<Vec<u8>, String> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| e.to_string())? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        if entry.path().is_file() {
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    names.sort();
+    Ok(names.join("\n").into_bytes())
 }
 
 /// A file's path relative to `dir`, `/`-separated, climbing with `..` where it lies
@@ -93,6 +110,10 @@ mod tests {
         };
         assert_eq!(m.read("a.txt").unwrap(), b"a");
         assert_eq!(m.read("../g/b.txt").unwrap(), b"b");
+        std::fs::write(dir.join("z.txt"), "z").unwrap();
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        assert_eq!(m.read(".").unwrap(), b"a.txt\nz.txt", "a folder lists its files");
+        assert!(matches!(m.read("../o"), Err(FileError::Outside { .. })));
         assert!(matches!(
             m.read("../o/c.txt"),
             Err(FileError::Outside { .. })

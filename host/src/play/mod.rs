@@ -121,6 +121,8 @@ pub struct Match {
     reloads: u32,
     announced_turn: Option<u32>,
     agent_time: Duration,
+    /// A turn limit in place of the game's (`tessera run --turns`).
+    turn_limit: Option<u32>,
 }
 
 impl std::fmt::Debug for Match {
@@ -190,6 +192,7 @@ impl Match {
             reloads: 0,
             announced_turn: None,
             agent_time: Duration::ZERO,
+            turn_limit: None,
         };
         let before = m.game.world().clone();
         let outcome = m
@@ -204,8 +207,28 @@ impl Match {
     }
 
     /// `-- turn 3: Player 1 (health: Player 1 27, Player 2 30) --`: the turn, who plays
-    /// it, and every player's health.
+    /// it, and every player's health — or the game's `[game] header` values.
     fn turn_header(&self, seat: usize) -> String {
+        if let Some(def) = self.game.generation().game.as_ref().filter(|d| !d.header.is_empty()) {
+            let values: Vec<String> = def
+                .header
+                .iter()
+                .map(|(name, e)| {
+                    let each: Vec<String> = self
+                        .players
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| {
+                            let v = self.game.eval_in(self.game.world(), e, *p);
+                            let shown = v.map_or_else(|err| format!("({err})"), crate::state::decimal);
+                            format!("Player {} {shown}", i + 1)
+                        })
+                        .collect();
+                    format!("{name}: {}", each.join(", "))
+                })
+                .collect();
+            return format!("-- turn {}: Player {} ({}) --", self.turns + 1, seat + 1, values.join("; "));
+        }
         let health = crate::id::Sym::new("health");
         let all: Vec<String> = self
             .players
@@ -219,6 +242,11 @@ impl Match {
             seat + 1,
             all.join(", ")
         )
+    }
+
+    /// Ends the match (a draw) after `turns` turns instead of the game's `turn_limit`.
+    pub fn set_turn_limit(&mut self, turns: u32) {
+        self.turn_limit = Some(turns.max(1));
     }
 
     /// The game being played.
@@ -256,11 +284,9 @@ impl Match {
                 _ => return None,
             });
         }
-        if self.turns >= def.turn_limit {
-            return Some(Ending::Draw(format!(
-                "turn limit {} reached",
-                def.turn_limit
-            )));
+        let limit = self.turn_limit.unwrap_or(def.turn_limit);
+        if self.turns >= limit {
+            return Some(Ending::Draw(format!("turn limit {limit} reached")));
         }
         None
     }

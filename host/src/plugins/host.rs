@@ -468,6 +468,23 @@ impl HostState {
         }
     }
 
+    /// Sets a decimal base property; a value that is not finite is refused (a fault).
+    pub(crate) fn set_float(&mut self, o: i64, key: i32, v: f64) -> i32 {
+        let (Some(o), Some(k)) = (obj(o), self.sym(key)) else {
+            return self.fail("set_float: bad object or key", -1);
+        };
+        if !v.is_finite() {
+            return self.fail(format!("set_float: {v} is not a finite number"), -1);
+        }
+        match self.world_mut() {
+            Some(w) => match w.set(o, k, crate::state::Value::Float(v)) {
+                Ok(_) => 0,
+                Err(e) => self.fail(format!("set_float: {e}"), -1),
+            },
+            None => self.refuse_write("set_float", -1),
+        }
+    }
+
     pub(crate) fn add_int(&mut self, o: i64, key: i32, d: i64) -> i64 {
         let (Some(o), Some(k)) = (obj(o), self.sym(key)) else {
             return self.fail("add_int: bad object or key", 0);

@@ -328,6 +328,13 @@ impl crate::rules::registry::LoaderKind for PluginLoader {
                 Err((message, span))
             }
             (Some(tree), None) => {
+                for w in reply.warnings {
+                    let span = w.offset.and_then(|o| usize::try_from(o).ok()).map(|o| {
+                        let o = o.min(text.len());
+                        o..(o + 1).min(text.len())
+                    });
+                    input.warn(w.message, span);
+                }
                 for sp in &reply.spans {
                     let path: Vec<crate::rules::PathSeg> = sp
                         .path

@@ -186,6 +186,9 @@ fn link_writes(l: &mut Linker<HostState>) -> wasmtime::Result<()> {
     l.func_wrap(m, "set_int", |mut c: C<'_>, o: i64, k: i32, v: i64| {
         c.data_mut().set_int(o, k, v)
     })?;
+    l.func_wrap(m, "set_float", |mut c: C<'_>, o: i64, k: i32, v: f64| {
+        c.data_mut().set_float(o, k, v)
+    })?;
     l.func_wrap(m, "add_int", |mut c: C<'_>, o: i64, k: i32, d: i64| {
         c.data_mut().add_int(o, k, d)
     })?;

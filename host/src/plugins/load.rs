@@ -101,6 +101,7 @@ const BASE_IMPORTS: &[&str] = &[
     "pipeline_get",
     "pipeline_set",
     "set_int",
+    "set_float",
     "add_int",
     "add_tag",
     "remove_tag",

@@ -78,6 +78,9 @@ extern "C" fn h_pipeline_set(k: i32, v: f64) {
 extern "C" fn h_set_int(o: i64, k: i32, v: i64) -> i32 {
     with(-1, |s| s.set_int(o, k, v))
 }
+extern "C" fn h_set_float(o: i64, k: i32, v: f64) -> i32 {
+    with(-1, |s| s.set_float(o, k, v))
+}
 extern "C" fn h_add_int(o: i64, k: i32, d: i64) -> i64 {
     with(0, |s| s.add_int(o, k, d))
 }
@@ -158,6 +161,7 @@ const fn table(random: bool, log: bool) -> HostVtable {
         prepare_expr: h_prepare_expr,
         random: if random { Some(h_random) } else { None },
         log: if log { Some(h_log) } else { None },
+        set_float: h_set_float,
     }
 }
 

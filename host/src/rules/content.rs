@@ -77,6 +77,90 @@ pub struct ContentFile {
     /// `health`) and `[world] armor_key` are always declared.
     #[serde(default)]
     pub properties: IndexMap<String, String>,
+    /// Effect passes (`[pass.effects]`): run by the `pass` action, they apply every
+    /// class's effects groups of that pass at once (see [`PassSpec`]).
+    #[serde(default)]
+    pub pass: IndexMap<String, PassSpec>,
+}
+
+/// `[pass.NAME]`: a once-a-turn effect pass. When the `pass` action runs it, every
+/// effects group of the pass is matched first (activation and scope, against the world
+/// as it was), then the `reset` properties go back to their reset values, then the groups
+/// apply in priority order (then holder order, then their order in the class) with a
+/// running `value`, a stacking group claiming a target for its first group only; then
+/// the clamps apply.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PassSpec {
+    /// Properties set back before the effects apply, each to a number
+    /// (`reset = { max_troops = 0, target_population = 0 }`), on every object whose class
+    /// declares the property.
+    #[serde(default)]
+    pub reset: IndexMap<String, Json>,
+    /// Bounds applied after the effects, on every object whose class declares the
+    /// property (`{ key = "troops", min = 0, max = "target.max_troops" }`).
+    #[serde(default)]
+    pub clamp: Vec<PassClampSpec>,
+    /// Record, for each property an effect changes, which group changed it and by how
+    /// much (`tessera explain` shows it). Default true.
+    pub accounting: Option<bool>,
+}
+
+/// One clamp of a pass.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PassClampSpec {
+    /// The property.
+    pub key: String,
+    /// The lowest value (an expression; `target` is the object).
+    pub min: Option<Json>,
+    /// The highest value (an expression; `target` is the object).
+    pub max: Option<Json>,
+}
+
+/// One effects group of a class (`[[class.NAME.effects]]`): while its holder exists (and
+/// is in one of `zones`, when given), each run of its pass sets properties of the objects
+/// its `scope` picks.
+#[derive(Debug, Clone, Default, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EffectsGroupSpec {
+    /// The pass it belongs to (default: `effects`).
+    pub pass: Option<String>,
+    /// The object the group acts for (`source` in its expressions; default `self`, the
+    /// holder): an object reference such as `self.owner.capital`. A group whose source
+    /// does not exist does nothing.
+    pub source: Option<String>,
+    /// Which objects it changes (a selector; default: the source).
+    pub scope: Option<Json>,
+    /// A condition on the source; the group does nothing while it is false.
+    pub activation: Option<Json>,
+    /// Zones the holder must be in (default: any).
+    pub zones: Option<Vec<String>>,
+    /// Groups sharing a stacking group change a target only once a pass: the first to
+    /// apply claims it.
+    pub stacking: Option<String>,
+    /// Lower applies first (default 0).
+    #[serde(default)]
+    pub priority: i32,
+    /// The accounting label (default: the class id).
+    pub label: Option<String>,
+    /// The properties it sets, in order: `{ key = "industry", value = "value + 1" }`
+    /// (`value` is the property's running value).
+    #[serde(default)]
+    pub effects: Vec<EffectSpec>,
+    /// Actions run on its targets after its properties are set.
+    #[serde(rename = "do")]
+    pub actions: Option<Json>,
+}
+
+/// One property an effects group sets.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EffectSpec {
+    /// The property.
+    pub key: String,
+    /// Its new value (an expression; `value` is the running value, `target` the object).
+    pub value: Json,
 }
 
 /// `[game]`: how a match is set up, whose turn it is, and how it ends. The host creates
@@ -117,6 +201,11 @@ pub struct GameSpec {
     /// Zones whose objects the log reports on (default `board`).
     #[serde(default)]
     pub show_zones: Vec<String>,
+    /// What each turn's header line says of every player, by name: expressions with
+    /// `self` = the player (`{ industry = "sum(my_planets, industry)" }`; default: its
+    /// `health`).
+    #[serde(default)]
+    pub header: IndexMap<String, Json>,
 }
 
 /// `[game.deck]`: each player gets `size` cards drawn at random (at most `copies` of a
@@ -212,6 +301,9 @@ pub struct ClassSpec {
     /// happen (`damaged`, `destroyed`, `moved`) before it happens.
     #[serde(default)]
     pub replacement: Vec<ReplacementSpec>,
+    /// Effects groups of the class (`[[class.NAME.effects]]`), applied by their pass.
+    #[serde(default)]
+    pub effects: Vec<EffectsGroupSpec>,
 }
 
 /// A replacement (or prevention) effect: before an event happens, it may change it

@@ -8,6 +8,7 @@
 //! unary   := '-' unary | atom
 //! atom    := number | dice | ref | alias | '(' expr ')'
 //!          | ('min' | 'max') '(' expr ',' expr ')' | 'count' '(' selector-alias ')'
+//!          | ('jumps' | 'distance') '(' ref ',' ref ')'
 //! dice    := N 'd' S                       (3d8: three rolls of 1..=8 from the world RNG)
 //! ref     := base ('.' field)+             (self.attack, source.owner.mana, event.amount)
 //! base    := self | source | target | player | event
@@ -16,13 +17,18 @@
 //! Numbers are `f64`; integral uses round down. Dividing by zero is a runtime error
 //! (the command rolls back), never a panic or an infinity. A property that is absent
 //! reads as 0; an object that is absent (no `target` here) is an error.
+//!
+//! `jumps(a, b)` is the fewest edges (`lanes`) from `a`'s place to `b`'s and
+//! `distance(a, b)` the straight line between their positions (`x`, `y`), places as
+//! `core:condition/within_jumps` finds them (the object or its nearest ancestor carrying
+//! them); both are `-1` when there is no path or no place (test `>= 0` before comparing).
 
 use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
 use crate::id::Sym;
-use crate::rules::registry::{Deps, Selector};
+use crate::rules::registry::{Condition, Deps, Selector};
 use crate::rules::{Cx, RuleError};
 use crate::state::ObjId;
 
@@ -204,6 +210,22 @@ pub enum BinOp {
     Min,
     /// `max(a, b)`
     Max,
+    /// `a ^ b`
+    Pow,
+}
+
+/// A statistic over the objects a selector picks (FOCS's `Statistic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Stat {
+    /// The largest value of the property (0 when nothing is picked).
+    Max,
+    /// The smallest value of the property (0 when nothing is picked).
+    Min,
+    /// The mean of the property (0 when nothing is picked).
+    Mean,
+    /// 1 when the selector picks anything, else 0.
+    Exists,
 }
 
 /// A parsed expression.
@@ -240,6 +262,25 @@ pub enum Expr {
     Count(Arc<dyn Selector>),
     /// `sum(selector, key)`: the sum of a property over the objects a selector picks.
     Sum(Arc<dyn Selector>, Sym),
+    /// A statistic of a property over the objects a selector picks (`{ max = <selector>,
+    /// key = "population" }`); `Exists` reads no property.
+    Stat(Stat, Arc<dyn Selector>, Option<Sym>),
+    /// `value`: the running value of the property an effect is setting (the effect
+    /// passes of `rules::pass`); 0 elsewhere.
+    Running,
+    /// `abs(e)`
+    Abs(Box<Expr>),
+    /// `tick`: the scheduler's current tick (a turn-based game that advances it once a
+    /// turn reads the turn number).
+    Tick,
+    /// `{ if = <condition>, then = a, else = b }`: the condition is tested on `target`
+    /// (or on `self` where there is no target).
+    If(Arc<dyn Condition>, Box<Expr>, Box<Expr>),
+    /// `jumps(a, b)`: the fewest edges between two objects' places; -1 when none.
+    Jumps(ObjRef, ObjRef),
+    /// `distance(a, b)`: the straight line between two objects' positions; -1 when either
+    /// has none.
+    Distance(ObjRef, ObjRef),
 }
 
 impl Expr {
@@ -302,9 +343,25 @@ impl Expr {
                     BinOp::Div => x / y,
                     BinOp::Min => x.min(y),
                     BinOp::Max => x.max(y),
+                    BinOp::Pow => finite(x.powf(y), self)?,
                 }
             }
             Expr::Count(sel) => sel.count(cx)? as f64,
+            Expr::Stat(stat, sel, key) => statistic(cx, *stat, sel.as_ref(), *key)?,
+            Expr::Running => cx.scope.value.unwrap_or(0.0),
+            Expr::Tick => cx.world.tick as f64,
+            Expr::Abs(e) => e.eval(cx)?.abs(),
+            Expr::If(cond, a, b) => {
+                let on = cx.scope.target.or(cx.scope.this).ok_or_else(|| {
+                    RuleError::NoObject("the object an `if` tests (no target or self here)".into())
+                })?;
+                let scope = cx.scope.with_target(on);
+                if cond.test(&cx.with_scope(&scope), on)? {
+                    a.eval(cx)?
+                } else {
+                    b.eval(cx)?
+                }
+            }
             Expr::Sum(sel, key) => {
                 let mut objs = Vec::new();
                 sel.select(cx, &mut objs)?;
@@ -312,6 +369,8 @@ impl Expr {
                     .map(|o| cx.world.get_number(*o, *key).unwrap_or(0.0))
                     .sum()
             }
+            Expr::Jumps(a, b) => super::core::graph::jumps_value(cx.world, a.resolve(cx)?, b.resolve(cx)?),
+            Expr::Distance(a, b) => super::core::graph::distance_value(cx.world, a.resolve(cx)?, b.resolve(cx)?),
         })
     }
 
@@ -324,7 +383,25 @@ impl Expr {
     pub fn deps(&self, d: &mut Deps) {
         match self {
             Expr::Num(_) => {}
-            Expr::Dice { .. } | Expr::EventField(_) | Expr::LastKnown(_) => d.scoped = true,
+            Expr::Dice { .. } | Expr::EventField(_) | Expr::LastKnown(_) | Expr::Running => {
+                d.scoped = true
+            }
+            Expr::Abs(e) => e.deps(d),
+            // Ticks are not tracked changes: whoever reads one recomputes always.
+            Expr::Tick => d.everything = true,
+            Expr::If(c, a, b) => {
+                c.deps(d);
+                a.deps(d);
+                b.deps(d);
+            }
+            Expr::Stat(_, s, key) => {
+                let mut inner = Deps::default();
+                s.deps(&mut inner);
+                d.nested(&inner);
+                if let Some(k) = key {
+                    d.key(*k);
+                }
+            }
             Expr::Prop { obj, key } => {
                 // `target` is the object under test; every other base comes from the scope.
                 if obj.base != Base::Target {
@@ -360,8 +437,38 @@ impl Expr {
                 d.nested(&inner);
                 d.key(*key);
             }
+            Expr::Jumps(a, b) => super::core::graph::value_deps(true, [a, b], d),
+            Expr::Distance(a, b) => super::core::graph::value_deps(false, [a, b], d),
         }
     }
+}
+
+/// `e`'s result, refused when it is not a finite number (`(-8) ^ 0.5`, overflow).
+fn finite(x: f64, e: &Expr) -> Result<f64, RuleError> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(RuleError::NotFinite(e.to_string()))
+    }
+}
+
+/// A statistic of `key` over what `sel` picks.
+fn statistic(cx: &Cx<'_>, stat: Stat, sel: &dyn Selector, key: Option<Sym>) -> Result<f64, RuleError> {
+    let mut objs = Vec::new();
+    sel.select(cx, &mut objs)?;
+    if stat == Stat::Exists {
+        return Ok(f64::from(u8::from(!objs.is_empty())));
+    }
+    if objs.is_empty() {
+        return Ok(0.0);
+    }
+    let read = |o: &ObjId| key.and_then(|k| cx.world.get_number(*o, k)).unwrap_or(0.0);
+    let values = objs.iter().map(read);
+    Ok(match stat {
+        Stat::Max => values.fold(f64::NEG_INFINITY, f64::max),
+        Stat::Min => values.fold(f64::INFINITY, f64::min),
+        _ => values.sum::<f64>() / objs.len() as f64,
+    })
 }
 
 impl fmt::Display for Expr {
@@ -375,6 +482,23 @@ impl fmt::Display for Expr {
             Expr::Neg(e) => write!(f, "-({e})"),
             Expr::Bin(BinOp::Min, a, b) => write!(f, "min({a}, {b})"),
             Expr::Bin(BinOp::Max, a, b) => write!(f, "max({a}, {b})"),
+            Expr::Bin(BinOp::Pow, a, b) => write!(f, "({a} ^ {b})"),
+            Expr::Stat(stat, _, key) => {
+                let name = match stat {
+                    Stat::Max => "max",
+                    Stat::Min => "min",
+                    Stat::Mean => "mean",
+                    Stat::Exists => "exists",
+                };
+                match key {
+                    Some(k) => write!(f, "{name}_of(.., {k})"),
+                    None => write!(f, "{name}(..)"),
+                }
+            }
+            Expr::Running => f.write_str("value"),
+            Expr::Tick => f.write_str("tick"),
+            Expr::Abs(e) => write!(f, "abs({e})"),
+            Expr::If(_, a, b) => write!(f, "if(.., {a}, {b})"),
             Expr::Bin(op, a, b) => {
                 let o = match op {
                     BinOp::Add => "+",
@@ -386,6 +510,8 @@ impl fmt::Display for Expr {
             }
             Expr::Count(_) => write!(f, "count(..)"),
             Expr::Sum(_, key) => write!(f, "sum(.., {key})"),
+            Expr::Jumps(a, b) => write!(f, "jumps({a}, {b})"),
+            Expr::Distance(a, b) => write!(f, "distance({a}, {b})"),
         }
     }
 }
@@ -471,7 +597,7 @@ impl Parser<'_> {
         }
     }
     fn term(&mut self) -> Result<Expr, ExprError> {
-        let mut lhs = self.unary()?;
+        let mut lhs = self.power()?;
         loop {
             let op = match self.peek() {
                 Some(b'*') => BinOp::Mul,
@@ -479,9 +605,18 @@ impl Parser<'_> {
                 _ => return Ok(lhs),
             };
             self.pos += 1;
-            let rhs = self.unary()?;
+            let rhs = self.power()?;
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
         }
+    }
+    /// `a ^ b` (right-associative, above `*` and `/`, below unary minus's operand).
+    fn power(&mut self) -> Result<Expr, ExprError> {
+        let base = self.unary()?;
+        if !self.eat(b'^') {
+            return Ok(base);
+        }
+        let exp = self.power()?;
+        Ok(Expr::Bin(BinOp::Pow, Box::new(base), Box::new(exp)))
     }
     fn unary(&mut self) -> Result<Expr, ExprError> {
         if self.eat(b'-') {
@@ -542,6 +677,21 @@ impl Parser<'_> {
                 Ok(Expr::Count(sel))
             }
             "sum" => self.sum(),
+            "value" => Ok(Expr::Running),
+            "tick" => Ok(Expr::Tick),
+            "abs" => {
+                if !self.eat(b'(') {
+                    return Err(self.err("expected `(` after `abs`"));
+                }
+                let e = self.expr()?;
+                if !self.eat(b')') {
+                    return Err(self.err("expected `)`"));
+                }
+                Ok(Expr::Abs(Box::new(e)))
+            }
+            "jumps" | "distance" if self.text[self.pos..].trim_start().starts_with('(') => {
+                self.object_pair(&w)
+            }
             _ if w.contains('.') => self.path(&w, start),
             _ => match self.names.alias(&w).map_err(|m| {
                 self.pos = start;
@@ -593,6 +743,32 @@ impl Parser<'_> {
         }
         let sel = self.names.selector(&name).map_err(|m| self.err(&m.0))?;
         Ok(Expr::Sum(sel, Sym::new(&key)))
+    }
+    /// `jumps(a, b)` or `distance(a, b)` over two object references, after the name.
+    fn object_pair(&mut self, w: &str) -> Result<Expr, ExprError> {
+        let usage = format!("`{w}` takes two objects, e.g. `{w}(source, target.parent)`");
+        let arg = |p: &mut Self, before: u8| -> Result<ObjRef, ExprError> {
+            if !p.eat(before) {
+                return Err(p.err(&usage));
+            }
+            p.ws();
+            let start = p.pos;
+            let text = p.word().to_owned();
+            ObjRef::parse(&text).map_err(|e| {
+                p.pos = start;
+                p.err(&e.message)
+            })
+        };
+        let a = arg(self, b'(')?;
+        let b = arg(self, b',')?;
+        if !self.eat(b')') {
+            return Err(self.err(&usage));
+        }
+        Ok(if w == "jumps" {
+            Expr::Jumps(a, b)
+        } else {
+            Expr::Distance(a, b)
+        })
     }
     /// A dotted word read at `start`: `event.<field>`, `event.last.<key>`, or
     /// `<object path>.<property>`.

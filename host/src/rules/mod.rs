@@ -14,6 +14,7 @@ pub(crate) mod core;
 pub mod expr;
 mod fault;
 mod params;
+pub mod pass;
 pub(crate) mod patch;
 pub mod registry;
 pub(crate) mod replace;
@@ -51,6 +52,9 @@ pub struct Scope {
     pub player: Option<ObjId>,
     /// The event being handled.
     pub event: Option<Arc<Event>>,
+    /// The running value of the property an effect is setting (`value` in expressions;
+    /// see `rules::pass`).
+    pub value: Option<f64>,
 }
 
 impl Scope {
@@ -62,6 +66,7 @@ impl Scope {
             target: event.target,
             player: event.player,
             event: Some(event.clone()),
+            value: None,
         }
     }
 
@@ -212,6 +217,29 @@ pub(crate) fn random_draw(
     })
 }
 
+/// Advances the scheduler one tick inside a command: raises `core:event/tick`, then the
+/// delayed events that fall due, in the order they were scheduled (`Game::tick`, and the
+/// `advance_tick` action of a turn-based game that counts its turns in ticks).
+pub(crate) fn advance_tick(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
+    static TICK: std::sync::OnceLock<crate::id::Id> = std::sync::OnceLock::new();
+    let tick_event = *TICK.get_or_init(|| {
+        crate::id::Id::parse("core:event/tick").unwrap_or_else(|e| panic!("core event id: {e}"))
+    });
+    ax.world.tick += 1;
+    let now = ax.world.tick;
+    let now_i = i64::try_from(now).unwrap_or(i64::MAX);
+    ax.raise(Event::new(tick_event).amount(now_i));
+    while let Some((due, seq)) = ax.world.scheduled.get_min().map(|(k, _)| *k) {
+        if due > now {
+            break;
+        }
+        if let Some(e) = ax.world.scheduled.remove(&(due, seq)) {
+            ax.raise(e);
+        }
+    }
+    Ok(())
+}
+
 /// A rule failed while running. The command rolls back; nothing is half-applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
@@ -219,6 +247,10 @@ pub enum RuleError {
     /// An expression divided by zero.
     #[error("division by zero in `{0}`")]
     DivideByZero(String),
+    /// An expression's result is not a finite number (a root of a negative number, an
+    /// overflow).
+    #[error("`{0}` gives no finite number")]
+    NotFinite(String),
     /// A reference named no object in this scope.
     #[error("`{0}` names no object here")]
     NoObject(String),

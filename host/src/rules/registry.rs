@@ -271,6 +271,30 @@ pub struct LoadInput<'a> {
     pub path: &'a str,
     /// The mod's files, when the text is a mod's content file.
     pub files: Option<&'a Arc<dyn ModFiles>>,
+    /// Where the loader's warnings go (what it read but could not translate), when
+    /// someone listens: see [`LoadInput::warn`].
+    pub warnings: Option<&'a std::cell::RefCell<Vec<LoadWarning>>>,
+}
+
+/// A loader's warning: a message and, when known, the bytes it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadWarning {
+    /// What the loader could not translate, and what that means for the content.
+    pub message: String,
+    /// Where in the text.
+    pub span: Option<std::ops::Range<usize>>,
+}
+
+impl LoadInput<'_> {
+    /// Reports a warning (kept only when the caller listens for them).
+    pub fn warn(&self, message: impl Into<String>, span: Option<std::ops::Range<usize>>) {
+        if let Some(w) = self.warnings {
+            w.borrow_mut().push(LoadWarning {
+                message: message.into(),
+                span,
+            });
+        }
+    }
 }
 
 impl<'a> LoadInput<'a> {
@@ -280,6 +304,7 @@ impl<'a> LoadInput<'a> {
             text,
             path: "",
             files: None,
+            warnings: None,
         }
     }
 }

@@ -338,9 +338,54 @@ impl Condition for All {
         }
         Ok(true)
     }
+    /// Each condition tests, in one batch, the objects every earlier one held for (as a
+    /// selection's filters do), so a condition that answers a batch at once (a graph
+    /// search, a plugin) still does inside `all`.
+    fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        narrow(&self.0, cx, objs, out, true)
+    }
     fn deps(&self, d: &mut Deps) {
         self.0.iter().for_each(|c| c.deps(d));
     }
+}
+
+/// The batch of `all` (`all = true`) or `any` (`false`): each condition tests, at once,
+/// the objects still undecided; an object is decided by the first condition answering
+/// `false` (for `all`) or `true` (for `any`), as one object tested alone would be.
+/// Appends one answer per object (a missing answer counts as `false`).
+fn narrow(
+    conditions: &[Box<dyn Condition>],
+    cx: &Cx<'_>,
+    objs: &[ObjId],
+    out: &mut Vec<bool>,
+    all: bool,
+) -> Result<(), RuleError> {
+    let start = out.len();
+    // Undecided objects hold for `all` (until a condition fails) and fail for `any`
+    // (until one holds).
+    out.extend(objs.iter().map(|_| all));
+    let mut open: Vec<usize> = (0..objs.len()).collect();
+    let (mut batch, mut answers) = (Vec::new(), Vec::new());
+    for c in conditions {
+        if open.is_empty() {
+            break;
+        }
+        batch.clear();
+        batch.extend(open.iter().map(|&i| objs[i]));
+        answers.clear();
+        c.test_many(cx, &batch, &mut answers)?;
+        let mut k = 0;
+        open.retain(|&i| {
+            let answer = answers.get(k).copied().unwrap_or(false);
+            k += 1;
+            if answer != all {
+                out[start + i] = answer;
+                return false;
+            }
+            true
+        });
+    }
+    Ok(())
 }
 
 /// `any = [...]`: at least one condition holds.
@@ -356,6 +401,10 @@ impl Condition for Any {
         }
         Ok(false)
     }
+    /// Each condition tests, in one batch, the objects no earlier one held for.
+    fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        narrow(&self.0, cx, objs, out, false)
+    }
     fn deps(&self, d: &mut Deps) {
         self.0.iter().for_each(|c| c.deps(d));
     }
@@ -368,6 +417,15 @@ pub struct Not(pub Box<dyn Condition>);
 impl Condition for Not {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
         Ok(!self.0.test(cx, obj)?)
+    }
+    /// The inner condition answers the whole batch.
+    fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        let start = out.len();
+        self.0.test_many(cx, objs, out)?;
+        // One answer per object, whatever the inner condition gave (a missing one is false).
+        out.resize(start + objs.len(), false);
+        out[start..].iter_mut().for_each(|b| *b = !*b);
+        Ok(())
     }
     fn deps(&self, d: &mut Deps) {
         self.0.deps(d);

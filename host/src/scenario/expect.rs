@@ -214,6 +214,11 @@ fn check_expectations(
             ));
         }
     }
+    for (key, want) in &step.expect_accounting {
+        if let Err(m) = check_accounting(game, names, key, want) {
+            problems.push(m);
+        }
+    }
     for e in &step.expect_no_events {
         let id = event_id(game, ns, e)?;
         if outcome.events.iter().any(|x| x.id == id) {
@@ -224,6 +229,31 @@ fn check_expectations(
         Ok(())
     } else {
         Err(problems.join("\n"))
+    }
+}
+
+/// `expect_accounting`: the last pass's records for `object.property`, line by line.
+fn check_accounting(
+    game: &Game,
+    names: &BTreeMap<String, ObjId>,
+    key: &str,
+    want: &[String],
+) -> Result<(), String> {
+    let (reference, prop) = key.rsplit_once('.').ok_or_else(|| {
+        format!("`{key}` in expect_accounting must be `object.property`")
+    })?;
+    let id = paths::resolve(game.world(), names, reference)?;
+    let got: Vec<String> = game
+        .world()
+        .accounting()
+        .of(id, Sym::new(prop))
+        .iter()
+        .map(|e| e.describe())
+        .collect();
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("expected the accounting of {key} to be {want:?}, found {got:?}"))
     }
 }
 

@@ -200,6 +200,11 @@ pub struct StepSpec {
     /// Events that must not happen in this step.
     #[serde(default)]
     pub expect_no_events: Vec<String>,
+    /// What the last effect pass recorded for a property, in the order applied:
+    /// `{ "colony.output" = ["workshop: 0 -> 2", "doubler: 2 -> 4"] }` (as `tessera
+    /// explain` prints it).
+    #[serde(default)]
+    pub expect_accounting: IndexMap<String, Vec<String>>,
     /// The step must fail with a message containing this text, leaving the world
     /// exactly as before (same checksum).
     pub expect_error: Option<String>,

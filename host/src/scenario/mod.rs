@@ -11,6 +11,7 @@
 //! `file: step N (name): expected X, found Y`. It drives the world only through [`Game`].
 
 mod expect;
+mod explain;
 mod format;
 mod matches;
 mod paths;
@@ -29,6 +30,7 @@ use crate::rules::registry::Registry;
 use crate::rules::{Generation, PathSeg};
 use crate::state::ObjId;
 
+pub use explain::explain;
 pub use format::{MatchSpec, ObjectSpec, ScenarioFile, ScenarioHeader, ScenarioMods, StepSpec};
 
 /// Which content the scenario at `path` runs on: what it says (`[scenario] mods`), else
@@ -104,31 +106,39 @@ pub fn run_file(path: &Path, registry: &Arc<Registry>, shared: &SharedContent) -
         name,
         failures: vec![ScenarioFailure::Setup(msg)],
     };
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => return fail(fallback, format!("could not read {}: {e}", path.display())),
-    };
-    let file: ScenarioFile = match toml::from_str(&text) {
-        Ok(f) => f,
-        Err(e) => {
-            let (line, col) = e
-                .span()
-                .map_or((0, 0), |s| crate::diag::line_col(&text, s.start));
-            return fail(
-                fallback,
-                format!("{}:{line}:{col}: {}", path.display(), e.message()),
-            );
-        }
+    let (text, file) = match read(path) {
+        Ok(r) => r,
+        Err(msg) => return fail(fallback, msg),
     };
     let name = file.scenario.name.clone().unwrap_or(fallback);
-    match run(path, &text, &file, registry, shared) {
-        Ok(failures) => ScenarioResult {
+    match run(path, &text, &file, registry, shared, None) {
+        Ok(ran) => ScenarioResult {
             file: path.to_owned(),
             name,
-            failures,
+            failures: ran.failures,
         },
         Err(msg) => fail(name, msg),
     }
+}
+
+/// A scenario file's text and contents, or why it cannot be read (file:line:col).
+fn read(path: &Path) -> Result<(String, ScenarioFile), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("could not read {}: {e}", path.display()))?;
+    let file: ScenarioFile = toml::from_str(&text).map_err(|e| {
+        let (line, col) = e
+            .span()
+            .map_or((0, 0), |s| crate::diag::line_col(&text, s.start));
+        format!("{}:{line}:{col}: {}", path.display(), e.message())
+    })?;
+    Ok((text, file))
+}
+
+/// A scenario run: what failed, and the game and named objects as the run left them.
+struct Ran {
+    failures: Vec<ScenarioFailure>,
+    game: Game,
+    names: BTreeMap<String, ObjId>,
 }
 
 /// Runs every scenario file (`*.toml` with a `[scenario]` table) under the paths.
@@ -202,7 +212,8 @@ fn run(
     file: &ScenarioFile,
     registry: &Arc<Registry>,
     shared: &SharedContent,
-) -> Result<Vec<ScenarioFailure>, String> {
+    stop_after: Option<usize>,
+) -> Result<Ran, String> {
     let ns = file
         .scenario
         .namespace
@@ -251,7 +262,7 @@ fn run(
     }
     let mut failures = Vec::new();
     let mut compiled_iter = compiled.drain(..);
-    for (i, step) in file.step.iter().enumerate() {
+    for (i, step) in file.step.iter().enumerate().take(stop_after.unwrap_or(usize::MAX)) {
         let label = format!(
             "step {} ({})",
             i + 1,
@@ -275,7 +286,11 @@ fn run(
             }
         }
     }
-    Ok(failures)
+    Ok(Ran {
+        failures,
+        game,
+        names,
+    })
 }
 
 /// The content a scenario compiles: the loaded mods' (or none), its `content` files, and

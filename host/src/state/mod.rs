@@ -5,6 +5,7 @@
 //! about mods, and never runs rules. All collections are persistent (`imbl`), so cloning a
 //! [`World`] is a cheap snapshot: a command is rolled back by putting the snapshot back.
 
+mod accounting;
 mod auras;
 mod changes;
 mod checksum;
@@ -27,6 +28,7 @@ use imbl::{OrdMap, OrdSet, Vector};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub use accounting::{decimal, AccountEntry, Accounting};
 pub use changes::Changes;
 pub(crate) use checksum::Fnv;
 pub use compact::{PropMap, TagSet};
@@ -238,6 +240,8 @@ pub struct World {
     /// When each kind of change last happened, and which settle rules are quiet.
     changes: Changes,
     health: HealthRule,
+    /// What the last effect pass changed, and why (not part of the checksum).
+    accounting: Arc<Accounting>,
 }
 
 impl World {
@@ -263,6 +267,7 @@ impl World {
             dirty: Dirty::default(),
             changes: Changes::default(),
             health: HealthRule::default(),
+            accounting: Arc::default(),
         }
     }
 

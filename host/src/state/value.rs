@@ -113,8 +113,12 @@ impl Value {
                 h.bytes(&i.to_le_bytes());
             }
             Value::Float(f) => {
+                // Canonical rounding: to a millionth, so the last bits of a decimal
+                // computed in another order (or on another machine) never split two
+                // worlds that agree to every shown digit; -0 and 0 hash alike.
                 h.byte(2);
-                h.bytes(&f.to_bits().to_le_bytes());
+                let canonical = (f * 1e6).round() as i64;
+                h.bytes(&canonical.to_le_bytes());
             }
             Value::Bool(b) => h.bytes(&[3, u8::from(*b)]),
             Value::Text(t) => {

@@ -235,6 +235,7 @@ pub fn run_pipeline(
         target,
         player: owner,
         event: None,
+        value: None,
     };
     let saved = std::mem::replace(&mut ax.scope, scope);
     let mut failed = None;

@@ -25,6 +25,7 @@ pub(super) fn declare(
         events: registry.events.iter().map(|e| e.id).collect(),
         classes: HashSet::new(),
         auras: HashSet::new(),
+        passes: HashSet::new(),
         layers: declared_layers(files),
         properties: HashMap::new(),
     };
@@ -57,6 +58,11 @@ impl Declarer<'_> {
         for name in f.aura.keys() {
             if let Some(id) = self.one(i, "aura", name, diags) {
                 defs.auras.insert(id);
+            }
+        }
+        for name in f.pass.keys() {
+            if let Some(id) = self.one(i, "pass", name, diags) {
+                defs.passes.insert(id);
             }
         }
         for name in f.event.keys() {
@@ -189,6 +195,7 @@ pub(super) fn defs_stub() -> Defs {
         events: HashSet::new(),
         classes: HashSet::new(),
         auras: HashSet::new(),
+        passes: HashSet::new(),
         layers: declared_layers(&[]),
         properties: HashMap::new(),
     }

@@ -40,6 +40,7 @@ impl<'c> Compiler<'c> {
             stack: Vec::new(),
             inline: 0,
             depth: 0,
+            locals: Vec::new(),
         }
     }
 
@@ -99,6 +100,14 @@ impl<'c> Compiler<'c> {
                 if let Err(e) = self.class(id, spec, &path, gen) {
                     self.errors.push(e);
                 }
+            }
+        }
+        for (name, spec) in &f.pass {
+            match self.pass_def(name, spec) {
+                Ok(p) => {
+                    gen.passes.insert(p.id, Arc::new(p));
+                }
+                Err(e) => self.errors.push(e),
             }
         }
         for (name, spec) in &f.aura {
@@ -252,6 +261,10 @@ impl<'c> Compiler<'c> {
         if !auras.is_empty() {
             gen.aura_classes.push(id);
         }
+        let effects = self.effects_groups(id, &spec.effects, path)?;
+        if !effects.is_empty() {
+            gen.effects_classes.push(id);
+        }
         let tags: Vec<Sym> = spec.tags.iter().map(|t| Sym::new(t)).collect();
         // Made for the health rule known now; creation remakes it if the world's differs.
         let blueprint =
@@ -264,6 +277,7 @@ impl<'c> Compiler<'c> {
                 tags,
                 blueprint,
                 auras,
+                effects,
                 name: spec.name.clone(),
                 description: spec.description.clone(),
                 origin: self.origin(path, format!("class `{id}`")),

@@ -82,6 +82,8 @@ pub struct ClassDef {
     pub blueprint: Blueprint,
     /// Its auras.
     pub auras: Vec<Arc<AuraDef>>,
+    /// Its effects groups, in order (applied by their passes).
+    pub effects: Vec<Arc<crate::rules::pass::EffectsGroupDef>>,
     /// Display-name translation key.
     pub name: Option<String>,
     /// Description translation key.

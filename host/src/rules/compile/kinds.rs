@@ -44,6 +44,10 @@ impl<'c> Compiler<'c> {
                 self.defs.auras.contains(&id),
                 self.defs.auras.iter().map(|i| i.as_str()).collect(),
             ),
+            "pass" => (
+                self.defs.passes.contains(&id),
+                self.defs.passes.iter().map(|i| i.as_str()).collect(),
+            ),
             _ => (true, Vec::new()),
         };
         // A bare event name may also mean the core event (`damaged` → `core:event/damaged`).
@@ -141,10 +145,7 @@ impl<'c> Compiler<'c> {
                 }
                 parsed.map_err(|e| ContentError::new("E-CONTENT-EXPR", path.to_vec(), e.to_string()))
             }
-            Json::Object(m) if m.len() == 1 && m.contains_key("count") => {
-                let sel = self.selector(&m["count"], &with(path, "count"))?;
-                Ok(Expr::Count(Arc::new(sel)))
-            }
+            Json::Object(m) => self.expr_table(m, path),
             other => Err(ContentError::new(
                 "E-CONTENT-TYPE",
                 path.to_vec(),
@@ -493,6 +494,9 @@ struct CompilerNames<'a, 'c> {
 
 impl Names for CompilerNames<'_, '_> {
     fn alias(&mut self, name: &str) -> Result<Option<Expr>, NameError> {
+        if let Some((_, e)) = self.c.locals.iter().rev().find(|(n, _)| n == name) {
+            return Ok(Some(e.clone()));
+        }
         let Ok(id) = Id::from_parts(&self.c.ns, "alias", name) else {
             return Ok(None);
         };

@@ -16,7 +16,9 @@ mod declare;
 use declare::{declare, defs_stub};
 mod definitions;
 mod defs;
+mod exprs;
 mod kinds;
+mod passes;
 mod play;
 mod properties;
 mod refs;
@@ -66,6 +68,8 @@ pub struct ContentSource {
     /// scenario of a run compiles the mods' shared sources with its own) is not parsed
     /// again — for a plugin loader, not translated again.
     tree: Arc<OnceLock<Json>>,
+    /// The loader's warnings from that parse (reported by every build using the source).
+    warnings: Arc<OnceLock<Vec<crate::rules::registry::LoadWarning>>>,
     /// Byte offset of each line start, computed once on first use.
     lines: Arc<OnceLock<Vec<usize>>>,
 }
@@ -82,6 +86,7 @@ impl ContentSource {
             files: None,
             spans: Arc::default(),
             tree: Arc::default(),
+            warnings: Arc::default(),
             lines: Arc::default(),
         }
     }
@@ -201,6 +206,10 @@ pub struct Generation {
     pub warnings: Diagnostics,
     /// Abilities by id.
     pub abilities: crate::rules::ability::AbilityBook,
+    /// Effect passes by id (`[pass.NAME]`).
+    pub passes: HashMap<Id, Arc<crate::rules::pass::PassDef>>,
+    /// Classes with effects groups, in load order (what a pass walks).
+    pub effects_classes: Vec<Id>,
 }
 
 /// The extra action lists compiled by [`Generation::build_with`], in request order.
@@ -254,7 +263,12 @@ impl Generation {
         let mut trees: Vec<Option<Json>> = Vec::new();
         for src in sources {
             match parse_tree(&registry, src) {
-                Ok(tree) => trees.push(Some(tree)),
+                Ok(tree) => {
+                    for w in loader_warnings(src) {
+                        diags.push(w);
+                    }
+                    trees.push(Some(tree));
+                }
                 Err(d) => {
                     diags.push(*d);
                     trees.push(None);
@@ -349,6 +363,8 @@ impl Generation {
             mods: Vec::new(),
             warnings: Diagnostics::default(),
             abilities: crate::rules::ability::AbilityBook::default(),
+            passes: HashMap::new(),
+            effects_classes: Vec::new(),
         }
     }
 
@@ -492,16 +508,31 @@ fn loader_of<'r>(
     })
 }
 
+/// The warnings the loader gave when it parsed `src`, as diagnostics at file:line.
+fn loader_warnings(src: &ContentSource) -> impl Iterator<Item = Diagnostic> + '_ {
+    src.warnings.get().into_iter().flatten().map(|w| {
+        let loc = match &w.span {
+            Some(s) => Location::span(&src.source, s.clone()),
+            None => Location::file(&src.source.path),
+        };
+        Diagnostic::warning("W-CONTENT-LOADER", w.message.clone())
+            .at(loc)
+            .for_mod(&src.mod_id)
+    })
+}
+
 fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diagnostic>> {
     if let Some(tree) = src.tree.get() {
         return Ok(tree.clone());
     }
     let loader = loader_of(registry, src)?;
     let mut map = HashMap::new();
+    let warnings = std::cell::RefCell::new(Vec::new());
     let input = LoadInput {
         text: &src.source.text,
         path: &src.path,
         files: src.files.as_ref(),
+        warnings: Some(&warnings),
     };
     let parsed = loader.imp.parse(&input, &mut |p, r| {
         map.insert(path_hash(p), r);
@@ -509,6 +540,7 @@ fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diag
     let _ = src.spans.set(map);
     if let Ok(tree) = &parsed {
         let _ = src.tree.set(tree.clone());
+        let _ = src.warnings.set(warnings.into_inner());
     }
     parsed.map_err(|(msg, span)| {
         let loc = match span {
@@ -594,6 +626,8 @@ pub(crate) struct Defs {
     pub(super) events: HashSet<Id>,
     pub(super) classes: HashSet<Id>,
     pub(super) auras: HashSet<Id>,
+    /// Declared effect passes (`[pass.NAME]`).
+    pub(super) passes: HashSet<Id>,
     /// Modifier layers in order (`[world] layers` of the last file declaring them):
     /// known before any aura compiles, whichever file declares them.
     pub(super) layers: Vec<Sym>,
@@ -620,6 +654,8 @@ pub(crate) struct Compiler<'c> {
     inline: usize,
     /// How deeply selectors and conditions are being compiled one inside another.
     depth: usize,
+    /// Names bound by the `let` of the expressions being compiled (innermost last).
+    locals: Vec<(String, crate::rules::expr::Expr)>,
 }
 
 /// The longest chain of aliases or refs using one another (a longer one is an error

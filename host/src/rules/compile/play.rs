@@ -33,6 +33,8 @@ pub struct GameDef {
     pub show: Vec<Sym>,
     /// Zones the match log watches.
     pub show_zones: Vec<Sym>,
+    /// The turn header's values of each player (`[game] header`), in order.
+    pub header: Vec<(String, Expr)>,
     /// Where it is written.
     pub origin: Origin,
 }
@@ -107,6 +109,10 @@ impl Compiler<'_> {
             Some(v) => Some(self.expr(v, &with(&path, "score"))?),
             None => None,
         };
+        let mut header = Vec::new();
+        for (name, v) in &spec.header {
+            header.push((name.clone(), self.expr(v, &with(&with(&path, "header"), name))?));
+        }
         let names = |v: &[String], default: &[&str]| -> Vec<Sym> {
             if v.is_empty() {
                 default.iter().map(|s| Sym::new(s)).collect()
@@ -126,6 +132,7 @@ impl Compiler<'_> {
             score,
             show: names(&spec.show, &[]),
             show_zones: names(&spec.show_zones, &["board"]),
+            header,
             origin: self.origin(&path, format!("game of `{}`", self.ns)),
         })
     }

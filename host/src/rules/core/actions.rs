@@ -32,6 +32,18 @@ fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {
     e.eval_int(&ax.cx().with_scope(&scope))
 }
 
+/// Evaluates an expression with `target` = the object being acted on, keeping decimals
+/// (for decimal properties; a result that is not finite is an error).
+fn eval_decimal(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<f64, RuleError> {
+    let scope = ax.scope.with_target(target);
+    let v = e.eval(&ax.cx().with_scope(&scope))?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(RuleError::NotFinite(e.to_string()))
+    }
+}
+
 /// The player an event about `obj` concerns: the object itself if it is a player, else
 /// its owner.
 pub(super) fn owner_of(ax: &ActCx<'_>, obj: ObjId) -> Option<ObjId> {
@@ -265,9 +277,31 @@ struct SetProp {
 impl Action for SetProp {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         for &t in targets {
+            // A decimal property (its base a decimal number) stays decimal.
+            if let Some(Value::Float(_)) = ax.world.base(t, self.key) {
+                let v = eval_decimal(ax, &self.value, t)?;
+                let old = ax.world.set(t, self.key, Value::float(v))?;
+                changed(ax, t, self.key, old, v.floor() as i64);
+                continue;
+            }
             let v = eval_for(ax, &self.value, t)?;
             let old = ax.world.set(t, self.key, Value::Int(v))?;
             changed(ax, t, self.key, old, v);
+        }
+        Ok(())
+    }
+}
+
+/// `set` with `text`: a text value for each target.
+#[derive(Debug)]
+struct SetText {
+    key: Sym,
+    text: Arc<str>,
+}
+impl Action for SetText {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        for &t in targets {
+            ax.world.set(t, self.key, Value::Text(self.text.clone()))?;
         }
         Ok(())
     }
@@ -281,8 +315,14 @@ struct AddProp {
 impl Action for AddProp {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         for &t in targets {
-            let a = eval_for(ax, &self.amount, t)?;
             let old = ax.world.base(t, self.key).cloned();
+            if let Some(Value::Float(x)) = old {
+                let v = x + eval_decimal(ax, &self.amount, t)?;
+                ax.world.set(t, self.key, Value::float(v))?;
+                changed(ax, t, self.key, old, v.floor() as i64);
+                continue;
+            }
+            let a = eval_for(ax, &self.amount, t)?;
             let new = ax.world.add(t, self.key, a)?;
             changed(ax, t, self.key, old, new);
         }
@@ -457,6 +497,7 @@ fn objects(r: &mut Registry) {
             ParamSpec::optional("class_of", T::Selector, "instead of `class`: create an object of the class of each selected object (a copy of a card)"),
             ParamSpec::optional("zone", T::Name, "where (default `board`)"),
             ParamSpec::optional("owner", T::Object, "who owns it (default: the holder's owner)"),
+            ParamSpec::optional("parent", T::Object, "what the new objects are attached to (e.g. `self`: a planet's buildings)"),
             ParamSpec::optional("count", T::Expr, "how many (default 1)"),
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
             ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
@@ -484,6 +525,7 @@ fn objects(r: &mut Registry) {
                 class_of,
                 zone: p.opt_name("zone")?.unwrap_or_else(|| Sym::new("board")),
                 owner: p.object("owner")?,
+                parent: p.object("parent")?,
                 count: p.expr_or("count", 1.0)?,
                 limit: p.opt_expr("limit")?,
                 slot: p.opt_expr("slot")?,
@@ -555,11 +597,20 @@ fn properties(r: &mut Registry) {
         "sets a base property of each target",
         vec![
             ParamSpec::required("key", T::Name, "the property"),
-            ParamSpec::required("value", T::Expr, "the new value"),
+            ParamSpec::optional("value", T::Expr, "the new value (a number)"),
+            ParamSpec::optional("text", T::Text, "instead of `value`: the new text (a focus, a name)"),
         ],
         kind(|p| {
+            let key = p.name("key")?;
+            if let Some(text) = p.opt_text("text")? {
+                return Ok(Box::new(SetText { key, text: text.into() }) as Box<dyn Action>);
+            }
+            if p.raw("value").is_none() {
+                return Err(p.error("value", "`set` needs a `value` (a number) or a `text`")
+                    .help("e.g. `{ type = \"set\", key = \"attack\", value = 3 }` or `{ type = \"set\", key = \"focus\", text = \"industry\" }`"));
+            }
             Ok(Box::new(SetProp {
-                key: p.name("key")?,
+                key,
                 value: p.expr("value")?,
             }))
         }),

@@ -28,6 +28,8 @@ pub(super) struct Create {
     pub(super) class_of: Option<crate::rules::select::Select>,
     pub(super) zone: Sym,
     pub(super) owner: Option<ObjRef>,
+    /// What the new objects are attached to (a building to its planet).
+    pub(super) parent: Option<ObjRef>,
     pub(super) count: Expr,
     pub(super) limit: Option<Expr>,
     pub(super) slot: Option<Expr>,
@@ -42,6 +44,10 @@ impl Action for Create {
             Some(r) => Some(r.resolve(&cx)?),
             // The acting player: the holder (or its owner), else the event's player.
             None => super::acting_player(&cx),
+        };
+        let parent = match &self.parent {
+            Some(r) => Some(r.resolve(&cx)?),
+            None => None,
         };
         let count = self.count.eval_int(&cx)?.clamp(0, 1000);
         let limit = match &self.limit {
@@ -87,6 +93,9 @@ impl Action for Create {
                 }
             }
             let id = instantiate(ax.world, ax.gen, class, owner, self.zone)?;
+            if parent.is_some() {
+                ax.world.set_parent(id, parent)?;
+            }
             if let Some(at) = slot {
                 ax.world.move_to_slot(id, self.zone, Some(at))?;
                 // Several created at a slot stand side by side, in creation order.

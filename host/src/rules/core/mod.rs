@@ -4,11 +4,18 @@
 mod actions;
 mod choices;
 mod conditions;
+mod containment;
 mod create;
 mod flow;
+pub(crate) mod graph;
+mod lanes;
 mod links;
 mod loaders;
+mod nearest;
+mod passes;
+mod properties;
 mod selectors;
+mod spatial;
 
 use crate::id::{Id, Sym};
 use crate::rules::registry::{Provider, Registry};
@@ -19,10 +26,16 @@ use crate::state::{ObjId, World};
 pub fn register(r: &mut Registry) {
     actions::register(r);
     links::register(r);
+    nearest::register(r);
     choices::register(r);
     conditions::register(r);
+    spatial::register(r);
+    containment::register(r);
+    lanes::register(r);
     selectors::register(r);
     loaders::register(r);
+    passes::register(r);
+    properties::register(r);
     for (id, doc) in crate::bus::core_events::ALL {
         let id = Id::parse(id).unwrap_or_else(|e| panic!("core event id: {e}"));
         r.register_event(id, doc, Provider::BuiltIn)

@@ -1,0 +1,108 @@
+//! FOCS effects → an effects group's property effects and actions:
+//! `SetTargetResearch value = …` sets property `target_research` (any meter of
+//! [`METERS`]); `If condition = C effects = … else = …` over meter effects becomes
+//! `{ if = C, then = …, else = "value" }` per meter (the condition tested on the target,
+//! as FreeOrion does); `Destroy` destroys the target; `GenerateSitRepMessage` raises the
+//! mod's `sitrep` event.
+
+use serde_json::{json, Map, Value as Json};
+
+use super::conditions::METERS;
+use super::{snake, Built, Cx};
+use crate::{Node, Value};
+
+/// What a group's `effects` translate to.
+#[derive(Debug, Default)]
+pub(crate) struct Effects {
+    /// `{ key, value }` property effects, in order.
+    pub sets: Vec<Json>,
+    /// Actions on the targets.
+    pub actions: Vec<Json>,
+    /// The first accounting label met.
+    pub label: Option<String>,
+}
+
+impl Cx<'_> {
+    /// A list of effects.
+    pub(crate) fn effects(&mut self, list: &[Value]) -> Built<Effects> {
+        let mut out = Effects::default();
+        for e in list {
+            let Value::Node(n) = e else {
+                return self.unsupported(0, &format!("the effect {e:?}"), "");
+            };
+            self.effect(n, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn effect(&mut self, n: &Node, out: &mut Effects) -> Built<()> {
+        self.line = n.line;
+        if let Some(meter) = n.kind.strip_prefix("Set").filter(|m| METERS.contains(m)) {
+            // `SetMaxTroops Value = …` (capitalised label) occurs in the content too.
+            let Some(v) = n.get("value").or_else(|| n.get("Value")) else {
+                return self.unsupported(n.line, &format!("{} without a value", n.kind), "");
+            };
+            let value = self.value(v)?;
+            if let (None, Some(Value::Str(l))) = (&out.label, n.get("accountinglabel")) {
+                out.label = Some(l.clone());
+            }
+            out.sets.push(json!({ "key": snake(meter), "value": value }));
+            return Ok(());
+        }
+        match n.kind.as_str() {
+            "If" => self.if_effect(n, out),
+            "NoOp" => Ok(()),
+            "Destroy" => {
+                out.actions.push(json!({ "type": "destroy" }));
+                Ok(())
+            }
+            "GenerateSitRepMessage" | "GenerateSitrepMessage" => {
+                out.actions.push(json!({ "type": "emit", "event": "freeorion:event/sitrep" }));
+                Ok(())
+            }
+            other => self.unsupported(n.line, other, ""),
+        }
+    }
+
+    /// `If condition = C effects = [ … ] else = [ … ]` over meter effects.
+    fn if_effect(&mut self, n: &Node, out: &mut Effects) -> Built<()> {
+        let Some(cond) = n.get("condition") else {
+            return self.unsupported(n.line, "If without a condition", "");
+        };
+        let cond = self.condition(cond)?;
+        let mut branch = |cx: &mut Self, label: &str| -> Built<Map<String, Json>> {
+            let list = match n.get(label) {
+                Some(Value::List(l)) => l.clone(),
+                Some(one) => vec![one.clone()],
+                None => Vec::new(),
+            };
+            let e = cx.effects(&list)?;
+            if !e.actions.is_empty() {
+                return cx.unsupported(n.line, "If with effects other than meters", "");
+            }
+            let mut by_key = Map::new();
+            for s in e.sets {
+                let key = s["key"].as_str().unwrap_or_default().to_owned();
+                if by_key.insert(key, s["value"].clone()).is_some() {
+                    return cx.unsupported(n.line, "If setting one meter twice", "");
+                }
+            }
+            if let (None, Some(l)) = (&out.label, e.label) {
+                out.label = Some(l);
+            }
+            Ok(by_key)
+        };
+        let then = branch(self, "effects")?;
+        let other = branch(self, "else")?;
+        let mut keys: Vec<&String> = then.keys().collect();
+        keys.extend(other.keys().filter(|k| !then.contains_key(*k)));
+        for key in keys {
+            let pick = |m: &Map<String, Json>| m.get(key).cloned().unwrap_or_else(|| json!("value"));
+            out.sets.push(json!({
+                "key": key,
+                "value": { "if": cond.clone(), "then": pick(&then), "else": pick(&other) },
+            }));
+        }
+        Ok(())
+    }
+}

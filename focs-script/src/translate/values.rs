@@ -1,0 +1,253 @@
+//! FOCS values → Tessera expressions: `Value + Target.Population * 0.5` →
+//! `"(value + (target.population * 0.5))"`; a `Statistic` becomes a local name bound in
+//! the expression's `let` (`{ expr = "value + s1", let = { s1 = { count = … } } }`);
+//! `GameRule` lookups take the rules' values, `NamedReal` its value (remembered for
+//! `NamedRealLookup` in the same file).
+
+use serde_json::{json, Map, Value as Json};
+
+use super::{snake, Built, Cx, Rules};
+use crate::{Node, Value};
+
+/// The local names an expression being built binds (its `let`).
+struct Locals {
+    lets: Map<String, Json>,
+}
+
+impl Cx<'_> {
+    /// A value as a content expression: a number, expression text, or `{ expr, let }`.
+    pub(crate) fn value(&mut self, v: &Value) -> Built<Json> {
+        let mut b = Locals { lets: Map::new() };
+        let text = self.expr(v, &mut b)?;
+        if b.lets.is_empty() {
+            return Ok(match text.parse::<f64>() {
+                Ok(n) => json!(n),
+                Err(_) => json!(text),
+            });
+        }
+        Ok(json!({ "expr": text, "let": b.lets }))
+    }
+
+    fn expr(&mut self, v: &Value, b: &mut Locals) -> Built<String> {
+        Ok(match v {
+            Value::Num(n) => number(*n),
+            Value::Ref(parts) => self.property_ref(parts)?,
+            Value::Neg(a) => format!("-({})", self.expr(a, b)?),
+            Value::Binary(op, l, r) if matches!(*op, "+" | "-" | "*" | "/" | "^") => {
+                format!("({} {op} {})", self.expr(l, b)?, self.expr(r, b)?)
+            }
+            Value::Call(name, args) => self.call(name, args, b)?,
+            Value::Node(n) => self.value_node(n, b)?,
+            other => return self.unsupported(0, &format!("the value {other:?}"), ""),
+        })
+    }
+
+    fn call(&mut self, name: &str, args: &[Value], b: &mut Locals) -> Built<String> {
+        let lower = name.to_ascii_lowercase();
+        match (lower.as_str(), args) {
+            ("max" | "min", [x, y]) => Ok(format!("{lower}({}, {})", self.expr(x, b)?, self.expr(y, b)?)),
+            ("abs", [x]) => Ok(format!("abs({})", self.expr(x, b)?)),
+            // `Value(Target.MaxShield)`: the meter's value as effects left it so far —
+            // what reading it gives here.
+            ("value", [x]) => self.expr(x, b),
+            _ => self.unsupported(0, &format!("the function {name}"), ""),
+        }
+    }
+
+    fn value_node(&mut self, n: &Node, b: &mut Locals) -> Built<String> {
+        self.line = n.line;
+        match n.kind.as_str() {
+            "Value" if n.params.is_empty() => Ok("value".into()),
+            "CurrentTurn" => Ok("tick".into()),
+            "NamedReal" => {
+                let (Some(Value::Str(name)), Some(v)) = (n.get("name"), n.get("value")) else {
+                    return self.unsupported(n.line, "NamedReal without name and value", "");
+                };
+                let text = self.expr(v, b)?;
+                self.named.insert(name.clone(), text.clone());
+                Ok(text)
+            }
+            "NamedRealLookup" => match n.get("name") {
+                Some(Value::Str(name)) => match (self.named.get(name), self.rules.game_rules.get(name)) {
+                    (Some(t), _) => Ok(t.clone()),
+                    // Defined nowhere the file sees: the mod's rules may give it.
+                    (None, Some(v)) => Ok(number(*v)),
+                    (None, None) => self.unsupported(n.line, &format!("NamedRealLookup of `{name}` (defined in another file)"), ""),
+                },
+                _ => self.unsupported(n.line, "NamedRealLookup without a name", ""),
+            },
+            "GameRule" => match n.get("name") {
+                Some(Value::Str(name)) => match self.rules.game_rules.get(name) {
+                    Some(v) => Ok(number(*v)),
+                    None => self.unsupported(n.line, &format!("GameRule `{name}` (not in the mod's game rules)"), ""),
+                },
+                _ => self.unsupported(n.line, "GameRule without a name", ""),
+            },
+            "Statistic" => self.statistic(n, b),
+            // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
+            // mod's game rules give them, under the same name.
+            other if n.params.is_empty() && (other.starts_with("Galaxy") || other.starts_with("Universe")) => {
+                match self.rules.game_rules.get(other) {
+                    Some(v) => Ok(number(*v)),
+                    None => self.unsupported(n.line, &format!("the value {other} (not in the mod's game rules)"), ""),
+                }
+            }
+            other => self.unsupported(n.line, &format!("the value {other}"), ""),
+        }
+    }
+
+    /// `Statistic Count condition = …` and friends, bound to a local name.
+    fn statistic(&mut self, n: &Node, b: &mut Locals) -> Built<String> {
+        let (how, inner) = match n.args.first() {
+            Some(Value::Node(w)) => (w.kind.clone(), w),
+            _ => return self.unsupported(n.line, "Statistic without its kind", ""),
+        };
+        // The labels may sit on the statistic or on its kind word (`Statistic If condition = …`).
+        let get = |label: &str| n.get(label).or_else(|| inner.get(label));
+        let Some(cond) = get("condition") else {
+            return self.unsupported(n.line, &format!("Statistic {how} without a condition"), "");
+        };
+        if how == "If" {
+            if let Some(test) = self.test_of_target(cond)? {
+                // A test of the effect's target (a value comparison, or `And [ Target … ]`):
+                // 1 when it holds for the target, else 0.
+                let name = format!("stat{}", b.lets.len() + 1);
+                b.lets.insert(name.clone(), json!({ "if": test, "then": 1, "else": 0 }));
+                return Ok(name);
+            }
+        }
+        let sel = self.objects_where(cond)?;
+        let key = |cx: &mut Self| -> Built<String> {
+            match get("value") {
+                Some(Value::Ref(p)) if p.len() == 2 && p[0] == "LocalCandidate" => Ok(snake(&p[1])),
+                _ => cx.unsupported(n.line, &format!("Statistic {how} of a value other than LocalCandidate.<property>"), ""),
+            }
+        };
+        let table = match how.as_str() {
+            "Count" => json!({ "count": sel }),
+            "If" => json!({ "exists": sel }),
+            "Sum" | "Max" | "Min" | "Mean" => {
+                let k = key(self)?;
+                json!({ how.to_ascii_lowercase(): sel, "key": k })
+            }
+            other => return self.unsupported(n.line, &format!("Statistic {other}"), ""),
+        };
+        let name = format!("stat{}", b.lets.len() + 1);
+        b.lets.insert(name.clone(), table);
+        Ok(name)
+    }
+
+    /// The condition of a `Statistic If` when it tests the effect's target rather than
+    /// selecting objects: a value comparison (`(Value < Target.TargetPopulation)`) or
+    /// `And [ Target … ]`; `None` otherwise.
+    fn test_of_target(&mut self, cond: &Value) -> Built<Option<Json>> {
+        match cond {
+            Value::Binary(op, _, _) if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") => {
+                Ok(Some(self.condition(cond)?))
+            }
+            Value::Node(n) if n.kind == "And" || n.kind == "AND" => {
+                let Some(Value::List(items)) = n.args.first() else { return Ok(None) };
+                let is_target = |v: &Value| matches!(v, Value::Node(t) if t.kind == "Target" && t.params.is_empty());
+                if !items.iter().any(is_target) {
+                    return Ok(None);
+                }
+                let rest: Vec<Value> = items.iter().filter(|v| !is_target(v)).cloned().collect();
+                Ok(Some(self.condition(&Value::List(rest))?))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// `Target.Population` → `target.population`; `Source.Owner.X` → `source.owner.x`.
+    fn property_ref(&mut self, parts: &[String]) -> Built<String> {
+        let (obj, last) = parts.split_at(parts.len().saturating_sub(1));
+        let Some(last) = last.first() else {
+            return self.unsupported(0, "an empty reference", "");
+        };
+        if obj.is_empty() {
+            return self.unsupported(0, &format!("the reference {last}"), "");
+        }
+        if matches!(last.as_str(), "ID" | "Owner" | "PlanetID" | "SystemID" | "FleetID" | "Planet" | "System") {
+            return self.unsupported(0, &format!("{} as a number", parts.join(".")), "");
+        }
+        Ok(format!("{}.{}", self.path(obj)?, snake(last)))
+    }
+
+    /// An object reference: `Source.Owner` → `source.owner`, `Source.PlanetID` →
+    /// `source.planet`.
+    pub(crate) fn object_ref(&mut self, v: &Value, line: usize) -> Built<String> {
+        match v {
+            Value::Ref(parts) => {
+                let parts: Vec<String> = match parts.last().map(String::as_str) {
+                    Some("ID") => parts[..parts.len() - 1].to_vec(),
+                    _ => parts.clone(),
+                };
+                self.path(&parts)
+            }
+            Value::Node(n) if n.params.is_empty() && matches!(n.kind.as_str(), "Source" | "Target") => {
+                Ok(n.kind.to_ascii_lowercase())
+            }
+            other => self.unsupported(line, &format!("the object {other:?}"), ""),
+        }
+    }
+
+    /// A base and hops: `Source`, `Target.Owner`, `LocalCandidate.SystemID`.
+    fn path(&mut self, parts: &[String]) -> Built<String> {
+        let Some((head, hops)) = parts.split_first() else {
+            return self.unsupported(0, "an empty reference", "");
+        };
+        let base = match head.as_str() {
+            "Source" => "source",
+            "Target" | "LocalCandidate" => "target",
+            "RootCandidate" if self.depth == 0 => "target",
+            other => return self.unsupported(0, other, ""),
+        };
+        let mut out = base.to_owned();
+        for h in hops {
+            let hop = match h.as_str() {
+                "Owner" => "owner",
+                "Planet" | "PlanetID" => "planet",
+                "System" | "SystemID" => "system",
+                "Fleet" | "FleetID" => "fleet",
+                other => return self.unsupported(0, &format!("{head}.{other} as an object"), ""),
+            };
+            out.push('.');
+            out.push_str(hop);
+        }
+        Ok(out)
+    }
+}
+
+/// A number as expression text.
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// The number a value always has: literals, arithmetic and game rules.
+pub(crate) fn fold(v: &Value, rules: &Rules) -> Option<f64> {
+    Some(match v {
+        Value::Num(n) => *n,
+        Value::Neg(a) => -fold(a, rules)?,
+        Value::Binary(op, a, b) => {
+            let (x, y) = (fold(a, rules)?, fold(b, rules)?);
+            match *op {
+                "+" => x + y,
+                "-" => x - y,
+                "*" => x * y,
+                "/" if y != 0.0 => x / y,
+                "^" => x.powf(y),
+                _ => return None,
+            }
+        }
+        Value::Node(n) if n.kind == "GameRule" => match n.get("name") {
+            Some(Value::Str(name)) => *rules.game_rules.get(name)?,
+            _ => return None,
+        },
+        Value::Node(n) if n.kind == "NamedReal" => fold(n.get("value")?, rules)?,
+        _ => return None,
+    })
+}

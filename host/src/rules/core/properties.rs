@@ -1,0 +1,139 @@
+//! `core` conditions on property values and object identity: `is` (a property equals a
+//! value, or a list property holds it — a planet's `focus`, an empire's researched
+//! `techs`) and `same` (two references name the same object — "owned by the source's
+//! owner" — or one names an object at all).
+
+use std::sync::Arc;
+
+use crate::id::Sym;
+use crate::rules::expr::ObjRef;
+use crate::rules::registry::{
+    builtin, Condition, Deps, FnKind, ParamSpec, ParamType as T, Registry,
+};
+use crate::rules::{ContentError, Cx, Params, RuleError};
+use crate::state::{ObjId, Value};
+
+/// `is`: property `key` of the object (or of `of`) equals one of `values`; a list property
+/// passes when it holds one of them.
+#[derive(Debug)]
+struct Is {
+    of: Option<ObjRef>,
+    key: Sym,
+    values: Vec<Value>,
+}
+
+impl Condition for Is {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let on = match &self.of {
+            None => obj,
+            Some(r) => match r.resolve(cx) {
+                Ok(o) => o,
+                Err(RuleError::NoObject(_)) => return Ok(false),
+                Err(e) => return Err(e),
+            },
+        };
+        let Some(v) = cx.world.base(on, self.key) else {
+            return Ok(false);
+        };
+        Ok(match v {
+            Value::List(items) => items.iter().any(|i| self.matches(i)),
+            one => self.matches(one),
+        })
+    }
+    fn deps(&self, d: &mut Deps) {
+        match &self.of {
+            None => d.target_key(self.key),
+            Some(_) => {
+                d.scoped = true;
+                d.structural_anywhere();
+                d.key(self.key);
+            }
+        }
+    }
+}
+
+impl Is {
+    fn matches(&self, v: &Value) -> bool {
+        self.values.iter().any(|w| match (w.as_f64(), v.as_f64()) {
+            (Some(a), Some(b)) => a == b,
+            _ => w == v,
+        })
+    }
+}
+
+/// `same`: references `a` and `b` name the same living object; without `b`, `a` names
+/// a living object.
+#[derive(Debug)]
+struct Same {
+    a: ObjRef,
+    b: Option<ObjRef>,
+}
+
+impl Condition for Same {
+    fn test(&self, cx: &Cx<'_>, _obj: ObjId) -> Result<bool, RuleError> {
+        let resolve = |r: &ObjRef| match r.resolve(cx) {
+            Ok(o) if cx.world.exists(o) => Ok(Some(o)),
+            Ok(_) | Err(RuleError::NoObject(_)) => Ok(None),
+            Err(e) => Err(e),
+        };
+        let Some(a) = resolve(&self.a)? else { return Ok(false) };
+        match &self.b {
+            None => Ok(true),
+            Some(b) => Ok(resolve(b)? == Some(a)),
+        }
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.scoped = true;
+        d.structural_anywhere();
+    }
+}
+
+fn kind<F>(f: F) -> Arc<FnKind<F>>
+where
+    F: Fn(&mut Params<'_, '_>) -> Result<Box<dyn Condition>, ContentError> + Send + Sync + 'static,
+{
+    Arc::new(FnKind(f))
+}
+
+/// Registers `is` and `same`.
+pub(super) fn register(r: &mut Registry) {
+    let is = kind(|p| {
+        let values = match p.raw("value") {
+            Some(serde_json::Value::Array(items)) => items.iter().map(Value::from_json).collect(),
+            Some(one) => Value::from_json(one).map(|v| vec![v]),
+            None => None,
+        };
+        let values = values.ok_or_else(|| {
+            p.error("value", "`value` must be a number, text, bool or a list of them")
+                .help("e.g. `{ type = \"is\", key = \"focus\", value = \"research\" }`")
+        })?;
+        Ok(Box::new(Is { of: p.object("of")?, key: p.name("key")?, values }) as Box<dyn Condition>)
+    });
+    r.conditions
+        .register(builtin(
+            "core:condition/is",
+            "a property of the object (or of `of`) equals the value, or one of a list of values; a list property passes when it holds one",
+            vec![
+                ParamSpec::required("key", T::Name, "the property"),
+                ParamSpec::required("value", T::Any, "a value, or a list of values"),
+                ParamSpec::optional("of", T::Object, "whose property (default: the object under test)"),
+            ],
+            is,
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let same = kind(|p| {
+        let a = p.object("a")?.ok_or_else(|| p.error("a", "`a` is required"))?;
+        Ok(Box::new(Same { a, b: p.object("b")? }) as Box<dyn Condition>)
+    });
+    r.conditions
+        .register(builtin(
+            "core:condition/same",
+            "references `a` and `b` name the same object (`a = \"target.owner\", b = \"source.owner\"`); without `b`, `a` names an object",
+            vec![
+                ParamSpec::required("a", T::Object, "an object reference"),
+                ParamSpec::optional("b", T::Object, "another"),
+            ],
+            same,
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+}

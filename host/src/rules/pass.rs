@@ -1,0 +1,366 @@
+//! Effect passes: the once-a-turn application of every class's effects groups of one pass
+//! (`[pass.NAME]`, `[[class.NAME.effects]]`), as a 4X game's turn processing applies its
+//! content's effects (FreeOrion's effects application is the model).
+//!
+//! A run of a pass:
+//! 1. **Match** — every effects group of the pass, for every holder (an object of a class
+//!    that has the group, in one of the group's zones), is matched against the world as
+//!    it is before anything changes: its source resolved, its activation tested on the
+//!    source, its scope selected.
+//! 2. **Reset** — the pass's `reset` properties go back to their reset values on every
+//!    object whose class declares them (maximum and target meters are recomputed from
+//!    nothing each run; current values carry over).
+//! 3. **Apply** — the matched groups apply in priority order (lower first), then holder
+//!    order, then their order in the class. Each effect sets one property of each target
+//!    from an expression in which `value` is that property's running value, so
+//!    `value * 2` at a later priority doubles what earlier groups added. A stacking group
+//!    claims a target for the first group of it that applies; later groups of the same
+//!    stacking group skip that target.
+//! 4. **Clamp** — the pass's clamps bound their properties (current ≤ maximum) on every
+//!    object whose class declares them.
+//!
+//! Every change an effect or clamp makes is recorded in the world's
+//! [`Accounting`](crate::state::Accounting) with the group's label. Values written are
+//! decimal (`Value::Float`). The pass owns nothing between runs but that accounting.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::id::{Id, Sym};
+use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::registry::{Action, Condition, Selector};
+use crate::rules::select::Select;
+use crate::rules::{ActCx, Generation, Origin, RuleError, Scope};
+use crate::state::{AccountEntry, Accounting, ObjId, Value, World};
+
+/// A compiled `[pass.NAME]`.
+#[derive(Debug)]
+pub struct PassDef {
+    /// Its id (`ns:pass/NAME`).
+    pub id: Id,
+    /// Properties reset before the effects apply, with their reset values.
+    pub reset: Vec<(Sym, f64)>,
+    /// Bounds applied after the effects.
+    pub clamps: Vec<PassClamp>,
+    /// Whether changes are recorded for `tessera explain`.
+    pub accounting: bool,
+    /// Where it is written.
+    pub origin: Origin,
+}
+
+/// One clamp of a pass: bounds evaluated with `target` = the object.
+#[derive(Debug)]
+pub struct PassClamp {
+    /// The property.
+    pub key: Sym,
+    /// The lowest value.
+    pub min: Option<Expr>,
+    /// The highest value.
+    pub max: Option<Expr>,
+}
+
+/// A compiled effects group of a class.
+#[derive(Debug)]
+pub struct EffectsGroupDef {
+    /// The pass it belongs to.
+    pub pass: Id,
+    /// Whom it acts for (`None`: the holder).
+    pub source: Option<ObjRef>,
+    /// Which objects it changes (`None`: the source).
+    pub scope: Option<Select>,
+    /// A condition on the source.
+    pub activation: Option<Box<dyn Condition>>,
+    /// Zones the holder must be in (`None`: any).
+    pub zones: Option<Vec<Sym>>,
+    /// Its stacking group.
+    pub stacking: Option<Sym>,
+    /// Lower applies first.
+    pub priority: i32,
+    /// The accounting label.
+    pub label: Arc<str>,
+    /// The properties it sets, in order.
+    pub effects: Vec<(Sym, Expr)>,
+    /// Actions run on its targets after the properties.
+    pub actions: Vec<Box<dyn Action>>,
+    /// Where it is written.
+    pub origin: Origin,
+}
+
+/// What a run of a pass did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PassReport {
+    /// Groups that matched (active, with their source present).
+    pub groups: usize,
+    /// Target applications (a group on one target), stacking skips excluded.
+    pub applied: usize,
+    /// Applications skipped because the target's stacking group was taken.
+    pub stacked: usize,
+}
+
+/// One matched group: what it will change, ordered by `(priority, holder, index)`.
+struct Matched {
+    priority: i32,
+    holder: ObjId,
+    index: usize,
+    group: Arc<EffectsGroupDef>,
+    source: ObjId,
+    targets: Vec<ObjId>,
+}
+
+/// Runs `pass` once. Errors (an expression dividing by zero, a plugin fault) name the
+/// group and roll back the whole command, like any action's.
+pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> {
+    let mut matched = match_groups(ax, pass.id)?;
+    matched.sort_by_key(|m| (m.priority, m.holder, m.index));
+    reset(ax.world, ax.gen, pass);
+    let mut book = Accounting::default();
+    let mut report = PassReport {
+        groups: matched.len(),
+        ..PassReport::default()
+    };
+    let mut claimed: HashSet<(ObjId, Sym)> = HashSet::new();
+    let saved = ax.scope.clone();
+    for m in &matched {
+        let r = apply(ax, m, &mut claimed, pass.accounting.then_some(&mut book), &mut report);
+        if let Err(e) = r {
+            ax.scope = saved;
+            return Err(in_group(&m.group, e));
+        }
+    }
+    ax.scope = saved;
+    clamp(ax, pass, pass.accounting.then_some(&mut book))?;
+    if pass.accounting {
+        ax.world.set_accounting(book);
+    }
+    Ok(report)
+}
+
+fn in_group(g: &EffectsGroupDef, e: RuleError) -> RuleError {
+    RuleError::In {
+        what: g.origin.to_string(),
+        source: Box::new(e),
+    }
+}
+
+/// Step 1: every group of the pass on every holder, matched against the world as it is.
+fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
+    let mut out = Vec::new();
+    let mut holders = Vec::new();
+    for class in &ax.gen.effects_classes {
+        let Some(def) = ax.gen.classes.get(class) else { continue };
+        if !def.effects.iter().any(|g| g.pass == pass) {
+            continue;
+        }
+        holders.clear();
+        ax.world.objects_of_class_into(*class, &mut holders);
+        for &holder in &holders {
+            for (index, group) in def.effects.iter().enumerate() {
+                if group.pass != pass {
+                    continue;
+                }
+                if let Some(m) = match_one(ax, holder, index, group).map_err(|e| in_group(group, e))? {
+                    out.push(m);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One group on one holder: `None` when it is off (zone, activation, no source).
+fn match_one(
+    ax: &ActCx<'_>,
+    holder: ObjId,
+    index: usize,
+    group: &Arc<EffectsGroupDef>,
+) -> Result<Option<Matched>, RuleError> {
+    let world = &*ax.world;
+    let Ok(h) = world.object(holder) else { return Ok(None) };
+    if group.zones.as_ref().is_some_and(|z| !z.contains(&h.zone)) {
+        return Ok(None);
+    }
+    let owner = h.owner;
+    let mut scope = Scope {
+        this: Some(holder),
+        player: owner,
+        ..Scope::default()
+    };
+    let source = match &group.source {
+        None => holder,
+        Some(r) => match r.resolve(&ax.cx().with_scope(&scope)) {
+            Ok(s) if world.object(s).is_ok() => s,
+            Ok(_) | Err(RuleError::NoObject(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        },
+    };
+    scope.source = Some(source);
+    let cx = ax.cx();
+    let cx = cx.with_scope(&scope);
+    if let Some(cond) = &group.activation {
+        let tested = scope.with_target(source);
+        if !cond.test(&cx.with_scope(&tested), source)? {
+            return Ok(None);
+        }
+    }
+    let mut targets = Vec::new();
+    match &group.scope {
+        Some(sel) => sel.select(&cx, &mut targets)?,
+        None => targets.push(source),
+    }
+    Ok(Some(Matched {
+        priority: group.priority,
+        holder,
+        index,
+        group: group.clone(),
+        source,
+        targets,
+    }))
+}
+
+/// A property's base value as a number (absent or not a number: 0).
+fn base_number(world: &World, obj: ObjId, key: Sym) -> f64 {
+    world.base(obj, key).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+/// Writes `v` when it differs from the base value (a pass that changes nothing leaves
+/// nothing for aura recompute to look at).
+fn write(world: &mut World, obj: ObjId, key: Sym, v: f64) -> Result<(), RuleError> {
+    let same = matches!(world.base(obj, key), Some(Value::Float(x)) if *x == v);
+    if !same {
+        world.set(obj, key, Value::float(v))?;
+    }
+    Ok(())
+}
+
+/// The objects of every class that declares one of `keys` (in class id order): a meter
+/// belongs to the classes that have it, so resets and clamps visit those objects only.
+fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId> {
+    let mut classes: Vec<&Id> = gen
+        .classes
+        .iter()
+        .filter(|(_, c)| c.props.iter().any(|(k, _)| keys.contains(k)))
+        .map(|(id, _)| id)
+        .collect();
+    classes.sort_by_key(|id| id.as_str());
+    let mut out = Vec::new();
+    for c in classes {
+        world.objects_of_class_into(*c, &mut out);
+    }
+    out
+}
+
+/// Step 2: the reset properties back to their reset values, on the objects of the
+/// classes that declare them.
+fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
+    if pass.reset.is_empty() {
+        return;
+    }
+    let keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
+    for id in objects_declaring(world, gen, &keys) {
+        for &(key, to) in &pass.reset {
+            if world.base(id, key).is_some() {
+                // The object was just listed: the write cannot fail.
+                let _ = write(world, id, key, to);
+            }
+        }
+    }
+}
+
+/// Step 3 for one matched group: its effects on each target it still may change.
+fn apply(
+    ax: &mut ActCx<'_>,
+    m: &Matched,
+    claimed: &mut HashSet<(ObjId, Sym)>,
+    mut book: Option<&mut Accounting>,
+    report: &mut PassReport,
+) -> Result<(), RuleError> {
+    let g = &m.group;
+    let mut acted = Vec::with_capacity(m.targets.len());
+    for &t in &m.targets {
+        if ax.world.object(t).is_err() {
+            continue;
+        }
+        if let Some(stack) = g.stacking {
+            if !claimed.insert((t, stack)) {
+                report.stacked += 1;
+                continue;
+            }
+        }
+        report.applied += 1;
+        acted.push(t);
+        for (key, expr) in &g.effects {
+            let before = base_number(ax.world, t, *key);
+            ax.scope = Scope {
+                this: Some(m.holder),
+                source: Some(m.source),
+                target: Some(t),
+                value: Some(before),
+                ..Scope::default()
+            };
+            let after = expr.eval(&ax.cx())?;
+            write(ax.world, t, *key, after)?;
+            if let Some(b) = book.as_deref_mut() {
+                if after != before {
+                    let entry = AccountEntry {
+                        source: m.source,
+                        label: g.label.clone(),
+                        before,
+                        after,
+                    };
+                    b.record(t, *key, entry);
+                }
+            }
+        }
+    }
+    if !g.actions.is_empty() && !acted.is_empty() {
+        ax.scope = Scope {
+            this: Some(m.holder),
+            source: Some(m.source),
+            ..Scope::default()
+        };
+        for a in &g.actions {
+            a.run(ax, &acted)?;
+        }
+    }
+    Ok(())
+}
+
+/// Step 4: the clamps, on the objects of the classes that declare the property.
+fn clamp(ax: &mut ActCx<'_>, pass: &PassDef, mut book: Option<&mut Accounting>) -> Result<(), RuleError> {
+    let label: Arc<str> = Arc::from("clamp");
+    for c in &pass.clamps {
+        for id in objects_declaring(ax.world, ax.gen, &[c.key]) {
+            if ax.world.base(id, c.key).is_none() {
+                continue;
+            }
+            let before = base_number(ax.world, id, c.key);
+            let scope = Scope {
+                target: Some(id),
+                this: Some(id),
+                ..Scope::default()
+            };
+            let cx = ax.cx();
+            let cx = cx.with_scope(&scope);
+            let mut v = before;
+            if let Some(max) = &c.max {
+                v = v.min(max.eval(&cx)?);
+            }
+            if let Some(min) = &c.min {
+                v = v.max(min.eval(&cx)?);
+            }
+            if v != before {
+                write(ax.world, id, c.key, v)?;
+                if let Some(b) = book.as_deref_mut() {
+                    let entry = AccountEntry {
+                        source: id,
+                        label: label.clone(),
+                        before,
+                        after: v,
+                    };
+                    b.record(id, c.key, entry);
+                }
+            }
+        }
+    }
+    Ok(())
+}
