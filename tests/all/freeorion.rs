@@ -81,3 +81,18 @@ fn explain_shows_the_accounting_label_of_subterranean_habitation() {
     assert!(text.contains("home.target_population = 3 (at the end of "), "{text}");
     assert!(text.contains("  GRO_SUBTER_HAB: 0 -> 3 (+3) from subter"), "{text}");
 }
+
+/// `tessera run --server freeorion.toml --turns N` plays a generated galaxy to the turn
+/// limit with no error, printing each turn's empire totals.
+#[test]
+fn a_generated_galaxy_plays_to_the_turn_limit() {
+    ensure_built();
+    corpus();
+    let (ok, text) = tessera(&["run", "--server", "freeorion.toml", "--turns", "12", "--seed", "3"]);
+    assert!(ok, "{text}");
+    assert!(text.contains("draw (turn limit 12 reached) after 12 turns"), "{text}");
+    let header = text.lines().find(|l| l.starts_with("-- turn 12: ")).unwrap_or_else(|| panic!("{text}"));
+    for total in ["industry: Player 1 ", "population: Player 1 ", "research: Player 1 ", "techs: Player 1 "] {
+        assert!(header.contains(total), "{header}");
+    }
+}

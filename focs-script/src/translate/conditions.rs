@@ -153,6 +153,11 @@ impl Cx<'_> {
             "Number" => self.number(n),
             "Turn" => self.meter_range(n, "tick"),
             "Homeworld" if n.params.is_empty() => Ok(json!({ "type": "has_tag", "tag": "homeworld" })),
+            // The homeworld of a named species: the planet's `homeworld_of` holds it.
+            "Homeworld" => match n.get("name").and_then(strings) {
+                Some(names) => Ok(json!({ "type": "is", "key": "homeworld_of", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() })),
+                None => self.unsupported(n.line, "Homeworld name = <not text>", ""),
+            },
             // The freeorion mod has no movement: it tags every ship `stationary`.
             "Stationary" => Ok(json!({ "type": "has_tag", "tag": "stationary" })),
             "SpeciesLikes" => self.opinion(n, "likes"),

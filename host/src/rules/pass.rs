@@ -19,7 +19,9 @@
 //! 4. **Clamp** — the pass's clamps bound their properties (current ≤ maximum) on every
 //!    object whose class declares them.
 //!
-//! Every change an effect or clamp makes is recorded in the world's
+//! A group whose activation, scope or value names an object that does not exist
+//! (`source.system` of a source in no system) does nothing there, rather than failing the
+//! turn. Every change an effect or clamp makes is recorded in the world's
 //! [`Accounting`](crate::state::Accounting) with the group's label. Values written are
 //! decimal (`Value::Float`). The pass owns nothing between runs but that accounting.
 
@@ -198,13 +200,17 @@ fn match_one(
     let cx = cx.with_scope(&scope);
     if let Some(cond) = &group.activation {
         let tested = scope.with_target(source);
-        if !cond.test(&cx.with_scope(&tested), source)? {
+        if !absent_is_none(cond.test(&cx.with_scope(&tested), source))?.unwrap_or(false) {
             return Ok(None);
         }
     }
     let mut targets = Vec::new();
     match &group.scope {
-        Some(sel) => sel.select(&cx, &mut targets)?,
+        Some(sel) => {
+            if absent_is_none(sel.select(&cx, &mut targets))?.is_none() {
+                return Ok(None);
+            }
+        }
         None => targets.push(source),
     }
     Ok(Some(Matched {
@@ -215,6 +221,19 @@ fn match_one(
         source,
         targets,
     }))
+}
+
+/// A group whose activation or scope names an object that does not exist (`source.system`
+/// of a source in no system) matches nothing, as in FreeOrion; other errors stand.
+fn absent_is_none<T>(r: Result<T, RuleError>) -> Result<Option<T>, RuleError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(RuleError::NoObject(what)) => {
+            tracing::debug!(%what, "an effects group names no object: it matches nothing");
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// A property's base value as a number (absent or not a number: 0).
@@ -297,7 +316,11 @@ fn apply(
                 value: Some(before),
                 ..Scope::default()
             };
-            let after = expr.eval(&ax.cx())?;
+            // A value naming no object leaves the property as it is (FreeOrion's
+            // references to nothing read as nothing).
+            let Some(after) = absent_is_none(expr.eval(&ax.cx()))? else {
+                continue;
+            };
             write(ax.world, t, *key, after)?;
             if let Some(b) = book.as_deref_mut() {
                 if after != before {

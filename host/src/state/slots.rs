@@ -65,6 +65,18 @@ impl World {
             .map_or(0, |g| g.members.len())
     }
 
+    /// The objects an owner has in a zone, in id order (a copy: the group is small
+    /// beside its zone).
+    pub fn group_members(&self, zone: Sym, owner: Option<ObjId>) -> Vec<ObjId> {
+        let mut out: Vec<ObjId> = self
+            .groups
+            .get(&(zone, owner))
+            .map(|g| g.members.iter().copied().collect())
+            .unwrap_or_default();
+        out.sort_unstable();
+        out
+    }
+
     /// The key of the group `id` belongs to: its zone and owner.
     fn group_key(&self, id: ObjId) -> Result<(Sym, Option<ObjId>), StateError> {
         let me = self.object(id)?;

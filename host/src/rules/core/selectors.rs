@@ -128,13 +128,24 @@ enum Source {
     Class(Id),
     Zones,
     Tag(Sym),
+    /// The acting player's objects in the one zone (`owner = "friendly"`), and the player
+    /// itself when it stands there.
+    Group(Sym, ObjId),
     Everything,
 }
 
 impl Objects {
-    fn source(&self, cx: &Cx<'_>) -> Source {
+    fn source(&self, cx: &Cx<'_>, me: Option<ObjId>) -> Source {
         if let Some(c) = self.class {
             return Source::Class(c);
+        }
+        // A friendly selection in one zone: the (zone, owner) group is usually far smaller
+        // than the zone or a tag (an empire's planets among a galaxy's objects).
+        if let (Relation::Friendly, [zone], Some(me)) = (self.owner, self.zones.as_slice(), me) {
+            let group = cx.world.group_len(*zone, Some(me));
+            if group < cx.world.zone_len(*zone) / 4 {
+                return Source::Group(*zone, me);
+            }
         }
         let by_tag = self
             .tags
@@ -156,7 +167,7 @@ impl Objects {
         let me = (self.owner != Relation::Any)
             .then(|| acting_player(cx))
             .flatten();
-        let source = self.source(cx);
+        let source = self.source(cx, me);
         let known = match source {
             Source::Tag(t) => Some(t),
             _ => None,
@@ -169,6 +180,14 @@ impl Objects {
         match source {
             Source::Class(c) => cx.world.objects_of_class(c).for_each(keep),
             Source::Tag(t) => cx.world.objects_tagged(t).for_each(keep),
+            Source::Group(zone, me) => {
+                let mut members = cx.world.group_members(zone, Some(me));
+                if cx.world.zone_and_owner(me) == Some((zone, None)) {
+                    members.push(me);
+                    members.sort_unstable();
+                }
+                members.into_iter().for_each(keep)
+            }
             Source::Zones if self.zones.len() == 1 => {
                 cx.world.objects_in_zone(self.zones[0]).for_each(keep)
             }
