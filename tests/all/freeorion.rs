@@ -79,7 +79,8 @@ fn explain_shows_the_accounting_label_of_subterranean_habitation() {
     ]);
     assert!(ok, "{text}");
     assert!(text.contains("home.target_population = 3 (at the end of "), "{text}");
-    assert!(text.contains("  GRO_SUBTER_HAB: 0 -> 3 (+3) from subter"), "{text}");
+    // The source is the tech's: its empire's capital.
+    assert!(text.contains("  GRO_SUBTER_HAB: 0 -> 3 (+3) from home"), "{text}");
 }
 
 /// `tessera run --server freeorion.toml --turns N` plays a generated galaxy to the turn

@@ -10,6 +10,12 @@ use crate::id::Sym;
 use crate::rules::registry::Registry;
 use crate::state::decimal;
 
+/// Why a property could not be explained: the scenario did not read or run, or the
+/// property names nothing (the message says which, with file:line where there is one).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ExplainError(pub String);
+
 /// The explanation of `what` (`object.property`, the object a name or path such as
 /// `p1.board.0`) after the scenario at `path` ran its first `steps` steps (all when
 /// `None`): the value, then one line per recorded change. A failed step is an error.
@@ -19,22 +25,22 @@ pub fn explain(
     shared: &SharedContent,
     steps: Option<usize>,
     what: &str,
-) -> Result<String, String> {
+) -> Result<String, ExplainError> {
     let (reference, prop) = what.rsplit_once('.').ok_or_else(|| {
-        format!("`{what}` is not `object.property` (e.g. `capital.target_industry`)")
+        ExplainError(format!("`{what}` is not `object.property` (e.g. `capital.target_industry`)"))
     })?;
-    let (text, file) = read(path)?;
+    let (text, file) = read(path).map_err(ExplainError)?;
     if let Some(n) = steps {
         if n > file.step.len() {
-            return Err(format!("{} has {} steps, not {n}", path.display(), file.step.len()));
+            return Err(ExplainError(format!("{} has {} steps, not {n}", path.display(), file.step.len())));
         }
     }
-    let ran = run(path, &text, &file, registry, shared, steps)?;
+    let ran = run(path, &text, &file, registry, shared, steps).map_err(ExplainError)?;
     if let Some(f) = ran.failures.first() {
-        return Err(format!("the scenario failed before the explanation: {f}"));
+        return Err(ExplainError(format!("the scenario failed before the explanation: {f}")));
     }
     let world = ran.game.world();
-    let id = paths::resolve(world, &ran.names, reference)?;
+    let id = paths::resolve(world, &ran.names, reference).map_err(ExplainError)?;
     let key = Sym::new(prop);
     let value = world.get_number(id, key).map_or_else(|| "absent".to_owned(), decimal);
     let after = match steps {
@@ -42,6 +48,8 @@ pub fn explain(
         None => "at the end".to_owned(),
     };
     let mut out = format!("{what} = {value} ({after} of {})\n", path.display());
+    // Each line names the group's source: the object it acts for (a tech acts for its
+    // empire's capital).
     let entries = world.accounting().of(id, key);
     if entries.is_empty() {
         out.push_str("  no effect pass changed it (or none has run)\n");

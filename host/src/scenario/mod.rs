@@ -30,7 +30,7 @@ use crate::rules::registry::Registry;
 use crate::rules::{Generation, PathSeg};
 use crate::state::ObjId;
 
-pub use explain::explain;
+pub use explain::{explain, ExplainError};
 pub use format::{MatchSpec, ObjectSpec, ScenarioFile, ScenarioHeader, ScenarioMods, StepSpec};
 
 /// Which content the scenario at `path` runs on: what it says (`[scenario] mods`), else

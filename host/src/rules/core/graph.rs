@@ -238,7 +238,10 @@ pub(crate) fn value_deps(jumps: bool, refs: [&crate::rules::expr::ObjRef; 2], d:
         d.key(x);
         d.key(y);
     }
-    if refs.iter().any(|r| r.base != crate::rules::expr::Base::Target) {
+    if refs
+        .iter()
+        .any(|r| r.base != crate::rules::expr::Base::Target)
+    {
         d.scoped = true;
     }
 }
@@ -349,7 +352,9 @@ mod tests {
             name: &str,
         ) -> Result<Arc<dyn crate::rules::registry::Selector>, crate::rules::expr::NameError>
         {
-            Err(crate::rules::expr::NameError(format!("no selector `{name}`")))
+            Err(crate::rules::expr::NameError(format!(
+                "no selector `{name}`"
+            )))
         }
     }
 
@@ -371,9 +376,16 @@ mod tests {
         );
         // Not followed by `(`, the name is what it was before: an alias here.
         assert_eq!(parse("distance * 2").unwrap(), "(7 * 2)");
-        assert!(parse("jumps(self)").unwrap_err().contains("takes two objects"));
-        assert!(parse("jumps(self, target").unwrap_err().contains("takes two objects"));
+        assert!(parse("jumps(self)")
+            .unwrap_err()
+            .contains("takes two objects"));
+        assert!(parse("jumps(self, target")
+            .unwrap_err()
+            .contains("takes two objects"));
         let e = parse("distance(3, self)").unwrap_err();
-        assert!(e.contains("is not an object") && e.contains("column 10"), "{e}");
+        assert!(
+            e.contains("is not an object") && e.contains("column 10"),
+            "{e}"
+        );
     }
 }

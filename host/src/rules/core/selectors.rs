@@ -182,11 +182,21 @@ impl Objects {
             Source::Tag(t) => cx.world.objects_tagged(t).for_each(keep),
             Source::Group(zone, me) => {
                 let mut members = cx.world.group_members(zone, Some(me));
-                if cx.world.zone_and_owner(me) == Some((zone, None)) {
+                let itself = cx.world.zone_and_owner(me) == Some((zone, None));
+                if itself {
                     members.push(me);
                     members.sort_unstable();
                 }
-                members.into_iter().for_each(keep)
+                for id in members {
+                    // The group's members are in the zone and the acting player's: only
+                    // the tags are left to test, on one read of the object.
+                    let Ok(o) = cx.world.object(id) else { continue };
+                    let tagged = self.tags.iter().all(|t| cx.world.object_has_tag(id, o, *t));
+                    let me_ok = id != me || owner_relation_of(cx, Some(me), o.owner, id, self.owner);
+                    if tagged && me_ok && !(self.exclude_self && cx.scope.this == Some(id)) {
+                        f(id);
+                    }
+                }
             }
             Source::Zones if self.zones.len() == 1 => {
                 cx.world.objects_in_zone(self.zones[0]).for_each(keep)

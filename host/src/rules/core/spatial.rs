@@ -9,8 +9,7 @@ use super::graph::{self, Graph, Reach};
 use crate::id::Sym;
 use crate::rules::expr::Expr;
 use crate::rules::registry::{
-    builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry,
-    Selector,
+    builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry, Selector,
 };
 use crate::rules::select::Select;
 use crate::rules::{ContentError, Cx, Params, RuleError};

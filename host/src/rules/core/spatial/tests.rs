@@ -47,7 +47,8 @@ fn map(n: usize) -> Map {
             .flatten()
             .map(|j| Value::Obj(systems[j]))
             .collect();
-        w.set(s, Sym::new("lanes"), Value::List(lanes.into())).unwrap();
+        w.set(s, Sym::new("lanes"), Value::List(lanes.into()))
+            .unwrap();
         w.set(s, Sym::new("x"), Value::Int(i as i64)).unwrap();
         w.set(s, Sym::new("y"), Value::Int(0)).unwrap();
         tag(&mut w, s, "system");
@@ -130,7 +131,9 @@ fn an_of_that_reads_the_scope_is_selected_for_each_candidate() {
     assert_eq!(theirs, [9, 10, 11].map(|i| m.planets[i]).to_vec());
     // The bound may read the candidate: `target.reach` (absent reads 0).
     let mut world = m.world.clone();
-    world.set(m.planets[5], Sym::new("reach"), Value::Int(5)).unwrap();
+    world
+        .set(m.planets[5], Sym::new("reach"), Value::Int(5))
+        .unwrap();
     let gen = build(
         r#"{ type = "objects", tag = "planet", where = { not = { type = "within_jumps", jumps = "target.reach", of = { type = "objects", tag = "palace" } } } }"#,
     )
@@ -201,7 +204,10 @@ fn bad_parameters_are_content_errors_naming_what_is_wrong() {
             r#"{ type = "within_jumps", jumps = 3, of = { type = "self" }, edges = 4 }"#,
             "`edges`",
         ),
-        (r#"{ type = "within_distance", of = { type = "self" } }"#, "`distance`"),
+        (
+            r#"{ type = "within_distance", of = { type = "self" } }"#,
+            "`distance`",
+        ),
         (r#"{ type = "number", low = 1, of = 7 }"#, "`of`"),
         (r#"{ type = "contains" }"#, "`what`"),
         (r#"{ type = "contained_by", what = 3 }"#, "`what`"),
