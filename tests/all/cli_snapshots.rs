@@ -60,7 +60,7 @@ fn check_at_the_repository_root_summarises_the_loaded_mods() {
         .assert()
         .success()
         .stdout_eq(str![[r#"
-checked 7 mods: 4 loaded (arena 2 classes, arena-classic 57 classes, arena-plus 10 classes, original 2 classes), 3 disabled; 0 errors, 0 warnings
+checked 8 mods: 4 loaded (arena 2 classes, arena-classic 57 classes, arena-plus 10 classes, original 2 classes), 4 disabled; 0 errors, 0 warnings
 
 "#]]);
 }

@@ -17,6 +17,7 @@ mod cli_snapshots;
 mod cli_watch;
 mod diag_memory;
 mod docs;
+mod firemox;
 mod freeorion;
 mod function_length;
 mod hearthbreaker;

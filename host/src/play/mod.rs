@@ -62,7 +62,9 @@ impl PlayError {
     }
 }
 
-/// Most moves one turn may take before only moves that end the turn are offered.
+/// Most moves one turn may take before only moves that end the turn are offered (while
+/// none of them is legal — a stack still to resolve, a combat to finish — every legal move
+/// still is, so the rules can reach a point where the turn may end).
 pub const MOVES_PER_TURN: usize = 60;
 
 /// How a match ended.
@@ -371,7 +373,7 @@ impl Match {
 
     /// The seat whose turn it is and the moves its agent will be offered next, in the
     /// order [`Controller::choose_move`] sees them (moves refused this turn left out;
-    /// after [`MOVES_PER_TURN`] moves only those that end the turn).
+    /// after [`MOVES_PER_TURN`] moves only those that end the turn, if any is legal).
     pub fn offered(&self) -> Result<(usize, Vec<MoveOption>), PlayError> {
         let gen = self.game.generation();
         let def = gen.game.as_ref().ok_or_else(gone)?;
@@ -393,7 +395,7 @@ impl Match {
             .into_iter()
             .filter(|m| !self.refused.contains(m))
             .collect();
-        if self.moves_this_turn >= MOVES_PER_TURN {
+        if self.moves_this_turn >= MOVES_PER_TURN && moves.iter().any(ends) {
             moves.retain(ends);
         }
         if moves.is_empty() {

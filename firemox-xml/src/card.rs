@@ -1,0 +1,185 @@
+//! One card file → a [`Card`]: its name, `<init>` (registers, colours, card types,
+//! properties), and its abilities, modifiers and attachment with every reference expanded.
+//! Words of `<idcards>`, `<properties>` and `<colors>` are checked against the aliases
+//! (an unknown one is a warning with its line: Magic Project's compiler reports and skips it).
+
+use crate::decode::{decode, Encoding};
+use crate::expand::{expand_all, ExpandError};
+use crate::fragments::{ActionRef, Fragments};
+use crate::tree::{self, Element};
+use crate::{Error, ErrorKind};
+
+/// A card, references expanded.
+#[derive(Debug, Clone)]
+pub struct Card {
+    /// `<card name>`.
+    pub name: String,
+    /// How the file's bytes were read.
+    pub encoding: Encoding,
+    /// `<init><registers>`: register index (as written: `red`, `power`) → value.
+    pub registers: Vec<(String, i64)>,
+    /// `<colors>` words.
+    pub colors: Vec<String>,
+    /// `<idcards>` words (card types: `creature`, `instant`, `global-enchantment`, …).
+    pub idcards: Vec<String>,
+    /// `<properties>` words (keywords and subtypes: `flying`, `angel`).
+    pub properties: Vec<String>,
+    /// `<abilities>` children, expanded.
+    pub abilities: Vec<Element>,
+    /// `<modifiers>` children, expanded.
+    pub modifiers: Vec<Element>,
+    /// `<attachment>`, expanded.
+    pub attachment: Option<Element>,
+    /// Other top-level elements (`<keywords>`), as written.
+    pub other: Vec<Element>,
+    /// Line of the `<card>` element.
+    pub line: u32,
+    /// Problems that do not stop the card being read (unknown alias words), with lines.
+    pub warnings: Vec<String>,
+}
+
+impl Card {
+    /// An `<init>` register's value (`power`, `red`, `colorless`).
+    pub fn register(&self, index: &str) -> Option<i64> {
+        self.registers.iter().find(|(k, _)| k == index).map(|(_, v)| *v)
+    }
+
+    /// Whether `<idcards>` has the word.
+    pub fn is(&self, idcard: &str) -> bool {
+        self.idcards.iter().any(|w| w == idcard)
+    }
+
+    /// Whether `<properties>` has the word.
+    pub fn has(&self, property: &str) -> bool {
+        self.properties.iter().any(|w| w == property)
+    }
+}
+
+/// Reads one card file's bytes (`file` names it in errors).
+pub fn parse_card(file: &str, bytes: &[u8], fragments: &Fragments) -> Result<Card, Error> {
+    let decoded = decode(bytes).map_err(|message| Error {
+        kind: ErrorKind::Encoding,
+        file: file.to_owned(),
+        line: 1,
+        element: None,
+        message,
+    })?;
+    let root = tree::parse(&decoded.text).map_err(|e| Error::syntax(file, e))?;
+    card_of(file, root, decoded.encoding, fragments)
+}
+
+/// The card of a parsed root element.
+fn card_of(file: &str, root: Element, encoding: Encoding, fragments: &Fragments) -> Result<Card, Error> {
+    if root.name != "card" {
+        return Err(Error::at(file, &root, "a card file's root element is `<card name=\"...\">`"));
+    }
+    let Some(name) = root.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
+        return Err(Error::at(file, &root, "the card has no `name`; add name=\"<card name>\""));
+    };
+    let local;
+    let fragments = match root.child("actions") {
+        Some(decls) => {
+            local = with_local_actions(fragments, decls, file)?;
+            &local
+        }
+        None => fragments,
+    };
+    let expand = |list: &[Element]| expand_all(fragments, list).map_err(|e| reference_error(file, e));
+    let mut card = Card {
+        name: name.to_owned(),
+        encoding,
+        registers: Vec::new(),
+        colors: Vec::new(),
+        idcards: Vec::new(),
+        properties: Vec::new(),
+        abilities: Vec::new(),
+        modifiers: Vec::new(),
+        attachment: None,
+        other: Vec::new(),
+        line: root.line,
+        warnings: Vec::new(),
+    };
+    for top in &root.children {
+        match top.name.as_str() {
+            "init" => init(file, top, fragments, &mut card)?,
+            "abilities" => card.abilities = expand(&top.children)?,
+            "modifiers" => card.modifiers = expand(&top.children)?,
+            "attachment" => card.attachment = expand(std::slice::from_ref(top))?.into_iter().next(),
+            "rules-author-comment" | "actions" => {}
+            _ => card.other.push(top.clone()),
+        }
+    }
+    local_abilities(file, &card)?;
+    Ok(card)
+}
+
+/// `<insert-ability ref>` / `<add-ability ref>` that are not shared references name one of
+/// the card's own abilities (`reference-name`), or `this`.
+fn local_abilities(file: &str, card: &Card) -> Result<(), Error> {
+    let all: Vec<&Element> = card.abilities.iter().chain(&card.modifiers).chain(&card.attachment).flat_map(Element::descendants).collect();
+    let declared: Vec<&str> = all.iter().filter_map(|e| e.attr("reference-name")).collect();
+    for e in &all {
+        if let ("insert-ability" | "add-ability", Some(r)) = (e.name.as_str(), e.attr("ref")) {
+            if r != "this" && !declared.contains(&r) {
+                return Err(Error::at(file, e, &format!("no ability of this card has reference-name=\"{r}\"; declare it, or name a reference of fragment-references.xml")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The fragments plus the card's own `<actions><action reference-name>` declarations.
+fn with_local_actions(fragments: &Fragments, decls: &Element, file: &str) -> Result<Fragments, Error> {
+    let mut f = fragments.clone();
+    for a in &decls.children {
+        let Some(name) = a.attr("reference-name") else {
+            return Err(Error::at(file, a, "a local action without `reference-name`; name it"));
+        };
+        let takes_parameters = a.attr("macro") != Some("false");
+        f.actions.insert(name.to_owned(), ActionRef { body: a.children.clone(), takes_parameters });
+    }
+    Ok(f)
+}
+
+fn reference_error(file: &str, e: ExpandError) -> Error {
+    Error { kind: ErrorKind::Reference, file: file.to_owned(), line: e.line, element: Some(e.element), message: e.message }
+}
+
+/// `<init>`: registers, colours, card types and properties.
+fn init(file: &str, init: &Element, f: &Fragments, card: &mut Card) -> Result<(), Error> {
+    for part in &init.children {
+        match part.name.as_str() {
+            "registers" => {
+                for r in &part.children {
+                    let (Some(index), Some(value)) = (r.attr("index"), r.attr("value")) else {
+                        // A register whose value is an expression element is kept out of the
+                        // plain list; the translator sees the `<init>` element itself.
+                        if r.attr("index").is_none() {
+                            return Err(Error::at(file, r, "a register needs an `index`"));
+                        }
+                        continue;
+                    };
+                    match f.value(value) {
+                        Some(v) => card.registers.push((index.to_owned(), v)),
+                        None => return Err(Error::at(file, r, &format!("register value `{value}` is neither a number nor an alias"))),
+                    }
+                }
+            }
+            "colors" | "idcards" | "properties" => {
+                let words: Vec<String> = part.text.split_whitespace().map(str::to_owned).collect();
+                for w in &words {
+                    if !f.aliases.contains_key(w) {
+                        card.warnings.push(format!("{file}:{}: <{}>: unknown word `{w}` (not in fragment-aliases.xml)", part.line, part.name));
+                    }
+                }
+                match part.name.as_str() {
+                    "colors" => card.colors = words,
+                    "idcards" => card.idcards = words,
+                    _ => card.properties = words,
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,157 @@
+//! An owned XML element tree with the line of every element, built from roxmltree's
+//! borrowed document: references are spliced into cards, so elements must outlive the
+//! text they came from. Comments and processing instructions are dropped; text is kept
+//! trimmed (card XML uses text only in `<idcards>`, `<properties>`, `<colors>` and
+//! `<rules-author-comment>`).
+
+/// One element: its local name (the Firemox namespace dropped), attributes in order,
+/// children, trimmed text, and its 1-based line in the file it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Element {
+    /// The local name (`activated-ability`).
+    pub name: String,
+    /// Attributes in document order (local names).
+    pub attrs: Vec<(String, String)>,
+    /// Child elements.
+    pub children: Vec<Element>,
+    /// The element's own text, trimmed (empty when none).
+    pub text: String,
+    /// 1-based line of the start tag (in the file it came from: a card's, or the
+    /// references file's for an expanded reference).
+    pub line: u32,
+    /// The reference this element was expanded from (`cast-spell`, `target-creature`),
+    /// set on the top elements of an expansion.
+    pub from_ref: Option<String>,
+}
+
+impl Element {
+    /// An attribute's value.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets (or adds, first) an attribute.
+    pub fn set_attr(&mut self, name: &str, value: &str) {
+        match self.attrs.iter_mut().find(|(k, _)| k == name) {
+            Some(a) => a.1 = value.to_owned(),
+            None => self.attrs.insert(0, (name.to_owned(), value.to_owned())),
+        }
+    }
+
+    /// The first child named `name`.
+    pub fn child(&self, name: &str) -> Option<&Element> {
+        self.children.iter().find(|c| c.name == name)
+    }
+
+    /// The children named `name`.
+    pub fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
+        self.children.iter().filter(move |c| c.name == name)
+    }
+
+    /// Every element of the subtree, this one first (depth first).
+    pub fn descendants(&self) -> Vec<&Element> {
+        let mut out = vec![self];
+        let mut i = 0;
+        while i < out.len() {
+            let e = out[i];
+            out.extend(e.children.iter());
+            i += 1;
+        }
+        out
+    }
+
+    /// `<name a="v" ...>` as written, for error messages.
+    pub fn start_tag(&self) -> String {
+        let mut s = format!("<{}", self.name);
+        for (k, v) in &self.attrs {
+            s.push_str(&format!(" {k}=\"{v}\""));
+        }
+        s.push('>');
+        s
+    }
+}
+
+/// Where an XML syntax error is, and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyntaxError {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// roxmltree's message.
+    pub message: String,
+}
+
+/// Parses XML text into the owned tree of its root element.
+pub fn parse(text: &str) -> Result<Element, SyntaxError> {
+    let opts = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    let doc = roxmltree::Document::parse_with_options(text, opts).map_err(|e| {
+        let p = e.pos();
+        SyntaxError { line: p.row, column: p.col, message: e.to_string() }
+    })?;
+    let lines = LineIndex::new(text);
+    Ok(convert(doc.root_element(), &lines))
+}
+
+/// Byte offsets of line starts, for the line of a position in O(log n).
+struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex(starts)
+    }
+
+    fn line(&self, offset: usize) -> u32 {
+        let n = self.0.partition_point(|&s| s <= offset);
+        u32::try_from(n).unwrap_or(u32::MAX)
+    }
+}
+
+fn convert(node: roxmltree::Node<'_, '_>, lines: &LineIndex) -> Element {
+    let mut text = String::new();
+    let mut children = Vec::new();
+    for c in node.children() {
+        if c.is_element() {
+            children.push(convert(c, lines));
+        } else if c.is_text() {
+            text.push_str(c.text().unwrap_or(""));
+        }
+    }
+    Element {
+        name: node.tag_name().name().to_owned(),
+        attrs: node
+            .attributes()
+            .filter(|a| a.namespace().is_none())
+            .map(|a| (a.name().to_owned(), a.value().to_owned()))
+            .collect(),
+        children,
+        text: text.trim().to_owned(),
+        line: lines.line(node.range().start),
+        from_ref: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elements_know_their_lines_and_drop_the_namespace() {
+        let e = parse("<?xml version=\"1.0\"?>\n<card xmlns=\"http://x\" xmlns:xsi=\"y\" xsi:s=\"z\" name=\"A\">\n <!-- c -->\n <init>\n  <colors> red </colors>\n </init>\n</card>").unwrap();
+        assert_eq!(e.name, "card");
+        assert_eq!(e.attrs, [("name".to_owned(), "A".to_owned())]);
+        let init = e.child("init").unwrap();
+        assert_eq!(init.line, 4);
+        assert_eq!(init.child("colors").unwrap().text, "red");
+        assert_eq!(e.descendants().len(), 3);
+    }
+
+    #[test]
+    fn syntax_errors_have_a_position() {
+        let err = parse("<card>\n <init>\n</card>").unwrap_err();
+        assert_eq!(err.line, 3);
+        assert!(err.message.contains("init"), "{}", err.message);
+    }
+}

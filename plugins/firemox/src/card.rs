@@ -1,0 +1,295 @@
+//! One Firemox card → one class of the `firemox` mod on the `mtg` rules: name, cost, card
+//! types, colours, power and toughness, the keywords the rules implement, and the
+//! abilities [`crate::spell`] and [`crate::play`] translate. Everything else is listed in
+//! `missing` (the class is then tagged `untranslated`, not `deck_card`).
+
+use firemox_xml::{Card as Xml, Element, Fragments};
+use serde_json::{json, Map, Value};
+
+/// `<properties>` words the mtg rules implement, and the tag each becomes.
+pub const KEYWORDS: &[(&str, &str)] = &[
+    ("flying", "flying"),
+    ("reach", "reach"),
+    ("vigilance", "vigilance"),
+    ("haste", "haste"),
+    ("defender", "defender"),
+    ("first-strike", "first_strike"),
+    ("double-strike", "double_strike"),
+    ("trample", "trample"),
+    ("basic-land", "basic"),
+];
+
+/// Colour words (`<colors>`, registers) and the mtg letter of each.
+pub const COLOURS: &[(&str, char)] = &[
+    ("white", 'w'),
+    ("blue", 'u'),
+    ("black", 'b'),
+    ("red", 'r'),
+    ("green", 'g'),
+];
+
+/// Basic land types (`<idcards>`): each taps for one mana of its colour (305.6).
+const LAND_TYPES: &[(&str, char)] = &[
+    ("plains", 'w'),
+    ("island", 'u'),
+    ("swamp", 'b'),
+    ("mountain", 'r'),
+    ("forest", 'g'),
+];
+
+/// A translated card: its class name and content tree.
+#[derive(Debug)]
+pub struct Card {
+    /// The class name (the card's name, lowercase, `_` between words).
+    pub class: String,
+    /// `{ "class": { NAME: {...}, ... } }`.
+    pub tree: Value,
+    /// What the card lacks (empty when it is playable).
+    pub missing: Vec<String>,
+}
+
+/// What a card's parts add up to.
+#[derive(Default)]
+pub struct Parts {
+    /// Tags of the card's class.
+    pub tags: Vec<String>,
+    /// Triggers of the card's class.
+    pub triggers: Vec<Value>,
+    /// Classes of abilities it puts on the stack.
+    pub classes: Vec<(String, Value)>,
+    /// What it lacks.
+    pub missing: Vec<String>,
+    /// Properties of the card's class besides the characteristics (an ability's cost).
+    pub props: Vec<(String, Value)>,
+}
+
+/// Translates a parsed card. Every card becomes a class; what the rules cannot play yet
+/// is listed in `missing`.
+pub fn translate(card: &Xml, f: &Fragments) -> Card {
+    let class = slug(&card.name);
+    let mut props = Map::new();
+    let mut parts = Parts { tags: vec!["card".into(), "firemox".into()], ..Parts::default() };
+    props.insert("title".into(), json!(card.name));
+    types(card, &mut parts);
+    cost(card, &mut props, &mut parts);
+    power_toughness(card, &mut props, &mut parts);
+    properties(card, f, &mut parts);
+    for a in &card.abilities {
+        ability(card, &class, a, f, &mut parts);
+    }
+    let mut auras = Vec::new();
+    for m in &card.modifiers {
+        match crate::statics::translate(f, m) {
+            Ok(a) => auras.push(a),
+            Err(m) => parts.missing.push(m),
+        }
+    }
+    if card.attachment.is_some() {
+        parts.missing.push("attachment".into());
+    }
+    for o in &card.other {
+        parts.missing.push(format!("<{}>", o.name));
+    }
+    props.extend(std::mem::take(&mut parts.props));
+    let mut missing = parts.missing;
+    missing.sort();
+    missing.dedup();
+    let mut tags = parts.tags;
+    if missing.is_empty() {
+        tags.push("deck_card".into());
+    } else {
+        tags.push("untranslated".into());
+        props.insert("missing".into(), json!(missing.join("; ")));
+    }
+    let mut seen = std::collections::HashSet::new();
+    tags.retain(|t| seen.insert(t.clone()));
+    let mut def = json!({ "properties": Value::Object(props), "tags": tags });
+    if missing.is_empty() && !parts.triggers.is_empty() {
+        def["trigger"] = Value::Array(parts.triggers);
+    }
+    if missing.is_empty() && !auras.is_empty() {
+        def["aura"] = Value::Array(auras);
+    }
+    let mut classes = Map::new();
+    classes.insert(class.clone(), def);
+    if missing.is_empty() {
+        classes.extend(parts.classes);
+    }
+    Card { tree: json!({ "class": Value::Object(classes) }), class, missing }
+}
+
+/// `<idcards>`: creatures, lands (basic land types make mana) and instants/sorceries are
+/// played; other card types are missing.
+fn types(card: &Xml, out: &mut Parts) {
+    let mut playable = false;
+    for w in &card.idcards {
+        match w.as_str() {
+            "creature" | "artifact-creature" => {
+                out.tags.extend(["creature".into(), "permanent".into()]);
+                if w == "artifact-creature" {
+                    out.tags.push("artifact".into());
+                }
+                playable = true;
+            }
+            "land" => {
+                out.tags.extend(["land".into(), "permanent".into()]);
+                playable = true;
+            }
+            "instant" | "sorcery" => {
+                out.tags.extend([w.clone(), "spell".into()]);
+                playable = true;
+            }
+            "artifact" | "global-enchantment" => {
+                let t = if w == "artifact" { "artifact" } else { "enchantment" };
+                out.tags.extend([t.into(), "permanent".into()]);
+                playable = true;
+            }
+            other => match LAND_TYPES.iter().find(|(t, _)| *t == other) {
+                Some((t, c)) => {
+                    out.tags.extend(["land".into(), "permanent".into(), (*t).into(), format!("makes_{c}")]);
+                    playable = true;
+                }
+                None => out.missing.push(format!("card type {other}")),
+            },
+        }
+    }
+    if !playable && card.idcards.is_empty() {
+        out.missing.push("no card type".into());
+    }
+}
+
+/// Registers `colorless`, `white` ... `green` → the cost; other registers of `<init>` (hybrid
+/// mana, loyalty) are missing. Colour tags from `<colors>`.
+fn cost(card: &Xml, props: &mut Map<String, Value>, out: &mut Parts) {
+    let mut total = 0;
+    let generic = card.register("colorless").unwrap_or(0);
+    props.insert("cost_generic".into(), json!(generic));
+    total += generic;
+    for (name, c) in COLOURS {
+        let n = card.register(name).unwrap_or(0);
+        props.insert(format!("cost_{c}"), json!(n));
+        total += n;
+    }
+    props.insert("cost_c".into(), json!(0));
+    props.insert("mana_value".into(), json!(total));
+    for (index, _) in &card.registers {
+        let known = index == "colorless" || index == "power" || index == "toughness" || COLOURS.iter().any(|(n, _)| n == index);
+        if !known {
+            out.missing.push(format!("register {index}"));
+        }
+    }
+    for w in &card.colors {
+        if COLOURS.iter().any(|(n, _)| n == w) {
+            out.tags.push(w.clone());
+        }
+    }
+}
+
+/// `power` and `toughness` registers; a creature needs both.
+fn power_toughness(card: &Xml, props: &mut Map<String, Value>, out: &mut Parts) {
+    match (card.register("power"), card.register("toughness")) {
+        (Some(p), Some(t)) => {
+            props.insert("power".into(), json!(p));
+            props.insert("max_health".into(), json!(t));
+        }
+        _ if out.tags.iter().any(|t| t == "creature") => out.missing.push("a creature without power and toughness registers".into()),
+        _ => {}
+    }
+}
+
+/// `<properties>`: subtypes (the aliases between `FIRST_SUB_TYPE` and `LAST_SUB_TYPE`)
+/// become tags; keywords the rules implement become their tags; other rules words
+/// (protection, landwalk, legend, ...) are missing.
+fn properties(card: &Xml, f: &Fragments, out: &mut Parts) {
+    let first = f.aliases.get("FIRST_SUB_TYPE").copied().unwrap_or(i64::MAX);
+    let last = f.aliases.get("LAST_SUB_TYPE").copied().unwrap_or(i64::MIN);
+    for w in &card.properties {
+        if let Some((_, tag)) = KEYWORDS.iter().find(|(k, _)| k == w) {
+            out.tags.push((*tag).into());
+            continue;
+        }
+        match f.aliases.get(w) {
+            Some(v) if (first..=last).contains(v) => out.tags.push(slug(w)),
+            _ => out.missing.push(format!("property {w}")),
+        }
+    }
+}
+
+/// One ability of the card.
+fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts) {
+    let reference = a.from_ref.as_deref().unwrap_or("");
+    match (reference, a.name.as_str()) {
+        ("cast-spell", _) => {
+            if !plain(f, "ability", "cast-spell", a) {
+                out.missing.push("cast-spell with extra costs or effects".into());
+            } else if !out.tags.iter().any(|t| t == "permanent") {
+                out.missing.push("cast-spell of a card that is not a permanent".into());
+            }
+        }
+        ("cast-land", _) if plain(f, "ability", "cast-land", a) => {}
+        ("lifelink", _) => out.tags.push("lifelink".into()),
+        ("come-into-play-tapped", _) => out.triggers.push(json!({
+            "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
+            "do": [{ "type": "tag", "tag": "tapped" }],
+        })),
+        ("", "activated-ability") if a.attr("zone") == Some("hand") && a.attr("playable") == Some("this") && card.is_spell() => {
+            crate::spell::translate(card, a, f, out);
+        }
+        (_, "activated-ability") if a.attr("zone") == Some("play") => crate::play::translate(card, class, a, f, out),
+        ("", "triggered-ability") => crate::triggers::translate(&card.name, class, a, f, out),
+        ("", name) => out.missing.push(name.to_owned()),
+        (r, _) => out.missing.push(format!("ability {r}")),
+    }
+}
+
+/// Instants and sorceries.
+trait IsSpell {
+    fn is_spell(&self) -> bool;
+}
+
+impl IsSpell for Xml {
+    fn is_spell(&self) -> bool {
+        self.is("instant") || self.is("sorcery")
+    }
+}
+
+/// Whether `e` is exactly what the reference `name` expands to with no parameters (no
+/// MACRO value, test or plugged actions): `kind` is `ability` or `action`.
+pub fn plain(f: &Fragments, kind: &str, name: &str, e: &Element) -> bool {
+    plain_list(f, kind, name, std::slice::from_ref(e))
+}
+
+/// [`plain`] for the elements one action reference expanded to.
+pub fn plain_list(f: &Fragments, kind: &str, name: &str, list: &[Element]) -> bool {
+    let site = Element {
+        name: kind.into(),
+        attrs: vec![("ref".into(), name.into())],
+        children: Vec::new(),
+        text: String::new(),
+        line: 0,
+        from_ref: None,
+    };
+    firemox_xml::expand::expand_all(f, &[site]).is_ok_and(|v| v == list)
+}
+
+/// A card name as a class name: lowercase letters and digits, `_` between words
+/// (`AEther Burst` → `aether_burst`, `Gaea's Cradle` → `gaeas_cradle`).
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if c == '\'' {
+            continue;
+        } else if !out.ends_with('_') && !out.is_empty() {
+            out.push('_');
+        }
+    }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push_str("unnamed");
+    }
+    out
+}

@@ -1,0 +1,302 @@
+//! The pieces of an expanded ability that the translators recognise: runs of elements
+//! that came from one reference ([`groups`]), targets (`target-creature`, ...), and effects
+//! on the chosen target — damage, +N/+N until end of turn, destroy, counter, return to
+//! hand, exile, gain life — as mtg actions, and `if-then-hop`/`hop` control flow as
+//! structured `if` actions ([`actions`]). Anything else is reported by name.
+
+use firemox_xml::{Element, Fragments};
+use serde_json::{json, Value};
+
+use crate::card::plain_list;
+
+/// Consecutive elements expanded from one reference, or one element written in the card.
+pub struct Group<'a> {
+    /// The reference, if the elements came from one.
+    pub reference: Option<&'a str>,
+    /// The elements.
+    pub elems: &'a [Element],
+}
+
+/// Splits a list into [`Group`]s.
+pub fn groups(list: &[Element]) -> Vec<Group<'_>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < list.len() {
+        let r = list[i].from_ref.as_deref();
+        let mut j = i + 1;
+        if r.is_some() {
+            while j < list.len() && list[j].from_ref.as_deref() == r {
+                j += 1;
+            }
+        }
+        out.push(Group { reference: r, elems: &list[i..j] });
+        i = j;
+    }
+    out
+}
+
+/// A target reference and the mtg tags of what it may target (`targets_creature`, ...).
+pub const TARGETS: &[(&str, &[&str])] = &[
+    ("target-creature", &["targets_creature"]),
+    ("target-dealtable", &["targets_creature", "targets_player"]),
+    ("target-player", &["targets_player"]),
+    ("target-spell", &["targets_spell"]),
+];
+
+/// The targeting tags of a target group, or what it lacks.
+pub fn target(f: &Fragments, g: &Group<'_>) -> Result<Vec<String>, String> {
+    match filtered_target(f, g)? {
+        (tags, None) => Ok(tags),
+        (_, Some(_)) => Err(format!("{} with a test", g.reference.unwrap_or("target"))),
+    }
+}
+
+/// The targeting tags of a target group and, when the card gave the reference a MACRO
+/// test, that test as an mtg condition on the candidate (`target-creature` with
+/// `<has-color color="black"/>` under `<not>`: a nonblack creature).
+pub fn filtered_target(f: &Fragments, g: &Group<'_>) -> Result<(Vec<String>, Option<Value>), String> {
+    let r = g.reference.unwrap_or("");
+    let Some((n, tags)) = TARGETS.iter().find(|(n, _)| *n == r) else {
+        return Err(if r.starts_with("target-") { format!("cost {r}") } else { format!("cost {}", describe(g)) });
+    };
+    let tags: Vec<String> = tags.iter().map(|t| (*t).to_owned()).collect();
+    if plain_list(f, "action", n, g.elems) {
+        return Ok((tags, None));
+    }
+    let site = Element { name: "action".into(), attrs: vec![("ref".into(), (*n).into())], children: Vec::new(), text: String::new(), line: 0, from_ref: None };
+    let plain = firemox_xml::expand::expand_all(f, &[site]).map_err(|e| e.message)?;
+    let with_test = format!("{n} with a test");
+    let ([p], [c]) = (plain.as_slice(), g.elems) else { return Err(with_test) };
+    let (Some(pt), Some(ct)) = (p.child("test"), c.child("test")) else { return Err(with_test) };
+    let same_rest = p.attrs == c.attrs && p.children.len() == c.children.len();
+    let extra = match ct.children.as_slice() {
+        [and] if and.name == "and" && and.children.len() > pt.children.len() && and.children[..pt.children.len()] == pt.children[..] => &and.children[pt.children.len()..],
+        _ => return Err(with_test),
+    };
+    if !same_rest {
+        return Err(with_test);
+    }
+    let conds = extra.iter().map(|x| crate::conditions::condition(f, x)).collect::<Result<Vec<_>, _>>().map_err(|m| format!("{with_test}: {m}"))?;
+    Ok((tags, Some(json!({ "all": conds }))))
+}
+
+/// How a group is named in the list of what a card lacks: its reference, or the element.
+pub fn describe(g: &Group<'_>) -> String {
+    match g.reference {
+        Some(r) => format!("action {r}"),
+        None => g.elems.first().map_or("nothing".into(), |e| format!("<{}>", e.name)),
+    }
+}
+
+/// The effect of one group on the chosen target (`to`), with `self` the source: mtg
+/// actions, or what it lacks.
+pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, String> {
+    let [e] = g.elems else {
+        return match g.reference {
+            Some("return-to-hand" | "counter") => Err(format!("{} with parameters", describe(g))),
+            _ => Err(describe(g)),
+        };
+    };
+    let is = |name: &str| plain_list(f, "action", name, g.elems);
+    match (g.reference, e.name.as_str()) {
+        (None, "assign-damage") => damage(e, to),
+        (Some("destroy"), _) if is("destroy") => Ok(vec![json!({ "type": "destroy", "to": to })]),
+        // Burying is destroying without regeneration; the mtg rules have no regeneration.
+        (Some("bury"), _) if is("bury") => Ok(vec![json!({ "type": "destroy", "to": to })]),
+        (Some("counter"), _) if is("counter") => Ok(vec![json!({ "type": "move", "zone": "graveyard", "to": to })]),
+        (Some("return-to-hand"), _) if is("return-to-hand") => Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })]),
+        (Some("gain-life"), "modify-register") => gain_life(f, e),
+        (Some("remove-from-game"), _) if is("remove-from-game") => Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })]),
+        (None, "modify-register") => target_life(f, e),
+        (_, "add-modifier") => pump(f, e, to),
+        _ => Err(describe(g)),
+    }
+}
+
+/// `<assign-damage value="N"/>` (normal damage) → N damage from `self`.
+fn damage(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
+    let plain_type = matches!(e.attr("type"), None | Some("damage-normal"));
+    let extra = e.attrs.iter().any(|(k, _)| !["value", "type", "name"].contains(&k.as_str()));
+    match e.attr("value").and_then(|v| v.parse::<i64>().ok()) {
+        Some(n) if plain_type && !extra && e.children.is_empty() => {
+            Ok(vec![json!({ "type": "damage", "amount": n, "source": "self", "to": to })])
+        }
+        _ => Err(format!("<assign-damage> {}", e.start_tag())),
+    }
+}
+
+/// `gain-life` with a number: the controller of `self` gains that much life.
+fn gain_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
+    match e.attr("value").and_then(|v| f.value(v)) {
+        Some(n) if e.attr("register") == Some("controller") && e.children.is_empty() => {
+            Ok(vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })])
+        }
+        _ => Err("action gain-life with a computed amount".into()),
+    }
+}
+
+/// `<add-modifier>` of power/toughness register modifiers that add a number until the
+/// cleanup step → an aura on the target until the mtg rules' `cleanup`.
+fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
+    let mut modifiers = Vec::new();
+    for m in &e.children {
+        let key = match m.attr("index") {
+            Some("power") => "power",
+            Some("toughness") => "max_health",
+            _ => return Err("<add-modifier> of something else than power/toughness".into()),
+        };
+        let until_cleanup = matches!(m.children.as_slice(), [u] if u.name == "until"
+            && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase" && p.attr("phase") == Some("cleanup") && p.children.is_empty()));
+        let value = m.attr("value").and_then(|v| f.value(v));
+        match (m.name.as_str(), m.attr("operation"), value) {
+            ("register-modifier", Some("add"), Some(n)) if until_cleanup && m.attr("linked") != Some("true") => {
+                modifiers.push(json!({ "key": key, "op": "add", "value": n }));
+            }
+            _ => return Err("<add-modifier> other than +N/+N until end of turn".into()),
+        }
+    }
+    let aura = json!({ "modifiers": modifiers, "until": "mtg:event/cleanup" });
+    Ok(vec![json!({ "type": "give_aura", "aura": aura, "to": to })])
+}
+
+/// `<modify-register register="target.controller" index="life" operation="add">` with a
+/// value of the target (Swords to Plowshares: its power) → the target's controller gains it.
+fn target_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
+    let ok = e.attr("register") == Some("target.controller") && e.attr("index") == Some("life") && e.attr("operation") == Some("add");
+    if !ok {
+        return Err(format!("<modify-register> {}", e.start_tag()));
+    }
+    let amount = crate::conditions::value(f, e.child("value"), e.attr("value")).map_err(|m| format!("<modify-register> of {m}"))?;
+    Ok(vec![json!({ "type": "add", "key": "damage", "amount": format!("0 - ({amount})"), "to": { "type": "owner", "of": "self.chosen" } })])
+}
+
+/// What effects act on: the target chosen when the spell or ability was put on the stack
+/// (`target`), and the card itself (`this`, after `<target type="this"/>`; `None` where the
+/// card is the spell).
+pub struct Cx {
+    /// The chosen target's selector.
+    pub target: Value,
+    /// The source card's selector, for abilities of permanents.
+    pub this: Option<Value>,
+}
+
+/// A list of effects with Firemox's control flow made structured: `<if-then-hop
+/// elsehop="N">` runs the next N-1 actions only when its test holds; when the last of
+/// them is `<hop value="M">`, the M-1 actions after it are the else branch. Hops that
+/// leave the list (`abort`, past the end) are missing. `Err` lists what is missing.
+pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, Vec<String>> {
+    let (mut out, mut missing) = (Vec::new(), Vec::new());
+    let mut to = cx.target.clone();
+    let mut repeat: Option<i64> = None;
+    let mut i = 0;
+    while i < list.len() {
+        let e = &list[i];
+        if let Some(sel) = retarget(f, e, cx) {
+            match sel {
+                Ok(sel) => to = sel,
+                Err(m) => missing.push(m),
+            }
+            i += 1;
+            continue;
+        }
+        if e.name == "repeat" && e.children.is_empty() && e.from_ref.is_none() {
+            match e.attr("value").and_then(|v| f.value(v)) {
+                Some(n) if (1..=20).contains(&n) => repeat = Some(n),
+                _ => missing.push(format!("<repeat> {}", e.start_tag())),
+            }
+            i += 1;
+            continue;
+        }
+        if e.name == "if-then-hop" && e.from_ref.is_none() {
+            match branch(f, list, i, cx) {
+                Ok((action, next)) => {
+                    out.push(action);
+                    i = next;
+                }
+                Err(m) => {
+                    missing.extend(m);
+                    break;
+                }
+            }
+            continue;
+        }
+        let g = groups(&list[i..]).into_iter().next();
+        let Some(g) = g else { break };
+        i += g.elems.len();
+        if g.reference == Some("draw-a-card") && plain_list(f, "action", "draw-a-card", g.elems) {
+            let count = repeat.take().unwrap_or(1);
+            out.push(json!({ "type": "emit", "event": "mtg:event/draw", "count": count, "to": to.clone() }));
+            continue;
+        }
+        if let Some(n) = repeat.take() {
+            missing.push(format!("<repeat value=\"{n}\"> of {}", describe(&g)));
+        }
+        match effect(f, &g, &to) {
+            Ok(v) => out.extend(v),
+            Err(m) => missing.push(m),
+        }
+    }
+    if missing.is_empty() && out.is_empty() && !list.is_empty() {
+        missing.push("effects that do nothing the rules know".into());
+    }
+    if missing.is_empty() {
+        Ok(out)
+    } else {
+        Err(missing)
+    }
+}
+
+/// The `if` for the `if-then-hop` at `i`, and the index after it.
+fn branch(f: &Fragments, list: &[Element], i: usize, cx: &Cx) -> Result<(Value, usize), Vec<String>> {
+    let e = &list[i];
+    let hop = |x: &Element, attr: &str| x.attr(attr).and_then(|v| v.parse::<usize>().ok()).filter(|n| *n >= 1);
+    let Some(n) = hop(e, "elsehop") else {
+        return Err(vec![format!("if-then-hop elsehop={}", e.attr("elsehop").unwrap_or("?"))]);
+    };
+    let end = i + n;
+    if end > list.len() {
+        return Err(vec!["if-then-hop past the end".into()]);
+    }
+    let test = e.child("test").ok_or_else(|| vec!["if-then-hop without a test".to_owned()])?;
+    let condition = crate::conditions::test(f, test).map_err(|m| vec![format!("if-then-hop {m}")])?;
+    let mut then = &list[i + 1..end];
+    let mut next = end;
+    let mut otherwise: &[Element] = &[];
+    if let Some(last) = then.last().filter(|l| l.name == "hop" && l.from_ref.is_none()) {
+        let m = hop(last, "value").ok_or_else(|| vec![format!("hop {}", last.start_tag())])?;
+        if end - 1 + m > list.len() {
+            return Err(vec!["hop past the end".into()]);
+        }
+        otherwise = &list[end..end - 1 + m];
+        next = end - 1 + m;
+        then = &then[..then.len() - 1];
+    }
+    let then = actions(f, then, cx)?;
+    let otherwise = actions(f, otherwise, cx)?;
+    Ok((json!({ "type": "if", "condition": condition, "then": then, "else": otherwise }), next))
+}
+
+/// A `<target>` inside effects that changes what the next effects act on: `this` (the
+/// card of an ability), `you` (the controller), or every card in play passing a test
+/// (`mode="all"`, as `all-creatures` expands). `None` when `e` is not such a target.
+fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>> {
+    if e.name != "target" {
+        return None;
+    }
+    let only = |keys: &[&str]| e.attrs.iter().all(|(k, _)| keys.contains(&k.as_str()));
+    Some(match (e.attr("type"), e.attr("mode")) {
+        (Some("this"), None) if e.children.is_empty() && only(&["type", "name"]) => {
+            cx.this.clone().ok_or_else(|| "<target type=\"this\"> in a spell".to_owned())
+        }
+        (Some("you"), None) if e.children.is_empty() && only(&["type", "name"]) => Ok(json!("owner")),
+        (Some("card"), Some("all")) if e.attr("restriction-zone") == Some("play") && only(&["type", "mode", "restriction-zone", "name"]) => {
+            match e.children.as_slice() {
+                [t] if t.name == "test" => crate::conditions::condition(f, t)
+                    .map(|c| json!({ "type": "objects", "zone": "battlefield", "where": c }))
+                    .map_err(|m| format!("<target mode=\"all\"> {m}")),
+                _ => Err("<target mode=\"all\"> without one test".into()),
+            }
+        }
+        _ => Err(format!("<target> {}", e.start_tag())),
+    })
+}

@@ -1,0 +1,85 @@
+//! Instants and sorceries: the card's hand ability (`playable="this" zone="hand"`) whose
+//! cost is `<pay-mana value="manacost"/>` and one target (`target-creature`,
+//! `target-dealtable`, `target-player`, `target-spell`) or none (`untargeted`: the mtg
+//! rules' `cast_untargeted`), and whose effects act on that target or on what the effects
+//! themselves select (`all-creatures`, `<target type="you"/>`) ([`crate::effects::effect`]) and end with `finish-spell`. It becomes a trigger on
+//! the mtg rules' `resolve` event: the target chosen on cast is re-checked (gone: the spell
+//! fizzles), the effects run, and the card goes to its owner's graveyard.
+
+use firemox_xml::{Card as Xml, Element, Fragments};
+use serde_json::{json, Value};
+
+use crate::card::{plain_list, Parts};
+use crate::effects::{groups, target};
+
+/// Translates an instant's or sorcery's hand ability into `out`.
+pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
+    let _ = card;
+    let before = out.missing.len();
+    for c in &a.children {
+        if !matches!(c.name.as_str(), "cost" | "effects") {
+            out.missing.push(format!("spell with <{}>", c.name));
+        }
+    }
+    let no = Element { name: String::new(), attrs: Vec::new(), children: Vec::new(), text: String::new(), line: 0, from_ref: None };
+    let cost = a.child("cost").unwrap_or(&no);
+    let effects = a.child("effects").unwrap_or(&no);
+    let mut tags = Vec::new();
+    let mut paid = false;
+    for g in groups(&cost.children) {
+        match (g.reference, g.elems) {
+            (None, [p]) if p.name == "pay-mana" && p.attr("value") == Some("manacost") && p.children.is_empty() && !paid => paid = true,
+            _ if tags.is_empty() && g.reference.is_some_and(|r| r.starts_with("target-")) => match target(f, &g) {
+                Ok(t) => tags = t,
+                Err(m) => out.missing.push(m),
+            },
+            _ => out.missing.push(crate::effects::describe(&g)),
+        }
+    }
+    if !paid {
+        out.missing.push("spell cost without pay-mana manacost".into());
+    }
+    let targeted = !tags.is_empty();
+    if !targeted {
+        tags.push("untargeted".into());
+    }
+    let to = json!({ "ref": "mtg:ref/spell_target" });
+    let mut actions = Vec::new();
+    let list = groups(&effects.children);
+    let finished = list.last().is_some_and(|g| g.reference == Some("finish-spell") && plain_list(f, "action", "finish-spell", g.elems));
+    if !finished {
+        out.missing.push("spell effects not ending with finish-spell".into());
+    }
+    let body = effects.children.len() - list.last().map_or(0, |g| if finished { g.elems.len() } else { 0 });
+    let cx = crate::effects::Cx { target: to, this: None };
+    match crate::effects::actions(f, &effects.children[..body], &cx) {
+        Ok(v) => actions = v,
+        Err(m) => out.missing.extend(m.into_iter().map(|m| format!("spell effect {m}"))),
+    }
+    if actions.is_empty() && out.missing.len() == before {
+        out.missing.push("spell without effects".into());
+    }
+    if out.missing.len() > before {
+        return;
+    }
+    out.tags.extend(tags);
+    out.triggers.push(resolve_trigger(actions, targeted));
+}
+
+/// The trigger that resolves a spell: a targeted one with its target gone fizzles, else it
+/// acts; then the card goes to its owner's graveyard.
+fn resolve_trigger(effect: Vec<Value>, targeted: bool) -> Value {
+    let act = if targeted {
+        json!({ "type": "if",
+            "condition": { "type": "compare", "left": { "count": { "ref": "mtg:ref/spell_target" } }, "op": "==", "right": 0 },
+            "then": [{ "type": "emit", "event": "mtg:event/fizzled", "to": "self" }],
+            "else": effect })
+    } else {
+        json!({ "type": "if", "condition": { "all": [] }, "then": effect })
+    };
+    json!({
+        "when": { "event": "mtg:event/resolve", "target": { "type": "is_self" } },
+        "zones": ["stack"],
+        "do": [act, { "type": "move", "zone": "graveyard", "to": "self" }],
+    })
+}

@@ -1,0 +1,69 @@
+//! Static modifiers (`<modifiers><static-modifier filter-zone="play">`): while the card is
+//! on the battlefield, the cards in play that pass its `<while>` test get its register
+//! modifiers (power and toughness, added) and property modifiers (keywords the mtg rules
+//! implement) — a class aura of the mtg rules (Glorious Anthem: creatures you control get
+//! +1/+1).
+
+use firemox_xml::{Element, Fragments};
+use serde_json::{json, Value};
+
+use crate::card::KEYWORDS;
+use crate::conditions::condition;
+
+/// The class aura for one `<static-modifier>`, or what it lacks.
+pub fn translate(f: &Fragments, s: &Element) -> Result<Value, String> {
+    if s.name != "static-modifier" {
+        return Err(format!("<{}> in <modifiers>", s.name));
+    }
+    if s.attrs.iter().any(|(k, v)| !(k == "filter-zone" && v == "play")) {
+        return Err(format!("static-modifier {}", s.start_tag()));
+    }
+    let mut modifiers = Vec::new();
+    let mut filter = None;
+    for c in &s.children {
+        match c.name.as_str() {
+            "modifiers" => {
+                for m in &c.children {
+                    modifiers.push(modifier(f, m)?);
+                }
+            }
+            "while" => filter = Some(condition(f, c).map_err(|m| format!("static-modifier {m}"))?),
+            other => return Err(format!("static-modifier with <{other}>")),
+        }
+    }
+    let Some(filter) = filter else {
+        return Err("static-modifier without <while>".into());
+    };
+    if modifiers.is_empty() {
+        return Err("static-modifier without modifiers".into());
+    }
+    let select = json!({ "type": "objects", "zone": "battlefield", "where": filter });
+    Ok(json!({ "select": select, "modifiers": modifiers, "zones": ["battlefield"] }))
+}
+
+/// One modifier: `<register-modifier index="power|toughness" operation="add" value="N">`
+/// or `<property-modifier property="flying">`.
+fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
+    let plain = |allowed: &[&str]| m.children.is_empty() && m.attrs.iter().all(|(k, _)| allowed.contains(&k.as_str()));
+    match m.name.as_str() {
+        "register-modifier" if plain(&["index", "operation", "value", "linked", "layer"]) => {
+            let key = match m.attr("index") {
+                Some("power") => "power",
+                Some("toughness") => "max_health",
+                other => return Err(format!("static register-modifier {}", other.unwrap_or("?"))),
+            };
+            match (m.attr("operation"), m.attr("value").and_then(|v| f.value(v))) {
+                (Some("add"), Some(n)) => Ok(json!({ "key": key, "op": "add", "value": n })),
+                _ => Err("static register-modifier other than adding a number".into()),
+            }
+        }
+        "property-modifier" if plain(&["property", "linked", "layer", "value"]) && m.attr("value").is_none_or(|v| v == "true") => {
+            let p = m.attr("property").unwrap_or("?");
+            match KEYWORDS.iter().find(|(k, _)| *k == p) {
+                Some((_, tag)) => Ok(json!({ "key": tag, "op": "tag" })),
+                None => Err(format!("static property-modifier {p}")),
+            }
+        }
+        other => Err(format!("static <{other}>")),
+    }
+}
