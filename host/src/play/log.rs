@@ -169,3 +169,34 @@ impl Namer {
         out
     }
 }
+
+/// `-- turn 3: Player 1 (health: Player 1 27, Player 2 30) --`: the turn (`turns` ended
+/// so far, plus one), who plays it (`seat`), and every player's health — or the game's
+/// `[game] header` values.
+pub(super) fn turn_header(game: &crate::game::Game, players: &[ObjId], turns: u32, seat: usize) -> String {
+    let each = |value: &dyn Fn(ObjId) -> String| -> String {
+        let all: Vec<String> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("Player {} {}", i + 1, value(*p)))
+            .collect();
+        all.join(", ")
+    };
+    if let Some(def) = game.generation().game.as_ref().filter(|d| !d.header.is_empty()) {
+        let values: Vec<String> = def
+            .header
+            .iter()
+            .map(|(name, e)| {
+                let shown = each(&|p| {
+                    game.eval_in(game.world(), e, p)
+                        .map_or_else(|err| format!("({err})"), crate::state::decimal)
+                });
+                format!("{name}: {shown}")
+            })
+            .collect();
+        return format!("-- turn {}: Player {} ({}) --", turns + 1, seat + 1, values.join("; "));
+    }
+    let health = Sym::new("health");
+    let shown = each(&|p| game.world().get_int(p, health).to_string());
+    format!("-- turn {}: Player {} (health: {shown}) --", turns + 1, seat + 1)
+}

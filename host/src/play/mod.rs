@@ -206,42 +206,10 @@ impl Match {
         Ok(m)
     }
 
-    /// `-- turn 3: Player 1 (health: Player 1 27, Player 2 30) --`: the turn, who plays
-    /// it, and every player's health — or the game's `[game] header` values.
+    /// `-- turn 3: Player 1 (health: Player 1 27, Player 2 30) --` (see
+    /// [`log::turn_header`]).
     fn turn_header(&self, seat: usize) -> String {
-        if let Some(def) = self.game.generation().game.as_ref().filter(|d| !d.header.is_empty()) {
-            let values: Vec<String> = def
-                .header
-                .iter()
-                .map(|(name, e)| {
-                    let each: Vec<String> = self
-                        .players
-                        .iter()
-                        .enumerate()
-                        .map(|(i, p)| {
-                            let v = self.game.eval_in(self.game.world(), e, *p);
-                            let shown = v.map_or_else(|err| format!("({err})"), crate::state::decimal);
-                            format!("Player {} {shown}", i + 1)
-                        })
-                        .collect();
-                    format!("{name}: {}", each.join(", "))
-                })
-                .collect();
-            return format!("-- turn {}: Player {} ({}) --", self.turns + 1, seat + 1, values.join("; "));
-        }
-        let health = crate::id::Sym::new("health");
-        let all: Vec<String> = self
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| format!("Player {} {}", i + 1, self.game.world().get_int(*p, health)))
-            .collect();
-        format!(
-            "-- turn {}: Player {} (health: {}) --",
-            self.turns + 1,
-            seat + 1,
-            all.join(", ")
-        )
+        log::turn_header(&self.game, &self.players, self.turns, seat)
     }
 
     /// Ends the match (a draw) after `turns` turns instead of the game's `turn_limit`.
