@@ -13,7 +13,7 @@ use tessera_host::mods::{load, ServerConfig};
 use tessera_host::rules::ClassDef;
 use tessera_host::{Id, Registry, Sym, Value};
 
-use crate::plugin_build::{ensure_built, repo};
+use crate::plugin_build::{ensure_built, repo, tessera_at_root as tessera};
 
 /// The corpus folder; a clear failure when the folder beside the checkout is missing.
 fn corpus() -> PathBuf {
@@ -24,19 +24,6 @@ fn corpus() -> PathBuf {
         p.display()
     );
     p
-}
-
-/// Runs `tessera` at the repository root; stdout and stderr, and whether it succeeded.
-fn tessera(args: &[&str]) -> (bool, String) {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .current_dir(repo())
-        .args(args)
-        .env_remove("RUST_LOG")
-        .output()
-        .expect("tessera runs");
-    let text =
-        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
 }
 
 fn prop(c: &ClassDef, k: &str) -> Option<Value> {
