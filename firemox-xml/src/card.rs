@@ -41,7 +41,10 @@ pub struct Card {
 impl Card {
     /// An `<init>` register's value (`power`, `red`, `colorless`).
     pub fn register(&self, index: &str) -> Option<i64> {
-        self.registers.iter().find(|(k, _)| k == index).map(|(_, v)| *v)
+        self.registers
+            .iter()
+            .find(|(k, _)| k == index)
+            .map(|(_, v)| *v)
     }
 
     /// Whether `<idcards>` has the word.
@@ -69,12 +72,25 @@ pub fn parse_card(file: &str, bytes: &[u8], fragments: &Fragments) -> Result<Car
 }
 
 /// The card of a parsed root element.
-fn card_of(file: &str, root: Element, encoding: Encoding, fragments: &Fragments) -> Result<Card, Error> {
+fn card_of(
+    file: &str,
+    root: Element,
+    encoding: Encoding,
+    fragments: &Fragments,
+) -> Result<Card, Error> {
     if root.name != "card" {
-        return Err(Error::at(file, &root, "a card file's root element is `<card name=\"...\">`"));
+        return Err(Error::at(
+            file,
+            &root,
+            "a card file's root element is `<card name=\"...\">`",
+        ));
     }
     let Some(name) = root.attr("name").map(str::trim).filter(|n| !n.is_empty()) else {
-        return Err(Error::at(file, &root, "the card has no `name`; add name=\"<card name>\""));
+        return Err(Error::at(
+            file,
+            &root,
+            "the card has no `name`; add name=\"<card name>\"",
+        ));
     };
     let local;
     let fragments = match root.child("actions") {
@@ -84,7 +100,8 @@ fn card_of(file: &str, root: Element, encoding: Encoding, fragments: &Fragments)
         }
         None => fragments,
     };
-    let expand = |list: &[Element]| expand_all(fragments, list).map_err(|e| reference_error(file, e));
+    let expand =
+        |list: &[Element]| expand_all(fragments, list).map_err(|e| reference_error(file, e));
     let mut card = Card {
         name: name.to_owned(),
         encoding,
@@ -116,8 +133,17 @@ fn card_of(file: &str, root: Element, encoding: Encoding, fragments: &Fragments)
 /// `<insert-ability ref>` / `<add-ability ref>` that are not shared references name one of
 /// the card's own abilities (`reference-name`), or `this`.
 fn local_abilities(file: &str, card: &Card) -> Result<(), Error> {
-    let all: Vec<&Element> = card.abilities.iter().chain(&card.modifiers).chain(&card.attachment).flat_map(Element::descendants).collect();
-    let declared: Vec<&str> = all.iter().filter_map(|e| e.attr("reference-name")).collect();
+    let all: Vec<&Element> = card
+        .abilities
+        .iter()
+        .chain(&card.modifiers)
+        .chain(&card.attachment)
+        .flat_map(Element::descendants)
+        .collect();
+    let declared: Vec<&str> = all
+        .iter()
+        .filter_map(|e| e.attr("reference-name"))
+        .collect();
     for e in &all {
         if let ("insert-ability" | "add-ability", Some(r)) = (e.name.as_str(), e.attr("ref")) {
             if r != "this" && !declared.contains(&r) {
@@ -129,20 +155,40 @@ fn local_abilities(file: &str, card: &Card) -> Result<(), Error> {
 }
 
 /// The fragments plus the card's own `<actions><action reference-name>` declarations.
-fn with_local_actions(fragments: &Fragments, decls: &Element, file: &str) -> Result<Fragments, Error> {
+fn with_local_actions(
+    fragments: &Fragments,
+    decls: &Element,
+    file: &str,
+) -> Result<Fragments, Error> {
     let mut f = fragments.clone();
     for a in &decls.children {
         let Some(name) = a.attr("reference-name") else {
-            return Err(Error::at(file, a, "a local action without `reference-name`; name it"));
+            return Err(Error::at(
+                file,
+                a,
+                "a local action without `reference-name`; name it",
+            ));
         };
         let takes_parameters = a.attr("macro") != Some("false");
-        f.actions.insert(name.to_owned(), ActionRef { body: a.children.clone(), takes_parameters });
+        f.actions.insert(
+            name.to_owned(),
+            ActionRef {
+                body: a.children.clone(),
+                takes_parameters,
+            },
+        );
     }
     Ok(f)
 }
 
 fn reference_error(file: &str, e: ExpandError) -> Error {
-    Error { kind: ErrorKind::Reference, file: file.to_owned(), line: e.line, element: Some(e.element), message: e.message }
+    Error {
+        kind: ErrorKind::Reference,
+        file: file.to_owned(),
+        line: e.line,
+        element: Some(e.element),
+        message: e.message,
+    }
 }
 
 /// `<init>`: registers, colours, card types and properties.
@@ -161,7 +207,15 @@ fn init(file: &str, init: &Element, f: &Fragments, card: &mut Card) -> Result<()
                     };
                     match f.value(value) {
                         Some(v) => card.registers.push((index.to_owned(), v)),
-                        None => return Err(Error::at(file, r, &format!("register value `{value}` is neither a number nor an alias"))),
+                        None => {
+                            return Err(Error::at(
+                                file,
+                                r,
+                                &format!(
+                                    "register value `{value}` is neither a number nor an alias"
+                                ),
+                            ))
+                        }
                     }
                 }
             }
@@ -169,7 +223,10 @@ fn init(file: &str, init: &Element, f: &Fragments, card: &mut Card) -> Result<()
                 let words: Vec<String> = part.text.split_whitespace().map(str::to_owned).collect();
                 for w in &words {
                     if !f.aliases.contains_key(w) {
-                        card.warnings.push(format!("{file}:{}: <{}>: unknown word `{w}` (not in fragment-aliases.xml)", part.line, part.name));
+                        card.warnings.push(format!(
+                            "{file}:{}: <{}>: unknown word `{w}` (not in fragment-aliases.xml)",
+                            part.line, part.name
+                        ));
                     }
                 }
                 match part.name.as_str() {

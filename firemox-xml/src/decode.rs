@@ -33,7 +33,10 @@ pub fn declared_encoding(bytes: &[u8]) -> Option<String> {
     let decl = head.strip_prefix('\u{feff}').unwrap_or(&head);
     let decl = &decl[..decl.find("?>")?];
     let at = decl.find("encoding")?;
-    let rest = decl[at + "encoding".len()..].trim_start().strip_prefix('=')?.trim_start();
+    let rest = decl[at + "encoding".len()..]
+        .trim_start()
+        .strip_prefix('=')?
+        .trim_start();
     let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let value = &rest[1..];
     Some(value[..value.find(quote)?].to_ascii_lowercase())
@@ -117,7 +120,13 @@ mod tests {
 
     #[test]
     fn bad_declarations_are_errors() {
-        assert!(decode(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>\xe9</a>").unwrap_err().contains("byte"));
-        assert!(decode(b"<?xml version=\"1.0\" encoding=\"EBCDIC\"?><a/>").unwrap_err().contains("ebcdic"));
+        assert!(
+            decode(b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>\xe9</a>")
+                .unwrap_err()
+                .contains("byte")
+        );
+        assert!(decode(b"<?xml version=\"1.0\" encoding=\"EBCDIC\"?><a/>")
+            .unwrap_err()
+            .contains("ebcdic"));
     }
 }

@@ -54,7 +54,12 @@ thread_local! {
     static BUDGET: Budget = const { Budget(std::cell::Cell::new(MAX_ELEMENTS)) };
 }
 
-fn expand_list(f: &Fragments, list: &[Element], depth: u32, site: Option<&Element>) -> Result<Vec<Element>, ExpandError> {
+fn expand_list(
+    f: &Fragments,
+    list: &[Element],
+    depth: u32,
+    site: Option<&Element>,
+) -> Result<Vec<Element>, ExpandError> {
     let mut out = Vec::with_capacity(list.len());
     for e in list {
         expand_one(f, e, depth, site, &mut out)?;
@@ -63,7 +68,13 @@ fn expand_list(f: &Fragments, list: &[Element], depth: u32, site: Option<&Elemen
 }
 
 /// `site` is the card element whose reference is being expanded (for error lines).
-fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, out: &mut Vec<Element>) -> Result<(), ExpandError> {
+fn expand_one(
+    f: &Fragments,
+    e: &Element,
+    depth: u32,
+    site: Option<&Element>,
+    out: &mut Vec<Element>,
+) -> Result<(), ExpandError> {
     let here = site.unwrap_or(e);
     let left = BUDGET.with(|b| {
         let n = b.0.get().saturating_sub(1);
@@ -74,12 +85,20 @@ fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, ou
         return Err(err(here, &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
     }
     if depth > MAX_DEPTH {
-        return Err(err(here, "references nest too deeply (a reference that refers to itself?)"));
+        return Err(err(
+            here,
+            "references nest too deeply (a reference that refers to itself?)",
+        ));
     }
     let runtime = |n: &str| n == "this" || n.starts_with("context.");
-    let local_ability = |n: &str| matches!(e.name.as_str(), "insert-ability" | "add-ability") && !f.abilities.contains_key(n);
+    let local_ability = |n: &str| {
+        matches!(e.name.as_str(), "insert-ability" | "add-ability") && !f.abilities.contains_key(n)
+    };
     let Some(name) = e.attr("ref").filter(|n| !runtime(n) && !local_ability(n)) else {
-        let mut copy = Element { children: Vec::new(), ..e.clone() };
+        let mut copy = Element {
+            children: Vec::new(),
+            ..e.clone()
+        };
         copy.children = expand_list(f, &e.children, depth, site)?;
         out.push(copy);
         return Ok(());
@@ -87,7 +106,10 @@ fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, ou
     let name = name.to_owned();
     match e.name.as_str() {
         "action" => {
-            let r = f.actions.get(&name).ok_or_else(|| unknown(here, "action", &name, f.actions.keys()))?;
+            let r = f
+                .actions
+                .get(&name)
+                .ok_or_else(|| unknown(here, "action", &name, f.actions.keys()))?;
             let plugged = plug_macros(&r.body, &macro_args(e));
             for mut a in plugged {
                 if r.takes_parameters {
@@ -101,7 +123,10 @@ fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, ou
             }
         }
         "ability" | "add-ability" => {
-            let r = f.abilities.get(&name).ok_or_else(|| unknown(here, "ability", &name, f.abilities.keys()))?;
+            let r = f
+                .abilities
+                .get(&name)
+                .ok_or_else(|| unknown(here, "ability", &name, f.abilities.keys()))?;
             let plugged = plug_macros(std::slice::from_ref(r), &macro_args(e));
             let before = out.len();
             expand_list(f, &plugged, depth + 1, Some(here)).map(|v| out.extend(v))?;
@@ -110,8 +135,14 @@ fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, ou
             }
         }
         "attachment" => {
-            let r = f.attachments.get(&name).ok_or_else(|| unknown(here, "attachment", &name, f.attachments.keys()))?;
-            let mut a = Element { name: e.name.clone(), ..r.clone() };
+            let r = f
+                .attachments
+                .get(&name)
+                .ok_or_else(|| unknown(here, "attachment", &name, f.attachments.keys()))?;
+            let mut a = Element {
+                name: e.name.clone(),
+                ..r.clone()
+            };
             a.attrs.retain(|(k, _)| k != "reference-name");
             a.children = expand_list(f, &r.children, depth + 1, Some(here))?;
             a.children.extend(expand_list(f, &e.children, depth, site)?);
@@ -119,7 +150,10 @@ fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, ou
             out.push(a);
         }
         _ => {
-            let r = f.tests.get(&name).ok_or_else(|| unknown(here, "test", &name, f.tests.keys()))?;
+            let r = f
+                .tests
+                .get(&name)
+                .ok_or_else(|| unknown(here, "test", &name, f.tests.keys()))?;
             let referenced = expand_list(f, &r.children, depth + 1, Some(here))?;
             let own = expand_list(f, &e.children, depth, site)?;
             let mut copy = e.clone();
@@ -134,7 +168,10 @@ fn expand_one(f: &Fragments, e: &Element, depth: u32, site: Option<&Element>, ou
 
 /// The `<actions>` children of a reference site: what its `<macro>` nodes take.
 fn macro_args(site: &Element) -> Vec<&Element> {
-    site.children.iter().filter(|c| c.name == "actions").collect()
+    site.children
+        .iter()
+        .filter(|c| c.name == "actions")
+        .collect()
 }
 
 /// The body with each `<macro>` (in document order) replaced by the next `<actions>`'
@@ -158,7 +195,10 @@ fn plug_list(list: &[Element], args: &[&Element], next: &mut usize) -> Vec<Eleme
             }
             *next += 1;
         } else {
-            let mut c = Element { children: Vec::new(), ..e.clone() };
+            let mut c = Element {
+                children: Vec::new(),
+                ..e.clone()
+            };
             c.children = plug_list(&e.children, args, next);
             out.push(c);
         }
@@ -167,7 +207,13 @@ fn plug_list(list: &[Element], args: &[&Element], next: &mut usize) -> Vec<Eleme
 }
 
 /// The MACRO value and test parameters of the site applied to one referenced action.
-fn parameters(f: &Fragments, site: &Element, a: &mut Element, depth: u32, here: &Element) -> Result<(), ExpandError> {
+fn parameters(
+    f: &Fragments,
+    site: &Element,
+    a: &mut Element,
+    depth: u32,
+    here: &Element,
+) -> Result<(), ExpandError> {
     if a.attr("value").is_none() && a.child("value").is_none() {
         if let Some(v) = site.attr("value") {
             a.set_attr("value", v);
@@ -183,9 +229,22 @@ fn parameters(f: &Fragments, site: &Element, a: &mut Element, depth: u32, here: 
                 let old = a.children.remove(i);
                 let old = expand_list(f, std::slice::from_ref(&old), depth + 1, Some(here))?;
                 let old: Vec<Element> = old.into_iter().flat_map(|t| t.children).collect();
-                a.children.insert(0, Element { children: and_of(t, old, given), ..t.clone() });
+                a.children.insert(
+                    0,
+                    Element {
+                        children: and_of(t, old, given),
+                        ..t.clone()
+                    },
+                );
             }
-            None => a.children.insert(0, Element { children: given, attrs: Vec::new(), ..t.clone() }),
+            None => a.children.insert(
+                0,
+                Element {
+                    children: given,
+                    attrs: Vec::new(),
+                    ..t.clone()
+                },
+            ),
         }
     }
     if let Some(ct) = site.child("counter-test") {
@@ -198,9 +257,21 @@ fn parameters(f: &Fragments, site: &Element, a: &mut Element, depth: u32, here: 
 fn give_counter_test(e: &mut Element, ct: &Element) {
     for c in &mut e.children {
         if c.name == "counter" {
-            let own: Vec<Element> = c.children.iter().filter(|x| x.name == "test").flat_map(|t| t.children.clone()).collect();
+            let own: Vec<Element> = c
+                .children
+                .iter()
+                .filter(|x| x.name == "test")
+                .flat_map(|t| t.children.clone())
+                .collect();
             c.children.retain(|x| x.name != "test");
-            let test = Element { name: "test".into(), attrs: Vec::new(), children: and_of(ct, own, ct.children.clone()), text: String::new(), line: ct.line, from_ref: None };
+            let test = Element {
+                name: "test".into(),
+                attrs: Vec::new(),
+                children: and_of(ct, own, ct.children.clone()),
+                text: String::new(),
+                line: ct.line,
+                from_ref: None,
+            };
             c.children.insert(0, test);
         }
         give_counter_test(c, ct);
@@ -217,15 +288,31 @@ fn and_of(at: &Element, a: Vec<Element>, b: Vec<Element>) -> Vec<Element> {
     }
     let mut children = a;
     children.extend(b);
-    vec![Element { name: "and".into(), attrs: Vec::new(), children, text: String::new(), line: at.line, from_ref: None }]
+    vec![Element {
+        name: "and".into(),
+        attrs: Vec::new(),
+        children,
+        text: String::new(),
+        line: at.line,
+        from_ref: None,
+    }]
 }
 
 fn err(e: &Element, message: &str) -> ExpandError {
-    ExpandError { line: e.line, element: e.start_tag(), message: message.to_owned() }
+    ExpandError {
+        line: e.line,
+        element: e.start_tag(),
+        message: message.to_owned(),
+    }
 }
 
 /// An unknown reference, with the closest known name.
-fn unknown<'a>(e: &Element, kind: &str, name: &str, known: impl Iterator<Item = &'a String>) -> ExpandError {
+fn unknown<'a>(
+    e: &Element,
+    kind: &str,
+    name: &str,
+    known: impl Iterator<Item = &'a String>,
+) -> ExpandError {
     let distance = |k: &str| strsim::levenshtein(k, name);
     let best = known.min_by_key(|k| (distance(k), (*k).clone()));
     let hint = match best {
@@ -234,7 +321,6 @@ fn unknown<'a>(e: &Element, kind: &str, name: &str, known: impl Iterator<Item = 
     };
     err(e, &format!("no {kind} reference named `{name}`{hint}"))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -257,7 +343,13 @@ mod tests {
             <ability reference-name="cast"><activated-ability zone="hand"><cost><pay-mana value="manacost"/><macro><default><nothing/></default></macro></cost><effects><macro/></effects></activated-ability></ability>
           </abilities>
         </references>"#;
-        Fragments::load("refs.xml", refs, "aliases.xml", r#"<aliases><alias name="manacost" value="255"/></aliases>"#).unwrap()
+        Fragments::load(
+            "refs.xml",
+            refs,
+            "aliases.xml",
+            r#"<aliases><alias name="manacost" value="255"/></aliases>"#,
+        )
+        .unwrap()
     }
 
     fn expand(xml: &str) -> Result<Vec<Element>, ExpandError> {
@@ -267,33 +359,55 @@ mod tests {
 
     #[test]
     fn the_macro_value_reaches_actions_without_one() {
-        let v = expand(r#"<x><action ref="hit" value="3"/><action ref="hit-fixed" value="3"/></x>"#).unwrap();
+        let v =
+            expand(r#"<x><action ref="hit" value="3"/><action ref="hit-fixed" value="3"/></x>"#)
+                .unwrap();
         assert_eq!(v[0].attr("value"), Some("3"));
         assert_eq!(v[1].attr("value"), Some("1"), "an action's own value wins");
         assert_eq!(v[0].from_ref.as_deref(), Some("hit"));
         // Nested references: each action of `twice` gets the value.
         let v = expand(r#"<x><action ref="twice" value="2"/></x>"#).unwrap();
         assert_eq!(v.len(), 2);
-        assert!(v.iter().all(|a| a.attr("value") == Some("2") && a.from_ref.as_deref() == Some("hit")));
+        assert!(v
+            .iter()
+            .all(|a| a.attr("value") == Some("2") && a.from_ref.as_deref() == Some("hit")));
     }
 
     #[test]
     fn the_macro_test_is_anded_and_test_references_expand() {
-        let v = expand(r#"<x><action ref="pick"><test><has-color color="red"/></test></action></x>"#).unwrap();
+        let v =
+            expand(r#"<x><action ref="pick"><test><has-color color="red"/></test></action></x>"#)
+                .unwrap();
         let test = v[0].child("test").unwrap();
         let and = &test.children[0];
         assert_eq!(and.name, "and");
-        assert_eq!(and.children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["has-idcard", "has-color"]);
+        assert_eq!(
+            and.children
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>(),
+            ["has-idcard", "has-color"]
+        );
     }
 
     #[test]
     fn counter_tests_and_macro_actions_are_plugged_in() {
         let v = expand(r#"<x><action ref="count-them"><counter-test><has-idcard idcard="land"/></counter-test></action></x>"#).unwrap();
         let counter = &v[0].child("value").unwrap().children[0];
-        assert_eq!(counter.child("test").unwrap().children[0].attr("idcard"), Some("land"));
+        assert_eq!(
+            counter.child("test").unwrap().children[0].attr("idcard"),
+            Some("land")
+        );
         let v = expand(r#"<x><ability ref="cast"/></x>"#).unwrap();
         let cost = v[0].child("cost").unwrap();
-        assert_eq!(cost.children.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["pay-mana", "nothing"], "a macro takes its default");
+        assert_eq!(
+            cost.children
+                .iter()
+                .map(|c| c.name.as_str())
+                .collect::<Vec<_>>(),
+            ["pay-mana", "nothing"],
+            "a macro takes its default"
+        );
         let v = expand(r#"<x><ability ref="cast"><actions><a1/></actions><actions><a2/></actions></ability></x>"#).unwrap();
         assert_eq!(v[0].child("cost").unwrap().children[1].name, "a1");
         assert_eq!(v[0].child("effects").unwrap().children[0].name, "a2");
@@ -308,7 +422,8 @@ mod tests {
         let e = expand(r#"<x><action ref="loop"/></x>"#).unwrap_err();
         assert!(e.message.contains("nest too deeply"), "{}", e.message);
         // References that fan out stop at the budget, quickly.
-        let mut refs = String::from("<references><actions><action reference-name=\"r0\"><leaf/></action>");
+        let mut refs =
+            String::from("<references><actions><action reference-name=\"r0\"><leaf/></action>");
         for i in 1..30 {
             refs.push_str(&format!("<action reference-name=\"r{i}\"><action ref=\"r{}\"/><action ref=\"r{}\"/></action>", i - 1, i - 1));
         }

@@ -46,7 +46,11 @@ impl Fragments {
         for group in &refs.children {
             for item in &group.children {
                 let Some(name) = item.attr("reference-name") else {
-                    return Err(Error::at(references_file, item, "a reference without `reference-name`; name it"));
+                    return Err(Error::at(
+                        references_file,
+                        item,
+                        "a reference without `reference-name`; name it",
+                    ));
                 };
                 let name = name.to_owned();
                 match group.name.as_str() {
@@ -79,10 +83,18 @@ impl Fragments {
         let al = tree::parse(aliases).map_err(|e| Error::syntax(aliases_file, e))?;
         for a in al.descendants().into_iter().filter(|e| e.name == "alias") {
             let (Some(name), Some(value)) = (a.attr("name"), a.attr("value")) else {
-                return Err(Error::at(aliases_file, a, "an alias needs `name` and `value`"));
+                return Err(Error::at(
+                    aliases_file,
+                    a,
+                    "an alias needs `name` and `value`",
+                ));
             };
             let Ok(v) = value.trim().parse::<i64>() else {
-                return Err(Error::at(aliases_file, a, &format!("alias value `{value}` is not a whole number")));
+                return Err(Error::at(
+                    aliases_file,
+                    a,
+                    &format!("alias value `{value}` is not a whole number"),
+                ));
             };
             f.aliases.insert(name.to_owned(), v);
         }

@@ -27,7 +27,10 @@ pub struct Element {
 impl Element {
     /// An attribute's value.
     pub fn attr(&self, name: &str) -> Option<&str> {
-        self.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 
     /// Sets (or adds, first) an attribute.
@@ -84,10 +87,17 @@ pub struct SyntaxError {
 
 /// Parses XML text into the owned tree of its root element.
 pub fn parse(text: &str) -> Result<Element, SyntaxError> {
-    let opts = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
     let doc = roxmltree::Document::parse_with_options(text, opts).map_err(|e| {
         let p = e.pos();
-        SyntaxError { line: p.row, column: p.col, message: e.to_string() }
+        SyntaxError {
+            line: p.row,
+            column: p.col,
+            message: e.to_string(),
+        }
     })?;
     let lines = LineIndex::new(text);
     Ok(convert(doc.root_element(), &lines))
@@ -99,7 +109,12 @@ struct LineIndex(Vec<usize>);
 impl LineIndex {
     fn new(text: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
         LineIndex(starts)
     }
 

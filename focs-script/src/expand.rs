@@ -532,7 +532,10 @@ mod tests {
     #[test]
     fn a_redefinition_with_another_body_warns_and_the_later_wins() {
         let mut files = mem(&[
-            ("T.focs.txt", "X '''2'''\nv = [[X]]\n#include \"q.macros\"\n"),
+            (
+                "T.focs.txt",
+                "X '''2'''\nv = [[X]]\n#include \"q.macros\"\n",
+            ),
             ("q.macros", "X '''3'''\n"),
         ]);
         let p = preprocess("T.focs.txt", &[], &mut files);

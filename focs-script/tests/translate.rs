@@ -55,14 +55,19 @@ fn entries(dir: &Path, out: &mut Vec<PathBuf>) {
 fn translate_all() -> Vec<(String, Translation)> {
     let root = root();
     let shim = std::fs::read_to_string(mod_dir().join("shim.macros")).unwrap();
-    let rules = Rules::parse(&std::fs::read_to_string(mod_dir().join("game_rules.txt")).unwrap()).unwrap();
+    let rules =
+        Rules::parse(&std::fs::read_to_string(mod_dir().join("game_rules.txt")).unwrap()).unwrap();
     let mut files = Corpus(DirFiles::new(&root), shim);
     let mut paths = Vec::new();
     entries(&root.join("scripting"), &mut paths);
     paths
         .iter()
         .map(|p| {
-            let name = p.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+            let name = p
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
             let pre = preprocess(&name, &["shim.macros"], &mut files);
             let nodes = parse(&pre).unwrap_or_else(|d| panic!("{name}: {d}"));
             (name, translate(&pre, &nodes, &rules))
@@ -77,17 +82,30 @@ fn every_entry_translates_or_names_what_it_lacks_at_file_line() {
     let whole = all.iter().filter(|(_, t)| t.unsupported.is_empty()).count();
     let mut histogram: BTreeMap<String, usize> = BTreeMap::new();
     for (name, t) in &all {
-        assert!(!t.classes.is_empty() || !t.unsupported.is_empty(), "{name} gave nothing");
+        assert!(
+            !t.classes.is_empty() || !t.unsupported.is_empty(),
+            "{name} gave nothing"
+        );
         for u in &t.unsupported {
-            assert!(u.line > 0 && !u.file.is_empty(), "{name}: {u} has no file:line");
+            assert!(
+                u.line > 0 && !u.file.is_empty(),
+                "{name}: {u} has no file:line"
+            );
             assert!(u.to_string().starts_with("FOCS-UNSUPPORTED: "), "{u}");
             *histogram.entry(u.construct.clone()).or_default() += 1;
         }
     }
     let mut by_count: Vec<_> = histogram.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1));
-    let top: Vec<String> = by_count.iter().take(40).map(|(c, n)| format!("{n:4} {c}")).collect();
-    println!("{whole}/109 entries translate whole; constructs left out:\n{}", top.join("\n"));
+    let top: Vec<String> = by_count
+        .iter()
+        .take(40)
+        .map(|(c, n)| format!("{n:4} {c}"))
+        .collect();
+    println!(
+        "{whole}/109 entries translate whole; constructs left out:\n{}",
+        top.join("\n")
+    );
     // Measured when the translation was written: see the freeorion mod's README.
     assert!(whole >= 27, "{whole}/109 translate whole");
 }
@@ -116,7 +134,11 @@ fn algo_elegance_has_the_structure_freeorion_gives_it() {
     // EARLY_PRIORITY is 90 in the corpus' priorities.macros.
     assert_eq!(g["priority"], json!(90));
     assert_eq!(g["source"], json!("self.owner.capital"));
-    assert_eq!(g["zones"], json!(["researched"]), "a tech acts once researched");
+    assert_eq!(
+        g["zones"],
+        json!(["researched"]),
+        "a tech acts once researched"
+    );
     // Target research += population × 0.5 × RESEARCH_PER_POP (0.2).
     assert_eq!(
         g["effects"],

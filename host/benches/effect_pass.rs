@@ -73,7 +73,11 @@ tags = ["building"]
     );
     for t in 0..TECHS {
         let (focus, key, value) = if t % 2 == 0 {
-            ("industry", "target_industry", "value + target.population * 0.01")
+            (
+                "industry",
+                "target_industry",
+                "value + target.population * 0.01",
+            )
         } else {
             ("research", "target_research", "value * 1.01 + 0.1")
         };
@@ -92,7 +96,11 @@ effects = [{{ key = "{key}", value = "{value}" }}]
         );
     }
     for k in 0..BUILDING_KINDS {
-        let stacking = if k % 2 == 0 { "stacking = \"garrison\"\n" } else { "" };
+        let stacking = if k % 2 == 0 {
+            "stacking = \"garrison\"\n"
+        } else {
+            ""
+        };
         let _ = write!(
             s,
             r#"
@@ -120,11 +128,18 @@ fn universe() -> Universe {
     let mut planets = Vec::with_capacity(SYSTEMS * PLANETS_PER_SYSTEM);
     for i in 0..SYSTEMS * PLANETS_PER_SYSTEM {
         // The first 1,000 planets are owned, 100 an empire, spread over the galaxy.
-        let owner = (i % 20 == 0 && i / 20 < EMPIRES * OWNED_PER_EMPIRE).then(|| (i / 20) % EMPIRES);
+        let owner =
+            (i % 20 == 0 && i / 20 < EMPIRES * OWNED_PER_EMPIRE).then(|| (i / 20) % EMPIRES);
         planets.push((owner, (i / 20) % 2 == 0, 3.0 + (i % 7) as f64));
     }
-    let owned: Vec<usize> = (0..planets.len()).filter(|&i| planets[i].0.is_some()).collect();
-    let buildings = owned.iter().enumerate().map(|(n, &p)| (n % BUILDING_KINDS, p)).collect();
+    let owned: Vec<usize> = (0..planets.len())
+        .filter(|&i| planets[i].0.is_some())
+        .collect();
+    let buildings = owned
+        .iter()
+        .enumerate()
+        .map(|(n, &p)| (n % BUILDING_KINDS, p))
+        .collect();
     Universe { planets, buildings }
 }
 
@@ -138,8 +153,12 @@ fn engine(u: &Universe) -> (Game, ObjId) {
     let src = ContentSource::new("bench", SourceText::new("bench.toml", text.as_str()));
     let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).expect("content");
     let mut g = Game::new(Arc::new(gen), 1, Box::new(ScriptedController::default()));
-    let empires: Vec<ObjId> = (0..EMPIRES).map(|_| g.spawn(id("empire"), None, "table").unwrap()).collect();
-    let systems: Vec<ObjId> = (0..SYSTEMS).map(|_| g.spawn(id("system"), None, "universe").unwrap()).collect();
+    let empires: Vec<ObjId> = (0..EMPIRES)
+        .map(|_| g.spawn(id("empire"), None, "table").unwrap())
+        .collect();
+    let systems: Vec<ObjId> = (0..SYSTEMS)
+        .map(|_| g.spawn(id("system"), None, "universe").unwrap())
+        .collect();
     let (population, focus) = (Sym::new("population"), Sym::new("focus"));
     let mut planets = Vec::with_capacity(u.planets.len());
     for (i, &(owner, industry, pop)) in u.planets.iter().enumerate() {
@@ -148,7 +167,13 @@ fn engine(u: &Universe) -> (Game, ObjId) {
             .spawn_with(id("planet"), owner, "universe", |w, o| {
                 w.set_parent(o, Some(systems[i / PLANETS_PER_SYSTEM]))?;
                 w.set(o, population, Value::Float(pop))?;
-                let f = if owner.is_none() { "" } else if industry { "industry" } else { "research" };
+                let f = if owner.is_none() {
+                    ""
+                } else if industry {
+                    "industry"
+                } else {
+                    "research"
+                };
                 w.set(o, focus, Value::Text(f.into()))?;
                 Ok(())
             })
@@ -165,7 +190,8 @@ fn engine(u: &Universe) -> (Game, ObjId) {
         })
         .unwrap();
         for t in 1..TECHS {
-            g.spawn(id(&format!("tech{t}")), Some(emp), "researched").unwrap();
+            g.spawn(id(&format!("tech{t}")), Some(emp), "researched")
+                .unwrap();
         }
     }
     for &(kind, p) in &u.buildings {
@@ -177,7 +203,8 @@ fn engine(u: &Universe) -> (Game, ObjId) {
     }
     for i in 0..PLAIN_BUILDINGS {
         g.spawn_with(id("building"), None, "universe", |w, o| {
-            w.set_parent(o, Some(planets[(i * 7) % planets.len()])).map_err(Into::into)
+            w.set_parent(o, Some(planets[(i * 7) % planets.len()]))
+                .map_err(Into::into)
         })
         .unwrap();
     }
@@ -200,7 +227,11 @@ fn native_turn(u: &Universe, m: &mut [Meters], by_empire: &[Vec<usize>]) {
     for (e, planets) in by_empire.iter().enumerate() {
         for t in 0..TECHS {
             let industry = t % 2 == 0;
-            let targets: Vec<usize> = planets.iter().copied().filter(|&p| u.planets[p].1 == industry).collect();
+            let targets: Vec<usize> = planets
+                .iter()
+                .copied()
+                .filter(|&p| u.planets[p].1 == industry)
+                .collect();
             matched.push(((t % 10) * 10, e * TECHS + t, u8::from(!industry), targets));
         }
     }
@@ -254,8 +285,16 @@ fn bench(c: &mut Criterion) {
     native_turn(&u, &mut m, &by_empire);
     // The two agree on the first planet's meters.
     let read = |k: &str| g.world().get_number(planet, Sym::new(k)).unwrap_or(0.0);
-    for (k, v) in [("target_industry", m[0].target_industry), ("target_research", m[0].target_research), ("max_troops", m[0].max_troops)] {
-        assert!((read(k) - v).abs() < 1e-9, "{k}: engine {} native {v}", read(k));
+    for (k, v) in [
+        ("target_industry", m[0].target_industry),
+        ("target_research", m[0].target_research),
+        ("max_troops", m[0].max_troops),
+    ] {
+        assert!(
+            (read(k) - v).abs() < 1e-9,
+            "{k}: engine {} native {v}",
+            read(k)
+        );
     }
     let mut group = c.benchmark_group("effects_pass_100k_objects_2000_groups");
     group.sample_size(10);

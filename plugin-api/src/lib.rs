@@ -161,7 +161,11 @@ pub fn load_file(path: &str) -> Result<Vec<u8>, ReadError> {
 pub fn load_dir(path: &str) -> Result<Vec<String>, ReadError> {
     let bytes = load_file(path)?;
     let text = String::from_utf8_lossy(&bytes);
-    Ok(text.lines().filter(|l| !l.is_empty()).map(str::to_owned).collect())
+    Ok(text
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect())
 }
 
 /// Why [`load_file`] read nothing.

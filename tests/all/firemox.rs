@@ -27,7 +27,10 @@ fn corpus() -> PathBuf {
 }
 
 fn prop(c: &ClassDef, k: &str) -> Option<Value> {
-    c.props.iter().find(|(key, _)| *key == Sym::new(k)).map(|(_, v)| v.clone())
+    c.props
+        .iter()
+        .find(|(key, _)| *key == Sym::new(k))
+        .map(|(_, v)| v.clone())
 }
 
 /// Every card file is a class (none dropped), each either `deck_card` or `untranslated`
@@ -38,10 +41,24 @@ fn prop(c: &ClassDef, k: &str) -> Option<Value> {
 #[test]
 fn every_firemox_card_becomes_a_class_and_matches_forge_where_both_have_it() {
     ensure_built();
-    let files = std::fs::read_dir(corpus().join("cards")).unwrap().flatten().filter(|e| e.path().extension().is_some_and(|x| x == "xml")).count();
+    let files = std::fs::read_dir(corpus().join("cards"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "xml"))
+        .count();
     let server = ServerConfig::load(&repo().join("firemox.toml")).unwrap();
-    let loaded = load(&[repo().join("mods")], Some(&server), Arc::new(Registry::with_core()));
-    let errors: Vec<String> = loaded.diagnostics.0.iter().filter(|d| d.is_error()).map(|d| d.to_string()).collect();
+    let loaded = load(
+        &[repo().join("mods")],
+        Some(&server),
+        Arc::new(Registry::with_core()),
+    );
+    let errors: Vec<String> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
     let gen = loaded.generation.expect("a generation");
     let cards: Vec<&ClassDef> = gen
@@ -54,7 +71,11 @@ fn every_firemox_card_becomes_a_class_and_matches_forge_where_both_have_it() {
     let (mut playable, mut histogram) = (0usize, BTreeMap::<String, usize>::new());
     for c in &cards {
         let deck = c.tags.contains(&Sym::new("deck_card"));
-        assert!(deck != c.tags.contains(&Sym::new("untranslated")), "`{}`: exactly one of deck_card / untranslated", c.id);
+        assert!(
+            deck != c.tags.contains(&Sym::new("untranslated")),
+            "`{}`: exactly one of deck_card / untranslated",
+            c.id
+        );
         match prop(c, "missing") {
             Some(Value::Text(t)) if !deck && !t.is_empty() => {
                 for m in t.split("; ") {
@@ -67,20 +88,70 @@ fn every_firemox_card_becomes_a_class_and_matches_forge_where_both_have_it() {
     }
     let mut by_count: Vec<(String, usize)> = histogram.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    println!("{playable} of {files} Firemox cards translate ({:.1}%); most missing:", 100.0 * playable as f64 / files as f64);
+    println!(
+        "{playable} of {files} Firemox cards translate ({:.1}%); most missing:",
+        100.0 * playable as f64 / files as f64
+    );
     for (m, n) in by_count.iter().take(40) {
         println!("{n:6}  {m}");
     }
     assert!(playable >= 700, "{playable} playable cards");
-    for name in ["lightning_bolt", "giant_growth", "serra_angel", "counterspell", "llanowar_elves", "prodigal_sorcerer"] {
-        let forge = gen.class(Id::parse(&format!("mtg:class/{name}")).unwrap()).unwrap_or_else(|| panic!("Forge's {name}"));
-        let firemox = gen.class(Id::parse(&format!("firemox:class/{name}")).unwrap()).unwrap_or_else(|| panic!("Firemox's {name}"));
-        for k in ["power", "max_health", "mana_value", "cost_generic", "cost_w", "cost_u", "cost_b", "cost_r", "cost_g", "title"] {
-            assert_eq!(prop(forge, k), prop(firemox, k), "{name}: `{k}` differs between Forge and Firemox");
+    for name in [
+        "lightning_bolt",
+        "giant_growth",
+        "serra_angel",
+        "counterspell",
+        "llanowar_elves",
+        "prodigal_sorcerer",
+    ] {
+        let forge = gen
+            .class(Id::parse(&format!("mtg:class/{name}")).unwrap())
+            .unwrap_or_else(|| panic!("Forge's {name}"));
+        let firemox = gen
+            .class(Id::parse(&format!("firemox:class/{name}")).unwrap())
+            .unwrap_or_else(|| panic!("Firemox's {name}"));
+        for k in [
+            "power",
+            "max_health",
+            "mana_value",
+            "cost_generic",
+            "cost_w",
+            "cost_u",
+            "cost_b",
+            "cost_r",
+            "cost_g",
+            "title",
+        ] {
+            assert_eq!(
+                prop(forge, k),
+                prop(firemox, k),
+                "{name}: `{k}` differs between Forge and Firemox"
+            );
         }
-        let rules_tags = ["creature", "instant", "spell", "permanent", "flying", "vigilance", "white", "blue", "red", "green", "makes_g", "targets_creature", "targets_player", "targets_spell", "tap_ability", "deck_card"];
+        let rules_tags = [
+            "creature",
+            "instant",
+            "spell",
+            "permanent",
+            "flying",
+            "vigilance",
+            "white",
+            "blue",
+            "red",
+            "green",
+            "makes_g",
+            "targets_creature",
+            "targets_player",
+            "targets_spell",
+            "tap_ability",
+            "deck_card",
+        ];
         for t in rules_tags {
-            assert_eq!(forge.tags.contains(&Sym::new(t)), firemox.tags.contains(&Sym::new(t)), "{name}: tag `{t}` differs between Forge and Firemox");
+            assert_eq!(
+                forge.tags.contains(&Sym::new(t)),
+                firemox.tags.contains(&Sym::new(t)),
+                "{name}: tag `{t}` differs between Forge and Firemox"
+            );
         }
     }
 }
@@ -91,7 +162,13 @@ fn tessera_check_firemox_is_clean() {
     ensure_built();
     corpus();
     let _ = std::fs::remove_file(repo().join("target/firemox-check.lock"));
-    let (ok, text) = tessera(&["check", "--server", "firemox.toml", "--lock", "target/firemox-check.lock"]);
+    let (ok, text) = tessera(&[
+        "check",
+        "--server",
+        "firemox.toml",
+        "--lock",
+        "target/firemox-check.lock",
+    ]);
     assert!(ok, "{text}");
     assert!(text.contains(" 0 errors, 0 warnings"), "{text}");
 }
@@ -106,7 +183,12 @@ fn every_firemox_scenario_passes() {
     let (ok, text) = tessera(&["test", "--server", "firemox.toml", "mods/firemox/tests"]);
     assert!(ok, "{text}");
     assert!(text.trim_end().ends_with(" passed, 0 failed"), "{text}");
-    for s in ["Cross-check: Lightning Bolt", "Cross-check: Giant Growth", "Cross-check: Serra Angel", "Prodigal Sorcerer"] {
+    for s in [
+        "Cross-check: Lightning Bolt",
+        "Cross-check: Giant Growth",
+        "Cross-check: Serra Angel",
+        "Prodigal Sorcerer",
+    ] {
         assert!(text.contains(s), "{s}: {text}");
     }
 }
@@ -116,9 +198,23 @@ fn every_firemox_scenario_passes() {
 fn seeded_firemox_games_finish_without_errors() {
     ensure_built();
     corpus();
-    let (ok, text) = tessera(&["run", "--server", "firemox.toml", "--games", "4", "--seed", "1", "--quiet", "--agents", "random,greedy"]);
+    let (ok, text) = tessera(&[
+        "run",
+        "--server",
+        "firemox.toml",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+        "--quiet",
+        "--agents",
+        "random,greedy",
+    ]);
     assert!(ok, "{text}");
-    let summary = text.lines().find(|l| l.starts_with("4 games in")).unwrap_or_else(|| panic!("no summary line: {text}"));
+    let summary = text
+        .lines()
+        .find(|l| l.starts_with("4 games in"))
+        .unwrap_or_else(|| panic!("no summary line: {text}"));
     assert!(summary.ends_with("errors 0"), "{summary}");
 }
 
@@ -162,11 +258,21 @@ do = [{ type = "set", key = "ticks", value = 0, to = "self" }, { type = "untag",
     );
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
         .current_dir(&t.root)
-        .args(["run", "--mods", "mods", "--quiet", "--seed", "1", "--agents", "random,random"])
+        .args([
+            "run",
+            "--mods",
+            "mods",
+            "--quiet",
+            "--seed",
+            "1",
+            "--agents",
+            "random,random",
+        ])
         .env_remove("RUST_LOG")
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert!(!text.contains("no legal move"), "{text}");
     assert!(text.contains("draw (") || text.contains("wins"), "{text}");
 }

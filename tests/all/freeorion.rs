@@ -5,7 +5,6 @@
 
 use crate::plugin_build::{ensure_built, repo, tessera_at_root as tessera};
 
-
 fn corpus() {
     let p = repo().join("../shared/corpora/focs/default/scripting");
     assert!(
@@ -22,18 +21,30 @@ fn check_loads_and_lists_what_is_untranslated_at_file_line() {
     ensure_built();
     corpus();
     let _ = std::fs::remove_file(repo().join("target/freeorion-check.lock"));
-    let (ok, text) = tessera(&["check", "--server", "freeorion.toml", "--lock", "target/freeorion-check.lock"]);
+    let (ok, text) = tessera(&[
+        "check",
+        "--server",
+        "freeorion.toml",
+        "--lock",
+        "target/freeorion-check.lock",
+    ]);
     assert!(ok, "{text}");
     assert!(text.contains(" 0 errors,"), "{text}");
     assert!(text.contains("1 loaded (freeorion "), "{text}");
-    let unsupported: Vec<&str> = text.lines().filter(|l| l.contains("FOCS-UNSUPPORTED: scripting/")).collect();
+    let unsupported: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("FOCS-UNSUPPORTED: scripting/"))
+        .collect();
     assert!(!unsupported.is_empty(), "{text}");
     for line in &unsupported {
         // `FOCS-UNSUPPORTED: scripting/<file>.focs.txt:<line>: `<construct>` in <entry> ...`
         let rest = line.split("FOCS-UNSUPPORTED: ").nth(1).unwrap();
         let (file, after) = rest.split_once(':').unwrap();
         let line_no: String = after.chars().take_while(char::is_ascii_digit).collect();
-        assert!(file.starts_with("scripting/") && !line_no.is_empty(), "{line}");
+        assert!(
+            file.starts_with("scripting/") && !line_no.is_empty(),
+            "{line}"
+        );
         assert!(after.contains(" is not supported; "), "{line}");
     }
 }
@@ -66,9 +77,15 @@ fn explain_shows_the_accounting_label_of_subterranean_habitation() {
         "mods/freeorion/tests/subterranean_habitation.toml",
     ]);
     assert!(ok, "{text}");
-    assert!(text.contains("home.target_population = 3 (at the end of "), "{text}");
+    assert!(
+        text.contains("home.target_population = 3 (at the end of "),
+        "{text}"
+    );
     // The source is the tech's: its empire's capital.
-    assert!(text.contains("  GRO_SUBTER_HAB: 0 -> 3 (+3) from home"), "{text}");
+    assert!(
+        text.contains("  GRO_SUBTER_HAB: 0 -> 3 (+3) from home"),
+        "{text}"
+    );
 }
 
 /// `tessera run --server freeorion.toml --turns N` plays a generated galaxy to the turn
@@ -77,11 +94,30 @@ fn explain_shows_the_accounting_label_of_subterranean_habitation() {
 fn a_generated_galaxy_plays_to_the_turn_limit() {
     ensure_built();
     corpus();
-    let (ok, text) = tessera(&["run", "--server", "freeorion.toml", "--turns", "12", "--seed", "3"]);
+    let (ok, text) = tessera(&[
+        "run",
+        "--server",
+        "freeorion.toml",
+        "--turns",
+        "12",
+        "--seed",
+        "3",
+    ]);
     assert!(ok, "{text}");
-    assert!(text.contains("draw (turn limit 12 reached) after 12 turns"), "{text}");
-    let header = text.lines().find(|l| l.starts_with("-- turn 12: ")).unwrap_or_else(|| panic!("{text}"));
-    for total in ["industry: Player 1 ", "population: Player 1 ", "research: Player 1 ", "techs: Player 1 "] {
+    assert!(
+        text.contains("draw (turn limit 12 reached) after 12 turns"),
+        "{text}"
+    );
+    let header = text
+        .lines()
+        .find(|l| l.starts_with("-- turn 12: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    for total in [
+        "industry: Player 1 ",
+        "population: Player 1 ",
+        "research: Player 1 ",
+        "techs: Player 1 ",
+    ] {
         assert!(header.contains(total), "{header}");
     }
 }

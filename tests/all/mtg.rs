@@ -37,7 +37,6 @@ fn scripts(dir: &Path) -> usize {
         .sum()
 }
 
-
 #[test]
 fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
     ensure_built();

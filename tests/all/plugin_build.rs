@@ -60,7 +60,13 @@ pub fn copy_tree(from: &Path, to: &Path) {
 /// Makes `root` look like a checkout for building plugin crates under it: the plugin SDK
 /// (a member of the root workspace) linked in, with the root workspace's manifest.
 pub fn link_sdk(root: &Path) {
-    for member in ["plugin-api", "host", "forge-script", "focs-script", "firemox-xml"] {
+    for member in [
+        "plugin-api",
+        "host",
+        "forge-script",
+        "focs-script",
+        "firemox-xml",
+    ] {
         std::os::unix::fs::symlink(repo().join(member), root.join(member)).unwrap();
     }
     for f in ["Cargo.toml", "Cargo.lock"] {

@@ -26,12 +26,41 @@ const TYPES: &[(&str, &str)] = &[
 
 /// Meters (and other numbers) a `Name low = … high = …` condition may test.
 pub(crate) const METERS: &[&str] = &[
-    "Population", "TargetPopulation", "Industry", "TargetIndustry", "Research",
-    "TargetResearch", "Influence", "TargetInfluence", "Construction", "TargetConstruction",
-    "Happiness", "TargetHappiness", "MaxFuel", "Fuel", "MaxShield", "Shield", "MaxDefense",
-    "Defense", "MaxTroops", "Troops", "Supply", "MaxSupply", "Stealth", "Detection",
-    "Speed", "Capacity", "MaxCapacity", "SecondaryStat", "MaxSecondaryStat", "RebelTroops",
-    "Stockpile", "MaxStockpile", "Structure", "MaxStructure", "Size",
+    "Population",
+    "TargetPopulation",
+    "Industry",
+    "TargetIndustry",
+    "Research",
+    "TargetResearch",
+    "Influence",
+    "TargetInfluence",
+    "Construction",
+    "TargetConstruction",
+    "Happiness",
+    "TargetHappiness",
+    "MaxFuel",
+    "Fuel",
+    "MaxShield",
+    "Shield",
+    "MaxDefense",
+    "Defense",
+    "MaxTroops",
+    "Troops",
+    "Supply",
+    "MaxSupply",
+    "Stealth",
+    "Detection",
+    "Speed",
+    "Capacity",
+    "MaxCapacity",
+    "SecondaryStat",
+    "MaxSecondaryStat",
+    "RebelTroops",
+    "Stockpile",
+    "MaxStockpile",
+    "Structure",
+    "MaxStructure",
+    "Size",
 ];
 
 impl Cx<'_> {
@@ -51,14 +80,20 @@ impl Cx<'_> {
         let mut rest = Vec::new();
         for item in items {
             match &item {
-                Value::Node(n) if n.params.is_empty() && n.args.is_empty() && !sel.contains_key("tag") => {
+                Value::Node(n)
+                    if n.params.is_empty() && n.args.is_empty() && !sel.contains_key("tag") =>
+                {
                     if let Some((_, tag)) = TYPES.iter().find(|(k, _)| *k == n.kind) {
                         sel.insert("tag".into(), json!(tag));
                         continue;
                     }
                     rest.push(item);
                 }
-                Value::Node(n) if n.kind == "OwnedBy" && owned_by_source_owner(n) && !sel.contains_key("owner") => {
+                Value::Node(n)
+                    if n.kind == "OwnedBy"
+                        && owned_by_source_owner(n)
+                        && !sel.contains_key("owner") =>
+                {
                     sel.insert("owner".into(), json!("friendly"));
                 }
                 _ => rest.push(item),
@@ -85,10 +120,15 @@ impl Cx<'_> {
         match v {
             Value::Node(n) => self.condition_node(n),
             Value::List(items) => {
-                let all = items.iter().map(|i| self.condition(i)).collect::<Built<Vec<_>>>()?;
+                let all = items
+                    .iter()
+                    .map(|i| self.condition(i))
+                    .collect::<Built<Vec<_>>>()?;
                 Ok(json!({ "all": all }))
             }
-            Value::Binary(op, a, b) if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") => {
+            Value::Binary(op, a, b)
+                if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") =>
+            {
                 let op = if *op == "=" { "==" } else { op };
                 let (l, r) = (self.value(a)?, self.value(b)?);
                 Ok(json!({ "type": "compare", "left": l, "op": op, "right": r }))
@@ -110,7 +150,11 @@ impl Cx<'_> {
             "And" | "AND" => self.nested(n, "all"),
             "Or" | "OR" => self.nested(n, "any"),
             "Not" | "NOT" => {
-                let inner = n.args.first().ok_or(super::Stop).or_else(|_| self.unsupported(n.line, "Not without a condition", ""))?;
+                let inner = n
+                    .args
+                    .first()
+                    .ok_or(super::Stop)
+                    .or_else(|_| self.unsupported(n.line, "Not without a condition", ""))?;
                 Ok(json!({ "not": self.condition(inner)? }))
             }
             "All" => Ok(json!({ "all": [] })),
@@ -126,7 +170,9 @@ impl Cx<'_> {
             ] })),
             "Focus" => self.is_text(n, "type", "focus"),
             // Owned by an empire a person plays (FOCS: "human player, not human species").
-            "Human" => Ok(json!({ "type": "is", "of": "target.owner", "key": "controller", "value": "human" })),
+            "Human" => Ok(
+                json!({ "type": "is", "of": "target.owner", "key": "controller", "value": "human" }),
+            ),
             "Random" => self.random(n),
             "Star" => self.is_text(n, "type", "star"),
             "HasTag" => match n.get("name") {
@@ -152,10 +198,14 @@ impl Cx<'_> {
             "WithinDistance" => self.within(n, "distance", "within_distance"),
             "Number" => self.number(n),
             "Turn" => self.meter_range(n, "tick"),
-            "Homeworld" if n.params.is_empty() => Ok(json!({ "type": "has_tag", "tag": "homeworld" })),
+            "Homeworld" if n.params.is_empty() => {
+                Ok(json!({ "type": "has_tag", "tag": "homeworld" }))
+            }
             // The homeworld of a named species: the planet's `homeworld_of` holds it.
             "Homeworld" => match n.get("name").and_then(strings) {
-                Some(names) => Ok(json!({ "type": "is", "key": "homeworld_of", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() })),
+                Some(names) => Ok(
+                    json!({ "type": "is", "key": "homeworld_of", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
+                ),
                 None => self.unsupported(n.line, "Homeworld name = <not text>", ""),
             },
             // The freeorion mod has no movement: it tags every ship `stationary`.
@@ -174,7 +224,10 @@ impl Cx<'_> {
             None => Vec::new(),
         };
         self.depth += 1;
-        let r = items.iter().map(|i| self.condition(i)).collect::<Built<Vec<_>>>();
+        let r = items
+            .iter()
+            .map(|i| self.condition(i))
+            .collect::<Built<Vec<_>>>();
         self.depth -= 1;
         Ok(json!({ how: r? }))
     }
@@ -187,28 +240,43 @@ impl Cx<'_> {
                 "name" => {
                     // `Building name = ThisBuilding`: the entry's own name.
                     let this = match v {
-                        Value::Node(t) if t.kind.starts_with("This") && t.params.is_empty() => Some(vec![self.entry.clone()]),
+                        Value::Node(t) if t.kind.starts_with("This") && t.params.is_empty() => {
+                            Some(vec![self.entry.clone()])
+                        }
                         _ => None,
                     };
-                    let names = this.or_else(|| strings(v)).ok_or(super::Stop).or_else(|_| self.unsupported(n.line, &format!("{} name = <not text>", n.kind), ""))?;
+                    let names = this
+                        .or_else(|| strings(v))
+                        .ok_or(super::Stop)
+                        .or_else(|_| {
+                            self.unsupported(n.line, &format!("{} name = <not text>", n.kind), "")
+                        })?;
                     // By the FOCS name every class keeps as `title`: a name the content
                     // never defines (an entry the corpus lacks) then matches nothing,
                     // where a class reference would not compile.
                     all.push(json!({ "type": "is", "key": "title", "value": names }));
                 }
                 "environment" if n.get("species").is_none() => {
-                    let words = words(v).ok_or(super::Stop).or_else(|_| self.unsupported(n.line, "Planet environment = <not words>", ""))?;
+                    let words = words(v).ok_or(super::Stop).or_else(|_| {
+                        self.unsupported(n.line, "Planet environment = <not words>", "")
+                    })?;
                     all.push(json!({ "type": "is", "key": "environment", "value": words }));
                 }
                 "type" | "size" => {
                     let key = format!("planet_{label}");
-                    let words = words(v).ok_or(super::Stop).or_else(|_| self.unsupported(n.line, &format!("{} {label} = <not words>", n.kind), ""))?;
+                    let words = words(v).ok_or(super::Stop).or_else(|_| {
+                        self.unsupported(n.line, &format!("{} {label} = <not words>", n.kind), "")
+                    })?;
                     all.push(json!({ "type": "is", "key": key, "value": words }));
                 }
                 other => return self.unsupported(n.line, &format!("{} {other} = …", n.kind), ""),
             }
         }
-        Ok(if all.len() == 1 { all.remove(0) } else { json!({ "all": all }) })
+        Ok(if all.len() == 1 {
+            all.remove(0)
+        } else {
+            json!({ "all": all })
+        })
     }
 
     /// `Population low = 3 high = 10`: bounds on an expression.
@@ -221,7 +289,11 @@ impl Cx<'_> {
             }
         }
         if n.params.iter().any(|(l, _)| l != "low" && l != "high") {
-            return self.unsupported(n.line, &format!("{} with a parameter other than low/high", n.kind), "");
+            return self.unsupported(
+                n.line,
+                &format!("{} with a parameter other than low/high", n.kind),
+                "",
+            );
         }
         Ok(match all.len() {
             // No bounds: the object has the meter at all.
@@ -236,8 +308,16 @@ impl Cx<'_> {
     fn opinion(&mut self, n: &Node, key: &str) -> Built<Json> {
         let name = match n.get("name") {
             Some(Value::Str(s)) => class_name(s),
-            Some(Value::Node(t)) if t.kind.starts_with("This") && t.params.is_empty() => class_name(&self.entry),
-            _ => return self.unsupported(n.line, &format!("{} of a name that is not text or This…", n.kind), ""),
+            Some(Value::Node(t)) if t.kind.starts_with("This") && t.params.is_empty() => {
+                class_name(&self.entry)
+            }
+            _ => {
+                return self.unsupported(
+                    n.line,
+                    &format!("{} of a name that is not text or This…", n.kind),
+                    "",
+                )
+            }
         };
         Ok(json!({ "type": "is", "key": key, "value": name }))
     }
@@ -251,7 +331,9 @@ impl Cx<'_> {
         let right = match p {
             Json::Number(x) => json!(x.as_f64().unwrap_or(0.0) * 1_000_000.0),
             Json::String(s) => json!(format!("({s}) * 1000000")),
-            other => json!({ "expr": format!("({}) * 1000000", other["expr"].as_str().unwrap_or("0")), "let": other["let"] }),
+            other => {
+                json!({ "expr": format!("({}) * 1000000", other["expr"].as_str().unwrap_or("0")), "let": other["let"] })
+            }
         };
         Ok(json!({ "type": "compare", "left": "1d1000000", "op": "<=", "right": right }))
     }
@@ -262,7 +344,9 @@ impl Cx<'_> {
             return Ok(json!({ "type": "same", "a": "target.owner", "b": empire }));
         }
         match n.get("affiliation") {
-            Some(Value::Node(a)) if a.kind == "AnyEmpire" => Ok(json!({ "type": "same", "a": "target.owner" })),
+            Some(Value::Node(a)) if a.kind == "AnyEmpire" => {
+                Ok(json!({ "type": "same", "a": "target.owner" }))
+            }
             _ => self.unsupported(n.line, "OwnedBy affiliation other than AnyEmpire", ""),
         }
     }
@@ -275,7 +359,9 @@ impl Cx<'_> {
                 { "not": { "type": "is", "key": "species", "value": "" } },
             ] })),
             Some(v) => match strings(v) {
-                Some(names) => Ok(json!({ "type": "is", "key": "species", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() })),
+                Some(names) => Ok(
+                    json!({ "type": "is", "key": "species", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
+                ),
                 None => self.unsupported(n.line, "Species name = <not text>", ""),
             },
             None => self.unsupported(n.line, "Species with other parameters", ""),
@@ -307,7 +393,11 @@ impl Cx<'_> {
         self.depth += 1;
         let what = self.condition(&inner);
         self.depth -= 1;
-        let ty = if n.kind == "Contains" { "contains" } else { "contained_by" };
+        let ty = if n.kind == "Contains" {
+            "contains"
+        } else {
+            "contained_by"
+        };
         Ok(json!({ "type": ty, "what": what? }))
     }
 
@@ -324,7 +414,9 @@ impl Cx<'_> {
     /// `OwnerHasTech name = X`: the empire's list property holds the class name.
     fn empire_list(&mut self, n: &Node, empire: &str, key: &str) -> Built<Json> {
         match n.get("name").and_then(strings) {
-            Some(names) => Ok(json!({ "type": "is", "of": empire, "key": key, "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() })),
+            Some(names) => Ok(
+                json!({ "type": "is", "of": empire, "key": key, "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
+            ),
             None => self.unsupported(n.line, &format!("{} without a name", n.kind), ""),
         }
     }
@@ -332,7 +424,11 @@ impl Cx<'_> {
     /// `WithinStarlaneJumps jumps = 6 condition = …` / `WithinDistance distance = …`.
     fn within(&mut self, n: &Node, label: &str, ty: &str) -> Built<Json> {
         let (Some(bound), Some(cond)) = (n.get(label), n.get("condition")) else {
-            return self.unsupported(n.line, &format!("{} without `{label}` and `condition`", n.kind), "");
+            return self.unsupported(
+                n.line,
+                &format!("{} without `{label}` and `condition`", n.kind),
+                "",
+            );
         };
         let bound = self.value(bound)?;
         let of = self.objects_where(cond)?;

@@ -46,7 +46,8 @@ impl Cx<'_> {
             if let (None, Some(Value::Str(l))) = (&out.label, n.get("accountinglabel")) {
                 out.label = Some(l.clone());
             }
-            out.sets.push(json!({ "key": snake(meter), "value": value }));
+            out.sets
+                .push(json!({ "key": snake(meter), "value": value }));
             return Ok(());
         }
         match n.kind.as_str() {
@@ -57,7 +58,8 @@ impl Cx<'_> {
                 Ok(())
             }
             "GenerateSitRepMessage" | "GenerateSitrepMessage" => {
-                out.actions.push(json!({ "type": "emit", "event": "freeorion:event/sitrep" }));
+                out.actions
+                    .push(json!({ "type": "emit", "event": "freeorion:event/sitrep" }));
                 Ok(())
             }
             other => self.unsupported(n.line, other, ""),
@@ -97,7 +99,8 @@ impl Cx<'_> {
         let mut keys: Vec<&String> = then.keys().collect();
         keys.extend(other.keys().filter(|k| !then.contains_key(*k)));
         for key in keys {
-            let pick = |m: &Map<String, Json>| m.get(key).cloned().unwrap_or_else(|| json!("value"));
+            let pick =
+                |m: &Map<String, Json>| m.get(key).cloned().unwrap_or_else(|| json!("value"));
             out.sets.push(json!({
                 "key": key,
                 "value": { "if": cond.clone(), "then": pick(&then), "else": pick(&other) },

@@ -111,20 +111,66 @@ struct EntryKind {
 }
 
 const KINDS: &[EntryKind] = &[
-    EntryKind { focs: "Tech", tag: "tech", source: Some("self.owner.capital"), zone: Some("researched") },
-    EntryKind { focs: "Policy", tag: "policy", source: Some("self.owner.capital"), zone: Some("adopted") },
-    EntryKind { focs: "BuildingType", tag: "building", source: None, zone: None },
-    EntryKind { focs: "FieldType", tag: "field", source: None, zone: None },
-    EntryKind { focs: "Species", tag: "species", source: Some("self.parent"), zone: None },
-    EntryKind { focs: "Special", tag: "special", source: Some("self.parent"), zone: None },
-    EntryKind { focs: "Hull", tag: "hull", source: Some("self.parent"), zone: None },
-    EntryKind { focs: "Part", tag: "part", source: Some("self.parent"), zone: None },
+    EntryKind {
+        focs: "Tech",
+        tag: "tech",
+        source: Some("self.owner.capital"),
+        zone: Some("researched"),
+    },
+    EntryKind {
+        focs: "Policy",
+        tag: "policy",
+        source: Some("self.owner.capital"),
+        zone: Some("adopted"),
+    },
+    EntryKind {
+        focs: "BuildingType",
+        tag: "building",
+        source: None,
+        zone: None,
+    },
+    EntryKind {
+        focs: "FieldType",
+        tag: "field",
+        source: None,
+        zone: None,
+    },
+    EntryKind {
+        focs: "Species",
+        tag: "species",
+        source: Some("self.parent"),
+        zone: None,
+    },
+    EntryKind {
+        focs: "Special",
+        tag: "special",
+        source: Some("self.parent"),
+        zone: None,
+    },
+    EntryKind {
+        focs: "Hull",
+        tag: "hull",
+        source: Some("self.parent"),
+        zone: None,
+    },
+    EntryKind {
+        focs: "Part",
+        tag: "part",
+        source: Some("self.parent"),
+        zone: None,
+    },
 ];
 
 /// The Tessera name of a FOCS name: `LRN_ALGO_ELEGANCE` → `lrn_algo_elegance`.
 pub fn class_name(focs: &str) -> String {
     focs.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -157,7 +203,8 @@ pub fn translate(pre: &Preprocessed, entries: &[Node], rules: &Rules) -> Transla
             Some(Value::Str(s)) => s.clone(),
             _ => {
                 let mut cx = Cx::new(pre, rules, &entry.kind);
-                let _ = cx.unsupported::<()>(entry.line, "an entry without a name", "the whole entry");
+                let _ =
+                    cx.unsupported::<()>(entry.line, "an entry without a name", "the whole entry");
                 t.unsupported.append(&mut cx.found);
                 continue;
             }
@@ -174,12 +221,22 @@ pub fn translate(pre: &Preprocessed, entries: &[Node], rules: &Rules) -> Transla
         }
         let mut class = class;
         if !cx.found.is_empty() {
-            let missing: Vec<Json> = cx.found.iter().map(|u| Json::String(u.construct.clone())).collect();
-            class["tags"].as_array_mut().map(|a| a.push(json!("untranslated")));
+            let missing: Vec<Json> = cx
+                .found
+                .iter()
+                .map(|u| Json::String(u.construct.clone()))
+                .collect();
+            class["tags"]
+                .as_array_mut()
+                .map(|a| a.push(json!("untranslated")));
             class["properties"]["missing"] = Json::Array(missing);
         }
         if let Some(o) = pre.origin(entry.line) {
-            t.spans.push((format!("class.{}", class_name(&name)), o.file.to_string(), o.line));
+            t.spans.push((
+                format!("class.{}", class_name(&name)),
+                o.file.to_string(),
+                o.line,
+            ));
             if conditions.contains_key(&format!("{}_location", class_name(&name))) {
                 let path = format!("condition.{}_location", class_name(&name));
                 t.spans.push((path, o.file.to_string(), o.line));
@@ -240,7 +297,12 @@ impl<'a> Cx<'a> {
 
     /// Records an unsupported construct at preprocessed line `line` and stops.
     /// Line 0 means the innermost node's.
-    pub(crate) fn unsupported<T>(&mut self, line: usize, construct: &str, dropped: &str) -> Built<T> {
+    pub(crate) fn unsupported<T>(
+        &mut self,
+        line: usize,
+        construct: &str,
+        dropped: &str,
+    ) -> Built<T> {
         let line = if line == 0 { self.line } else { line };
         let (file, l) = match self.pre.origin(line) {
             Some(o) => (o.file.to_string(), o.line),
@@ -251,7 +313,11 @@ impl<'a> Cx<'a> {
             file,
             line: l,
             construct: construct.to_owned(),
-            dropped: if dropped.is_empty() { self.part.clone() } else { dropped.to_owned() },
+            dropped: if dropped.is_empty() {
+                self.part.clone()
+            } else {
+                dropped.to_owned()
+            },
         });
         Err(Stop)
     }
@@ -395,7 +461,10 @@ impl<'a> Cx<'a> {
             Some(Value::Str(s)) => Some(s.clone()),
             _ => None,
         };
-        let label = built.label.or(group_label).unwrap_or_else(|| self.entry.clone());
+        let label = built
+            .label
+            .or(group_label)
+            .unwrap_or_else(|| self.entry.clone());
         group.insert("label".into(), json!(label));
         if built.sets.is_empty() && built.actions.is_empty() {
             // `effects = NoOp`: a group that does nothing translates to nothing.

@@ -45,7 +45,11 @@ impl Cx<'_> {
     fn call(&mut self, name: &str, args: &[Value], b: &mut Locals) -> Built<String> {
         let lower = name.to_ascii_lowercase();
         match (lower.as_str(), args) {
-            ("max" | "min", [x, y]) => Ok(format!("{lower}({}, {})", self.expr(x, b)?, self.expr(y, b)?)),
+            ("max" | "min", [x, y]) => Ok(format!(
+                "{lower}({}, {})",
+                self.expr(x, b)?,
+                self.expr(y, b)?
+            )),
             ("abs", [x]) => Ok(format!("abs({})", self.expr(x, b)?)),
             // `Value(Target.MaxShield)`: the meter's value as effects left it so far —
             // what reading it gives here.
@@ -68,28 +72,45 @@ impl Cx<'_> {
                 Ok(text)
             }
             "NamedRealLookup" => match n.get("name") {
-                Some(Value::Str(name)) => match (self.named.get(name), self.rules.game_rules.get(name)) {
-                    (Some(t), _) => Ok(t.clone()),
-                    // Defined nowhere the file sees: the mod's rules may give it.
-                    (None, Some(v)) => Ok(number(*v)),
-                    (None, None) => self.unsupported(n.line, &format!("NamedRealLookup of `{name}` (defined in another file)"), ""),
-                },
+                Some(Value::Str(name)) => {
+                    match (self.named.get(name), self.rules.game_rules.get(name)) {
+                        (Some(t), _) => Ok(t.clone()),
+                        // Defined nowhere the file sees: the mod's rules may give it.
+                        (None, Some(v)) => Ok(number(*v)),
+                        (None, None) => self.unsupported(
+                            n.line,
+                            &format!("NamedRealLookup of `{name}` (defined in another file)"),
+                            "",
+                        ),
+                    }
+                }
                 _ => self.unsupported(n.line, "NamedRealLookup without a name", ""),
             },
             "GameRule" => match n.get("name") {
                 Some(Value::Str(name)) => match self.rules.game_rules.get(name) {
                     Some(v) => Ok(number(*v)),
-                    None => self.unsupported(n.line, &format!("GameRule `{name}` (not in the mod's game rules)"), ""),
+                    None => self.unsupported(
+                        n.line,
+                        &format!("GameRule `{name}` (not in the mod's game rules)"),
+                        "",
+                    ),
                 },
                 _ => self.unsupported(n.line, "GameRule without a name", ""),
             },
             "Statistic" => self.statistic(n, b),
             // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
             // mod's game rules give them, under the same name.
-            other if n.params.is_empty() && (other.starts_with("Galaxy") || other.starts_with("Universe")) => {
+            other
+                if n.params.is_empty()
+                    && (other.starts_with("Galaxy") || other.starts_with("Universe")) =>
+            {
                 match self.rules.game_rules.get(other) {
                     Some(v) => Ok(number(*v)),
-                    None => self.unsupported(n.line, &format!("the value {other} (not in the mod's game rules)"), ""),
+                    None => self.unsupported(
+                        n.line,
+                        &format!("the value {other} (not in the mod's game rules)"),
+                        "",
+                    ),
                 }
             }
             other => self.unsupported(n.line, &format!("the value {other}"), ""),
@@ -112,7 +133,8 @@ impl Cx<'_> {
                 // A test of the effect's target (a value comparison, or `And [ Target … ]`):
                 // 1 when it holds for the target, else 0.
                 let name = format!("stat{}", b.lets.len() + 1);
-                b.lets.insert(name.clone(), json!({ "if": test, "then": 1, "else": 0 }));
+                b.lets
+                    .insert(name.clone(), json!({ "if": test, "then": 1, "else": 0 }));
                 return Ok(name);
             }
         }
@@ -120,7 +142,11 @@ impl Cx<'_> {
         let key = |cx: &mut Self| -> Built<String> {
             match get("value") {
                 Some(Value::Ref(p)) if p.len() == 2 && p[0] == "LocalCandidate" => Ok(snake(&p[1])),
-                _ => cx.unsupported(n.line, &format!("Statistic {how} of a value other than LocalCandidate.<property>"), ""),
+                _ => cx.unsupported(
+                    n.line,
+                    &format!("Statistic {how} of a value other than LocalCandidate.<property>"),
+                    "",
+                ),
             }
         };
         let table = match how.as_str() {
@@ -142,11 +168,15 @@ impl Cx<'_> {
     /// `And [ Target … ]`; `None` otherwise.
     fn test_of_target(&mut self, cond: &Value) -> Built<Option<Json>> {
         match cond {
-            Value::Binary(op, _, _) if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") => {
+            Value::Binary(op, _, _)
+                if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") =>
+            {
                 Ok(Some(self.condition(cond)?))
             }
             Value::Node(n) if n.kind == "And" || n.kind == "AND" => {
-                let Some(Value::List(items)) = n.args.first() else { return Ok(None) };
+                let Some(Value::List(items)) = n.args.first() else {
+                    return Ok(None);
+                };
                 let is_target = |v: &Value| matches!(v, Value::Node(t) if t.kind == "Target" && t.params.is_empty());
                 if !items.iter().any(is_target) {
                     return Ok(None);
@@ -167,7 +197,10 @@ impl Cx<'_> {
         if obj.is_empty() {
             return self.unsupported(0, &format!("the reference {last}"), "");
         }
-        if matches!(last.as_str(), "ID" | "Owner" | "PlanetID" | "SystemID" | "FleetID" | "Planet" | "System") {
+        if matches!(
+            last.as_str(),
+            "ID" | "Owner" | "PlanetID" | "SystemID" | "FleetID" | "Planet" | "System"
+        ) {
             return self.unsupported(0, &format!("{} as a number", parts.join(".")), "");
         }
         Ok(format!("{}.{}", self.path(obj)?, snake(last)))
@@ -184,7 +217,9 @@ impl Cx<'_> {
                 };
                 self.path(&parts)
             }
-            Value::Node(n) if n.params.is_empty() && matches!(n.kind.as_str(), "Source" | "Target") => {
+            Value::Node(n)
+                if n.params.is_empty() && matches!(n.kind.as_str(), "Source" | "Target") =>
+            {
                 Ok(n.kind.to_ascii_lowercase())
             }
             other => self.unsupported(line, &format!("the object {other:?}"), ""),

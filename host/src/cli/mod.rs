@@ -173,9 +173,12 @@ pub fn run() -> Result<ExitCode, String> {
             }
         }
         Command::Mods { mods } => check::mods(&mods),
-        Command::Explain { id, scenario: Some(file), step, mods } => {
-            test::explain(&id, &file, step, &mods)
-        }
+        Command::Explain {
+            id,
+            scenario: Some(file),
+            step,
+            mods,
+        } => test::explain(&id, &file, step, &mods),
         Command::Explain { id, mods, .. } => check::explain(&id, &mods),
         Command::Test(args) => test::test(&args),
         Command::New(cmd) => new::new(&cmd),

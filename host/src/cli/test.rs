@@ -111,7 +111,10 @@ pub fn explain(
     mods: &ModArgs,
 ) -> Result<ExitCode, String> {
     let (registry, shared, _) = setup(mods)?;
-    print!("{}", scenario::explain(file, &registry, &shared, steps, what).map_err(|e| e.to_string())?);
+    print!(
+        "{}",
+        scenario::explain(file, &registry, &shared, steps, what).map_err(|e| e.to_string())?
+    );
     Ok(ExitCode::SUCCESS)
 }
 

@@ -112,7 +112,11 @@ mod tests {
         assert_eq!(m.read("../g/b.txt").unwrap(), b"b");
         std::fs::write(dir.join("z.txt"), "z").unwrap();
         std::fs::create_dir_all(dir.join("sub")).unwrap();
-        assert_eq!(m.read(".").unwrap(), b"a.txt\nz.txt", "a folder lists its files");
+        assert_eq!(
+            m.read(".").unwrap(),
+            b"a.txt\nz.txt",
+            "a folder lists its files"
+        );
         assert!(matches!(m.read("../o"), Err(FileError::Outside { .. })));
         assert!(matches!(
             m.read("../o/c.txt"),

@@ -173,7 +173,12 @@ impl Namer {
 /// `-- turn 3: Player 1 (health: Player 1 27, Player 2 30) --`: the turn (`turns` ended
 /// so far, plus one), who plays it (`seat`), and every player's health — or the game's
 /// `[game] header` values.
-pub(super) fn turn_header(game: &crate::game::Game, players: &[ObjId], turns: u32, seat: usize) -> String {
+pub(super) fn turn_header(
+    game: &crate::game::Game,
+    players: &[ObjId],
+    turns: u32,
+    seat: usize,
+) -> String {
     let each = |value: &dyn Fn(ObjId) -> String| -> String {
         let all: Vec<String> = players
             .iter()
@@ -182,7 +187,12 @@ pub(super) fn turn_header(game: &crate::game::Game, players: &[ObjId], turns: u3
             .collect();
         all.join(", ")
     };
-    if let Some(def) = game.generation().game.as_ref().filter(|d| !d.header.is_empty()) {
+    if let Some(def) = game
+        .generation()
+        .game
+        .as_ref()
+        .filter(|d| !d.header.is_empty())
+    {
         let values: Vec<String> = def
             .header
             .iter()
@@ -194,9 +204,18 @@ pub(super) fn turn_header(game: &crate::game::Game, players: &[ObjId], turns: u3
                 format!("{name}: {shown}")
             })
             .collect();
-        return format!("-- turn {}: Player {} ({}) --", turns + 1, seat + 1, values.join("; "));
+        return format!(
+            "-- turn {}: Player {} ({}) --",
+            turns + 1,
+            seat + 1,
+            values.join("; ")
+        );
     }
     let health = Sym::new("health");
     let shown = each(&|p| game.world().get_int(p, health).to_string());
-    format!("-- turn {}: Player {} (health: {shown}) --", turns + 1, seat + 1)
+    format!(
+        "-- turn {}: Player {} (health: {shown}) --",
+        turns + 1,
+        seat + 1
+    )
 }

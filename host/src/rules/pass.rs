@@ -123,7 +123,13 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     let mut claimed: HashSet<(ObjId, Sym)> = HashSet::new();
     let saved = ax.scope.clone();
     for m in &matched {
-        let r = apply(ax, m, &mut claimed, pass.accounting.then_some(&mut book), &mut report);
+        let r = apply(
+            ax,
+            m,
+            &mut claimed,
+            pass.accounting.then_some(&mut book),
+            &mut report,
+        );
         if let Err(e) = r {
             ax.scope = saved;
             return Err(in_group(&m.group, e));
@@ -149,7 +155,9 @@ fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
     let mut out = Vec::new();
     let mut holders = Vec::new();
     for class in &ax.gen.effects_classes {
-        let Some(def) = ax.gen.classes.get(class) else { continue };
+        let Some(def) = ax.gen.classes.get(class) else {
+            continue;
+        };
         if !def.effects.iter().any(|g| g.pass == pass) {
             continue;
         }
@@ -160,7 +168,9 @@ fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
                 if group.pass != pass {
                     continue;
                 }
-                if let Some(m) = match_one(ax, holder, index, group).map_err(|e| in_group(group, e))? {
+                if let Some(m) =
+                    match_one(ax, holder, index, group).map_err(|e| in_group(group, e))?
+                {
                     out.push(m);
                 }
             }
@@ -177,7 +187,9 @@ fn match_one(
     group: &Arc<EffectsGroupDef>,
 ) -> Result<Option<Matched>, RuleError> {
     let world = &*ax.world;
-    let Ok(h) = world.object(holder) else { return Ok(None) };
+    let Ok(h) = world.object(holder) else {
+        return Ok(None);
+    };
     if group.zones.as_ref().is_some_and(|z| !z.contains(&h.zone)) {
         return Ok(None);
     }
@@ -349,7 +361,11 @@ fn apply(
 }
 
 /// Step 4: the clamps, on the objects of the classes that declare the property.
-fn clamp(ax: &mut ActCx<'_>, pass: &PassDef, mut book: Option<&mut Accounting>) -> Result<(), RuleError> {
+fn clamp(
+    ax: &mut ActCx<'_>,
+    pass: &PassDef,
+    mut book: Option<&mut Accounting>,
+) -> Result<(), RuleError> {
     let label: Arc<str> = Arc::from("clamp");
     for c in &pass.clamps {
         for id in objects_declaring(ax.world, ax.gen, &[c.key]) {

@@ -239,9 +239,9 @@ fn check_accounting(
     key: &str,
     want: &[String],
 ) -> Result<(), String> {
-    let (reference, prop) = key.rsplit_once('.').ok_or_else(|| {
-        format!("`{key}` in expect_accounting must be `object.property`")
-    })?;
+    let (reference, prop) = key
+        .rsplit_once('.')
+        .ok_or_else(|| format!("`{key}` in expect_accounting must be `object.property`"))?;
     let id = paths::resolve(game.world(), names, reference)?;
     let got: Vec<String> = game
         .world()
@@ -253,7 +253,9 @@ fn check_accounting(
     if got == want {
         Ok(())
     } else {
-        Err(format!("expected the accounting of {key} to be {want:?}, found {got:?}"))
+        Err(format!(
+            "expected the accounting of {key} to be {want:?}, found {got:?}"
+        ))
     }
 }
 

@@ -27,22 +27,32 @@ pub fn explain(
     what: &str,
 ) -> Result<String, ExplainError> {
     let (reference, prop) = what.rsplit_once('.').ok_or_else(|| {
-        ExplainError(format!("`{what}` is not `object.property` (e.g. `capital.target_industry`)"))
+        ExplainError(format!(
+            "`{what}` is not `object.property` (e.g. `capital.target_industry`)"
+        ))
     })?;
     let (text, file) = read(path).map_err(ExplainError)?;
     if let Some(n) = steps {
         if n > file.step.len() {
-            return Err(ExplainError(format!("{} has {} steps, not {n}", path.display(), file.step.len())));
+            return Err(ExplainError(format!(
+                "{} has {} steps, not {n}",
+                path.display(),
+                file.step.len()
+            )));
         }
     }
     let ran = run(path, &text, &file, registry, shared, steps).map_err(ExplainError)?;
     if let Some(f) = ran.failures.first() {
-        return Err(ExplainError(format!("the scenario failed before the explanation: {f}")));
+        return Err(ExplainError(format!(
+            "the scenario failed before the explanation: {f}"
+        )));
     }
     let world = ran.game.world();
     let id = paths::resolve(world, &ran.names, reference).map_err(ExplainError)?;
     let key = Sym::new(prop);
-    let value = world.get_number(id, key).map_or_else(|| "absent".to_owned(), decimal);
+    let value = world
+        .get_number(id, key)
+        .map_or_else(|| "absent".to_owned(), decimal);
     let after = match steps {
         Some(n) => format!("after step {n}"),
         None => "at the end".to_owned(),

@@ -262,7 +262,12 @@ fn run(
     }
     let mut failures = Vec::new();
     let mut compiled_iter = compiled.drain(..);
-    for (i, step) in file.step.iter().enumerate().take(stop_after.unwrap_or(usize::MAX)) {
+    for (i, step) in file
+        .step
+        .iter()
+        .enumerate()
+        .take(stop_after.unwrap_or(usize::MAX))
+    {
         let label = format!(
             "step {} ({})",
             i + 1,

@@ -25,7 +25,12 @@ pub struct AccountEntry {
 impl AccountEntry {
     /// One line: `label: before -> after` (numbers to six decimals, trailing zeros off).
     pub fn describe(&self) -> String {
-        format!("{}: {} -> {}", self.label, decimal(self.before), decimal(self.after))
+        format!(
+            "{}: {} -> {}",
+            self.label,
+            decimal(self.before),
+            decimal(self.after)
+        )
     }
 }
 

@@ -111,14 +111,19 @@ fn include(
     depth: usize,
 ) -> Result<(), String> {
     if depth >= MAX_INCLUDES {
-        return Err(format!("`include {path}`: includes nest deeper than {MAX_INCLUDES} (a file including itself?)"));
+        return Err(format!(
+            "`include {path}`: includes nest deeper than {MAX_INCLUDES} (a file including itself?)"
+        ));
     }
-    let full = if folder.is_empty() { path.to_owned() } else { format!("{folder}/{path}") };
+    let full = if folder.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{folder}/{path}")
+    };
     let bytes = load_file(&full).map_err(|e| format!("`include {path}`: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("`{path}` is not UTF-8 text"))?;
     let dir = full.rsplit_once('/').map_or("", |(d, _)| d);
-    read_list(&text, dir, classes, depth + 1)
-        .map_err(|e| format!("in `{path}`: {}", e.message))
+    read_list(&text, dir, classes, depth + 1).map_err(|e| format!("in `{path}`: {}", e.message))
 }
 
 export_plugin!(provides = [cards]);

@@ -11,14 +11,22 @@ fn main() {
         std::process::exit(2);
     };
     let root = Path::new(&root);
-    let read = |name: &str| match std::fs::read(root.join(name)).map_err(|e| e.to_string()).and_then(|b| firemox_xml::decode(&b)) {
+    let read = |name: &str| match std::fs::read(root.join(name))
+        .map_err(|e| e.to_string())
+        .and_then(|b| firemox_xml::decode(&b))
+    {
         Ok(d) => d.text,
         Err(e) => {
             eprintln!("{name}: {e}");
             std::process::exit(2);
         }
     };
-    let f = match firemox_xml::Fragments::load("fragment-references.xml", &read("fragment-references.xml"), "fragment-aliases.xml", &read("fragment-aliases.xml")) {
+    let f = match firemox_xml::Fragments::load(
+        "fragment-references.xml",
+        &read("fragment-references.xml"),
+        "fragment-aliases.xml",
+        &read("fragment-aliases.xml"),
+    ) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("{e}");
@@ -51,8 +59,15 @@ fn main() {
             Err(e) => println!("error   {e}"),
         }
     }
-    let pct = if files.is_empty() { 0.0 } else { 100.0 * ok as f64 / files.len() as f64 };
-    println!("\n{ok} of {} card files translate into playable cards ({pct:.1}%)", files.len());
+    let pct = if files.is_empty() {
+        0.0
+    } else {
+        100.0 * ok as f64 / files.len() as f64
+    };
+    println!(
+        "\n{ok} of {} card files translate into playable cards ({pct:.1}%)",
+        files.len()
+    );
     let mut by_count: Vec<(String, usize)> = histogram.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (m, n) in by_count {

@@ -68,7 +68,10 @@ pub struct Parts {
 pub fn translate(card: &Xml, f: &Fragments) -> Card {
     let class = slug(&card.name);
     let mut props = Map::new();
-    let mut parts = Parts { tags: vec!["card".into(), "firemox".into()], ..Parts::default() };
+    let mut parts = Parts {
+        tags: vec!["card".into(), "firemox".into()],
+        ..Parts::default()
+    };
     props.insert("title".into(), json!(card.name));
     types(card, &mut parts);
     cost(card, &mut props, &mut parts);
@@ -115,7 +118,11 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     if missing.is_empty() {
         classes.extend(parts.classes);
     }
-    Card { tree: json!({ "class": Value::Object(classes) }), class, missing }
+    Card {
+        tree: json!({ "class": Value::Object(classes) }),
+        class,
+        missing,
+    }
 }
 
 /// `<idcards>`: creatures, lands (basic land types make mana) and instants/sorceries are
@@ -140,13 +147,22 @@ fn types(card: &Xml, out: &mut Parts) {
                 playable = true;
             }
             "artifact" | "global-enchantment" => {
-                let t = if w == "artifact" { "artifact" } else { "enchantment" };
+                let t = if w == "artifact" {
+                    "artifact"
+                } else {
+                    "enchantment"
+                };
                 out.tags.extend([t.into(), "permanent".into()]);
                 playable = true;
             }
             other => match LAND_TYPES.iter().find(|(t, _)| *t == other) {
                 Some((t, c)) => {
-                    out.tags.extend(["land".into(), "permanent".into(), (*t).into(), format!("makes_{c}")]);
+                    out.tags.extend([
+                        "land".into(),
+                        "permanent".into(),
+                        (*t).into(),
+                        format!("makes_{c}"),
+                    ]);
                     playable = true;
                 }
                 None => out.missing.push(format!("card type {other}")),
@@ -173,7 +189,10 @@ fn cost(card: &Xml, props: &mut Map<String, Value>, out: &mut Parts) {
     props.insert("cost_c".into(), json!(0));
     props.insert("mana_value".into(), json!(total));
     for (index, _) in &card.registers {
-        let known = index == "colorless" || index == "power" || index == "toughness" || COLOURS.iter().any(|(n, _)| n == index);
+        let known = index == "colorless"
+            || index == "power"
+            || index == "toughness"
+            || COLOURS.iter().any(|(n, _)| n == index);
         if !known {
             out.missing.push(format!("register {index}"));
         }
@@ -192,7 +211,9 @@ fn power_toughness(card: &Xml, props: &mut Map<String, Value>, out: &mut Parts) 
             props.insert("power".into(), json!(p));
             props.insert("max_health".into(), json!(t));
         }
-        _ if out.tags.iter().any(|t| t == "creature") => out.missing.push("a creature without power and toughness registers".into()),
+        _ if out.tags.iter().any(|t| t == "creature") => out
+            .missing
+            .push("a creature without power and toughness registers".into()),
         _ => {}
     }
 }

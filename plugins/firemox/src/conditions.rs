@@ -13,7 +13,11 @@ use crate::card::{slug, COLOURS, KEYWORDS};
 /// The mtg condition for a Firemox test element, or what it lacks.
 pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
     let on_tested = matches!(e.attr("card"), None | Some("tested"));
-    let all = |list: &[Element]| list.iter().map(|c| condition(f, c)).collect::<Result<Vec<_>, _>>();
+    let all = |list: &[Element]| {
+        list.iter()
+            .map(|c| condition(f, c))
+            .collect::<Result<Vec<_>, _>>()
+    };
     match e.name.as_str() {
         "and" | "test" | "while" => Ok(json!({ "all": all(&e.children)? })),
         "or" => Ok(json!({ "any": all(&e.children)? })),
@@ -27,8 +31,12 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
             other => Err(format!("test controller player={}", other.unwrap_or("?"))),
         },
         "has-idcard" if on_tested => match e.attr("idcard") {
-            Some(t @ ("creature" | "land" | "artifact" | "enchantment" | "instant" | "sorcery")) => Ok(json!({ "type": "has_tag", "tag": t })),
-            Some("artifact-creature") => Ok(json!({ "all": [{ "type": "has_tag", "tag": "artifact" }, { "type": "has_tag", "tag": "creature" }] })),
+            Some(
+                t @ ("creature" | "land" | "artifact" | "enchantment" | "instant" | "sorcery"),
+            ) => Ok(json!({ "type": "has_tag", "tag": t })),
+            Some("artifact-creature") => Ok(
+                json!({ "all": [{ "type": "has_tag", "tag": "artifact" }, { "type": "has_tag", "tag": "creature" }] }),
+            ),
             other => Err(format!("test has-idcard {}", other.unwrap_or("?"))),
         },
         "has-property" if on_tested => {
@@ -37,11 +45,14 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
             let last = f.aliases.get("LAST_SUB_TYPE").copied().unwrap_or(i64::MIN);
             match (KEYWORDS.iter().find(|(k, _)| *k == p), f.aliases.get(p)) {
                 (Some((_, tag)), _) => Ok(json!({ "type": "has_tag", "tag": tag })),
-                (None, Some(v)) if (first..=last).contains(v) => Ok(json!({ "type": "has_tag", "tag": slug(p) })),
+                (None, Some(v)) if (first..=last).contains(v) => {
+                    Ok(json!({ "type": "has_tag", "tag": slug(p) }))
+                }
                 _ => Err(format!("test has-property {p}")),
             }
         }
-        "has-color" if on_tested => match COLOURS.iter().find(|(n, _)| Some(*n) == e.attr("color")) {
+        "has-color" if on_tested => match COLOURS.iter().find(|(n, _)| Some(*n) == e.attr("color"))
+        {
             Some((n, _)) => Ok(json!({ "type": "has_tag", "tag": n })),
             None => Err(format!("test has-color {}", e.attr("color").unwrap_or("?"))),
         },
@@ -56,9 +67,14 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
 /// (`max_health`), `life` (`health`); or a number written as digits or an alias.
 pub fn value(f: &Fragments, e: Option<&Element>, attr: Option<&str>) -> Result<String, String> {
     if let Some(v) = attr {
-        return f.value(v).map(|n| n.to_string()).ok_or_else(|| format!("value `{v}`"));
+        return f
+            .value(v)
+            .map(|n| n.to_string())
+            .ok_or_else(|| format!("value `{v}`"));
     }
-    let Some(e) = e else { return Err("a comparison without a value".into()) };
+    let Some(e) = e else {
+        return Err("a comparison without a value".into());
+    };
     if !e.children.is_empty() {
         return Err(format!("computed value <{}>", e.children[0].name));
     }
@@ -85,7 +101,11 @@ pub fn test(f: &Fragments, e: &Element) -> Result<Value, String> {
         "inf-equal" => "<=",
         "not-equal" => "!=",
         "test" | "and" => {
-            let all = e.children.iter().map(|c| test(f, c)).collect::<Result<Vec<_>, _>>()?;
+            let all = e
+                .children
+                .iter()
+                .map(|c| test(f, c))
+                .collect::<Result<Vec<_>, _>>()?;
             return Ok(json!({ "all": all }));
         }
         _ => return condition(f, e),

@@ -29,7 +29,10 @@ pub fn groups(list: &[Element]) -> Vec<Group<'_>> {
                 j += 1;
             }
         }
-        out.push(Group { reference: r, elems: &list[i..j] });
+        out.push(Group {
+            reference: r,
+            elems: &list[i..j],
+        });
         i = j;
     }
     out
@@ -54,29 +57,57 @@ pub fn target(f: &Fragments, g: &Group<'_>) -> Result<Vec<String>, String> {
 /// The targeting tags of a target group and, when the card gave the reference a MACRO
 /// test, that test as an mtg condition on the candidate (`target-creature` with
 /// `<has-color color="black"/>` under `<not>`: a nonblack creature).
-pub fn filtered_target(f: &Fragments, g: &Group<'_>) -> Result<(Vec<String>, Option<Value>), String> {
+pub fn filtered_target(
+    f: &Fragments,
+    g: &Group<'_>,
+) -> Result<(Vec<String>, Option<Value>), String> {
     let r = g.reference.unwrap_or("");
     let Some((n, tags)) = TARGETS.iter().find(|(n, _)| *n == r) else {
-        return Err(if r.starts_with("target-") { format!("cost {r}") } else { format!("cost {}", describe(g)) });
+        return Err(if r.starts_with("target-") {
+            format!("cost {r}")
+        } else {
+            format!("cost {}", describe(g))
+        });
     };
     let tags: Vec<String> = tags.iter().map(|t| (*t).to_owned()).collect();
     if plain_list(f, "action", n, g.elems) {
         return Ok((tags, None));
     }
-    let site = Element { name: "action".into(), attrs: vec![("ref".into(), (*n).into())], children: Vec::new(), text: String::new(), line: 0, from_ref: None };
+    let site = Element {
+        name: "action".into(),
+        attrs: vec![("ref".into(), (*n).into())],
+        children: Vec::new(),
+        text: String::new(),
+        line: 0,
+        from_ref: None,
+    };
     let plain = firemox_xml::expand::expand_all(f, &[site]).map_err(|e| e.message)?;
     let with_test = format!("{n} with a test");
-    let ([p], [c]) = (plain.as_slice(), g.elems) else { return Err(with_test) };
-    let (Some(pt), Some(ct)) = (p.child("test"), c.child("test")) else { return Err(with_test) };
+    let ([p], [c]) = (plain.as_slice(), g.elems) else {
+        return Err(with_test);
+    };
+    let (Some(pt), Some(ct)) = (p.child("test"), c.child("test")) else {
+        return Err(with_test);
+    };
     let same_rest = p.attrs == c.attrs && p.children.len() == c.children.len();
     let extra = match ct.children.as_slice() {
-        [and] if and.name == "and" && and.children.len() > pt.children.len() && and.children[..pt.children.len()] == pt.children[..] => &and.children[pt.children.len()..],
+        [and]
+            if and.name == "and"
+                && and.children.len() > pt.children.len()
+                && and.children[..pt.children.len()] == pt.children[..] =>
+        {
+            &and.children[pt.children.len()..]
+        }
         _ => return Err(with_test),
     };
     if !same_rest {
         return Err(with_test);
     }
-    let conds = extra.iter().map(|x| crate::conditions::condition(f, x)).collect::<Result<Vec<_>, _>>().map_err(|m| format!("{with_test}: {m}"))?;
+    let conds = extra
+        .iter()
+        .map(|x| crate::conditions::condition(f, x))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|m| format!("{with_test}: {m}"))?;
     Ok((tags, Some(json!({ "all": conds }))))
 }
 
@@ -84,7 +115,10 @@ pub fn filtered_target(f: &Fragments, g: &Group<'_>) -> Result<(Vec<String>, Opt
 pub fn describe(g: &Group<'_>) -> String {
     match g.reference {
         Some(r) => format!("action {r}"),
-        None => g.elems.first().map_or("nothing".into(), |e| format!("<{}>", e.name)),
+        None => g
+            .elems
+            .first()
+            .map_or("nothing".into(), |e| format!("<{}>", e.name)),
     }
 }
 
@@ -103,10 +137,16 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (Some("destroy"), _) if is("destroy") => Ok(vec![json!({ "type": "destroy", "to": to })]),
         // Burying is destroying without regeneration; the mtg rules have no regeneration.
         (Some("bury"), _) if is("bury") => Ok(vec![json!({ "type": "destroy", "to": to })]),
-        (Some("counter"), _) if is("counter") => Ok(vec![json!({ "type": "move", "zone": "graveyard", "to": to })]),
-        (Some("return-to-hand"), _) if is("return-to-hand") => Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })]),
+        (Some("counter"), _) if is("counter") => Ok(vec![
+            json!({ "type": "move", "zone": "graveyard", "to": to }),
+        ]),
+        (Some("return-to-hand"), _) if is("return-to-hand") => {
+            Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })])
+        }
         (Some("gain-life"), "modify-register") => gain_life(f, e),
-        (Some("remove-from-game"), _) if is("remove-from-game") => Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })]),
+        (Some("remove-from-game"), _) if is("remove-from-game") => {
+            Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })])
+        }
         (None, "modify-register") => target_life(f, e),
         (_, "add-modifier") => pump(f, e, to),
         _ => Err(describe(g)),
@@ -116,11 +156,14 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
 /// `<assign-damage value="N"/>` (normal damage) → N damage from `self`.
 fn damage(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
     let plain_type = matches!(e.attr("type"), None | Some("damage-normal"));
-    let extra = e.attrs.iter().any(|(k, _)| !["value", "type", "name"].contains(&k.as_str()));
+    let extra = e
+        .attrs
+        .iter()
+        .any(|(k, _)| !["value", "type", "name"].contains(&k.as_str()));
     match e.attr("value").and_then(|v| v.parse::<i64>().ok()) {
-        Some(n) if plain_type && !extra && e.children.is_empty() => {
-            Ok(vec![json!({ "type": "damage", "amount": n, "source": "self", "to": to })])
-        }
+        Some(n) if plain_type && !extra && e.children.is_empty() => Ok(vec![
+            json!({ "type": "damage", "amount": n, "source": "self", "to": to }),
+        ]),
         _ => Err(format!("<assign-damage> {}", e.start_tag())),
     }
 }
@@ -128,9 +171,9 @@ fn damage(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
 /// `gain-life` with a number: the controller of `self` gains that much life.
 fn gain_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
     match e.attr("value").and_then(|v| f.value(v)) {
-        Some(n) if e.attr("register") == Some("controller") && e.children.is_empty() => {
-            Ok(vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })])
-        }
+        Some(n) if e.attr("register") == Some("controller") && e.children.is_empty() => Ok(vec![
+            json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" }),
+        ]),
         _ => Err("action gain-life with a computed amount".into()),
     }
 }
@@ -149,7 +192,9 @@ fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
             && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase" && p.attr("phase") == Some("cleanup") && p.children.is_empty()));
         let value = m.attr("value").and_then(|v| f.value(v));
         match (m.name.as_str(), m.attr("operation"), value) {
-            ("register-modifier", Some("add"), Some(n)) if until_cleanup && m.attr("linked") != Some("true") => {
+            ("register-modifier", Some("add"), Some(n))
+                if until_cleanup && m.attr("linked") != Some("true") =>
+            {
                 modifiers.push(json!({ "key": key, "op": "add", "value": n }));
             }
             _ => return Err("<add-modifier> other than +N/+N until end of turn".into()),
@@ -162,12 +207,17 @@ fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
 /// `<modify-register register="target.controller" index="life" operation="add">` with a
 /// value of the target (Swords to Plowshares: its power) → the target's controller gains it.
 fn target_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
-    let ok = e.attr("register") == Some("target.controller") && e.attr("index") == Some("life") && e.attr("operation") == Some("add");
+    let ok = e.attr("register") == Some("target.controller")
+        && e.attr("index") == Some("life")
+        && e.attr("operation") == Some("add");
     if !ok {
         return Err(format!("<modify-register> {}", e.start_tag()));
     }
-    let amount = crate::conditions::value(f, e.child("value"), e.attr("value")).map_err(|m| format!("<modify-register> of {m}"))?;
-    Ok(vec![json!({ "type": "add", "key": "damage", "amount": format!("0 - ({amount})"), "to": { "type": "owner", "of": "self.chosen" } })])
+    let amount = crate::conditions::value(f, e.child("value"), e.attr("value"))
+        .map_err(|m| format!("<modify-register> of {m}"))?;
+    Ok(vec![
+        json!({ "type": "add", "key": "damage", "amount": format!("0 - ({amount})"), "to": { "type": "owner", "of": "self.chosen" } }),
+    ])
 }
 
 /// What effects act on: the target chosen when the spell or ability was put on the stack
@@ -247,22 +297,40 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
 }
 
 /// The `if` for the `if-then-hop` at `i`, and the index after it.
-fn branch(f: &Fragments, list: &[Element], i: usize, cx: &Cx) -> Result<(Value, usize), Vec<String>> {
+fn branch(
+    f: &Fragments,
+    list: &[Element],
+    i: usize,
+    cx: &Cx,
+) -> Result<(Value, usize), Vec<String>> {
     let e = &list[i];
-    let hop = |x: &Element, attr: &str| x.attr(attr).and_then(|v| v.parse::<usize>().ok()).filter(|n| *n >= 1);
+    let hop = |x: &Element, attr: &str| {
+        x.attr(attr)
+            .and_then(|v| v.parse::<usize>().ok())
+            .filter(|n| *n >= 1)
+    };
     let Some(n) = hop(e, "elsehop") else {
-        return Err(vec![format!("if-then-hop elsehop={}", e.attr("elsehop").unwrap_or("?"))]);
+        return Err(vec![format!(
+            "if-then-hop elsehop={}",
+            e.attr("elsehop").unwrap_or("?")
+        )]);
     };
     let end = i + n;
     if end > list.len() {
         return Err(vec!["if-then-hop past the end".into()]);
     }
-    let test = e.child("test").ok_or_else(|| vec!["if-then-hop without a test".to_owned()])?;
-    let condition = crate::conditions::test(f, test).map_err(|m| vec![format!("if-then-hop {m}")])?;
+    let test = e
+        .child("test")
+        .ok_or_else(|| vec!["if-then-hop without a test".to_owned()])?;
+    let condition =
+        crate::conditions::test(f, test).map_err(|m| vec![format!("if-then-hop {m}")])?;
     let mut then = &list[i + 1..end];
     let mut next = end;
     let mut otherwise: &[Element] = &[];
-    if let Some(last) = then.last().filter(|l| l.name == "hop" && l.from_ref.is_none()) {
+    if let Some(last) = then
+        .last()
+        .filter(|l| l.name == "hop" && l.from_ref.is_none())
+    {
         let m = hop(last, "value").ok_or_else(|| vec![format!("hop {}", last.start_tag())])?;
         if end - 1 + m > list.len() {
             return Err(vec!["hop past the end".into()]);
@@ -273,7 +341,10 @@ fn branch(f: &Fragments, list: &[Element], i: usize, cx: &Cx) -> Result<(Value, 
     }
     let then = actions(f, then, cx)?;
     let otherwise = actions(f, otherwise, cx)?;
-    Ok((json!({ "type": "if", "condition": condition, "then": then, "else": otherwise }), next))
+    Ok((
+        json!({ "type": "if", "condition": condition, "then": then, "else": otherwise }),
+        next,
+    ))
 }
 
 /// A `<target>` inside effects that changes what the next effects act on: `this` (the
@@ -285,11 +356,17 @@ fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>
     }
     let only = |keys: &[&str]| e.attrs.iter().all(|(k, _)| keys.contains(&k.as_str()));
     Some(match (e.attr("type"), e.attr("mode")) {
-        (Some("this"), None) if e.children.is_empty() && only(&["type", "name"]) => {
-            cx.this.clone().ok_or_else(|| "<target type=\"this\"> in a spell".to_owned())
+        (Some("this"), None) if e.children.is_empty() && only(&["type", "name"]) => cx
+            .this
+            .clone()
+            .ok_or_else(|| "<target type=\"this\"> in a spell".to_owned()),
+        (Some("you"), None) if e.children.is_empty() && only(&["type", "name"]) => {
+            Ok(json!("owner"))
         }
-        (Some("you"), None) if e.children.is_empty() && only(&["type", "name"]) => Ok(json!("owner")),
-        (Some("card"), Some("all")) if e.attr("restriction-zone") == Some("play") && only(&["type", "mode", "restriction-zone", "name"]) => {
+        (Some("card"), Some("all"))
+            if e.attr("restriction-zone") == Some("play")
+                && only(&["type", "mode", "restriction-zone", "name"]) =>
+        {
             match e.children.as_slice() {
                 [t] if t.name == "test" => crate::conditions::condition(f, t)
                     .map(|c| json!({ "type": "objects", "zone": "battlefield", "where": c }))

@@ -52,7 +52,11 @@ fn cards(text: &str) -> Result<Value, LoadError> {
     let fragments = fragments(&root)?;
     // The host reads non-UTF-8 files as Latin-1, but a file that declares Latin-1 and
     // happens to be valid UTF-8 must still be read as Latin-1: the crate decodes the bytes.
-    let bytes = if text.is_ascii() { text.as_bytes().to_vec() } else { load_file(&path).map_err(|e| LoadError::new(format!("{path}: {e}")))? };
+    let bytes = if text.is_ascii() {
+        text.as_bytes().to_vec()
+    } else {
+        load_file(&path).map_err(|e| LoadError::new(format!("{path}: {e}")))?
+    };
     let parsed = firemox_xml::parse_card(file, &bytes, &fragments)
         .map_err(|e| LoadError::at(line_offset(text, e.line), e.to_string()))?;
     let card = card::translate(&parsed, &fragments);
@@ -62,18 +66,34 @@ fn cards(text: &str) -> Result<Value, LoadError> {
 
 /// The fragments of the corpus at `root` (the folder holding `cards/`), read once.
 fn fragments(root: &str) -> Result<Rc<Fragments>, LoadError> {
-    if let Some(f) = FRAGMENTS.with(|c| c.borrow().as_ref().filter(|(r, _)| r == root).map(|(_, f)| f.clone())) {
+    if let Some(f) = FRAGMENTS.with(|c| {
+        c.borrow()
+            .as_ref()
+            .filter(|(r, _)| r == root)
+            .map(|(_, f)| f.clone())
+    }) {
         return Ok(f);
     }
     let read = |name: &str| -> Result<String, LoadError> {
         let p = format!("{root}/{name}");
-        let bytes = load_file(&p).map_err(|e| LoadError::new(format!("{p}: {e}; the card files need the corpus' {name} beside their folder")))?;
-        firemox_xml::decode(&bytes).map(|d| d.text).map_err(|e| LoadError::new(format!("{p}: {e}")))
+        let bytes = load_file(&p).map_err(|e| {
+            LoadError::new(format!(
+                "{p}: {e}; the card files need the corpus' {name} beside their folder"
+            ))
+        })?;
+        firemox_xml::decode(&bytes)
+            .map(|d| d.text)
+            .map_err(|e| LoadError::new(format!("{p}: {e}")))
     };
     let refs = read("fragment-references.xml")?;
     let aliases = read("fragment-aliases.xml")?;
-    let f = Fragments::load("fragment-references.xml", &refs, "fragment-aliases.xml", &aliases)
-        .map_err(|e| LoadError::new(e.to_string()))?;
+    let f = Fragments::load(
+        "fragment-references.xml",
+        &refs,
+        "fragment-aliases.xml",
+        &aliases,
+    )
+    .map_err(|e| LoadError::new(e.to_string()))?;
     let f = Rc::new(f);
     FRAGMENTS.with(|c| *c.borrow_mut() = Some((root.to_owned(), f.clone())));
     Ok(f)

@@ -32,9 +32,21 @@ struct Cost {
 
 /// Translates one activated ability of a permanent into `out`.
 pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts) {
-    let no = Element { name: String::new(), attrs: Vec::new(), children: Vec::new(), text: String::new(), line: 0, from_ref: None };
-    if let Some(e) = a.children.iter().find(|c| !matches!(c.name.as_str(), "cost" | "effects")) {
-        out.missing.push(format!("activated ability with <{}>", e.name));
+    let no = Element {
+        name: String::new(),
+        attrs: Vec::new(),
+        children: Vec::new(),
+        text: String::new(),
+        line: 0,
+        from_ref: None,
+    };
+    if let Some(e) = a
+        .children
+        .iter()
+        .find(|c| !matches!(c.name.as_str(), "cost" | "effects"))
+    {
+        out.missing
+            .push(format!("activated ability with <{}>", e.name));
         return;
     }
     let effects = a.child("effects").unwrap_or(&no);
@@ -45,12 +57,21 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     }
     if a.attr("playable") == Some("mana-source") {
         return match cost {
-            Cost { taps: true, mana: None, sacrifice: false, ref targets, .. } if targets.is_empty() => mana(effects, out),
-            _ => out.missing.push("mana ability with a cost other than {T}".into()),
+            Cost {
+                taps: true,
+                mana: None,
+                sacrifice: false,
+                ref targets,
+                ..
+            } if targets.is_empty() => mana(effects, out),
+            _ => out
+                .missing
+                .push("mana ability with a cost other than {T}".into()),
         };
     }
     if !cost.taps && cost.mana.is_none() && !cost.sacrifice {
-        out.missing.push("activated ability without {T}, a mana cost or a sacrifice".into());
+        out.missing
+            .push("activated ability without {T}, a mana cost or a sacrifice".into());
         return;
     }
     if out.classes.iter().any(|(n, _)| n.ends_with("_ab")) {
@@ -58,13 +79,24 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         return;
     }
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
-    let cx = Cx { target: json!({ "ref": "mtg:ref/spell_target" }), this: Some(this) };
+    let cx = Cx {
+        target: json!({ "ref": "mtg:ref/spell_target" }),
+        this: Some(this),
+    };
     let actions = match crate::effects::actions(f, &effects.children, &cx) {
         Ok(v) => v,
-        Err(m) => return out.missing.extend(m.into_iter().map(|m| format!("activated ability effect {m}"))),
+        Err(m) => {
+            return out.missing.extend(
+                m.into_iter()
+                    .map(|m| format!("activated ability effect {m}")),
+            )
+        }
     };
     let name = format!("{class}_ab");
-    let mana = cost.mana.clone().or_else(|| cost.sacrifice.then(pay_nothing));
+    let mana = cost
+        .mana
+        .clone()
+        .or_else(|| cost.sacrifice.then(pay_nothing));
     let event = match &mana {
         None => {
             out.tags.push("tap_ability".into());
@@ -75,7 +107,8 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             if cost.taps {
                 out.tags.push("ability_taps".into());
             }
-            out.props.extend(mana.iter().map(|(k, v)| (k.clone(), json!(v))));
+            out.props
+                .extend(mana.iter().map(|(k, v)| (k.clone(), json!(v))));
             "mtg:event/activated_paid"
         }
     };
@@ -83,14 +116,21 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     if cost.sacrifice {
         act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
     }
-    out.triggers.push(json!({ "when": { "event": event, "target": { "type": "is_self" } }, "do": act }));
+    out.triggers
+        .push(json!({ "when": { "event": event, "target": { "type": "is_self" } }, "do": act }));
     let title = format!("{} (ability)", card.name);
-    out.classes.push((name, ability_class(&title, &cost.targets, cost.filter.as_ref(), actions)));
+    out.classes.push((
+        name,
+        ability_class(&title, &cost.targets, cost.filter.as_ref(), actions),
+    ));
 }
 
 /// A zero mana cost (an ability whose only cost is sacrificing the card).
 fn pay_nothing() -> Vec<(String, i64)> {
-    let mut v: Vec<(String, i64)> = ["generic", "w", "u", "b", "r", "g", "c"].iter().map(|k| (format!("ability_cost_{k}"), 0)).collect();
+    let mut v: Vec<(String, i64)> = ["generic", "w", "u", "b", "r", "g", "c"]
+        .iter()
+        .map(|k| (format!("ability_cost_{k}"), 0))
+        .collect();
     v.push(("ability_mana_value".into(), 0));
     v
 }
@@ -101,17 +141,32 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
     for g in groups(&cost.children) {
         match (g.reference, g.elems) {
             (Some("T"), _) if !c.taps && plain_list(f, "action", "T", g.elems) => c.taps = true,
-            (Some("sacrifice-this"), _) if !c.sacrifice && plain_list(f, "action", "sacrifice-this", g.elems) => c.sacrifice = true,
+            (Some("sacrifice-this"), _)
+                if !c.sacrifice && plain_list(f, "action", "sacrifice-this", g.elems) =>
+            {
+                c.sacrifice = true
+            }
             (None, [p]) if p.name == "pay-mana" && c.mana.is_none() => match pay_mana(f, p) {
                 Some(m) => c.mana = Some(m),
-                None => out.missing.push(format!("activated ability cost {}", p.start_tag())),
+                None => out
+                    .missing
+                    .push(format!("activated ability cost {}", p.start_tag())),
             },
-            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => match filtered_target(f, &g) {
-                Ok((t, filter)) if !t.iter().any(|x| x == "targets_spell") => (c.targets, c.filter) = (t, filter),
-                Ok(_) => out.missing.push("activated ability targeting a spell".into()),
-                Err(m) => out.missing.push(format!("activated ability {m}")),
-            },
-            _ => out.missing.push(format!("activated ability costing {}", describe(&Group { ..g }))),
+            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => {
+                match filtered_target(f, &g) {
+                    Ok((t, filter)) if !t.iter().any(|x| x == "targets_spell") => {
+                        (c.targets, c.filter) = (t, filter)
+                    }
+                    Ok(_) => out
+                        .missing
+                        .push("activated ability targeting a spell".into()),
+                    Err(m) => out.missing.push(format!("activated ability {m}")),
+                }
+            }
+            _ => out.missing.push(format!(
+                "activated ability costing {}",
+                describe(&Group { ..g })
+            )),
         }
     }
     c
@@ -122,7 +177,10 @@ fn pay_mana(f: &Fragments, p: &Element) -> Option<Vec<(String, i64)>> {
     if !p.children.is_empty() {
         return None;
     }
-    let mut props: Vec<(String, i64)> = ["generic", "w", "u", "b", "r", "g", "c"].iter().map(|k| (format!("ability_cost_{k}"), 0)).collect();
+    let mut props: Vec<(String, i64)> = ["generic", "w", "u", "b", "r", "g", "c"]
+        .iter()
+        .map(|k| (format!("ability_cost_{k}"), 0))
+        .collect();
     let mut total = 0;
     for (k, v) in &p.attrs {
         let n = f.value(v).filter(|n| (0..=20).contains(n))?;
@@ -131,7 +189,9 @@ fn pay_mana(f: &Fragments, p: &Element) -> Option<Vec<(String, i64)>> {
             "name" => continue,
             colour => COLOURS.iter().find(|(c, _)| *c == colour)?.1.to_string(),
         };
-        let slot = props.iter_mut().find(|(pk, _)| *pk == format!("ability_cost_{key}"))?;
+        let slot = props
+            .iter_mut()
+            .find(|(pk, _)| *pk == format!("ability_cost_{key}"))?;
         slot.1 += n;
         total += n;
     }
@@ -143,24 +203,37 @@ fn pay_mana(f: &Fragments, p: &Element) -> Option<Vec<(String, i64)>> {
 fn mana(effects: &Element, out: &mut Parts) {
     let colour = match effects.children.as_slice() {
         [g] if g.name == "give-mana" && g.children.is_empty() => match g.attrs.as_slice() {
-            [(k, v)] if v == "1" => COLOURS.iter().find(|(n, _)| n == k).map(|(_, c)| *c).or((k == "colorless").then_some('c')),
+            [(k, v)] if v == "1" => COLOURS
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, c)| *c)
+                .or((k == "colorless").then_some('c')),
             _ => None,
         },
         _ => None,
     };
     match colour {
         Some(c) => out.tags.push(format!("makes_{c}")),
-        None => out.missing.push("mana ability other than {T}: one mana of one colour".into()),
+        None => out
+            .missing
+            .push("mana ability other than {T}: one mana of one colour".into()),
     }
 }
 
 /// An ability object's class: when created it remembers its card and chooses its target
 /// (if it has one); when it resolves on the stack it acts if the target is still legal,
 /// else fizzles; then it leaves the stack.
-pub fn ability_class(title: &str, targets: &[String], filter: Option<&Value>, effect: Vec<Value>) -> Value {
+pub fn ability_class(
+    title: &str,
+    targets: &[String],
+    filter: Option<&Value>,
+    effect: Vec<Value>,
+) -> Value {
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
-    let mut on_create = vec![json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } })];
+    let mut on_create = vec![
+        json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } }),
+    ];
     let resolve = if targets.is_empty() {
         effect
     } else {
@@ -178,9 +251,11 @@ pub fn ability_class(title: &str, targets: &[String], filter: Option<&Value>, ef
             })
             .collect();
         on_create.push(json!({ "type": "link", "key": "chosen", "object": { "from": from, "pick": { "chosen": 1, "prompt": "Select a target" } } }));
-        vec![json!({ "type": "if", "condition": { "type": "compare", "left": { "count": { "ref": "mtg:ref/spell_target" } }, "op": "==", "right": 0 },
+        vec![
+            json!({ "type": "if", "condition": { "type": "compare", "left": { "count": { "ref": "mtg:ref/spell_target" } }, "op": "==", "right": 0 },
             "then": [{ "type": "emit", "event": "mtg:event/fizzled", "to": "self" }],
-            "else": effect })]
+            "else": effect }),
+        ]
     };
     let mut resolve = resolve;
     resolve.push(json!({ "type": "move", "zone": "resolved", "to": "self" }));

@@ -21,23 +21,40 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
             out.missing.push(format!("spell with <{}>", c.name));
         }
     }
-    let no = Element { name: String::new(), attrs: Vec::new(), children: Vec::new(), text: String::new(), line: 0, from_ref: None };
+    let no = Element {
+        name: String::new(),
+        attrs: Vec::new(),
+        children: Vec::new(),
+        text: String::new(),
+        line: 0,
+        from_ref: None,
+    };
     let cost = a.child("cost").unwrap_or(&no);
     let effects = a.child("effects").unwrap_or(&no);
     let mut tags = Vec::new();
     let mut paid = false;
     for g in groups(&cost.children) {
         match (g.reference, g.elems) {
-            (None, [p]) if p.name == "pay-mana" && p.attr("value") == Some("manacost") && p.children.is_empty() && !paid => paid = true,
-            _ if tags.is_empty() && g.reference.is_some_and(|r| r.starts_with("target-")) => match target(f, &g) {
-                Ok(t) => tags = t,
-                Err(m) => out.missing.push(m),
-            },
+            (None, [p])
+                if p.name == "pay-mana"
+                    && p.attr("value") == Some("manacost")
+                    && p.children.is_empty()
+                    && !paid =>
+            {
+                paid = true
+            }
+            _ if tags.is_empty() && g.reference.is_some_and(|r| r.starts_with("target-")) => {
+                match target(f, &g) {
+                    Ok(t) => tags = t,
+                    Err(m) => out.missing.push(m),
+                }
+            }
             _ => out.missing.push(crate::effects::describe(&g)),
         }
     }
     if !paid {
-        out.missing.push("spell cost without pay-mana manacost".into());
+        out.missing
+            .push("spell cost without pay-mana manacost".into());
     }
     let targeted = !tags.is_empty();
     if !targeted {
@@ -46,15 +63,26 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     let to = json!({ "ref": "mtg:ref/spell_target" });
     let mut actions = Vec::new();
     let list = groups(&effects.children);
-    let finished = list.last().is_some_and(|g| g.reference == Some("finish-spell") && plain_list(f, "action", "finish-spell", g.elems));
+    let finished = list.last().is_some_and(|g| {
+        g.reference == Some("finish-spell") && plain_list(f, "action", "finish-spell", g.elems)
+    });
     if !finished {
-        out.missing.push("spell effects not ending with finish-spell".into());
+        out.missing
+            .push("spell effects not ending with finish-spell".into());
     }
-    let body = effects.children.len() - list.last().map_or(0, |g| if finished { g.elems.len() } else { 0 });
-    let cx = crate::effects::Cx { target: to, this: None };
+    let body = effects.children.len()
+        - list
+            .last()
+            .map_or(0, |g| if finished { g.elems.len() } else { 0 });
+    let cx = crate::effects::Cx {
+        target: to,
+        this: None,
+    };
     match crate::effects::actions(f, &effects.children[..body], &cx) {
         Ok(v) => actions = v,
-        Err(m) => out.missing.extend(m.into_iter().map(|m| format!("spell effect {m}"))),
+        Err(m) => out
+            .missing
+            .extend(m.into_iter().map(|m| format!("spell effect {m}"))),
     }
     if actions.is_empty() && out.missing.len() == before {
         out.missing.push("spell without effects".into());

@@ -15,7 +15,10 @@ pub fn translate(f: &Fragments, s: &Element) -> Result<Value, String> {
     if s.name != "static-modifier" {
         return Err(format!("<{}> in <modifiers>", s.name));
     }
-    if s.attrs.iter().any(|(k, v)| !(k == "filter-zone" && v == "play")) {
+    if s.attrs
+        .iter()
+        .any(|(k, v)| !(k == "filter-zone" && v == "play"))
+    {
         return Err(format!("static-modifier {}", s.start_tag()));
     }
     let mut modifiers = Vec::new();
@@ -44,7 +47,9 @@ pub fn translate(f: &Fragments, s: &Element) -> Result<Value, String> {
 /// One modifier: `<register-modifier index="power|toughness" operation="add" value="N">`
 /// or `<property-modifier property="flying">`.
 fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
-    let plain = |allowed: &[&str]| m.children.is_empty() && m.attrs.iter().all(|(k, _)| allowed.contains(&k.as_str()));
+    let plain = |allowed: &[&str]| {
+        m.children.is_empty() && m.attrs.iter().all(|(k, _)| allowed.contains(&k.as_str()))
+    };
     match m.name.as_str() {
         "register-modifier" if plain(&["index", "operation", "value", "linked", "layer"]) => {
             let key = match m.attr("index") {
@@ -52,12 +57,18 @@ fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
                 Some("toughness") => "max_health",
                 other => return Err(format!("static register-modifier {}", other.unwrap_or("?"))),
             };
-            match (m.attr("operation"), m.attr("value").and_then(|v| f.value(v))) {
+            match (
+                m.attr("operation"),
+                m.attr("value").and_then(|v| f.value(v)),
+            ) {
                 (Some("add"), Some(n)) => Ok(json!({ "key": key, "op": "add", "value": n })),
                 _ => Err("static register-modifier other than adding a number".into()),
             }
         }
-        "property-modifier" if plain(&["property", "linked", "layer", "value"]) && m.attr("value").is_none_or(|v| v == "true") => {
+        "property-modifier"
+            if plain(&["property", "linked", "layer", "value"])
+                && m.attr("value").is_none_or(|v| v == "true") =>
+        {
             let p = m.attr("property").unwrap_or("?");
             match KEYWORDS.iter().find(|(k, _)| *k == p) {
                 Some((_, tag)) => Ok(json!({ "key": tag, "op": "tag" })),

@@ -71,33 +71,47 @@ fn line_offset(text: &str, line: u32) -> Option<usize> {
     if line <= 1 {
         return Some(0);
     }
-    text.match_indices('\n').nth(line as usize - 2).map(|(i, _)| i + 1)
+    text.match_indices('\n')
+        .nth(line as usize - 2)
+        .map(|(i, _)| i + 1)
 }
 
 /// One FOCS file → its classes.
 #[loader("freeorion:loader/focs", extensions = ["focs"])]
 fn focs(text: &str) -> Result<Value, LoadError> {
-    let path = load_path().ok_or_else(|| LoadError::new("the FOCS loader runs only on a mod's files"))?;
+    let path =
+        load_path().ok_or_else(|| LoadError::new("the FOCS loader runs only on a mod's files"))?;
     let at = path.find("scripting/").ok_or_else(|| {
         LoadError::new(format!("`{path}` is not under a `scripting/` folder: FOCS entries are read from FreeOrion's content root (default/scripting/...)"))
     })?;
     let (root, name) = path.split_at(at);
-    let rules_text = read_text(GAME_RULES).map_err(|e| LoadError::new(format!("{GAME_RULES}: {e}")))?;
+    let rules_text =
+        read_text(GAME_RULES).map_err(|e| LoadError::new(format!("{GAME_RULES}: {e}")))?;
     let rules = Rules::parse(&rules_text)
         .map_err(|(line, m)| LoadError::new(format!("{GAME_RULES}:{line}: {m}")))?;
     let renamed = read_text(INCLUDES).map(|t| renames(&t)).unwrap_or_default();
-    let mut files = ModFiles { root: root.to_owned(), renamed };
+    let mut files = ModFiles {
+        root: root.to_owned(),
+        renamed,
+    };
     let pre = preprocess(name, &["shim.macros"], &mut files);
     let here = |file: &str, line: u32| (file == name).then(|| line_offset(text, line)).flatten();
     for d in &pre.diagnostics {
         // Includes of files the content does not have, undefined names: the entry
         // may still read (what they held is missing), so they are warnings here.
-        let sev = if d.severity == Severity::Error { "" } else { " (warning)" };
+        let sev = if d.severity == Severity::Error {
+            ""
+        } else {
+            " (warning)"
+        };
         report_warning(format!("{d}{sev}"), here(&d.file, d.line));
     }
     let nodes = parse(&pre).map_err(|d| {
         let offset = here(&d.file, d.line);
-        LoadError { message: d.to_string(), offset }
+        LoadError {
+            message: d.to_string(),
+            offset,
+        }
     })?;
     let t = translate(&pre, &nodes, &rules);
     for (path, file, line) in &t.spans {

@@ -47,7 +47,10 @@ fn main() {
             Err(e) => println!("error   {}: {}", f.display(), e.message),
         }
     }
-    println!("\n{ok} of {} scripts translate into playable cards", files.len());
+    println!(
+        "\n{ok} of {} scripts translate into playable cards",
+        files.len()
+    );
     let mut by_count: Vec<(String, usize)> = histogram.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (m, n) in by_count {

@@ -20,7 +20,15 @@ pub struct Activated {
 /// Translates one `AB$ DealDamage` line of the card `class`; `Err` lists what it lacks.
 pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
-    let known = ["AB", "Cost", "ValidTgts", "TgtPrompt", "NumDmg", "SpellDescription", "AILogic"];
+    let known = [
+        "AB",
+        "Cost",
+        "ValidTgts",
+        "TgtPrompt",
+        "NumDmg",
+        "SpellDescription",
+        "AILogic",
+    ];
     let mut missing: Vec<String> = a
         .params
         .0
@@ -32,7 +40,10 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         missing.push(format!("A:AB$ {api}"));
     }
     if a.params.get("Cost") != Some("T") {
-        missing.push(format!("A:AB$ {api} with Cost$ {}", a.params.get("Cost").unwrap_or("(none)")));
+        missing.push(format!(
+            "A:AB$ {api} with Cost$ {}",
+            a.params.get("Cost").unwrap_or("(none)")
+        ));
     }
     let amount = a.params.get("NumDmg").and_then(|n| n.parse::<i64>().ok());
     if amount.is_none() {
@@ -41,7 +52,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let mut from = Vec::new();
     for t in a.params.get("ValidTgts").unwrap_or("").split(',') {
         match t.trim() {
-            "Creature" => from.push(json!({ "type": "objects", "zone": "battlefield", "tag": "creature" })),
+            "Creature" => {
+                from.push(json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }))
+            }
             "Player" => from.push(json!({ "type": "players" })),
             other => missing.push(format!("A:AB$ ValidTgts$ {other}")),
         }
@@ -53,10 +66,18 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let choose = json!({ "from": from, "pick": { "chosen": 1, "prompt": prompt } });
     let effect = json!({ "type": "damage", "amount": amount, "source": "self", "to": { "ref": "spell_target" } });
     let name = format!("{class}_ab");
-    let def = ability_class(&format!("{} (ability)", face.name), choose, "spell_target", effect);
+    let def = ability_class(
+        &format!("{} (ability)", face.name),
+        choose,
+        "spell_target",
+        effect,
+    );
     let card_trigger = json!({
         "when": { "event": "activated", "target": { "type": "is_self" } },
         "do": [{ "type": "create", "class": name, "zone": "stack" }],
     });
-    Ok(Activated { card_trigger, ability: (name, def) })
+    Ok(Activated {
+        card_trigger,
+        ability: (name, def),
+    })
 }

@@ -74,7 +74,8 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         let line = script.diagnostics.first().map_or(1, |d| d.line);
         return Err(ScriptError {
             offset: line_offset(text, line),
-            message: "a Forge card script needs a `Name:` line; add `Name:<card name>` at the top".into(),
+            message: "a Forge card script needs a `Name:` line; add `Name:<card name>` at the top"
+                .into(),
         });
     };
     let class = slug(&face.name);
@@ -190,7 +191,12 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
 /// The mana cost: generic, coloured and colourless symbols; colour tags from the cost
 /// (or the `Colors:` indicator). X, hybrid, Phyrexian and snow symbols are not
 /// implemented yet; a non-land without a cost cannot be cast.
-fn cost(face: &Face, props: &mut Map<String, Value>, tags: &mut Vec<String>, missing: &mut Vec<String>) {
+fn cost(
+    face: &Face,
+    props: &mut Map<String, Value>,
+    tags: &mut Vec<String>,
+    missing: &mut Vec<String>,
+) {
     let mut generic = 0u32;
     let mut coloured: Vec<(char, u32)> = "wubrgc".chars().map(|c| (c, 0)).collect();
     let is_land = face.types.iter().any(|t| t == "Land");
@@ -222,7 +228,11 @@ fn cost(face: &Face, props: &mut Map<String, Value>, tags: &mut Vec<String>, mis
     let indicated: Vec<char> = face
         .colors
         .iter()
-        .filter_map(|c| COLOURS.iter().find(|(_, name)| c.eq_ignore_ascii_case(name)))
+        .filter_map(|c| {
+            COLOURS
+                .iter()
+                .find(|(_, name)| c.eq_ignore_ascii_case(name))
+        })
         .map(|(k, _)| *k)
         .collect();
     for (k, name) in COLOURS {
@@ -300,7 +310,9 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
         let produced = a.params.get("Produced").unwrap_or("");
         let makes: Option<Vec<char>> = match produced {
             "Any" => Some("wubrg".chars().collect()),
-            p if p.len() == 1 && "WUBRGC".contains(p) => Some(p.to_ascii_lowercase().chars().collect()),
+            p if p.len() == 1 && "WUBRGC".contains(p) => {
+                Some(p.to_ascii_lowercase().chars().collect())
+            }
             _ => None,
         };
         match (key, api, a.params.get("Cost"), makes) {
@@ -366,8 +378,20 @@ mod tests {
         assert_eq!(def["properties"]["cost_w"], 2);
         assert_eq!(def["properties"]["cost_generic"], 3);
         assert_eq!(def["properties"]["mana_value"], 5);
-        let tags: Vec<&str> = def["tags"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-        for t in ["creature", "white", "flying", "vigilance", "deck_card", "angel"] {
+        let tags: Vec<&str> = def["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for t in [
+            "creature",
+            "white",
+            "flying",
+            "vigilance",
+            "deck_card",
+            "angel",
+        ] {
             assert!(tags.contains(&t), "{t} in {tags:?}");
         }
     }
@@ -380,17 +404,35 @@ mod tests {
         let sea = translate("Name:Sea\nManaCost:no cost\nTypes:Land Island Swamp\n").unwrap();
         assert!(sea.missing.is_empty(), "{:?}", sea.missing);
         let text = sea.tree.to_string();
-        assert!(text.contains("makes_u") && text.contains("makes_b"), "{text}");
+        assert!(
+            text.contains("makes_u") && text.contains("makes_b"),
+            "{text}"
+        );
     }
 
     #[test]
     fn what_a_card_lacks_is_listed_and_it_stays_out_of_decks() {
         let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Flash\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
-        assert_eq!(c.missing, ["K:Flash", "PT */2", "T:Mode$ ChangesZone", "mana symbol {X}", "supertype Legendary"]);
+        assert_eq!(
+            c.missing,
+            [
+                "K:Flash",
+                "PT */2",
+                "T:Mode$ ChangesZone",
+                "mana symbol {X}",
+                "supertype Legendary"
+            ]
+        );
         let def = &c.tree["class"]["odd"];
         let tags = def["tags"].to_string();
-        assert!(tags.contains("untranslated") && !tags.contains("deck_card"), "{tags}");
-        assert!(def["properties"]["missing"].as_str().unwrap().contains("K:Flash"));
+        assert!(
+            tags.contains("untranslated") && !tags.contains("deck_card"),
+            "{tags}"
+        );
+        assert!(def["properties"]["missing"]
+            .as_str()
+            .unwrap()
+            .contains("K:Flash"));
     }
 
     #[test]
@@ -398,18 +440,31 @@ mod tests {
         let bolt = translate("Name:Bolt\nManaCost:R\nTypes:Instant\nA:SP$ DealDamage | Cost$ R | ValidTgts$ Creature,Player | TgtPrompt$ t | NumDmg$ 3 | SpellDescription$ d\n").unwrap();
         assert!(bolt.missing.is_empty(), "{:?}", bolt.missing);
         let text = bolt.tree.to_string();
-        for part in ["targets_creature", "targets_player", "\"amount\":3", "resolve", "spell_target", "deck_card"] {
+        for part in [
+            "targets_creature",
+            "targets_player",
+            "\"amount\":3",
+            "resolve",
+            "spell_target",
+            "deck_card",
+        ] {
             assert!(text.contains(part), "{part} in {text}");
         }
         let growth = translate("Name:Growth\nManaCost:G\nTypes:Instant\nA:SP$ Pump | Cost$ G | ValidTgts$ Creature | NumAtt$ +3 | NumDef$ +3 | KW$ Trample\n").unwrap();
         assert!(growth.missing.is_empty(), "{:?}", growth.missing);
         let text = growth.tree.to_string();
-        assert!(text.contains("\"until\":\"cleanup\"") && text.contains("trample"), "{text}");
+        assert!(
+            text.contains("\"until\":\"cleanup\"") && text.contains("trample"),
+            "{text}"
+        );
         let counter = translate("Name:Nope\nManaCost:U U\nTypes:Instant\nA:SP$ Counter | Cost$ U U | TargetType$ Spell | ValidTgts$ Card | SpellDescription$ c\n").unwrap();
         assert!(counter.missing.is_empty(), "{:?}", counter.missing);
         assert!(counter.tree.to_string().contains("targets_spell"));
         let odd = translate("Name:Odd\nManaCost:R\nTypes:Sorcery\nA:SP$ DealDamage | ValidTgts$ Creature | NumDmg$ X | TargetMax$ 2\n").unwrap();
-        assert_eq!(odd.missing, ["A:SP$ DealDamage with TargetMax$", "NumDmg$ X"]);
+        assert_eq!(
+            odd.missing,
+            ["A:SP$ DealDamage with TargetMax$", "NumDmg$ X"]
+        );
     }
 
     #[test]
@@ -417,11 +472,25 @@ mod tests {
         let c = translate("Name:Killer\nManaCost:2 B B\nTypes:Creature Human\nPT:2/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ TrigDestroy | TriggerDescription$ d\nSVar:TrigDestroy:DB$Destroy | ValidTgts$ Creature.nonArtifact+nonBlack | NoRegen$ True | TgtPrompt$ p\n").unwrap();
         assert!(c.missing.is_empty(), "{:?}", c.missing);
         let text = c.tree.to_string();
-        for part in ["killer_etb", "\"zone\":\"stack\"", "\"tag\":\"black\"", "\"tag\":\"artifact\"", "destroy", "chosen"] {
+        for part in [
+            "killer_etb",
+            "\"zone\":\"stack\"",
+            "\"tag\":\"black\"",
+            "\"tag\":\"artifact\"",
+            "destroy",
+            "chosen",
+        ] {
             assert!(text.contains(part), "{part} in {text}");
         }
         let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Draw | NumCards$ 1\n").unwrap();
-        assert_eq!(odd.missing, ["ETB DB$ Draw", "ETB DB$ Draw with NumCards$", "ETB ability without ValidTgts$"]);
+        assert_eq!(
+            odd.missing,
+            [
+                "ETB DB$ Draw",
+                "ETB DB$ Draw with NumCards$",
+                "ETB ability without ValidTgts$"
+            ]
+        );
     }
 
     #[test]
@@ -433,6 +502,9 @@ mod tests {
     #[test]
     fn slugs() {
         assert_eq!(slug("Gaea's Cradle"), "gaeas_cradle");
-        assert_eq!(slug("Kiki-Jiki, Mirror Breaker"), "kiki_jiki_mirror_breaker");
+        assert_eq!(
+            slug("Kiki-Jiki, Mirror Breaker"),
+            "kiki_jiki_mirror_breaker"
+        );
     }
 }

@@ -23,8 +23,18 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
     let mut missing = Vec::new();
     let known = [
-        "SP", "Cost", "ValidTgts", "TgtPrompt", "NumDmg", "NumAtt", "NumDef", "KW",
-        "SpellDescription", "SubAbility", "AILogic", "TargetType",
+        "SP",
+        "Cost",
+        "ValidTgts",
+        "TgtPrompt",
+        "NumDmg",
+        "NumAtt",
+        "NumDef",
+        "KW",
+        "SpellDescription",
+        "SubAbility",
+        "AILogic",
+        "TargetType",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -35,7 +45,9 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
     let mut effect = match api {
         "DealDamage" => deal_damage(a, &mut missing),
         "Pump" => pump(a, &tags, &mut missing),
-        "Counter" => vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })],
+        "Counter" => {
+            vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })]
+        }
         other => {
             missing.push(format!("A:SP$ {other}"));
             Vec::new()
@@ -47,9 +59,11 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
     if !missing.is_empty() {
         return Err(missing);
     }
-    let mut actions = vec![json!({ "type": "if", "condition": { "type": "compare", "left": "count(spell_target)", "op": "==", "right": 0 },
+    let mut actions = vec![
+        json!({ "type": "if", "condition": { "type": "compare", "left": "count(spell_target)", "op": "==", "right": 0 },
         "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
-        "else": effect })];
+        "else": effect }),
+    ];
     actions.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
     let trigger = json!({
         "when": { "event": "resolve", "target": { "type": "is_self" } },
@@ -94,9 +108,14 @@ fn number(text: Option<&str>) -> Option<i64> {
 
 fn deal_damage(a: &Ability, missing: &mut Vec<String>) -> Vec<Value> {
     match number(a.params.get("NumDmg")) {
-        Some(n) => vec![json!({ "type": "damage", "amount": n, "source": "self", "to": { "ref": "spell_target" } })],
+        Some(n) => vec![
+            json!({ "type": "damage", "amount": n, "source": "self", "to": { "ref": "spell_target" } }),
+        ],
         None => {
-            missing.push(format!("NumDmg$ {}", a.params.get("NumDmg").unwrap_or("(none)")));
+            missing.push(format!(
+                "NumDmg$ {}",
+                a.params.get("NumDmg").unwrap_or("(none)")
+            ));
             Vec::new()
         }
     }
@@ -133,9 +152,15 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> Vec<Value>
         return Vec::new();
     };
     let api = ab.api.as_deref().unwrap_or("?");
-    let plain = ab.params.0.iter().all(|(k, _)| ["DB", "LifeAmount", "SpellDescription"].contains(&k.as_str()));
+    let plain = ab
+        .params
+        .0
+        .iter()
+        .all(|(k, _)| ["DB", "LifeAmount", "SpellDescription"].contains(&k.as_str()));
     match (api, number(ab.params.get("LifeAmount"))) {
-        ("GainLife", Some(n)) if plain => vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })],
+        ("GainLife", Some(n)) if plain => {
+            vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })]
+        }
         _ => {
             missing.push(format!("SubAbility DB$ {api}"));
             Vec::new()

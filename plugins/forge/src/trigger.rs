@@ -24,16 +24,41 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
     let etb = mode == "ChangesZone"
         && t.params.get("Destination") == Some("Battlefield")
         && matches!(t.params.get("Origin"), None | Some("Any"))
-        && matches!(t.params.get("ValidCard"), Some("Card.Self" | "Creature.Self"));
-    let known = ["Mode", "Origin", "Destination", "ValidCard", "Execute", "TriggerDescription"];
+        && matches!(
+            t.params.get("ValidCard"),
+            Some("Card.Self" | "Creature.Self")
+        );
+    let known = [
+        "Mode",
+        "Origin",
+        "Destination",
+        "ValidCard",
+        "Execute",
+        "TriggerDescription",
+    ];
     if !etb || t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
         return Err(vec![format!("T:Mode$ {mode}")]);
     }
-    let Some(exec) = t.params.get("Execute").and_then(|n| face.svar(n)).and_then(|s| s.ability.as_ref()) else {
-        return Err(vec!["T:Mode$ ChangesZone without an Execute$ ability".into()]);
+    let Some(exec) = t
+        .params
+        .get("Execute")
+        .and_then(|n| face.svar(n))
+        .and_then(|s| s.ability.as_ref())
+    else {
+        return Err(vec![
+            "T:Mode$ ChangesZone without an Execute$ ability".into()
+        ]);
     };
     let api = exec.api.as_deref().unwrap_or("?");
-    let allowed = ["DB", "ValidTgts", "TgtPrompt", "NumDmg", "NoRegen", "Origin", "Destination"];
+    let allowed = [
+        "DB",
+        "ValidTgts",
+        "TgtPrompt",
+        "NumDmg",
+        "NoRegen",
+        "Origin",
+        "Destination",
+    ];
     for (k, _) in &exec.params.0 {
         if !allowed.contains(&k.as_str()) {
             missing.push(format!("ETB DB$ {api} with {k}$"));
@@ -43,7 +68,11 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
     let target = json!({ "type": "object", "object": "self.chosen", "where": filter.clone() });
     let effect = match api {
         "Destroy" => json!({ "type": "destroy", "to": target }),
-        "DealDamage" => match exec.params.get("NumDmg").and_then(|n| n.parse::<i64>().ok()) {
+        "DealDamage" => match exec
+            .params
+            .get("NumDmg")
+            .and_then(|n| n.parse::<i64>().ok())
+        {
             Some(n) => json!({ "type": "damage", "amount": n, "source": "self", "to": target }),
             None => {
                 missing.push("ETB DB$ DealDamage without a number".into());
@@ -65,7 +94,10 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
         return Err(missing);
     }
     let ability = format!("{class}_etb");
-    let prompt = exec.params.get("TgtPrompt").unwrap_or("Select target creature");
+    let prompt = exec
+        .params
+        .get("TgtPrompt")
+        .unwrap_or("Select target creature");
     let choose = json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": filter, "pick": { "chosen": 1, "prompt": prompt } });
     let title = format!("{} (enters the battlefield)", face.name);
     let def = ability_class(&title, choose, "etb_target", effect);
@@ -73,7 +105,10 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
         "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
         "do": [{ "type": "create", "class": ability, "zone": "stack" }],
     });
-    Ok(Etb { card_trigger, ability: (ability, def) })
+    Ok(Etb {
+        card_trigger,
+        ability: (ability, def),
+    })
 }
 
 /// An ability object's class: it chooses its target (`choose`, a selector with a chosen

@@ -19,7 +19,11 @@ const FORMS: &str = "an expression table is `{ count = <selector> }`, `{ sum = <
 
 impl Compiler<'_> {
     /// Compiles an expression table (see the module doc).
-    pub(crate) fn expr_table(&mut self, m: &Map<String, Json>, path: &[PathSeg]) -> Result<Expr, ContentError> {
+    pub(crate) fn expr_table(
+        &mut self,
+        m: &Map<String, Json>,
+        path: &[PathSeg],
+    ) -> Result<Expr, ContentError> {
         let only = |keys: &[&str]| m.keys().all(|k| keys.contains(&k.as_str()));
         if m.contains_key("count") && only(&["count"]) {
             let sel = self.selector(&m["count"], &with(path, "count"))?;
@@ -29,7 +33,12 @@ impl Compiler<'_> {
             let sel = self.selector(&m["exists"], &with(path, "exists"))?;
             return Ok(Expr::Stat(Stat::Exists, Arc::new(sel), None));
         }
-        for (name, stat) in [("sum", None), ("max", Some(Stat::Max)), ("min", Some(Stat::Min)), ("mean", Some(Stat::Mean))] {
+        for (name, stat) in [
+            ("sum", None),
+            ("max", Some(Stat::Max)),
+            ("min", Some(Stat::Min)),
+            ("mean", Some(Stat::Mean)),
+        ] {
             if m.contains_key(name) && only(&[name, "key"]) {
                 return self.statistic(m, name, stat, path);
             }
@@ -46,10 +55,14 @@ impl Compiler<'_> {
         if m.contains_key("expr") && only(&["expr", "let"]) {
             return self.expr_with_locals(m, path);
         }
-        Err(ContentError::new("E-CONTENT-EXPR", path.to_vec(), format!(
-            "an expression table with keys {:?} is not one the engine knows",
-            m.keys().collect::<Vec<_>>()
-        ))
+        Err(ContentError::new(
+            "E-CONTENT-EXPR",
+            path.to_vec(),
+            format!(
+                "an expression table with keys {:?} is not one the engine knows",
+                m.keys().collect::<Vec<_>>()
+            ),
+        )
         .help(FORMS))
     }
 
@@ -63,8 +76,14 @@ impl Compiler<'_> {
     ) -> Result<Expr, ContentError> {
         let sel = Arc::new(self.selector(&m[name], &with(path, name))?);
         let key = m.get("key").and_then(Json::as_str).ok_or_else(|| {
-            ContentError::new("E-CONTENT-MISSING", with(path, "key"), format!("`{name}` needs the property to read in `key`"))
-                .help(format!("e.g. `{{ {name} = {{ type = \"objects\" }}, key = \"population\" }}`"))
+            ContentError::new(
+                "E-CONTENT-MISSING",
+                with(path, "key"),
+                format!("`{name}` needs the property to read in `key`"),
+            )
+            .help(format!(
+                "e.g. `{{ {name} = {{ type = \"objects\" }}, key = \"population\" }}`"
+            ))
         })?;
         let key = Sym::new(key);
         Ok(match stat {
@@ -74,16 +93,30 @@ impl Compiler<'_> {
     }
 
     /// A required sub-expression of a table.
-    fn table_part(&mut self, m: &Map<String, Json>, key: &str, path: &[PathSeg]) -> Result<Expr, ContentError> {
+    fn table_part(
+        &mut self,
+        m: &Map<String, Json>,
+        key: &str,
+        path: &[PathSeg],
+    ) -> Result<Expr, ContentError> {
         match m.get(key) {
             Some(v) => self.expr(v, &with(path, key)),
-            None => Err(ContentError::new("E-CONTENT-MISSING", with(path, key), format!("missing `{key}`")).help(FORMS)),
+            None => Err(ContentError::new(
+                "E-CONTENT-MISSING",
+                with(path, key),
+                format!("missing `{key}`"),
+            )
+            .help(FORMS)),
         }
     }
 
     /// `{ expr = "text", let = { name = <expr>, … } }`: the names are visible in the text
     /// (and in later names of the same `let`).
-    fn expr_with_locals(&mut self, m: &Map<String, Json>, path: &[PathSeg]) -> Result<Expr, ContentError> {
+    fn expr_with_locals(
+        &mut self,
+        m: &Map<String, Json>,
+        path: &[PathSeg],
+    ) -> Result<Expr, ContentError> {
         let depth = self.locals.len();
         let result = (|| {
             if let Some(lets) = m.get("let") {
@@ -97,7 +130,11 @@ impl Compiler<'_> {
                 }
             }
             let text = m.get("expr").filter(|v| v.is_string()).ok_or_else(|| {
-                ContentError::new("E-CONTENT-TYPE", with(path, "expr"), "`expr` must be expression text")
+                ContentError::new(
+                    "E-CONTENT-TYPE",
+                    with(path, "expr"),
+                    "`expr` must be expression text",
+                )
             })?;
             self.expr(text, &with(path, "expr"))
         })();

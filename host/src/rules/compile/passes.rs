@@ -13,7 +13,11 @@ use crate::rules::{ContentError, PathSeg};
 
 impl Compiler<'_> {
     /// `[pass.NAME]`.
-    pub(crate) fn pass_def(&mut self, name: &str, spec: &PassSpec) -> Result<PassDef, ContentError> {
+    pub(crate) fn pass_def(
+        &mut self,
+        name: &str,
+        spec: &PassSpec,
+    ) -> Result<PassDef, ContentError> {
         let path = vec![PathSeg::Key("pass".into()), PathSeg::Key(name.to_owned())];
         let id = Id::from_parts(self.namespace(), "pass", name)
             .map_err(|e| ContentError::new("E-CONTENT-ID", path.clone(), e.to_string()))?;
@@ -21,8 +25,12 @@ impl Compiler<'_> {
         for (key, v) in &spec.reset {
             let p = with(&with(&path, "reset"), key);
             let n = v.as_f64().ok_or_else(|| {
-                ContentError::new("E-CONTENT-TYPE", p.clone(), format!("the reset value of `{key}` must be a number"))
-                    .help("write e.g. `reset = { max_troops = 0 }`")
+                ContentError::new(
+                    "E-CONTENT-TYPE",
+                    p.clone(),
+                    format!("the reset value of `{key}` must be a number"),
+                )
+                .help("write e.g. `reset = { max_troops = 0 }`")
             })?;
             reset.push((Sym::new(key), n));
         }
@@ -31,13 +39,25 @@ impl Compiler<'_> {
             let mut p = with(&path, "clamp");
             p.push(PathSeg::Index(n));
             if c.min.is_none() && c.max.is_none() {
-                return Err(ContentError::new("E-CONTENT-MISSING", p, "a clamp needs `min`, `max` or both")
-                    .help("e.g. `{ key = \"troops\", min = 0, max = \"target.max_troops\" }`"));
+                return Err(ContentError::new(
+                    "E-CONTENT-MISSING",
+                    p,
+                    "a clamp needs `min`, `max` or both",
+                )
+                .help("e.g. `{ key = \"troops\", min = 0, max = \"target.max_troops\" }`"));
             }
             clamps.push(PassClamp {
                 key: Sym::new(&c.key),
-                min: c.min.as_ref().map(|m| self.expr(m, &with(&p, "min"))).transpose()?,
-                max: c.max.as_ref().map(|m| self.expr(m, &with(&p, "max"))).transpose()?,
+                min: c
+                    .min
+                    .as_ref()
+                    .map(|m| self.expr(m, &with(&p, "min")))
+                    .transpose()?,
+                max: c
+                    .max
+                    .as_ref()
+                    .map(|m| self.expr(m, &with(&p, "max")))
+                    .transpose()?,
             });
         }
         Ok(PassDef {
@@ -72,7 +92,11 @@ impl Compiler<'_> {
         spec: &EffectsGroupSpec,
         p: &[PathSeg],
     ) -> Result<EffectsGroupDef, ContentError> {
-        let pass = self.reference(spec.pass.as_deref().unwrap_or("effects"), "pass", &with(p, "pass"))?;
+        let pass = self.reference(
+            spec.pass.as_deref().unwrap_or("effects"),
+            "pass",
+            &with(p, "pass"),
+        )?;
         let source = match &spec.source {
             Some(s) => Some(ObjRef::parse(s).map_err(|e| {
                 ContentError::new("E-CONTENT-EXPR", with(p, "source"), e.to_string())
@@ -80,9 +104,16 @@ impl Compiler<'_> {
             })?),
             None => None,
         };
-        let scope = spec.scope.as_ref().map(|s| self.selector(s, &with(p, "scope"))).transpose()?;
-        let activation =
-            spec.activation.as_ref().map(|c| self.condition(c, &with(p, "activation"))).transpose()?;
+        let scope = spec
+            .scope
+            .as_ref()
+            .map(|s| self.selector(s, &with(p, "scope")))
+            .transpose()?;
+        let activation = spec
+            .activation
+            .as_ref()
+            .map(|c| self.condition(c, &with(p, "activation")))
+            .transpose()?;
         let mut effects = Vec::with_capacity(spec.effects.len());
         for (i, e) in spec.effects.iter().enumerate() {
             let mut ep = with(p, "effects");
@@ -94,8 +125,12 @@ impl Compiler<'_> {
             None => Vec::new(),
         };
         if effects.is_empty() && actions.is_empty() {
-            return Err(ContentError::new("E-CONTENT-MISSING", p.to_vec(), "an effects group needs `effects` or `do`")
-                .help("e.g. `effects = [{ key = \"industry\", value = \"value + 1\" }]`"));
+            return Err(ContentError::new(
+                "E-CONTENT-MISSING",
+                p.to_vec(),
+                "an effects group needs `effects` or `do`",
+            )
+            .help("e.g. `effects = [{ key = \"industry\", value = \"value + 1\" }]`"));
         }
         let label = spec.label.clone().unwrap_or_else(|| class.to_string());
         Ok(EffectsGroupDef {
@@ -103,7 +138,10 @@ impl Compiler<'_> {
             source,
             scope,
             activation,
-            zones: spec.zones.as_ref().map(|z| z.iter().map(|z| Sym::new(z)).collect()),
+            zones: spec
+                .zones
+                .as_ref()
+                .map(|z| z.iter().map(|z| Sym::new(z)).collect()),
             stacking: spec.stacking.as_deref().map(Sym::new),
             priority: spec.priority,
             label: Arc::from(label),
@@ -113,4 +151,3 @@ impl Compiler<'_> {
         })
     }
 }
-

@@ -111,7 +111,10 @@ impl Compiler<'_> {
         };
         let mut header = Vec::new();
         for (name, v) in &spec.header {
-            header.push((name.clone(), self.expr(v, &with(&with(&path, "header"), name))?));
+            header.push((
+                name.clone(),
+                self.expr(v, &with(&with(&path, "header"), name))?,
+            ));
         }
         let names = |v: &[String], default: &[&str]| -> Vec<Sym> {
             if v.is_empty() {

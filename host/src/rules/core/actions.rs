@@ -598,12 +598,19 @@ fn properties(r: &mut Registry) {
         vec![
             ParamSpec::required("key", T::Name, "the property"),
             ParamSpec::optional("value", T::Expr, "the new value (a number)"),
-            ParamSpec::optional("text", T::Text, "instead of `value`: the new text (a focus, a name)"),
+            ParamSpec::optional(
+                "text",
+                T::Text,
+                "instead of `value`: the new text (a focus, a name)",
+            ),
         ],
         kind(|p| {
             let key = p.name("key")?;
             if let Some(text) = p.opt_text("text")? {
-                return Ok(Box::new(SetText { key, text: text.into() }) as Box<dyn Action>);
+                return Ok(Box::new(SetText {
+                    key,
+                    text: text.into(),
+                }) as Box<dyn Action>);
             }
             if p.raw("value").is_none() {
                 return Err(p.error("value", "`set` needs a `value` (a number) or a `text`")

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use crate::id::Sym;
 use crate::rules::expr::Expr;
-use crate::rules::registry::{builtin, Action, FnKind, ParamSpec, ParamType as T, Registry, Selector};
+use crate::rules::registry::{
+    builtin, Action, FnKind, ParamSpec, ParamType as T, Registry, Selector,
+};
 use crate::rules::select::Select;
 use crate::rules::{ActCx, Params, RuleError};
 use crate::state::{ObjId, Value, World};
@@ -73,9 +75,12 @@ impl Action for ConnectNearest {
 /// Registers `connect_nearest`.
 pub(super) fn register(r: &mut Registry) {
     let kind = FnKind(|p: &mut Params<'_, '_>| {
-        let among = p
-            .selector("among")?
-            .ok_or_else(|| p.error("among", "`connect_nearest` needs `among`, the places to join"))?;
+        let among = p.selector("among")?.ok_or_else(|| {
+            p.error(
+                "among",
+                "`connect_nearest` needs `among`, the places to join",
+            )
+        })?;
         Ok(Box::new(ConnectNearest {
             key: p.opt_name("edges")?.unwrap_or_else(|| Sym::new("lanes")),
             among,

@@ -18,7 +18,10 @@ struct RunPass {
 impl Action for RunPass {
     fn run(&self, ax: &mut ActCx<'_>, _targets: &[ObjId]) -> Result<(), RuleError> {
         let def = ax.gen.passes.get(&self.pass).cloned().ok_or_else(|| {
-            RuleError::Internal(format!("pass `{}` was checked at load but is not compiled", self.pass))
+            RuleError::Internal(format!(
+                "pass `{}` was checked at load but is not compiled",
+                self.pass
+            ))
         })?;
         crate::rules::pass::run(ax, &def)?;
         Ok(())

@@ -76,7 +76,9 @@ impl Condition for Same {
             Ok(_) | Err(RuleError::NoObject(_)) => Ok(None),
             Err(e) => Err(e),
         };
-        let Some(a) = resolve(&self.a)? else { return Ok(false) };
+        let Some(a) = resolve(&self.a)? else {
+            return Ok(false);
+        };
         match &self.b {
             None => Ok(true),
             Some(b) => Ok(resolve(b)? == Some(a)),
@@ -104,10 +106,17 @@ pub(super) fn register(r: &mut Registry) {
             None => None,
         };
         let values = values.ok_or_else(|| {
-            p.error("value", "`value` must be a number, text, bool or a list of them")
-                .help("e.g. `{ type = \"is\", key = \"focus\", value = \"research\" }`")
+            p.error(
+                "value",
+                "`value` must be a number, text, bool or a list of them",
+            )
+            .help("e.g. `{ type = \"is\", key = \"focus\", value = \"research\" }`")
         })?;
-        Ok(Box::new(Is { of: p.object("of")?, key: p.name("key")?, values }) as Box<dyn Condition>)
+        Ok(Box::new(Is {
+            of: p.object("of")?,
+            key: p.name("key")?,
+            values,
+        }) as Box<dyn Condition>)
     });
     r.conditions
         .register(builtin(
@@ -122,8 +131,13 @@ pub(super) fn register(r: &mut Registry) {
         ))
         .unwrap_or_else(|e| panic!("{e}"));
     let same = kind(|p| {
-        let a = p.object("a")?.ok_or_else(|| p.error("a", "`a` is required"))?;
-        Ok(Box::new(Same { a, b: p.object("b")? }) as Box<dyn Condition>)
+        let a = p
+            .object("a")?
+            .ok_or_else(|| p.error("a", "`a` is required"))?;
+        Ok(Box::new(Same {
+            a,
+            b: p.object("b")?,
+        }) as Box<dyn Condition>)
     });
     r.conditions
         .register(builtin(

@@ -192,7 +192,8 @@ impl Objects {
                     // the tags are left to test, on one read of the object.
                     let Ok(o) = cx.world.object(id) else { continue };
                     let tagged = self.tags.iter().all(|t| cx.world.object_has_tag(id, o, *t));
-                    let me_ok = id != me || owner_relation_of(cx, Some(me), o.owner, id, self.owner);
+                    let me_ok =
+                        id != me || owner_relation_of(cx, Some(me), o.owner, id, self.owner);
                     if tagged && me_ok && !(self.exclude_self && cx.scope.this == Some(id)) {
                         f(id);
                     }

@@ -457,7 +457,12 @@ fn finite(x: f64, e: &Expr) -> Result<f64, RuleError> {
 }
 
 /// A statistic of `key` over what `sel` picks.
-fn statistic(cx: &Cx<'_>, stat: Stat, sel: &dyn Selector, key: Option<Sym>) -> Result<f64, RuleError> {
+fn statistic(
+    cx: &Cx<'_>,
+    stat: Stat,
+    sel: &dyn Selector,
+    key: Option<Sym>,
+) -> Result<f64, RuleError> {
     let mut objs = Vec::new();
     sel.select(cx, &mut objs)?;
     if stat == Stat::Exists {
@@ -587,4 +592,3 @@ mod tests {
         assert!(p("").is_err());
     }
 }
-
