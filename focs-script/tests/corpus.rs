@@ -9,25 +9,8 @@ use std::path::{Path, PathBuf};
 
 use focs_script::{preprocess, DirFiles, Files};
 
-/// The corpus as saved: two macro files its entries include were not available, and the
-/// older versions saved in their place are read instead (focs-forge-SOURCES.txt,
-/// "Includes").
-struct Corpus(DirFiles);
-
-impl Files for Corpus {
-    fn read(&mut self, name: &str) -> Result<String, String> {
-        let name = match name {
-            "scripting/macros/priorities.macros" => "scripting/common/priorities.macros",
-            "scripting/macros/base_prod.macros" => "scripting/common/base_prod.macros",
-            other => other,
-        };
-        self.0.read(name)
-    }
-
-    fn list(&mut self, dir: &str) -> Result<Vec<String>, String> {
-        self.0.list(dir)
-    }
-}
+mod common;
+use common::{Corpus, WithShim};
 
 /// Macro files the entries include that the corpus did not save (SOURCES: "Other macro
 /// files not included").
@@ -88,22 +71,6 @@ fn expected_undefined() -> BTreeSet<String> {
         names.insert(n.to_owned());
     }
     names
-}
-
-/// The corpus with one more file, `shim.macros`, defining `names` (as a mod's shim does).
-struct WithShim(Corpus, String);
-
-impl Files for WithShim {
-    fn read(&mut self, name: &str) -> Result<String, String> {
-        if name == "shim.macros" {
-            return Ok(self.1.clone());
-        }
-        self.0.read(name)
-    }
-
-    fn list(&mut self, dir: &str) -> Result<Vec<String>, String> {
-        self.0.list(dir)
-    }
 }
 
 /// Preprocesses every entry; returns the undefined names and every other problem

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use focs_script::translate::{translate, Rules, Translation};
-use focs_script::{parse, preprocess, DirFiles, Files};
+use focs_script::{parse, preprocess, DirFiles};
+
+mod common;
+use common::{Corpus, WithShim};
 use serde_json::json;
 
 fn root() -> PathBuf {
@@ -16,25 +19,6 @@ fn root() -> PathBuf {
 
 fn mod_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/freeorion/focs")
-}
-
-/// The corpus with the mod's shim, and the two macro files the corpus saved under older
-/// names (as the loader reads them).
-struct Corpus(DirFiles, String);
-
-impl Files for Corpus {
-    fn read(&mut self, name: &str) -> Result<String, String> {
-        let name = match name {
-            "shim.macros" => return Ok(self.1.clone()),
-            "scripting/macros/priorities.macros" => "scripting/common/priorities.macros",
-            "scripting/macros/base_prod.macros" => "scripting/common/base_prod.macros",
-            other => other,
-        };
-        self.0.read(name)
-    }
-    fn list(&mut self, dir: &str) -> Result<Vec<String>, String> {
-        self.0.list(dir)
-    }
 }
 
 fn entries(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -57,7 +41,7 @@ fn translate_all() -> Vec<(String, Translation)> {
     let shim = std::fs::read_to_string(mod_dir().join("shim.macros")).unwrap();
     let rules =
         Rules::parse(&std::fs::read_to_string(mod_dir().join("game_rules.txt")).unwrap()).unwrap();
-    let mut files = Corpus(DirFiles::new(&root), shim);
+    let mut files = WithShim(Corpus(DirFiles::new(&root)), shim);
     let mut paths = Vec::new();
     entries(&root.join("scripting"), &mut paths);
     paths

@@ -367,8 +367,12 @@ fn clamp(
     mut book: Option<&mut Accounting>,
 ) -> Result<(), RuleError> {
     let label: Arc<str> = Arc::from("clamp");
+    // Listed once for every clamp (after the effects: their actions may have created
+    // objects); each clamp then skips the objects without its property.
+    let keys: Vec<Sym> = pass.clamps.iter().map(|c| c.key).collect();
+    let holders = objects_declaring(ax.world, ax.gen, &keys);
     for c in &pass.clamps {
-        for id in objects_declaring(ax.world, ax.gen, &[c.key]) {
+        for &id in &holders {
             if ax.world.base(id, c.key).is_none() {
                 continue;
             }

@@ -36,12 +36,7 @@ fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {
 /// (for decimal properties; a result that is not finite is an error).
 fn eval_decimal(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<f64, RuleError> {
     let scope = ax.scope.with_target(target);
-    let v = e.eval(&ax.cx().with_scope(&scope))?;
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(RuleError::NotFinite(e.to_string()))
-    }
+    crate::rules::expr::finite(e.eval(&ax.cx().with_scope(&scope))?, e)
 }
 
 /// The player an event about `obj` concerns: the object itself if it is a player, else

@@ -26,28 +26,41 @@ struct Connect {
 impl Connect {
     /// Adds or removes the edge `from -> to` in `from`'s list.
     fn edit(&self, world: &mut World, from: ObjId, to: ObjId) -> Result<(), RuleError> {
-        let mut list: Vec<Value> = match world.base(from, self.edges) {
-            None => Vec::new(),
-            Some(Value::List(items)) => items.to_vec(),
-            Some(other) => {
-                return Err(RuleError::Failed(format!(
-                    "property `{}` of object {from} is {}, not a list of objects; edges are kept as a list (`{} = []`)",
-                    self.edges,
-                    other.type_name(),
-                    self.edges
-                )))
-            }
-        };
-        let present = list.iter().any(|v| v.as_obj() == Some(to));
-        match (self.add, present) {
-            (true, false) => list.push(Value::Obj(to)),
-            (false, true) => list.retain(|v| v.as_obj() != Some(to)),
-            // Already as asked: the list is left alone (no write, no change recorded).
-            _ => return Ok(()),
-        }
-        world.set(from, self.edges, Value::List(list.into()))?;
-        Ok(())
+        edit_edge(world, self.edges, from, to, self.add)
     }
+}
+
+/// Adds (`add`) or removes the edge `from -> to` in `from`'s list property `edges`; an
+/// edge already as asked is left alone (no write). A property that is not a list is an
+/// error.
+pub(super) fn edit_edge(
+    world: &mut World,
+    edges: Sym,
+    from: ObjId,
+    to: ObjId,
+    add: bool,
+) -> Result<(), RuleError> {
+    let mut list: Vec<Value> = match world.base(from, edges) {
+        None => Vec::new(),
+        Some(Value::List(items)) => items.to_vec(),
+        Some(other) => {
+            return Err(RuleError::Failed(format!(
+                "property `{}` of object {from} is {}, not a list of objects; edges are kept as a list (`{} = []`)",
+                edges,
+                other.type_name(),
+                edges
+            )))
+        }
+    };
+    let present = list.iter().any(|v| v.as_obj() == Some(to));
+    match (add, present) {
+        (true, false) => list.push(Value::Obj(to)),
+        (false, true) => list.retain(|v| v.as_obj() != Some(to)),
+        // Already as asked: the list is left alone (no write, no change recorded).
+        _ => return Ok(()),
+    }
+    world.set(from, edges, Value::List(list.into()))?;
+    Ok(())
 }
 
 impl Action for Connect {

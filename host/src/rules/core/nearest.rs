@@ -1,11 +1,13 @@
 //! `core:action/connect_nearest`: joins each target to its nearest neighbours among a
-//! selection (by `x` and `y`), both ways, in an object-list property (`edges`, default
-//! `lanes`) —
+//! selection (by the `x` and `y` of their places, as `graph` finds them; objects without
+//! one are left out), both ways, in an object-list property (`edges`, default `lanes`) —
 //! how a map is given its edges (a galaxy's starlanes, a board's paths) once its places
-//! are laid out.
+//! are laid out. Edges are written as `connect` writes them (`lanes::edit_edge`).
 
 use std::sync::Arc;
 
+use super::graph::position;
+use super::lanes::edit_edge;
 use crate::id::Sym;
 use crate::rules::expr::Expr;
 use crate::rules::registry::{
@@ -13,7 +15,7 @@ use crate::rules::registry::{
 };
 use crate::rules::select::Select;
 use crate::rules::{ActCx, Params, RuleError};
-use crate::state::{ObjId, Value, World};
+use crate::state::ObjId;
 
 /// Joins each target to its `count` nearest among `among`.
 #[derive(Debug)]
@@ -23,49 +25,27 @@ struct ConnectNearest {
     count: Expr,
 }
 
-fn position(w: &World, o: ObjId) -> (f64, f64) {
-    let read = |k: &str| w.get_number(o, Sym::new(k)).unwrap_or(0.0);
-    (read("x"), read("y"))
-}
-
-/// The objects in `o`'s list property `key`.
-fn edges(w: &World, o: ObjId, key: Sym) -> Vec<ObjId> {
-    match w.base(o, key) {
-        Some(Value::List(items)) => items.iter().filter_map(Value::as_obj).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// Adds `b` to `a`'s list (once).
-fn join(w: &mut World, a: ObjId, b: ObjId, key: Sym) -> Result<(), RuleError> {
-    let mut list = edges(w, a, key);
-    if !list.contains(&b) {
-        list.push(b);
-        let values: Vec<Value> = list.into_iter().map(Value::Obj).collect();
-        w.set(a, key, Value::List(values.into()))?;
-    }
-    Ok(())
-}
-
 impl Action for ConnectNearest {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let mut among = Vec::new();
         self.among.select(&ax.cx(), &mut among)?;
         let k = usize::try_from(self.count.eval_int(&ax.cx())?.max(0)).unwrap_or(0);
         for &t in targets {
-            let (x, y) = position(ax.world, t);
+            let Some((x, y)) = position(ax.world, t) else {
+                continue;
+            };
             let mut near: Vec<(f64, ObjId)> = among
                 .iter()
                 .filter(|&&o| o != t)
-                .map(|&o| {
-                    let (ox, oy) = position(ax.world, o);
-                    ((ox - x).powi(2) + (oy - y).powi(2), o)
+                .filter_map(|&o| {
+                    let (ox, oy) = position(ax.world, o)?;
+                    Some(((ox - x).powi(2) + (oy - y).powi(2), o))
                 })
                 .collect();
             near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             for &(_, o) in near.iter().take(k) {
-                join(ax.world, t, o, self.key)?;
-                join(ax.world, o, t, self.key)?;
+                edit_edge(ax.world, self.key, t, o, true)?;
+                edit_edge(ax.world, self.key, o, t, true)?;
             }
         }
         Ok(())

@@ -23,7 +23,8 @@ impl Action for RunPass {
                 self.pass
             ))
         })?;
-        crate::rules::pass::run(ax, &def)?;
+        let report = crate::rules::pass::run(ax, &def)?;
+        tracing::debug!(pass = %self.pass, groups = report.groups, applied = report.applied, stacked = report.stacked, "effect pass");
         Ok(())
     }
 }

@@ -448,7 +448,7 @@ impl Expr {
 }
 
 /// `e`'s result, refused when it is not a finite number (`(-8) ^ 0.5`, overflow).
-fn finite(x: f64, e: &Expr) -> Result<f64, RuleError> {
+pub(crate) fn finite(x: f64, e: &Expr) -> Result<f64, RuleError> {
     if x.is_finite() {
         Ok(x)
     } else {
