@@ -1,4 +1,4 @@
-//! The world: objects, properties, tags, modifiers, aura instances, the RNG, the
+//! The world: objects, properties, tags, modifiers, aura and effect instances, the RNG, the
 //! scheduler's pending events, snapshots and checksums.
 //!
 //! Owns every piece of game state and nothing else: it never reads files, never knows
@@ -15,6 +15,7 @@ mod create;
 mod deps;
 mod dirty;
 mod edits;
+mod effects;
 mod event;
 mod modifier;
 mod queries;
@@ -36,6 +37,7 @@ pub use coords::Coords;
 pub use create::Blueprint;
 pub use deps::Deps;
 pub use dirty::Dirty;
+pub use effects::EffectInstance;
 pub use event::Event;
 pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
@@ -222,6 +224,8 @@ pub struct World {
     groups: IdMap<GroupKey, slots::Group>,
     /// Runtime aura instances by instance number.
     pub(crate) auras: OrdMap<u64, AuraInstance>,
+    /// Runtime effect instances (given triggers) by instance number.
+    pub(crate) effects: OrdMap<u64, EffectInstance>,
     /// Modifiers each aura currently produces (cache of the last recompute).
     pub(crate) aura_results: OrdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
     /// The objects holding class auras, each with its class's place in the
@@ -234,6 +238,7 @@ pub struct World {
     pub(crate) tick: u64,
     clock: u64,
     next_aura: u64,
+    next_effect: u64,
     /// Delayed events by (due tick, sequence).
     pub(crate) scheduled: OrdMap<(u64, u64), Event>,
     pub(crate) dirty: Dirty,
@@ -256,6 +261,7 @@ impl World {
             by_granted_tag: IdMap::with_hasher(IdHash),
             groups: IdMap::with_hasher(IdHash),
             auras: OrdMap::new(),
+            effects: OrdMap::new(),
             aura_results: OrdMap::new(),
             aura_holders: None,
             rng: RefCell::new(ChaCha8Rng::seed_from_u64(seed)),
@@ -263,6 +269,7 @@ impl World {
             tick: 0,
             clock: 0,
             next_aura: 0,
+            next_effect: 0,
             scheduled: OrdMap::new(),
             dirty: Dirty::default(),
             changes: Changes::default(),
@@ -364,6 +371,9 @@ impl World {
             .collect();
         for k in gone {
             self.auras.remove(&k);
+        }
+        if !self.effects.is_empty() {
+            self.remove_effects(|e| e.holder == id);
         }
         self.dirty.structural_at(id, obj.zone);
         Ok(obj)
