@@ -283,6 +283,13 @@ impl World {
         self.seed
     }
 
+    /// Starts the RNG again from `seed` (a test re-seeding mid-game, as Hearthbreaker's
+    /// tests call `random.seed`); the next draws are those of a world made with it.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = RefCell::new(ChaCha8Rng::seed_from_u64(seed));
+        self.seed = seed;
+    }
+
     /// The health rule in force.
     pub fn health_rule(&self) -> &HealthRule {
         &self.health
