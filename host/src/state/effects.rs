@@ -24,7 +24,8 @@ pub struct EffectInstance {
 }
 
 impl World {
-    /// Gives an effect instance to `holder`; returns the instance number.
+    /// Gives an effect instance to its `holder` (its `timestamp` is set to now); returns the
+    /// instance number.
     pub fn give_effect(&mut self, mut inst: EffectInstance) -> Result<u64, StateError> {
         self.object(inst.holder)?;
         inst.timestamp = self.next_timestamp();
