@@ -110,6 +110,6 @@ pub use rules::{ability, registry};
 pub use rules::{ContentSource, ExtraActions};
 pub use rules::{Generation, PluginFault, PluginFaultKind, RuleError};
 pub use state::{
-    decimal, AccountEntry, Accounting, AppliedMod, Coords, HealthRule, Layer, MaxHealthDrop, ObjId,
-    Object, Snapshot, StateError, Value, World,
+    decimal, AccountEntry, Accounting, AppliedMod, Coords, EffectInstance, HealthRule, Layer,
+    MaxHealthDrop, ObjId, Object, Snapshot, StateError, Value, World,
 };

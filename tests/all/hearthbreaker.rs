@@ -125,32 +125,30 @@ fn every_hearthbreaker_scenario_passes() {
     ]);
     assert!(ok, "{text}\n{err}");
     assert!(text.trim_end().ends_with(" passed, 0 failed"), "{text}");
-    // Hearthbreaker's card tests, reproduced: at least 80, over neutral and five classes.
+    // Hearthbreaker's card tests, reproduced (the count per class file is in the mod's
+    // README): at least 400 passed (the bar), and every class file represented.
     let dir = repo().join("mods/hearthbreaker/tests/card_tests");
     let mut per_class = Vec::new();
     for e in std::fs::read_dir(&dir).unwrap().flatten() {
         let n = std::fs::read_dir(e.path())
             .unwrap()
             .flatten()
-            .filter(|f| f.file_name().to_string_lossy().starts_with("test_"))
+            .filter(|f| f.file_name().to_string_lossy().starts_with("test"))
             .filter(|f| text.contains(&*f.path().file_name().unwrap().to_string_lossy()))
             .count();
         per_class.push((e.file_name().to_string_lossy().into_owned(), n));
     }
     let total: usize = per_class.iter().map(|(_, n)| n).sum();
-    assert!(total >= 80, "{per_class:?}");
-    assert!(
-        per_class.iter().any(|(c, n)| c == "neutral" && *n > 0),
-        "{per_class:?}"
-    );
-    assert!(
-        per_class
-            .iter()
-            .filter(|(c, n)| c != "neutral" && *n > 0)
-            .count()
-            >= 5,
-        "{per_class:?}"
-    );
+    assert!(total >= 400, "{total} reproduced: {per_class:?}");
+    for class in [
+        "druid", "hunter", "mage", "neutral", "paladin", "priest", "rogue", "shaman", "warlock",
+        "warrior",
+    ] {
+        assert!(
+            per_class.iter().any(|(c, n)| c == class && *n > 0),
+            "no `{class}` card test passed: {per_class:?}"
+        );
+    }
 }
 
 /// The 455 cards in random decks: seeded AI-vs-AI games on the arena rules finish with no

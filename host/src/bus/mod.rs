@@ -180,7 +180,8 @@ fn find_cycle(chain: &[Id]) -> Vec<Id> {
     Vec::new()
 }
 
-/// What a trigger is bound to: every object of a class, or nothing (a standalone trigger).
+/// What a trigger is bound to: every object of a class, the objects it was given to at
+/// run time, or nothing (a standalone trigger).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Binding {
@@ -188,6 +189,9 @@ pub enum Binding {
     Class(Id),
     /// Runs once, with no `self`.
     Global,
+    /// A given effect (`core:action/give_effect`): runs once per instance given, with
+    /// `self` = the object holding the instance and `giver` = the object that gave it.
+    Given(Id),
 }
 
 /// One entry of the index: a trigger number (load order) and its priority.

@@ -236,20 +236,9 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
         let _span = tracing::debug_span!("event", id = %event.id).entered();
         tracing::trace!(%event, "dispatch");
         let gen = ax.gen;
-        for entry in gen.index.listeners(event.id) {
-            let trigger = &gen.triggers[entry.trigger as usize];
-            match entry.binding {
-                Binding::Global => run_trigger(ax, trigger, None, &event)?,
-                Binding::Class(class) => {
-                    let mut holders: smallvec::SmallVec<[ObjId; 16]> = smallvec::SmallVec::new();
-                    ax.world.objects_of_class_into(class, &mut holders);
-                    for h in holders {
-                        if ax.world.exists(h) {
-                            run_trigger(ax, trigger, Some(h), &event)?;
-                        }
-                    }
-                }
-            }
+        dispatch(ax, &event)?;
+        if ax.world.has_effects() {
+            end_silenced_effects(ax);
         }
         // Given auras that last `until` this event end now.
         let ended = end_auras_until(ax, &event)?;
@@ -301,7 +290,93 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Runs one trigger for one holder (timed per mod when profiling).
+/// Runs the triggers listening to `event`: standalone ones once, class ones once per
+/// object of the class (in id order), given effects once per instance (in the order given).
+fn dispatch(ax: &mut ActCx<'_>, event: &Arc<Event>) -> Result<(), RuleError> {
+    let gen = ax.gen;
+    for entry in gen.index.listeners(event.id) {
+        let trigger = &gen.triggers[entry.trigger as usize];
+        match entry.binding {
+            Binding::Global => {
+                run_trigger(ax, trigger, None, None, event)?;
+            }
+            Binding::Class(class) => {
+                let mut holders: smallvec::SmallVec<[ObjId; 16]> = smallvec::SmallVec::new();
+                ax.world.objects_of_class_into(class, &mut holders);
+                for h in holders {
+                    if ax.world.exists(h) {
+                        run_trigger(ax, trigger, Some(h), None, event)?;
+                    }
+                }
+            }
+            Binding::Given(def) => run_given(ax, trigger, def, event)?,
+        }
+    }
+    Ok(())
+}
+
+/// Runs a given effect's trigger for each instance of it; a one-shot instance ends once it
+/// fired, and one whose holder was silenced after it was given ends without running.
+fn run_given(
+    ax: &mut ActCx<'_>,
+    trigger: &Trigger,
+    def: crate::id::Id,
+    event: &Arc<Event>,
+) -> Result<(), RuleError> {
+    if !ax.world.has_effects() {
+        return Ok(());
+    }
+    let instances: smallvec::SmallVec<[(u64, ObjId, Option<ObjId>); 8]> = ax
+        .world
+        .effect_instances()
+        .filter(|(_, e)| e.def == def)
+        .map(|(n, e)| (n, e.holder, e.giver))
+        .collect();
+    let silence = ax.gen.world.silence_tag;
+    for (n, holder, giver) in instances {
+        // An earlier instance's actions may have ended this one.
+        let Some(inst) = ax.world.effect_instance(n) else {
+            continue;
+        };
+        let once = inst.once;
+        if effect_silenced(ax.world, inst, silence) {
+            ax.world.remove_effect_instance(n);
+            continue;
+        }
+        if run_trigger(ax, trigger, Some(holder), giver, event)? && once {
+            ax.world.remove_effect_instance(n);
+        }
+    }
+    Ok(())
+}
+
+/// Whether a given effect's holder was silenced after it was given (silence ends it).
+fn effect_silenced(
+    world: &crate::state::World,
+    inst: &crate::state::EffectInstance,
+    silence: Option<crate::id::Sym>,
+) -> bool {
+    !inst.given_silenced && silence.is_some_and(|s| world.has_tag(inst.holder, s))
+}
+
+/// Ends, for good, the given effects whose holder has been silenced since they were given
+/// (a later loss of the silence tag does not bring them back).
+fn end_silenced_effects(ax: &mut ActCx<'_>) {
+    let silence = ax.gen.world.silence_tag;
+    if silence.is_none() {
+        return;
+    }
+    let world = &*ax.world;
+    let ended: Vec<u64> = world
+        .effect_instances()
+        .filter(|(_, e)| effect_silenced(world, e, silence))
+        .map(|(n, _)| n)
+        .collect();
+    for n in ended {
+        ax.world.remove_effect_instance(n);
+    }
+}
+
 /// Ends the given aura instances whose `until` matches the event (its player and target
 /// filters judged from the holder's side: "until the end of its holder's turn"); returns how
 /// many ended.
@@ -361,14 +436,17 @@ fn until_matches(
     Ok(true)
 }
 
+/// Runs one trigger for one holder (timed per mod when profiling); whether it fired (it
+/// listened, passed its filters and ran its actions). `giver`: a given effect's giver.
 fn run_trigger(
     ax: &mut ActCx<'_>,
     t: &Trigger,
     holder: Option<ObjId>,
+    giver: Option<ObjId>,
     event: &Arc<Event>,
-) -> Result<(), RuleError> {
+) -> Result<bool, RuleError> {
     let timer = crate::plugins::start_content(ax.rt);
-    let r = run_trigger_untimed(ax, t, holder, event);
+    let r = run_trigger_untimed(ax, t, holder, giver, event);
     crate::plugins::stop_content(ax.rt, timer, &t.origin.mod_id);
     r
 }
@@ -377,18 +455,20 @@ fn run_trigger_untimed(
     ax: &mut ActCx<'_>,
     t: &Trigger,
     holder: Option<ObjId>,
+    giver: Option<ObjId>,
     event: &Arc<Event>,
-) -> Result<(), RuleError> {
+) -> Result<bool, RuleError> {
     if !t.holder_listens(ax.world, ax.gen, holder, event) {
-        return Ok(());
+        return Ok(false);
     }
-    let scope = Scope::for_event(holder, event);
+    let mut scope = Scope::for_event(holder, event);
+    scope.giver = giver;
     let gen = ax.gen;
     let targets = {
         let cx = ax.cx();
         let cx = cx.with_scope(&scope);
         if !t.passes(&cx, holder, event)? {
-            return Ok(());
+            return Ok(false);
         }
         t.targets(&cx, holder, event)?
     };
@@ -406,5 +486,5 @@ fn run_trigger_untimed(
         a.run(ax, &targets)?;
         aura::recompute(ax.world, gen, ax.rt)?;
     }
-    Ok(())
+    Ok(true)
 }

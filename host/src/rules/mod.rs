@@ -55,6 +55,8 @@ pub struct Scope {
     /// The running value of the property an effect is setting (`value` in expressions;
     /// see `rules::pass`).
     pub value: Option<f64>,
+    /// The object that gave the effect being run (`giver`; a given effect only).
+    pub giver: Option<ObjId>,
 }
 
 impl Scope {
@@ -67,6 +69,7 @@ impl Scope {
             player: event.player,
             event: Some(event.clone()),
             value: None,
+            giver: None,
         }
     }
 

@@ -297,6 +297,16 @@ impl Params<'_, '_> {
         self.compiler.aura_param(v, &path)
     }
 
+    /// A given effect: an inline trigger table, compiled as a trigger bound to the id
+    /// returned (`core:action/give_effect`).
+    pub fn effect(&mut self, key: &str) -> Result<Id, ContentError> {
+        let Some(v) = self.map.get(key) else {
+            return Err(self.missing(key, ParamType::Table));
+        };
+        let path = self.path_of(key);
+        self.compiler.effect_param(v, &path)
+    }
+
     /// A table of property values.
     pub fn table(&mut self, key: &str) -> Result<Vec<(Sym, Value)>, ContentError> {
         match self.map.get(key) {

@@ -15,7 +15,9 @@ use crate::state::{ObjId, World};
 impl Trigger {
     /// Whether `holder` listens at all: it is in one of the trigger's zones and is not
     /// silenced — judged in the world before the action when the trigger looks back and
-    /// the event kept it. A global trigger (no holder) always listens.
+    /// the event kept it. A global trigger (no holder) always listens. A given effect's
+    /// silence is judged by its dispatcher: silence ends it, but one given to an object
+    /// already silenced still runs.
     pub fn holder_listens(
         &self,
         world: &World,
@@ -26,7 +28,8 @@ impl Trigger {
         let Some(h) = holder else { return true };
         let judge = |world: &World| {
             (self.zones.is_empty() || world.object(h).is_ok_and(|o| self.zones.contains(&o.zone)))
-                && !gen.world.silence_tag.is_some_and(|s| world.has_tag(h, s))
+                && (matches!(self.binding, Binding::Given(_))
+                    || !gen.world.silence_tag.is_some_and(|s| world.has_tag(h, s)))
         };
         match (&event.before, self.look_back) {
             (Some(before), true) => before.read(|then| {
@@ -90,7 +93,7 @@ impl Trigger {
                 .select(cx, &mut targets)
                 .map_err(|e| e.context(&self.origin))?,
             None => targets.extend(match self.binding {
-                Binding::Class(_) => holder,
+                Binding::Class(_) | Binding::Given(_) => holder,
                 Binding::Global => event.target,
             }),
         }

@@ -71,8 +71,21 @@ fn perform(
     step: &StepSpec,
     actions: Option<Vec<Box<dyn Action>>>,
     names: &mut BTreeMap<String, ObjId>,
-    played: Option<&mut ScenarioMatch>,
+    mut played: Option<&mut ScenarioMatch>,
 ) -> Result<Outcome, String> {
+    if !step.controllers.is_empty() {
+        let m = played.as_deref_mut().ok_or(
+            "`controllers` changes who plays a match: add a `[match]` table (decks and controllers) to the scenario",
+        )?;
+        m.set_controllers(game, &step.controllers)?;
+    }
+    if let Some(seed) = step.seed {
+        game.setup(|w| {
+            w.reseed(seed);
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    }
     if let Some(e) = &step.emit {
         let event = event_of(e, ns, names, game.generation(), game.world())?;
         game.emit(event).map_err(|e| e.to_string())

@@ -169,6 +169,14 @@ pub struct StepSpec {
     /// Play this many single turns of the match (each one player's turn: its start, its
     /// agent's moves, its end).
     pub turns: Option<u32>,
+    /// New controllers for some players of the match from this step on, by seat:
+    /// `{ p1 = "predictable" }` (Hearthbreaker's `game.players[0].agent = ...`). Applied
+    /// before the step does anything else.
+    #[serde(default)]
+    pub controllers: IndexMap<String, String>,
+    /// Re-seed the world's RNG before the step does anything else (Hearthbreaker's
+    /// `random.seed(n)` in the middle of a test).
+    pub seed: Option<u64>,
     /// Half a turn: `"start"` starts the next player's turn and lets its controller play,
     /// leaving the turn open (expectations then see the middle of the turn); `"end"` ends it.
     pub turn: Option<String>,

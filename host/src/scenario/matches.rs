@@ -37,6 +37,8 @@ pub(super) struct ScenarioMatch {
     lost: Sym,
     /// A turn begun by a `turn = "start"` step and not ended yet.
     open: bool,
+    /// The moves the test agents use (for agents a step puts in later).
+    setup: TestSetup,
 }
 
 /// Half of a single turn, for tests that look inside a turn (Hearthbreaker's
@@ -130,6 +132,7 @@ pub(super) fn setup(
         first,
         turns: 0,
         open: false,
+        setup,
         active: def.active_tag,
         lost: def.lost_tag,
     })
@@ -224,15 +227,27 @@ fn read_controllers(
             .collect::<Result<Vec<_>, _>>()?,
         k => return Err(format!("controllers: the game has {n} players, so write {n} controllers (or none: every player does nothing), not {k}")),
     };
+    check_styles(gen, &styles, setup, "controllers")?;
+    Ok(styles)
+}
+
+/// Fails when an agent needs a move the game does not have (`key` names where they were
+/// written).
+fn check_styles(
+    gen: &Generation,
+    styles: &[TestStyle],
+    setup: &TestSetup,
+    key: &str,
+) -> Result<(), String> {
     if let Some(s) = styles.iter().find(|s| s.attacks()) {
         if !gen.moves.iter().any(|m| setup.is_attack(m.id)) {
-            return Err(format!("controllers: `{}` attacks, but the game has no move named `attack`; name the attack move with `attack_move = \"...\"`", s.name()));
+            return Err(format!("{key}: `{}` attacks, but the game has no move named `attack`; name the attack move with `attack_move = \"...\"`", s.name()));
         }
     }
     if styles.contains(&TestStyle::Predictable) && !gen.moves.iter().any(|m| setup.is_power(m.id)) {
-        return Err("controllers: `predictable` uses the hero power, but the game has no move named `hero_power`; name it with `power_move = \"...\"`".into());
+        return Err(format!("{key}: `predictable` uses the hero power, but the game has no move named `hero_power`; name it with `power_move = \"...\"`"));
     }
-    Ok(styles)
+    Ok(())
 }
 
 /// The opening, in turn order: each player draws its hand from the top of its deck; every
@@ -267,6 +282,39 @@ fn deal_opening(
 }
 
 impl ScenarioMatch {
+    /// Puts new test agents in some seats (`{ p1 = "predictable" }`) from now on.
+    pub(super) fn set_controllers(
+        &mut self,
+        game: &Game,
+        map: &indexmap::IndexMap<String, String>,
+    ) -> Result<(), String> {
+        let seats = self.players.len();
+        let mut changes = Vec::new();
+        for (seat, name) in map {
+            let i = seat
+                .strip_prefix('p')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (1..=seats).contains(n))
+                .ok_or_else(|| {
+                    format!("controllers: `{seat}` is not a player; write p1 to p{seats}")
+                })?;
+            let style = TestStyle::parse(name).ok_or_else(|| {
+                let all: Vec<&str> = TestStyle::ALL.iter().map(|(n, _)| *n).collect();
+                format!(
+                    "controllers.{seat}: unknown controller `{name}`; write one of: {}",
+                    all.join(", ")
+                )
+            })?;
+            changes.push((i - 1, style));
+        }
+        let styles: Vec<TestStyle> = changes.iter().map(|(_, s)| *s).collect();
+        check_styles(game.generation(), &styles, &self.setup, "controllers")?;
+        for (i, style) in changes {
+            self.agents[i] = TestAgent::new(style, self.setup.clone());
+        }
+        Ok(())
+    }
+
     /// Whether a player has lost (the game is over).
     fn over(&self, game: &Game) -> bool {
         self.players

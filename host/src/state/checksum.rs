@@ -43,6 +43,12 @@ impl World {
             h.str(a.def.as_str());
             h.bytes(&a.holder.index.to_le_bytes());
         }
+        for (n, e) in &self.effects {
+            h.bytes(&n.to_le_bytes());
+            h.str(e.def.as_str());
+            h.bytes(&e.holder.index.to_le_bytes());
+            h.bytes(&[u8::from(e.once), u8::from(e.given_silenced)]);
+        }
         for ((due, seq), e) in &self.scheduled {
             h.bytes(&due.to_le_bytes());
             h.bytes(&seq.to_le_bytes());

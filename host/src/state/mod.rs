@@ -1,4 +1,4 @@
-//! The world: objects, properties, tags, modifiers, aura instances, the RNG, the
+//! The world: objects, properties, tags, modifiers, aura and effect instances, the RNG, the
 //! scheduler's pending events, snapshots and checksums.
 //!
 //! Owns every piece of game state and nothing else: it never reads files, never knows
@@ -16,6 +16,7 @@ mod create;
 mod deps;
 mod dirty;
 mod edits;
+mod effects;
 mod event;
 mod modifier;
 mod queries;
@@ -38,6 +39,7 @@ pub use coords::Coords;
 pub use create::Blueprint;
 pub use deps::Deps;
 pub use dirty::Dirty;
+pub use effects::EffectInstance;
 pub use event::Event;
 pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
@@ -224,6 +226,8 @@ pub struct World {
     groups: IdMap<GroupKey, slots::Group>,
     /// Runtime aura instances by instance number.
     pub(crate) auras: OrdMap<u64, AuraInstance>,
+    /// Runtime effect instances (given triggers) by instance number.
+    pub(crate) effects: OrdMap<u64, EffectInstance>,
     /// Modifiers each aura currently produces (cache of the last recompute).
     pub(crate) aura_results: OrdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
     /// The objects holding class auras, each with its class's place in the
@@ -236,6 +240,7 @@ pub struct World {
     pub(crate) tick: u64,
     clock: u64,
     next_aura: u64,
+    next_effect: u64,
     /// Delayed events by (due tick, sequence).
     pub(crate) scheduled: OrdMap<(u64, u64), Event>,
     pub(crate) dirty: Dirty,
@@ -258,6 +263,7 @@ impl World {
             by_granted_tag: IdMap::with_hasher(IdHash),
             groups: IdMap::with_hasher(IdHash),
             auras: OrdMap::new(),
+            effects: OrdMap::new(),
             aura_results: OrdMap::new(),
             aura_holders: None,
             rng: RefCell::new(ChaCha8Rng::seed_from_u64(seed)),
@@ -265,6 +271,7 @@ impl World {
             tick: 0,
             clock: 0,
             next_aura: 0,
+            next_effect: 0,
             scheduled: OrdMap::new(),
             dirty: Dirty::default(),
             changes: Changes::default(),
@@ -276,6 +283,13 @@ impl World {
     /// The seed the world's RNG started from.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Starts the RNG again from `seed` (a test re-seeding mid-game, as Hearthbreaker's
+    /// tests call `random.seed`); the next draws are those of a world made with it.
+    pub fn reseed(&mut self, seed: u64) {
+        self.rng = RefCell::new(ChaCha8Rng::seed_from_u64(seed));
+        self.seed = seed;
     }
 
     /// The health rule in force.
@@ -366,6 +380,9 @@ impl World {
             .collect();
         for k in gone {
             self.auras.remove(&k);
+        }
+        if !self.effects.is_empty() {
+            self.remove_effects(|e| e.holder == id);
         }
         self.dirty.structural_at(id, obj.zone);
         Ok(obj)

@@ -501,18 +501,46 @@ fn give(b: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
     Ok(vec![give])
 }
 
-/// An effect given at run time (`give` with `effects`): the trigger's parts.
+/// An effect given at run time (`give` with `effects`, `GiveEffect`): a trigger table for
+/// `core:action/give_effect`. Its tags run in order, each on its own selection (`to`). The
+/// selectors of its actions are fixed when it is given (`GiveEffect.act` turns them into
+/// constant selectors): `self` there is the giver (Echoing Ooze copies the Ooze, not the
+/// player holding the effect).
 fn effect_spec(e: &Value, out: &mut Out<'_>) -> Result<Value, Fail> {
     let ev = event(e.get("event").ok_or("an effect needs an `event`")?, out)?;
     let tags = e
         .get("tags")
         .and_then(Value::as_array)
         .ok_or("an effect needs `tags`")?;
-    let mut list = Vec::new();
+    let mut actions = Vec::new();
     for t in tags {
-        list.push(tag(t, out)?);
+        let mut tr = tag(t, out)?;
+        for a in tr["do"].as_array_mut().into_iter().flatten() {
+            self_is_giver(a);
+        }
+        let select = tr.get("select").cloned();
+        for mut a in tr["do"].as_array().cloned().unwrap_or_default() {
+            if let (Some(s), Some(m)) = (&select, a.as_object_mut()) {
+                m.entry("to").or_insert_with(|| s.clone());
+            }
+            actions.push(a);
+        }
     }
-    Ok(json!({ "when": ev, "tags": list }))
+    Ok(json!({ "when": ev, "do": actions }))
+}
+
+/// Replaces the `self` selector inside an action's parameters with `core:selector/giver`.
+fn self_is_giver(v: &mut Value) {
+    match v {
+        Value::Array(a) => a.iter_mut().for_each(self_is_giver),
+        Value::Object(m) => {
+            if m.get("type").and_then(Value::as_str) == Some("hearthbreaker:selector/self") {
+                m.insert("type".into(), json!("core:selector/giver"));
+            }
+            m.values_mut().for_each(self_is_giver);
+        }
+        _ => {}
+    }
 }
 
 /// A tag (`{selector, actions, condition?}`) → `{ select, do }` for a trigger.

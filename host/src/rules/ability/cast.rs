@@ -236,6 +236,7 @@ pub fn run_pipeline(
         player: owner,
         event: None,
         value: None,
+        giver: None,
     };
     let saved = std::mem::replace(&mut ax.scope, scope);
     let mut failed = None;

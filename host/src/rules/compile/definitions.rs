@@ -37,6 +37,7 @@ impl<'c> Compiler<'c> {
             errors: Vec::new(),
             warnings: Vec::new(),
             auras: Vec::new(),
+            effects: Vec::new(),
             stack: Vec::new(),
             inline: 0,
             depth: 0,

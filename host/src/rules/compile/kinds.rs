@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value as Json};
 
+use crate::bus::Binding;
 use crate::id::{closest, Id};
-use crate::rules::content::AuraSpec;
+use crate::rules::content::{AuraSpec, TriggerSpec};
 use crate::rules::expr::{self, Expr, NameError, Names};
 use crate::rules::params::{check_schema, json_type, Params, PathSeg};
 use crate::rules::registry::{Action, Condition, Node, Selector, Table};
@@ -430,6 +431,44 @@ impl<'c> Compiler<'c> {
                 format!("expected an aura name or table, found {}", json_type(other)),
             )),
         }
+    }
+}
+
+impl Compiler<'_> {
+    /// A given effect: an inline trigger table (`when`, `select`, `do`, `priority`,
+    /// `zones`, `look_back`), compiled as a trigger bound to its own id (run per instance
+    /// given by `give_effect`); returns the id.
+    pub(crate) fn effect_param(&mut self, v: &Json, path: &[PathSeg]) -> Result<Id, ContentError> {
+        if !v.is_object() {
+            return Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path.to_vec(),
+                format!(
+                    "expected an effect table (`when`, `do`, optional `select`), found {}",
+                    json_type(v)
+                ),
+            ));
+        }
+        let spec: TriggerSpec = serde_json::from_value(v.clone()).map_err(|e| {
+            ContentError::new("E-CONTENT-SCHEMA", path.to_vec(), format!("given effect: {e}"))
+                .help("a given effect is a trigger table: `when`, `do`, and optionally `select`, `priority`, `zones`, `look_back`")
+        })?;
+        self.inline += 1;
+        let line = self.origin(path, String::new()).line;
+        let id = Id::from_parts(
+            &self.ns,
+            "effect",
+            &format!("inline/{}/{line}-{}", self.file, self.inline),
+        )
+        .map_err(|e| ContentError::new("E-CONTENT-ID", path.to_vec(), e.to_string()))?;
+        let trigger = self.trigger(
+            &spec,
+            path,
+            Binding::Given(id),
+            format!("given effect `{id}`"),
+        )?;
+        self.effects.push(trigger);
+        Ok(id)
     }
 }
 

@@ -312,6 +312,7 @@ impl Generation {
             for (id, aura) in c.auras.drain(..) {
                 gen.auras.insert(id, Arc::new(aura));
             }
+            gen.triggers.append(&mut c.effects);
         }
         crate::rules::ability::install(&mut gen);
         gen.index_all();
@@ -440,6 +441,19 @@ impl Generation {
         for (id, aura) in c.auras.drain(..) {
             self.auras.insert(id, Arc::new(aura));
         }
+        // Effects given by the extra actions listen like the others: indexed after them.
+        for t in c.effects.drain(..) {
+            self.index.add(
+                t.event,
+                IndexEntry {
+                    trigger: u32::try_from(self.triggers.len()).unwrap_or(u32::MAX),
+                    priority: t.priority,
+                    binding: t.binding,
+                },
+            );
+            self.triggers.push(t);
+        }
+        self.index.finish();
         Some(compiled)
     }
 
@@ -650,6 +664,8 @@ pub(crate) struct Compiler<'c> {
     /// Warnings found while compiling (they do not fail the build).
     pub(crate) warnings: Vec<Diagnostic>,
     auras: Vec<(Id, AuraDef)>,
+    /// Given effects compiled from `give_effect` tables (triggers bound to their id).
+    effects: Vec<Trigger>,
     stack: Vec<Id>,
     inline: usize,
     /// How deeply selectors and conditions are being compiled one inside another.

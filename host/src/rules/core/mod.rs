@@ -6,6 +6,7 @@ mod choices;
 mod conditions;
 mod containment;
 mod create;
+mod effects;
 mod flow;
 pub(crate) mod graph;
 mod lanes;
@@ -25,6 +26,7 @@ use crate::state::{ObjId, World};
 /// Registers every `core` entry.
 pub fn register(r: &mut Registry) {
     actions::register(r);
+    effects::register(r);
     links::register(r);
     nearest::register(r);
     choices::register(r);

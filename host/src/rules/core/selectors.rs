@@ -325,6 +325,13 @@ pub(super) fn register(r: &mut Registry) {
     );
     reg(
         r,
+        "core:selector/giver",
+        "the object that gave the effect being run (`give_effect`); nothing if it is gone",
+        vec![],
+        Arc::new(RefKind(Base::Giver)),
+    );
+    reg(
+        r,
         "core:selector/owner",
         "the owner of an object (default: of `self`)",
         vec![ParamSpec::optional(

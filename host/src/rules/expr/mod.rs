@@ -93,6 +93,9 @@ pub enum Base {
     /// The target of the event being handled (`event.target`), even while an action
     /// acts on (and rebinds `target` to) other objects.
     EventTarget,
+    /// The object that gave the effect being run (`giver`: a given effect's actions
+    /// reach the object whose action gave it, as Echoing Ooze's copy reaches the Ooze).
+    Giver,
 }
 
 impl Base {
@@ -102,6 +105,7 @@ impl Base {
             "source" => Base::Source,
             "target" => Base::Target,
             "player" => Base::Player,
+            "giver" => Base::Giver,
             _ => return None,
         })
     }
@@ -138,7 +142,7 @@ impl ObjRef {
             }
         } else {
             Base::parse(head).ok_or_else(|| {
-                err(format!("`{head}` is not an object; start with `self`, `source`, `target`, `player` or `event.target`"))
+                err(format!("`{head}` is not an object; start with `self`, `source`, `target`, `player`, `giver` or `event.target`"))
             })?
         };
         let mut hops = smallvec::SmallVec::new();
@@ -158,6 +162,7 @@ impl ObjRef {
             Base::Player => cx.scope.player,
             Base::EventSource => cx.scope.event.as_ref().and_then(|e| e.source),
             Base::EventTarget => cx.scope.event.as_ref().and_then(|e| e.target),
+            Base::Giver => cx.scope.giver,
         };
         let mut cur = start.ok_or_else(|| RuleError::NoObject(self.to_string()))?;
         for hop in &self.hops {
@@ -185,6 +190,7 @@ impl fmt::Display for ObjRef {
             Base::Player => "player",
             Base::EventSource => "event.source",
             Base::EventTarget => "event.target",
+            Base::Giver => "giver",
         };
         f.write_str(b)?;
         for h in &self.hops {
