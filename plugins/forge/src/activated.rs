@@ -68,9 +68,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let name = format!("{class}_ab");
     let def = ability_class(
         &format!("{} (ability)", face.name),
-        choose,
+        Some(choose),
         "spell_target",
-        effect,
+        vec![effect],
     );
     let card_trigger = json!({
         "when": { "event": "activated", "target": { "type": "is_self" } },

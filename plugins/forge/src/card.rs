@@ -17,6 +17,11 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Trample", "trample"),
     ("Deathtouch", "deathtouch"),
     ("Lifelink", "lifelink"),
+    ("Plainswalk", "plainswalk"),
+    ("Islandwalk", "islandwalk"),
+    ("Swampwalk", "swampwalk"),
+    ("Mountainwalk", "mountainwalk"),
+    ("Forestwalk", "forestwalk"),
 ];
 
 /// Basic land types: each has the intrinsic ability "{T}: Add one mana" of its colour (305.6).
@@ -48,12 +53,15 @@ pub struct Card {
     pub missing: Vec<String>,
 }
 
-/// What a card's lines add up to: its tags, its triggers, and classes of the abilities it
-/// puts on the stack.
+/// What a card's lines add up to: its tags, its triggers, its static abilities (auras),
+/// its replacement effects, and classes of the abilities it puts on the stack (and of
+/// the tokens it makes).
 #[derive(Default)]
 struct Parts {
     tags: Vec<String>,
     triggers: Vec<Value>,
+    auras: Vec<Value>,
+    replacements: Vec<Value>,
     classes: Vec<(String, Value)>,
 }
 
@@ -85,6 +93,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| format!("script error {} at line {}", d.code, d.line))
         .collect();
+    if face.svar("AltCost").is_some() {
+        missing.push("SVar:AltCost (an alternative cost)".into());
+    }
     if script.faces.len() > 1 {
         let mode = face.alternate_mode.as_deref().unwrap_or("several faces");
         missing.push(format!("AlternateMode {mode}"));
@@ -100,20 +111,26 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     power_toughness(face, &mut props, &mut missing);
     keywords(&face.keywords, &mut parts.tags, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
-    for t in &face.triggers {
-        match crate::trigger::translate(face, &class, t) {
-            Ok(etb) => {
-                parts.triggers.push(etb.card_trigger);
-                parts.classes.push(etb.ability);
+    for (i, t) in face.triggers.iter().enumerate() {
+        match crate::trigger::translate(face, &class, i, t) {
+            Ok(tr) => {
+                parts.triggers.extend(tr.card_triggers);
+                parts.classes.extend(tr.classes);
             }
             Err(m) => missing.extend(m),
         }
     }
     for s in &face.statics {
-        missing.push(format!("S:Mode$ {}", s.api.as_deref().unwrap_or("?")));
+        match crate::statics::translate(s) {
+            Ok(aura) => parts.auras.push(aura),
+            Err(m) => missing.extend(m),
+        }
     }
     for r in &face.replacements {
-        missing.push(format!("R:Event$ {}", r.params.get("Event").unwrap_or("?")));
+        match crate::replacement::translate(face, r) {
+            Ok(rs) => parts.replacements.extend(rs),
+            Err(m) => missing.extend(m),
+        }
     }
     missing.sort();
     missing.dedup();
@@ -124,10 +141,19 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         tags.push("untranslated".into());
         props.insert("missing".into(), json!(missing.join("; ")));
     }
-    tags.dedup();
+    let mut seen = std::collections::HashSet::new();
+    tags.retain(|t| seen.insert(t.clone()));
     let mut def = json!({ "properties": Value::Object(props), "tags": tags });
-    if missing.is_empty() && !parts.triggers.is_empty() {
-        def["trigger"] = Value::Array(parts.triggers);
+    if missing.is_empty() {
+        for (key, list) in [
+            ("trigger", parts.triggers),
+            ("aura", parts.auras),
+            ("replacement", parts.replacements),
+        ] {
+            if !list.is_empty() {
+                def[key] = Value::Array(list);
+            }
+        }
     }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
@@ -141,12 +167,15 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     })
 }
 
-/// Card types, supertypes and subtypes: creatures and lands are played (an artifact
-/// creature or artifact land too); other card types, and the supertypes whose rules are
-/// not implemented yet (the legend rule's `Legendary`), are missing.
+/// Card types, supertypes and subtypes: creatures, lands, artifacts and enchantments are
+/// permanents (cast with `cast_creature` / `cast_permanent`); other card types, and the
+/// supertypes whose rules are not implemented yet (the legend rule's `Legendary`), are
+/// missing.
 fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     let is = |t: &str| face.types.iter().any(|x| x == t);
-    let permanent = is("Creature") || is("Land");
+    let permanent = ["Creature", "Land", "Artifact", "Enchantment"]
+        .iter()
+        .any(|t| is(t));
     for t in ["Instant", "Sorcery"] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
@@ -154,13 +183,10 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
         }
     }
     let spell = is("Instant") || is("Sorcery");
-    for t in ["Enchantment", "Planeswalker", "Battle", "Tribal", "Kindred"] {
+    for t in ["Planeswalker", "Battle", "Tribal", "Kindred"] {
         if is(t) {
             missing.push(format!("card type {t}"));
         }
-    }
-    if is("Artifact") && !permanent {
-        missing.push("card type Artifact".into());
     }
     if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
         missing.push("no card type the rules play".into());
@@ -170,7 +196,7 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
             missing.push(format!("supertype {t}"));
         }
     }
-    for t in ["Creature", "Land"] {
+    for t in ["Creature", "Land", "Artifact", "Enchantment"] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
             tags.push("permanent".into());
@@ -182,7 +208,7 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
         }
     }
     for t in &face.types {
-        if !["Creature", "Land"].contains(&t.as_str()) {
+        if !["Creature", "Land", "Artifact", "Enchantment"].contains(&t.as_str()) {
             tags.push(slug(t));
         }
     }
@@ -293,10 +319,11 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     }
     for a in &face.abilities {
         if a.kind == AbilityKind::Spell && is_spell {
-            match crate::spell::translate(face, a) {
+            match crate::spell::translate(face, class, a) {
                 Ok(s) => {
                     tags.extend(s.tags);
                     triggers.push(s.trigger);
+                    out.classes.extend(s.classes);
                 }
                 Err(m) => missing.extend(m),
             }
@@ -485,11 +512,7 @@ mod tests {
         let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Draw | NumCards$ 1\n").unwrap();
         assert_eq!(
             odd.missing,
-            [
-                "ETB DB$ Draw",
-                "ETB DB$ Draw with NumCards$",
-                "ETB ability without ValidTgts$"
-            ]
+            ["DB$ Draw without a target", "Draw with NumCards$"]
         );
     }
 

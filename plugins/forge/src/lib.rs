@@ -21,8 +21,12 @@
 
 pub mod activated;
 pub mod card;
+pub mod effect;
+pub mod replacement;
 pub mod spell;
+pub mod statics;
 pub mod trigger;
+pub mod valid;
 
 use serde_json::Value;
 use tessera_plugin_api::prelude::*;

@@ -1,33 +1,51 @@
-//! "When this creature enters the battlefield, <effect> target creature": `T:Mode$
-//! ChangesZone | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ X` with `X` a
-//! `DB$ Destroy`, `DB$ DealDamage | NumDmg$ N` or `DB$ ChangeZone | Destination$ Hand`
-//! aimed by `ValidTgts$ Creature[.filter]`. The card gets a trigger that puts an ability
-//! object (class `<card>_etb`) on the stack; the ability chooses its target when it is
-//! created, and on resolution re-checks it (an illegal target: it fizzles), acts, and
-//! leaves the stack — the mtg rules' priority passing resolves it like a spell.
+//! Zone-change triggers of the card itself: "when this enters the battlefield" (`T:Mode$
+//! ChangesZone | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ X`) and "when
+//! this leaves the battlefield" (`Origin$ Battlefield | Destination$ Any`). The card gets
+//! a trigger that puts an ability object (class `<card>_etb` / `<card>_ltb`) on the
+//! stack; the mtg rules' priority passing resolves it like a spell. `X` ([`crate::effect`])
+//! either aims at a creature — `DB$ Destroy`, `DealDamage | NumDmg$ N`, `ChangeZone |
+//! Destination$ Hand` with `ValidTgts$ Creature[.filter]`: the ability chooses its
+//! target when it is created and re-checks it on resolution (an illegal target: it
+//! fizzles) — or has no target (`GainLife`, `ChangeZoneAll`, `Token`).
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Map, Value};
 
-/// The card's triggers and the ability class to add, or what it lacks.
-pub struct Etb {
-    /// Triggers of the card itself.
-    pub card_trigger: Value,
-    /// The ability class's name and definition.
-    pub ability: (String, Value),
+use crate::effect::{untargeted, Effect};
+
+/// The card's trigger and the classes to add (its ability, and a token's class).
+pub struct Triggered {
+    /// The triggers of the card itself.
+    pub card_triggers: Vec<Value>,
+    /// The ability class (first) and any token class, by name.
+    pub classes: Vec<(String, Value)>,
 }
 
-/// Translates one `T:` line of the card `class`; `Err` lists the constructs it lacks.
-pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<String>> {
+/// When the trigger fires: on entering, or on leaving, the battlefield.
+#[derive(Clone, Copy, PartialEq)]
+enum Moment {
+    Enters,
+    Leaves,
+}
+
+/// Translates the `index`-th `T:` line of the card `class`; `Err` lists what it lacks.
+pub fn translate(
+    face: &Face,
+    class: &str,
+    index: usize,
+    t: &Ability,
+) -> Result<Triggered, Vec<String>> {
     let mode = t.api.as_deref().unwrap_or("?");
-    let mut missing = Vec::new();
-    let etb = mode == "ChangesZone"
-        && t.params.get("Destination") == Some("Battlefield")
-        && matches!(t.params.get("Origin"), None | Some("Any"))
-        && matches!(
-            t.params.get("ValidCard"),
-            Some("Card.Self" | "Creature.Self")
-        );
+    let own = matches!(
+        t.params.get("ValidCard"),
+        Some("Card.Self" | "Creature.Self")
+    );
+    let (origin, dest) = (t.params.get("Origin"), t.params.get("Destination"));
+    let moment = match (origin, dest) {
+        (None | Some("Any"), Some("Battlefield")) => Some(Moment::Enters),
+        (Some("Battlefield"), None | Some("Any")) => Some(Moment::Leaves),
+        _ => None,
+    };
     let known = [
         "Mode",
         "Origin",
@@ -35,8 +53,16 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
         "ValidCard",
         "Execute",
         "TriggerDescription",
+        "TriggerController",
     ];
-    if !etb || t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
+    let controller_ok = matches!(
+        t.params.get("TriggerController"),
+        None | Some("TriggeredCardController")
+    );
+    let (Some(moment), true, true, "ChangesZone") = (moment, own, controller_ok, mode) else {
+        return Err(vec![format!("T:Mode$ {mode}")]);
+    };
+    if t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
         return Err(vec![format!("T:Mode$ {mode}")]);
     }
     let Some(exec) = t
@@ -49,7 +75,60 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
             "T:Mode$ ChangesZone without an Execute$ ability".into()
         ]);
     };
+    let kind = match moment {
+        Moment::Enters => "etb",
+        Moment::Leaves => "ltb",
+    };
+    let earlier = face.triggers[..index]
+        .iter()
+        .filter(|e| e.params.get("Origin") == t.params.get("Origin"))
+        .count();
+    let ability = match earlier {
+        0 => format!("{class}_{kind}"),
+        n => format!("{class}_{kind}{n}"),
+    };
+    let (choose, effect) = if exec.params.get("ValidTgts").is_some() {
+        let (choose, effect) = targeted(exec)?;
+        (Some(choose), effect)
+    } else {
+        (None, untargeted(face, class, exec)?)
+    };
+    let Effect { actions, classes } = effect;
+    let title = match moment {
+        Moment::Enters => format!("{} (enters the battlefield)", face.name),
+        Moment::Leaves => format!("{} (leaves the battlefield)", face.name),
+    };
+    let def = ability_class(&title, choose, "etb_target", actions);
+    let create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
+    let card_triggers = match moment {
+        Moment::Enters => vec![json!({
+            "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
+            "do": create,
+        })],
+        // Destroyed, or otherwise moved, from the battlefield: both events carry `from`;
+        // the card hears it from where it went.
+        Moment::Leaves => ["core:event/destroyed", "core:event/moved"]
+            .iter()
+            .map(|event| {
+                json!({
+                    "when": { "event": event, "target": [{ "type": "is_self" }, { "type": "event_field", "field": "from", "is": "battlefield" }] },
+                    "do": create,
+                })
+            })
+            .collect(),
+    };
+    let mut all = vec![(ability, def)];
+    all.extend(classes);
+    Ok(Triggered {
+        card_triggers,
+        classes: all,
+    })
+}
+
+/// A targeted trigger's ability: its target selector (chosen on creation) and effect.
+fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
     let api = exec.api.as_deref().unwrap_or("?");
+    let mut missing = Vec::new();
     let allowed = [
         "DB",
         "ValidTgts",
@@ -93,45 +172,57 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
     if !missing.is_empty() {
         return Err(missing);
     }
-    let ability = format!("{class}_etb");
     let prompt = exec
         .params
         .get("TgtPrompt")
         .unwrap_or("Select target creature");
     let choose = json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": filter, "pick": { "chosen": 1, "prompt": prompt } });
-    let title = format!("{} (enters the battlefield)", face.name);
-    let def = ability_class(&title, choose, "etb_target", effect);
-    let card_trigger = json!({
-        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
-        "do": [{ "type": "create", "class": ability, "zone": "stack" }],
-    });
-    Ok(Etb {
-        card_trigger,
-        ability: (ability, def),
-    })
+    Ok((
+        choose,
+        Effect {
+            actions: vec![effect],
+            classes: Vec::new(),
+        },
+    ))
 }
 
-/// An ability object's class: it chooses its target (`choose`, a selector with a chosen
-/// pick) when it is created, and when it resolves on the stack acts (`effect`) if its
-/// target is still legal (`count(legal_ref)`), else fizzles; then it leaves the stack.
-pub fn ability_class(title: &str, choose: Value, legal_ref: &str, effect: Value) -> Value {
+/// An ability object's class. With a target (`choose`, a selector with a chosen pick) it
+/// chooses it when it is created, and when it resolves on the stack acts if its target
+/// is still legal (`count(legal_ref)`), else fizzles; without one it just acts. Then it
+/// leaves the stack.
+pub fn ability_class(
+    title: &str,
+    choose: Option<Value>,
+    legal_ref: &str,
+    effect: Vec<Value>,
+) -> Value {
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
+    let mut triggers = Vec::new();
+    let mut resolve = match choose {
+        Some(choose) => {
+            triggers.push(
+                json!({ "when": { "event": "core:event/created", "target": { "type": "is_self" } },
+              "do": [{ "type": "link", "key": "chosen", "object": choose }] }),
+            );
+            vec![
+                json!({ "type": "if", "condition": { "type": "compare", "left": format!("count({legal_ref})"), "op": "==", "right": 0 },
+                  "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
+                  "else": effect }),
+            ]
+        }
+        None => effect,
+    };
+    resolve.push(json!({ "type": "move", "zone": "resolved", "to": "self" }));
+    triggers.push(
+        json!({ "when": { "event": "resolve", "target": { "type": "is_self" } },
+      "zones": ["stack"],
+      "do": resolve }),
+    );
     json!({
         "properties": Value::Object(props),
         "tags": ["ability"],
-        "trigger": [
-            { "when": { "event": "core:event/created", "target": { "type": "is_self" } },
-              "do": [{ "type": "link", "key": "chosen", "object": choose }] },
-            { "when": { "event": "resolve", "target": { "type": "is_self" } },
-              "zones": ["stack"],
-              "do": [
-                { "type": "if", "condition": { "type": "compare", "left": format!("count({legal_ref})"), "op": "==", "right": 0 },
-                  "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
-                  "else": [effect] },
-                { "type": "move", "zone": "resolved", "to": "self" },
-              ] },
-        ],
+        "trigger": triggers,
     })
 }
 
