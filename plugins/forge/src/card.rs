@@ -109,7 +109,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     types(face, &mut parts.tags, &mut missing);
     cost(face, &mut props, &mut parts.tags, &mut missing);
     power_toughness(face, &mut props, &mut missing);
-    keywords(&face.keywords, &mut parts.tags, &mut missing);
+    keywords(&face.keywords, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         match crate::trigger::translate(face, &class, i, t) {
@@ -298,11 +298,19 @@ fn power_toughness(face: &Face, props: &mut Map<String, Value>, missing: &mut Ve
     }
 }
 
-/// `K:` lines: combat keywords become tags; anything else is missing.
-fn keywords(list: &[Keyword], tags: &mut Vec<String>, missing: &mut Vec<String>) {
+/// `K:` lines: combat keywords become tags, `etbCounter` a replacement
+/// ([`crate::counters`]); anything else is missing.
+fn keywords(list: &[Keyword], parts: &mut Parts, missing: &mut Vec<String>) {
     for k in list {
+        if k.name == "etbCounter" {
+            match crate::counters::etb_counter(k) {
+                Ok(r) => parts.replacements.push(r),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         match KEYWORDS.iter().find(|(name, _)| *name == k.name) {
-            Some((_, tag)) if k.params.is_empty() => tags.push((*tag).into()),
+            Some((_, tag)) if k.params.is_empty() => parts.tags.push((*tag).into()),
             _ => missing.push(format!("K:{}", k.name)),
         }
     }

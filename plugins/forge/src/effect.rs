@@ -138,6 +138,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        "RepeatEach" => {
+            used.extend(["RepeatCards", "RepeatSubAbility"]);
+            crate::counters::repeat_each(face, a).unwrap_or_else(|m| {
+                missing.extend(m);
+                Vec::new()
+            })
+        }
         other => {
             missing.push(format!("DB$ {other} without a target"));
             Vec::new()

@@ -21,6 +21,7 @@
 
 pub mod activated;
 pub mod card;
+pub mod counters;
 pub mod effect;
 pub mod replacement;
 pub mod spell;

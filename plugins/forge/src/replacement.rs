@@ -20,6 +20,9 @@ const ZONES: &[(&str, &str)] = &[
 /// Translates one `R:` line into class replacements; `Err` lists what it lacks.
 pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
     let event = r.params.get("Event").unwrap_or("?");
+    if event == "AddCounter" {
+        return crate::counters::add_counter(face, r).map(|r| vec![r]);
+    }
     if event != "Moved" {
         return Err(vec![format!("R:Event$ {event}")]);
     }
@@ -111,12 +114,12 @@ mod tests {
             assert!(text.contains(part), "{part} in {text}");
         }
         let script = forge_script::parse(
-            "Name:R\nManaCost:G\nTypes:Enchantment\nR:Event$ AddCounter | ValidCard$ Creature\n",
+            "Name:R\nManaCost:G\nTypes:Enchantment\nR:Event$ DamageDone | ValidCard$ Creature\n",
         );
         let face = &script.faces[0];
         assert_eq!(
             translate(face, &face.replacements[0]).unwrap_err(),
-            ["R:Event$ AddCounter"]
+            ["R:Event$ DamageDone"]
         );
     }
 }

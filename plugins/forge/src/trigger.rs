@@ -1,6 +1,7 @@
-//! Zone-change triggers of the card itself: "when this enters the battlefield" (`T:Mode$
-//! ChangesZone | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ X`) and "when
-//! this leaves the battlefield" (`Origin$ Battlefield | Destination$ Any`). The card gets
+//! Triggers of the card itself: "when this enters the battlefield" (`T:Mode$ ChangesZone
+//! | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ X`), "when this leaves
+//! the battlefield" (`Origin$ Battlefield | Destination$ Any`) and "whenever this
+//! attacks" (`T:Mode$ Attacks | ValidCard$ Card.Self`). The card gets
 //! a trigger that puts an ability object (class `<card>_etb` / `<card>_ltb`) on the
 //! stack; the mtg rules' priority passing resolves it like a spell. `X` ([`crate::effect`])
 //! either aims at a creature — `DB$ Destroy`, `DealDamage | NumDmg$ N`, `ChangeZone |
@@ -21,11 +22,13 @@ pub struct Triggered {
     pub classes: Vec<(String, Value)>,
 }
 
-/// When the trigger fires: on entering, or on leaving, the battlefield.
+/// When the trigger fires: on entering, or on leaving, the battlefield, or when it
+/// attacks.
 #[derive(Clone, Copy, PartialEq)]
 enum Moment {
     Enters,
     Leaves,
+    Attacks,
 }
 
 /// Translates the `index`-th `T:` line of the card `class`; `Err` lists what it lacks.
@@ -41,9 +44,10 @@ pub fn translate(
         Some("Card.Self" | "Creature.Self")
     );
     let (origin, dest) = (t.params.get("Origin"), t.params.get("Destination"));
-    let moment = match (origin, dest) {
-        (None | Some("Any"), Some("Battlefield")) => Some(Moment::Enters),
-        (Some("Battlefield"), None | Some("Any")) => Some(Moment::Leaves),
+    let moment = match (mode, origin, dest) {
+        ("ChangesZone", None | Some("Any"), Some("Battlefield")) => Some(Moment::Enters),
+        ("ChangesZone", Some("Battlefield"), None | Some("Any")) => Some(Moment::Leaves),
+        ("Attacks", None, None) => Some(Moment::Attacks),
         _ => None,
     };
     let known = [
@@ -59,7 +63,7 @@ pub fn translate(
         t.params.get("TriggerController"),
         None | Some("TriggeredCardController")
     );
-    let (Some(moment), true, true, "ChangesZone") = (moment, own, controller_ok, mode) else {
+    let (Some(moment), true, true) = (moment, own, controller_ok) else {
         return Err(vec![format!("T:Mode$ {mode}")]);
     };
     if t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
@@ -71,17 +75,16 @@ pub fn translate(
         .and_then(|n| face.svar(n))
         .and_then(|s| s.ability.as_ref())
     else {
-        return Err(vec![
-            "T:Mode$ ChangesZone without an Execute$ ability".into()
-        ]);
+        return Err(vec![format!("T:Mode$ {mode} without an Execute$ ability")]);
     };
     let kind = match moment {
         Moment::Enters => "etb",
         Moment::Leaves => "ltb",
+        Moment::Attacks => "attack",
     };
     let earlier = face.triggers[..index]
         .iter()
-        .filter(|e| e.params.get("Origin") == t.params.get("Origin"))
+        .filter(|e| e.api == t.api && e.params.get("Origin") == t.params.get("Origin"))
         .count();
     let ability = match earlier {
         0 => format!("{class}_{kind}"),
@@ -97,6 +100,7 @@ pub fn translate(
     let title = match moment {
         Moment::Enters => format!("{} (enters the battlefield)", face.name),
         Moment::Leaves => format!("{} (leaves the battlefield)", face.name),
+        Moment::Attacks => format!("{} (attacks)", face.name),
     };
     let def = ability_class(&title, choose, "etb_target", actions);
     let create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
@@ -116,6 +120,10 @@ pub fn translate(
                 })
             })
             .collect(),
+        Moment::Attacks => vec![json!({
+            "when": { "event": "attacks", "target": { "type": "is_self" } },
+            "do": create,
+        })],
     };
     let mut all = vec![(ability, def)];
     all.extend(classes);

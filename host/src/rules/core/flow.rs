@@ -105,7 +105,7 @@ impl Action for Emit {
 /// Offers an event about to be raised now to the replacement effects that listen to it:
 /// the event as they leave it, or `None` when one prevents it. (A delayed event is
 /// offered nothing: what it would replace is not decided until it happens.)
-fn would_happen(ax: &mut ActCx<'_>, e: Event) -> Result<Option<Event>, RuleError> {
+pub(super) fn would_happen(ax: &mut ActCx<'_>, e: Event) -> Result<Option<Event>, RuleError> {
     if !crate::rules::replace::any(ax.gen, e.id) {
         return Ok(Some(e));
     }
