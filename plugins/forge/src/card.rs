@@ -517,10 +517,10 @@ mod tests {
         ] {
             assert!(text.contains(part), "{part} in {text}");
         }
-        let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Draw | NumCards$ 1\n").unwrap();
+        let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Mill | NumCards$ 1\n").unwrap();
         assert_eq!(
             odd.missing,
-            ["DB$ Draw without a target", "Draw with NumCards$"]
+            ["DB$ Mill without a target", "Mill with NumCards$"]
         );
     }
 

@@ -61,6 +61,39 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
     used.push("Cost");
     let mut classes = Vec::new();
     let actions = match api {
+        "Draw" => {
+            used.extend(["Defined", "NumCards"]);
+            if !matches!(p("Defined"), None | Some("You")) {
+                missing.push(format!("Draw Defined$ {}", p("Defined").unwrap_or("")));
+            }
+            match number(p("NumCards").or(Some("1"))) {
+                Some(n) => {
+                    vec![json!({ "type": "emit", "event": "draw", "count": n, "to": "owner" })]
+                }
+                None => {
+                    missing.push(format!("Draw NumCards$ {}", p("NumCards").unwrap_or("")));
+                    Vec::new()
+                }
+            }
+        }
+        "LoseLife" => {
+            used.extend(["Defined", "LifeAmount"]);
+            if !matches!(p("Defined"), None | Some("You")) {
+                missing.push(format!("LoseLife Defined$ {}", p("Defined").unwrap_or("")));
+            }
+            match number(p("LifeAmount")) {
+                Some(n) => {
+                    vec![json!({ "type": "add", "key": "damage", "amount": n, "to": "owner" })]
+                }
+                None => {
+                    missing.push(format!(
+                        "LoseLife LifeAmount$ {}",
+                        p("LifeAmount").unwrap_or("")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
         "GainLife" => {
             used.extend(["Defined", "LifeAmount"]);
             if !matches!(p("Defined"), None | Some("You")) {
@@ -150,6 +183,23 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             Vec::new()
         }
     };
+    let mut actions = actions;
+    if let Some(next) = p("SubAbility") {
+        used.push("SubAbility");
+        match face.svar(next).and_then(|s| s.ability.as_ref()) {
+            // `Cleanup` forgets remembered objects: nothing is remembered here.
+            Some(c)
+                if c.api.as_deref() == Some("Cleanup") && c.params.get("SubAbility").is_none() => {}
+            Some(sub) => match untargeted(face, class, sub) {
+                Ok(e) => {
+                    actions.extend(e.actions);
+                    classes.extend(e.classes);
+                }
+                Err(m) => missing.extend(m),
+            },
+            None => missing.push(format!("SubAbility$ {next} (not an ability)")),
+        }
+    }
     for (k, _) in &a.params.0 {
         if !used.contains(&k.as_str()) {
             missing.push(format!("{api} with {k}$"));

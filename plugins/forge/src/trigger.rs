@@ -22,13 +22,16 @@ pub struct Triggered {
     pub classes: Vec<(String, Value)>,
 }
 
-/// When the trigger fires: on entering, or on leaving, the battlefield, or when it
-/// attacks.
+/// When the trigger fires: on entering, or on leaving, the battlefield, when it
+/// attacks, at the beginning of its controller's upkeep, or when its controller casts a
+/// spell.
 #[derive(Clone, Copy, PartialEq)]
 enum Moment {
     Enters,
     Leaves,
     Attacks,
+    Upkeep,
+    SpellCast,
 }
 
 /// Translates the `index`-th `T:` line of the card `class`; `Err` lists what it lacks.
@@ -44,10 +47,15 @@ pub fn translate(
         Some("Card.Self" | "Creature.Self")
     );
     let (origin, dest) = (t.params.get("Origin"), t.params.get("Destination"));
+    let you = |k: &str| t.params.get(k) == Some("You");
     let moment = match (mode, origin, dest) {
-        ("ChangesZone", None | Some("Any"), Some("Battlefield")) => Some(Moment::Enters),
-        ("ChangesZone", Some("Battlefield"), None | Some("Any")) => Some(Moment::Leaves),
-        ("Attacks", None, None) => Some(Moment::Attacks),
+        ("ChangesZone", None | Some("Any"), Some("Battlefield")) if own => Some(Moment::Enters),
+        ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
+        ("Attacks", None, None) if own => Some(Moment::Attacks),
+        ("Phase", None, None) if t.params.get("Phase") == Some("Upkeep") && you("ValidPlayer") => {
+            Some(Moment::Upkeep)
+        }
+        ("SpellCast", None, None) if you("ValidActivatingPlayer") => Some(Moment::SpellCast),
         _ => None,
     };
     let known = [
@@ -58,13 +66,25 @@ pub fn translate(
         "Execute",
         "TriggerDescription",
         "TriggerController",
+        "TriggerZones",
+        "Phase",
+        "ValidPlayer",
+        "ValidActivatingPlayer",
     ];
     let controller_ok = matches!(
         t.params.get("TriggerController"),
         None | Some("TriggeredCardController")
     );
-    let (Some(moment), true, true) = (moment, own, controller_ok) else {
+    let zones_ok = matches!(t.params.get("TriggerZones"), None | Some("Battlefield"));
+    let (Some(moment), true, true) = (moment, controller_ok, zones_ok) else {
         return Err(vec![format!("T:Mode$ {mode}")]);
+    };
+    let cast = match (moment, t.params.get("ValidCard")) {
+        (Moment::SpellCast, Some(v)) => {
+            Some(crate::valid::condition(v, "T:Mode$ SpellCast ValidCard$").map_err(|m| vec![m])?)
+        }
+        (Moment::SpellCast, None) => Some(json!({ "type": "has_tag", "tag": "card" })),
+        _ => None,
     };
     if t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
         return Err(vec![format!("T:Mode$ {mode}")]);
@@ -81,6 +101,8 @@ pub fn translate(
         Moment::Enters => "etb",
         Moment::Leaves => "ltb",
         Moment::Attacks => "attack",
+        Moment::Upkeep => "upkeep",
+        Moment::SpellCast => "cast",
     };
     let earlier = face.triggers[..index]
         .iter()
@@ -101,6 +123,8 @@ pub fn translate(
         Moment::Enters => format!("{} (enters the battlefield)", face.name),
         Moment::Leaves => format!("{} (leaves the battlefield)", face.name),
         Moment::Attacks => format!("{} (attacks)", face.name),
+        Moment::Upkeep => format!("{} (upkeep)", face.name),
+        Moment::SpellCast => format!("{} (a spell is cast)", face.name),
     };
     let def = ability_class(&title, choose, "etb_target", actions);
     let create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
@@ -122,6 +146,16 @@ pub fn translate(
             .collect(),
         Moment::Attacks => vec![json!({
             "when": { "event": "attacks", "target": { "type": "is_self" } },
+            "do": create,
+        })],
+        Moment::Upkeep => vec![json!({
+            "when": { "event": "upkeep", "player": "friendly" },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+        Moment::SpellCast => vec![json!({
+            "when": { "event": "cast", "player": "friendly", "target": cast },
+            "zones": ["battlefield"],
             "do": create,
         })],
     };

@@ -16,6 +16,8 @@ const BASES: &[(&str, Option<&str>)] = &[
     ("Artifact", Some("artifact")),
     ("Enchantment", Some("enchantment")),
     ("Land", Some("land")),
+    ("Instant", Some("instant")),
+    ("Sorcery", Some("sorcery")),
 ];
 
 /// Colour words Forge writes in properties (`Creature.White`), as the loader's colour tags.
