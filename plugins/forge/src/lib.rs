@@ -23,6 +23,7 @@ pub mod activated;
 pub mod card;
 pub mod counters;
 pub mod effect;
+pub mod locate;
 pub mod replacement;
 pub mod spell;
 pub mod statics;
@@ -37,6 +38,13 @@ use tessera_plugin_api::prelude::*;
 fn cards(text: &str) -> Result<Value, LoadError> {
     let card = card::translate(text).map_err(|e| LoadError::at(e.offset, e.message))?;
     report_span(format!("class.{}", card.class), 0..text.len());
+    for m in &card.missing {
+        report_unsupported(
+            m.clone(),
+            format!("`{m}` is not supported yet: `{}` loads tagged `untranslated` and decks leave it out", card.class),
+            Some(locate::offset_of(text, m)),
+        );
+    }
     Ok(card.tree)
 }
 
