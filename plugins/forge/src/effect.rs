@@ -158,6 +158,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 "TokenPower",
                 "TokenToughness",
                 "TokenAmount",
+                "TokenKeywords",
             ]);
             match token(face, class, a) {
                 Ok((name, def, amount)) => {
@@ -247,6 +248,20 @@ fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), 
         .filter(|c| !c.is_empty())
     {
         tags.push(c.trim().to_ascii_lowercase());
+    }
+    for k in p("TokenKeywords")
+        .unwrap_or("")
+        .split('&')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
+        match crate::card::KEYWORDS.iter().find(|(name, _)| *name == k) {
+            Some((_, tag)) => tags.push((*tag).to_owned()),
+            None => missing.push(format!("Token TokenKeywords$ {k}")),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(missing);
     }
     let mut props = Map::new();
     props.insert(

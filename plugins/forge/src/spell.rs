@@ -53,6 +53,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "Destination",
         "RememberLKI",
         "StackDescription",
+        "NumCards",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -67,6 +68,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })]
         }
         "ChangeZone" => change_zone(a, &tags, &mut missing),
+        "Draw" => draw(a, &tags, &mut missing),
         other => {
             missing.push(format!("A:SP$ {other}"));
             Vec::new()
@@ -92,6 +94,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             "A:SP$ {api} with Destination$ {}",
             destination.unwrap_or("")
         ));
+    }
+    if api != "Draw" && a.params.get("NumCards").is_some() {
+        missing.push(format!("A:SP$ {api} with NumCards$"));
     }
     for (k, v) in [("Origin", "Battlefield"), ("RememberLKI", "True")] {
         if a.params.get(k).is_some_and(|x| x != v)
@@ -146,6 +151,25 @@ fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String
         trigger,
         classes: effect.classes,
     })
+}
+
+/// `Draw | NumCards$ N | ValidTgts$ Player`: the target player draws N cards.
+fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
+    if tags.iter().any(|t| t != "targets_player") {
+        missing.push("A:SP$ Draw at a non-player".into());
+    }
+    match number(a.params.get("NumCards").or(Some("1"))) {
+        Some(n) => vec![
+            json!({ "type": "emit", "event": "draw", "count": n, "to": { "ref": "spell_target" } }),
+        ],
+        None => {
+            missing.push(format!(
+                "A:SP$ Draw NumCards$ {}",
+                a.params.get("NumCards").unwrap_or("")
+            ));
+            Vec::new()
+        }
+    }
 }
 
 /// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):

@@ -1,6 +1,7 @@
 //! Triggers of the card itself: "when this enters the battlefield" (`T:Mode$ ChangesZone
 //! | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ X`), "when this leaves
-//! the battlefield" (`Origin$ Battlefield | Destination$ Any`) and "whenever this
+//! the battlefield" (`Origin$ Battlefield | Destination$ Any`; "when this dies" with
+//! `Destination$ Graveyard`, heard in the graveyard) and "whenever this
 //! attacks" (`T:Mode$ Attacks | ValidCard$ Card.Self`). The card gets
 //! a trigger that puts an ability object (class `<card>_etb` / `<card>_ltb`) on the
 //! stack; the mtg rules' priority passing resolves it like a spell. `X` ([`crate::effect`])
@@ -29,6 +30,7 @@ pub struct Triggered {
 enum Moment {
     Enters,
     Leaves,
+    Dies,
     Attacks,
     Upkeep,
     SpellCast,
@@ -51,6 +53,7 @@ pub fn translate(
     let moment = match (mode, origin, dest) {
         ("ChangesZone", None | Some("Any"), Some("Battlefield")) if own => Some(Moment::Enters),
         ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
+        ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
         ("Attacks", None, None) if own => Some(Moment::Attacks),
         ("Phase", None, None) if t.params.get("Phase") == Some("Upkeep") && you("ValidPlayer") => {
             Some(Moment::Upkeep)
@@ -100,6 +103,7 @@ pub fn translate(
     let kind = match moment {
         Moment::Enters => "etb",
         Moment::Leaves => "ltb",
+        Moment::Dies => "dies",
         Moment::Attacks => "attack",
         Moment::Upkeep => "upkeep",
         Moment::SpellCast => "cast",
@@ -122,6 +126,7 @@ pub fn translate(
     let title = match moment {
         Moment::Enters => format!("{} (enters the battlefield)", face.name),
         Moment::Leaves => format!("{} (leaves the battlefield)", face.name),
+        Moment::Dies => format!("{} (dies)", face.name),
         Moment::Attacks => format!("{} (attacks)", face.name),
         Moment::Upkeep => format!("{} (upkeep)", face.name),
         Moment::SpellCast => format!("{} (a spell is cast)", face.name),
@@ -135,13 +140,18 @@ pub fn translate(
         })],
         // Destroyed, or otherwise moved, from the battlefield: both events carry `from`;
         // the card hears it from where it went.
-        Moment::Leaves => ["core:event/destroyed", "core:event/moved"]
+        // Dies: the same, heard in the graveyard.
+        Moment::Leaves | Moment::Dies => ["core:event/destroyed", "core:event/moved"]
             .iter()
             .map(|event| {
-                json!({
-                    "when": { "event": event, "target": [{ "type": "is_self" }, { "type": "event_field", "field": "from", "is": "battlefield" }] },
-                    "do": create,
-                })
+                let mut target = vec![
+                    json!({ "type": "is_self" }),
+                    json!({ "type": "event_field", "field": "from", "is": "battlefield" }),
+                ];
+                if moment == Moment::Dies {
+                    target.push(json!({ "type": "in_zone", "zone": "graveyard" }));
+                }
+                json!({ "when": { "event": event, "target": target }, "do": create })
             })
             .collect(),
         Moment::Attacks => vec![json!({
