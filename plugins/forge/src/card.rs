@@ -155,16 +155,43 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             }
         }
     }
+    let mut tree = json!({});
+    if missing.is_empty() && face.types.iter().any(|t| t == "Legendary") {
+        legend_rule(&class, &mut def, &mut tree);
+    }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
     if missing.is_empty() {
         classes.extend(parts.classes);
     }
+    tree["class"] = Value::Object(classes);
     Ok(Card {
-        tree: json!({ "class": Value::Object(classes) }),
+        tree,
         class,
         missing,
     })
+}
+
+/// The legend rule (704.5j) for a legendary card: when it enters the battlefield and its
+/// controller has another permanent of the same name (class), they choose one of the
+/// two to put into the graveyard. (Cards enter one at a time here, so there are never
+/// more than two.) Adds a trigger to the card and a ref counting them.
+fn legend_rule(class: &str, def: &mut Value, tree: &mut Value) {
+    let same = format!("legend_{class}");
+    let mine =
+        json!({ "type": "objects", "zone": "battlefield", "class": class, "owner": "friendly" });
+    tree["ref"] = json!({ same.clone(): { "selector": mine } });
+    let mut choose = mine;
+    choose["pick"] = json!({ "chosen": 1, "prompt": "the legend rule: choose the one to put into the graveyard" });
+    let trigger = json!({
+        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
+        "do": [{ "type": "if", "condition": { "type": "compare", "left": format!("count({same})"), "op": ">", "right": 1 },
+                 "then": [{ "type": "move", "zone": "graveyard", "to": choose }] }],
+    });
+    match def["trigger"].as_array_mut() {
+        Some(list) => list.push(trigger),
+        None => def["trigger"] = json!([trigger]),
+    }
 }
 
 /// Card types, supertypes and subtypes: creatures, lands, artifacts and enchantments are
@@ -191,7 +218,7 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
         missing.push("no card type the rules play".into());
     }
-    for t in ["Legendary", "Snow", "World"] {
+    for t in ["Snow", "World"] {
         if is(t) {
             missing.push(format!("supertype {t}"));
         }
@@ -455,7 +482,6 @@ mod tests {
                 "PT */2",
                 "T:Mode$ ChangesZone",
                 "mana symbol {X}",
-                "supertype Legendary"
             ]
         );
         let def = &c.tree["class"]["odd"];
