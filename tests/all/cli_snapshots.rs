@@ -177,12 +177,12 @@ provides = ["loader/cards"]
     t.write(
         "mtg",
         "cardsfolder/o/odd_sprite.txt",
-        "Name:Odd Sprite\nManaCost:U\nTypes:Creature Faerie\nPT:1/1\nK:Flash\n",
+        "Name:Odd Sprite\nManaCost:U\nTypes:Creature Faerie\nPT:1/1\nK:Shroud\n",
     );
     t.write(
         "mtg",
         "cardsfolder/o/odd_wizard.txt",
-        "Name:Odd Wizard\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:1/1\nK:Flash\n",
+        "Name:Odd Wizard\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:1/1\nK:Shroud\n",
     );
     t
 }
@@ -207,7 +207,7 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
     {
       "code": "W-CONTENT-LOADER",
       "severity": "warning",
-      "message": "`K:Flash` is not supported yet: `odd_sprite` loads tagged `untranslated` and decks leave it out",
+      "message": "`K:Shroud` is not supported yet: `odd_sprite` loads tagged `untranslated` and decks leave it out",
       "mod": "mtg",
       "file": "mods/mtg/cardsfolder/o/odd_sprite.txt",
       "line": 5,
@@ -216,12 +216,12 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
       "notes": [],
       "help": [],
       "more": 0,
-      "construct": "K:Flash"
+      "construct": "K:Shroud"
     },
     {
       "code": "W-CONTENT-LOADER",
       "severity": "warning",
-      "message": "`K:Flash` is not supported yet: `odd_wizard` loads tagged `untranslated` and decks leave it out",
+      "message": "`K:Shroud` is not supported yet: `odd_wizard` loads tagged `untranslated` and decks leave it out",
       "mod": "mtg",
       "file": "mods/mtg/cardsfolder/o/odd_wizard.txt",
       "line": 5,
@@ -230,7 +230,7 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
       "notes": [],
       "help": [],
       "more": 0,
-      "construct": "K:Flash"
+      "construct": "K:Shroud"
     },
     {
       "code": "W-CONTENT-LOADER",
@@ -250,7 +250,7 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
   "unsupported": {
     "histogram": [
       {
-        "construct": "K:Flash",
+        "construct": "K:Shroud",
         "count": 2
       },
       {
@@ -262,13 +262,13 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
       {
         "file": "mods/mtg/cardsfolder/o/odd_sprite.txt",
         "constructs": [
-          "K:Flash"
+          "K:Shroud"
         ]
       },
       {
         "file": "mods/mtg/cardsfolder/o/odd_wizard.txt",
         "constructs": [
-          "K:Flash",
+          "K:Shroud",
           "mana symbol {X}"
         ]
       }

@@ -22,6 +22,9 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Swampwalk", "swampwalk"),
     ("Mountainwalk", "mountainwalk"),
     ("Forestwalk", "forestwalk"),
+    ("Flash", "flash"),
+    ("Hexproof", "hexproof"),
+    ("Indestructible", "indestructible"),
 ];
 
 /// Basic land types: each has the intrinsic ability "{T}: Add one mana" of its colour (305.6).
@@ -474,11 +477,11 @@ mod tests {
 
     #[test]
     fn what_a_card_lacks_is_listed_and_it_stays_out_of_decks() {
-        let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Flash\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
+        let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Shroud\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
         assert_eq!(
             c.missing,
             [
-                "K:Flash",
+                "K:Shroud",
                 "PT */2",
                 "T:Mode$ ChangesZone",
                 "mana symbol {X}",
@@ -493,7 +496,7 @@ mod tests {
         assert!(def["properties"]["missing"]
             .as_str()
             .unwrap()
-            .contains("K:Flash"));
+            .contains("K:Shroud"));
     }
 
     #[test]

@@ -284,6 +284,7 @@ fn target_filter(valid: Option<&str>, missing: &mut Vec<String>) -> Value {
     let mut all = vec![
         json!({ "type": "in_zone", "zone": "battlefield" }),
         json!({ "type": "has_tag", "tag": "creature" }),
+        json!({ "ref": "not_hexproof_against_me" }),
     ];
     let Some(v) = valid else {
         missing.push("ETB ability without ValidTgts$".into());
