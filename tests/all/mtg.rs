@@ -178,7 +178,7 @@ fn tessera_check_lists_what_each_card_lacks() {
     assert_eq!(lacks("humility"), None);
     let zurgo = lacks("zurgo_helmsmasher").expect("Zurgo is not playable yet");
     assert!(
-        zurgo.contains("S:Continuous AddKeyword$ Indestructible"),
+        zurgo.contains("K:CARDNAME attacks each combat if able."),
         "{zurgo}"
     );
     let files_total = scripts(&cardsfolder());
