@@ -152,6 +152,8 @@ impl Compiler<'_> {
 /// the argument value; `$name` inside text is replaced by the argument's text.
 fn substitute(body: &Json, args: &Map<String, Json>) -> Json {
     match body {
+        // Most strings name no argument: copied as they are.
+        Json::String(s) if !s.contains('$') => Json::String(s.clone()),
         Json::String(s) => {
             if let Some(name) = s.strip_prefix('$') {
                 if let Some(v) = args.get(name) {
@@ -160,11 +162,15 @@ fn substitute(body: &Json, args: &Map<String, Json>) -> Json {
             }
             let mut out = s.clone();
             for (k, v) in args {
+                let name = format!("${k}");
+                if !out.contains(&name) {
+                    continue;
+                }
                 let text = match v {
                     Json::String(t) => t.clone(),
                     other => other.to_string(),
                 };
-                out = out.replace(&format!("${k}"), &format!("({text})"));
+                out = out.replace(&name, &format!("({text})"));
             }
             Json::String(out)
         }
