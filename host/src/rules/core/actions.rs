@@ -714,7 +714,7 @@ fn events(r: &mut Registry) {
     reg(
         r,
         "core:action/emit",
-        "raises an event (once per target, or once if there are none), now or after `delay` ticks",
+        "raises an event (once per target, or once if there are none), now or after `delay` ticks; one raised now is first offered to replacement effects (they may change its amount or prevent it)",
         vec![
             ParamSpec::required("event", T::Id("event"), "the event id"),
             ParamSpec::optional(
