@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::{ObjId, World};
+use super::{IdHash, ObjId, World};
 use crate::id::Sym;
 
 /// One change an effects group made to one property.
@@ -47,7 +47,8 @@ pub fn decimal(x: f64) -> String {
 /// Every recorded change of the last pass, by (object, property), in the order applied.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Accounting {
-    entries: HashMap<(ObjId, Sym), Vec<AccountEntry>>,
+    /// Hashed by identity (engine keys; a pass records tens of thousands of changes).
+    entries: HashMap<(ObjId, Sym), smallvec::SmallVec<[AccountEntry; 1]>, IdHash>,
 }
 
 impl Accounting {
@@ -58,7 +59,7 @@ impl Accounting {
 
     /// The changes recorded for one property of one object, in the order applied.
     pub fn of(&self, obj: ObjId, key: Sym) -> &[AccountEntry] {
-        self.entries.get(&(obj, key)).map_or(&[], Vec::as_slice)
+        self.entries.get(&(obj, key)).map_or(&[], |v| v.as_slice())
     }
 
     /// How many (object, property) pairs have records.

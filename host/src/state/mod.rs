@@ -2,8 +2,9 @@
 //! scheduler's pending events, snapshots and checksums.
 //!
 //! Owns every piece of game state and nothing else: it never reads files, never knows
-//! about mods, and never runs rules. All collections are persistent (`imbl`), so cloning a
-//! [`World`] is a cheap snapshot: a command is rolled back by putting the snapshot back.
+//! about mods, and never runs rules. All collections are persistent (`imbl`'s maps, the
+//! slot array a radix trie of shared nodes, `trie.rs`), so cloning a [`World`] is a cheap
+//! snapshot: a command is rolled back by putting the snapshot back.
 
 mod accounting;
 mod auras;
@@ -19,6 +20,7 @@ mod event;
 mod modifier;
 mod queries;
 mod slots;
+mod trie;
 mod value;
 
 use std::cell::RefCell;
@@ -209,7 +211,7 @@ impl std::fmt::Debug for Snapshot {
 /// Keys are interned symbols hashed by identity, so a look-up never compares text.
 #[derive(Debug, Clone)]
 pub struct World {
-    slots: Vector<Slot>,
+    slots: trie::Trie<Slot>,
     free: Vector<u32>,
     by_class: Index<Id>,
     /// Living objects by zone (an index: selections by zone need not scan every object).
@@ -248,7 +250,7 @@ impl World {
     /// An empty world whose RNG starts from `seed`.
     pub fn new(seed: u64) -> World {
         World {
-            slots: Vector::new(),
+            slots: trie::Trie::new(),
             free: Vector::new(),
             by_class: IdMap::with_hasher(IdHash),
             by_zone: IdMap::with_hasher(IdHash),
