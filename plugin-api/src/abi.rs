@@ -368,6 +368,10 @@ pub struct LoadWarning {
     /// Where, as a byte offset into the text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub offset: Option<u64>,
+    /// The construct of the format it is about, when it is an unsupported one (`K:Flash`,
+    /// `S:Mode$ CantAttack`): `tessera check --format json` counts them in a histogram.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub construct: Option<String>,
 }
 
 /// Where a part of a loaded tree came from: a dotted path of table keys and a byte range.

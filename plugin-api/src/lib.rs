@@ -133,7 +133,20 @@ pub fn report_span(path: impl Into<String>, range: core::ops::Range<usize>) {
 /// a warning at file:line (`tessera check` lists it); the returned tree still loads.
 #[cfg(any(target_arch = "wasm32", feature = "native"))]
 pub fn report_warning(message: impl Into<String>, offset: Option<usize>) {
-    rt::push_warning(message.into(), offset);
+    rt::push_warning(message.into(), offset, None);
+}
+
+/// Reports, while a loader runs, an unsupported construct of its format (`construct`: a
+/// short name such as `K:Flash`, the same for every file that uses it) with a message and
+/// the byte `offset` when known: a warning at file:line like [`report_warning`], which
+/// `tessera check --format json` also counts in a histogram of constructs.
+#[cfg(any(target_arch = "wasm32", feature = "native"))]
+pub fn report_unsupported(
+    construct: impl Into<String>,
+    message: impl Into<String>,
+    offset: Option<usize>,
+) {
+    rt::push_warning(message.into(), offset, Some(construct.into()));
 }
 
 /// While a loader runs: the path of the file it reads, relative to its mod's folder
@@ -217,7 +230,9 @@ pub mod prelude {
     #[cfg(any(target_arch = "wasm32", feature = "native"))]
     pub use crate::sym;
     #[cfg(any(target_arch = "wasm32", feature = "native"))]
-    pub use crate::{load_dir, load_file, load_path, report_span, report_warning};
+    pub use crate::{
+        load_dir, load_file, load_path, report_span, report_unsupported, report_warning,
+    };
     pub use crate::{LoadError, ReadError};
     pub use tessera_plugin_api_macros::{
         action, condition, export_plugin, loader, node, selector, Params,

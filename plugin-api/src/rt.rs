@@ -251,13 +251,15 @@ thread_local! {
     static WARNINGS: RefCell<Vec<abi::LoadWarning>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Records a warning for the reply of the loader call in progress.
-pub(crate) fn push_warning(message: String, offset: Option<usize>) {
+/// Records a warning (about an unsupported `construct`, when given) for the reply of the
+/// loader call in progress.
+pub(crate) fn push_warning(message: String, offset: Option<usize>, construct: Option<String>) {
     WARNINGS.with(|w| {
         if let Ok(mut w) = w.try_borrow_mut() {
             w.push(abi::LoadWarning {
                 message,
                 offset: offset.and_then(|o| u64::try_from(o).ok()),
+                construct,
             });
         }
     });

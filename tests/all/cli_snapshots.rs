@@ -129,3 +129,152 @@ error: `colony` is not `object.property` (e.g. `capital.target_industry`)
 
 "#]]);
 }
+
+/// A copy of the mtg rules mod whose Forge loader reads three scripts written here: one
+/// it translates, two using constructs the rules lack.
+fn forge_cards_tree() -> Tree {
+    let t = Tree::new("cli-snap-forge");
+    let mtg = repo().join("mods/mtg");
+    for rel in [
+        "content/game.toml",
+        "content/moves.toml",
+        "content/properties.toml",
+        "content/rules.toml",
+        "locale/en.toml",
+    ] {
+        let text = std::fs::read_to_string(mtg.join(rel)).expect("the mtg mod's file");
+        t.write("mtg", rel, &text);
+    }
+    let wasm = t.mods().join("mtg/plugins/forge.wasm");
+    std::fs::create_dir_all(wasm.parent().expect("parent")).expect("mkdir");
+    std::fs::copy(mtg.join("plugins/forge.wasm"), &wasm).expect("copy forge.wasm");
+    t.write(
+        "mtg",
+        "mod.toml",
+        r#"[mod]
+id = "mtg"
+version = "0.1.0"
+api = "0.1"
+
+[content]
+paths = ["content", "cardsfolder"]
+loaders = { "cardsfolder/**/*.txt" = "cards" }
+
+[locale]
+dir = "locale"
+default = "en"
+
+[[plugin]]
+file = "plugins/forge.wasm"
+provides = ["loader/cards"]
+"#,
+    );
+    t.write(
+        "mtg",
+        "cardsfolder/b/bear.txt",
+        "Name:Bear\nManaCost:1 G\nTypes:Creature Bear\nPT:2/2\n",
+    );
+    t.write(
+        "mtg",
+        "cardsfolder/o/odd_sprite.txt",
+        "Name:Odd Sprite\nManaCost:U\nTypes:Creature Faerie\nPT:1/1\nK:Shroud\n",
+    );
+    t.write(
+        "mtg",
+        "cardsfolder/o/odd_wizard.txt",
+        "Name:Odd Wizard\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:1/1\nK:Shroud\n",
+    );
+    t
+}
+
+#[test]
+fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_constructs() {
+    ensure_built();
+    let t = forge_cards_tree();
+    tessera(&t.root, &t.root)
+        .args(["check", "--mods", "mods", "--format", "json"])
+        .assert()
+        .success()
+        .stdout_eq(str![[r#"
+{
+  "loaded": [
+    "mtg"
+  ],
+  "disabled": [],
+  "errors": 0,
+  "warnings": 3,
+  "diagnostics": [
+    {
+      "code": "W-CONTENT-LOADER",
+      "severity": "warning",
+      "message": "`K:Shroud` is not supported yet: `odd_sprite` loads tagged `untranslated` and decks leave it out",
+      "mod": "mtg",
+      "file": "mods/mtg/cardsfolder/o/odd_sprite.txt",
+      "line": 5,
+      "column": 1,
+      "label": null,
+      "notes": [],
+      "help": [],
+      "more": 0,
+      "construct": "K:Shroud"
+    },
+    {
+      "code": "W-CONTENT-LOADER",
+      "severity": "warning",
+      "message": "`K:Shroud` is not supported yet: `odd_wizard` loads tagged `untranslated` and decks leave it out",
+      "mod": "mtg",
+      "file": "mods/mtg/cardsfolder/o/odd_wizard.txt",
+      "line": 5,
+      "column": 1,
+      "label": null,
+      "notes": [],
+      "help": [],
+      "more": 0,
+      "construct": "K:Shroud"
+    },
+    {
+      "code": "W-CONTENT-LOADER",
+      "severity": "warning",
+      "message": "`mana symbol {X}` is not supported yet: `odd_wizard` loads tagged `untranslated` and decks leave it out",
+      "mod": "mtg",
+      "file": "mods/mtg/cardsfolder/o/odd_wizard.txt",
+      "line": 2,
+      "column": 1,
+      "label": null,
+      "notes": [],
+      "help": [],
+      "more": 0,
+      "construct": "mana symbol {X}"
+    }
+  ],
+  "unsupported": {
+    "histogram": [
+      {
+        "construct": "K:Shroud",
+        "count": 2
+      },
+      {
+        "construct": "mana symbol {X}",
+        "count": 1
+      }
+    ],
+    "files": [
+      {
+        "file": "mods/mtg/cardsfolder/o/odd_sprite.txt",
+        "constructs": [
+          "K:Shroud"
+        ]
+      },
+      {
+        "file": "mods/mtg/cardsfolder/o/odd_wizard.txt",
+        "constructs": [
+          "K:Shroud",
+          "mana symbol {X}"
+        ]
+      }
+    ]
+  }
+}
+
+"#]]);
+}

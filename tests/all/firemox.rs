@@ -156,7 +156,8 @@ fn every_firemox_card_becomes_a_class_and_matches_forge_where_both_have_it() {
     }
 }
 
-/// `tessera check --server firemox.toml` is clean: no error, no warning.
+/// `tessera check --server firemox.toml` is clean: no error, and no warning but the Forge
+/// loader's about the constructs of the (mtg mod's) Forge cards that the rules lack.
 #[test]
 fn tessera_check_firemox_is_clean() {
     ensure_built();
@@ -168,9 +169,11 @@ fn tessera_check_firemox_is_clean() {
         "firemox.toml",
         "--lock",
         "target/firemox-check.lock",
+        "--format",
+        "json",
     ]);
     assert!(ok, "{text}");
-    assert!(text.contains(" 0 errors, 0 warnings"), "{text}");
+    crate::mtg::only_unsupported_card_constructs(&text);
 }
 
 /// The mod's scenarios (`mods/firemox/tests`: Grizzly Bears, Serra Angel, Lightning Bolt,

@@ -181,6 +181,7 @@ pub fn check(
                 "errors": errors,
                 "warnings": warnings,
                 "diagnostics": all.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
+                "unsupported": unsupported(&all),
             });
             println!(
                 "{}",
@@ -210,6 +211,37 @@ pub fn check(
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// What loaders reported unsupported (diagnostics naming a `construct`): a histogram,
+/// most frequent first (`[{ "construct", "count" }]`), and each file with the constructs
+/// it uses that are not supported (`[{ "file", "constructs" }]`, in the order of the
+/// diagnostics).
+fn unsupported(all: &[&Diagnostic]) -> serde_json::Value {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    let mut files: Vec<(String, Vec<&str>)> = Vec::new();
+    for d in all {
+        let Some(c) = d.construct.as_deref() else {
+            continue;
+        };
+        match counts.iter_mut().find(|(k, _)| *k == c) {
+            Some((_, n)) => *n += d.count(),
+            None => counts.push((c, d.count())),
+        }
+        let file = d
+            .location
+            .as_ref()
+            .map_or_else(String::new, |l| l.path.display().to_string());
+        match files.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, list)) => list.push(c),
+            None => files.push((file, vec![c])),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    serde_json::json!({
+        "histogram": counts.iter().map(|(c, n)| serde_json::json!({ "construct": c, "count": n })).collect::<Vec<_>>(),
+        "files": files.iter().map(|(f, cs)| serde_json::json!({ "file": f, "constructs": cs })).collect::<Vec<_>>(),
     })
 }
 

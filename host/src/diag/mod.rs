@@ -262,6 +262,9 @@ pub struct Diagnostic {
     /// For a summary of folded repeats ([`Diagnostics::fold_repeats`]): how many more
     /// diagnostics like this one it stands for; 0 otherwise.
     pub more: usize,
+    /// The unsupported construct of a content format it is about, when a loader named
+    /// one (`W-CONTENT-LOADER`): `tessera check --format json` counts them.
+    pub construct: Option<String>,
 }
 
 impl Diagnostic {
@@ -286,6 +289,7 @@ impl Diagnostic {
             help: Vec::new(),
             mod_id: None,
             more: 0,
+            construct: None,
         }
     }
 
@@ -321,6 +325,12 @@ impl Diagnostic {
     /// Names the mod this is about.
     pub fn for_mod(mut self, mod_id: impl Into<String>) -> Self {
         self.mod_id = Some(mod_id.into());
+        self
+    }
+
+    /// Names the unsupported construct of a content format this is about.
+    pub fn with_construct(mut self, construct: Option<String>) -> Self {
+        self.construct = construct;
         self
     }
 
@@ -415,6 +425,7 @@ impl Diagnostic {
             "notes": self.notes,
             "help": self.help,
             "more": self.more,
+            "construct": self.construct,
         })
     }
 }

@@ -333,7 +333,7 @@ impl crate::rules::registry::LoaderKind for PluginLoader {
                         let o = o.min(text.len());
                         o..(o + 1).min(text.len())
                     });
-                    input.warn(w.message, span);
+                    input.warn_unsupported(w.construct, w.message, span);
                 }
                 for sp in &reply.spans {
                     let path: Vec<crate::rules::PathSeg> = sp

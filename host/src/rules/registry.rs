@@ -283,15 +283,29 @@ pub struct LoadWarning {
     pub message: String,
     /// Where in the text.
     pub span: Option<std::ops::Range<usize>>,
+    /// The unsupported construct it is about, when the loader named one.
+    pub construct: Option<String>,
 }
 
 impl LoadInput<'_> {
     /// Reports a warning (kept only when the caller listens for them).
     pub fn warn(&self, message: impl Into<String>, span: Option<std::ops::Range<usize>>) {
+        self.warn_unsupported(None, message, span);
+    }
+
+    /// Reports a warning about an unsupported `construct` of the format (when given):
+    /// `tessera check --format json` counts the constructs in a histogram.
+    pub fn warn_unsupported(
+        &self,
+        construct: Option<String>,
+        message: impl Into<String>,
+        span: Option<std::ops::Range<usize>>,
+    ) {
         if let Some(w) = self.warnings {
             w.borrow_mut().push(LoadWarning {
                 message: message.into(),
                 span,
+                construct,
             });
         }
     }

@@ -52,9 +52,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let mut from = Vec::new();
     for t in a.params.get("ValidTgts").unwrap_or("").split(',') {
         match t.trim() {
-            "Creature" => {
-                from.push(json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }))
-            }
+            "Creature" => from.push(
+                json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": { "ref": "not_hexproof_against_me" } }),
+            ),
             "Player" => from.push(json!({ "type": "players" })),
             other => missing.push(format!("A:AB$ ValidTgts$ {other}")),
         }
@@ -68,9 +68,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let name = format!("{class}_ab");
     let def = ability_class(
         &format!("{} (ability)", face.name),
-        choose,
+        Some(choose),
         "spell_target",
-        effect,
+        vec![effect],
     );
     let card_trigger = json!({
         "when": { "event": "activated", "target": { "type": "is_self" } },

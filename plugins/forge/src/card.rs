@@ -17,6 +17,14 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Trample", "trample"),
     ("Deathtouch", "deathtouch"),
     ("Lifelink", "lifelink"),
+    ("Plainswalk", "plainswalk"),
+    ("Islandwalk", "islandwalk"),
+    ("Swampwalk", "swampwalk"),
+    ("Mountainwalk", "mountainwalk"),
+    ("Forestwalk", "forestwalk"),
+    ("Flash", "flash"),
+    ("Hexproof", "hexproof"),
+    ("Indestructible", "indestructible"),
 ];
 
 /// Basic land types: each has the intrinsic ability "{T}: Add one mana" of its colour (305.6).
@@ -48,12 +56,15 @@ pub struct Card {
     pub missing: Vec<String>,
 }
 
-/// What a card's lines add up to: its tags, its triggers, and classes of the abilities it
-/// puts on the stack.
+/// What a card's lines add up to: its tags, its triggers, its static abilities (auras),
+/// its replacement effects, and classes of the abilities it puts on the stack (and of
+/// the tokens it makes).
 #[derive(Default)]
 struct Parts {
     tags: Vec<String>,
     triggers: Vec<Value>,
+    auras: Vec<Value>,
+    replacements: Vec<Value>,
     classes: Vec<(String, Value)>,
 }
 
@@ -85,6 +96,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| format!("script error {} at line {}", d.code, d.line))
         .collect();
+    if face.svar("AltCost").is_some() {
+        missing.push("SVar:AltCost (an alternative cost)".into());
+    }
     if script.faces.len() > 1 {
         let mode = face.alternate_mode.as_deref().unwrap_or("several faces");
         missing.push(format!("AlternateMode {mode}"));
@@ -98,22 +112,28 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     types(face, &mut parts.tags, &mut missing);
     cost(face, &mut props, &mut parts.tags, &mut missing);
     power_toughness(face, &mut props, &mut missing);
-    keywords(&face.keywords, &mut parts.tags, &mut missing);
+    keywords(&face.keywords, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
-    for t in &face.triggers {
-        match crate::trigger::translate(face, &class, t) {
-            Ok(etb) => {
-                parts.triggers.push(etb.card_trigger);
-                parts.classes.push(etb.ability);
+    for (i, t) in face.triggers.iter().enumerate() {
+        match crate::trigger::translate(face, &class, i, t) {
+            Ok(tr) => {
+                parts.triggers.extend(tr.card_triggers);
+                parts.classes.extend(tr.classes);
             }
             Err(m) => missing.extend(m),
         }
     }
     for s in &face.statics {
-        missing.push(format!("S:Mode$ {}", s.api.as_deref().unwrap_or("?")));
+        match crate::statics::translate(s) {
+            Ok(aura) => parts.auras.push(aura),
+            Err(m) => missing.extend(m),
+        }
     }
     for r in &face.replacements {
-        missing.push(format!("R:Event$ {}", r.params.get("Event").unwrap_or("?")));
+        match crate::replacement::translate(face, r) {
+            Ok(rs) => parts.replacements.extend(rs),
+            Err(m) => missing.extend(m),
+        }
     }
     missing.sort();
     missing.dedup();
@@ -124,29 +144,68 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         tags.push("untranslated".into());
         props.insert("missing".into(), json!(missing.join("; ")));
     }
-    tags.dedup();
+    let mut seen = std::collections::HashSet::new();
+    tags.retain(|t| seen.insert(t.clone()));
     let mut def = json!({ "properties": Value::Object(props), "tags": tags });
-    if missing.is_empty() && !parts.triggers.is_empty() {
-        def["trigger"] = Value::Array(parts.triggers);
+    if missing.is_empty() {
+        for (key, list) in [
+            ("trigger", parts.triggers),
+            ("aura", parts.auras),
+            ("replacement", parts.replacements),
+        ] {
+            if !list.is_empty() {
+                def[key] = Value::Array(list);
+            }
+        }
+    }
+    let mut tree = json!({});
+    if missing.is_empty() && face.types.iter().any(|t| t == "Legendary") {
+        legend_rule(&class, &mut def, &mut tree);
     }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
     if missing.is_empty() {
         classes.extend(parts.classes);
     }
+    tree["class"] = Value::Object(classes);
     Ok(Card {
-        tree: json!({ "class": Value::Object(classes) }),
+        tree,
         class,
         missing,
     })
 }
 
-/// Card types, supertypes and subtypes: creatures and lands are played (an artifact
-/// creature or artifact land too); other card types, and the supertypes whose rules are
-/// not implemented yet (the legend rule's `Legendary`), are missing.
+/// The legend rule (704.5j) for a legendary card: when it enters the battlefield and its
+/// controller has another permanent of the same name (class), they choose one of the
+/// two to put into the graveyard. (Cards enter one at a time here, so there are never
+/// more than two.) Adds a trigger to the card and a ref counting them.
+fn legend_rule(class: &str, def: &mut Value, tree: &mut Value) {
+    let same = format!("legend_{class}");
+    let mine =
+        json!({ "type": "objects", "zone": "battlefield", "class": class, "owner": "friendly" });
+    tree["ref"] = json!({ same.clone(): { "selector": mine } });
+    let mut choose = mine;
+    choose["pick"] = json!({ "chosen": 1, "prompt": "the legend rule: choose the one to put into the graveyard" });
+    let trigger = json!({
+        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
+        "do": [{ "type": "if", "condition": { "type": "compare", "left": format!("count({same})"), "op": ">", "right": 1 },
+                 "then": [{ "type": "move", "zone": "graveyard", "to": choose }] }],
+    });
+    match def["trigger"].as_array_mut() {
+        Some(list) => list.push(trigger),
+        None => def["trigger"] = json!([trigger]),
+    }
+}
+
+/// Card types, supertypes and subtypes: creatures, lands, artifacts and enchantments are
+/// permanents (cast with `cast_creature` / `cast_permanent`); other card types, and the
+/// supertypes whose rules are not implemented yet (the legend rule's `Legendary`), are
+/// missing.
 fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     let is = |t: &str| face.types.iter().any(|x| x == t);
-    let permanent = is("Creature") || is("Land");
+    let permanent = ["Creature", "Land", "Artifact", "Enchantment"]
+        .iter()
+        .any(|t| is(t));
     for t in ["Instant", "Sorcery"] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
@@ -154,23 +213,20 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
         }
     }
     let spell = is("Instant") || is("Sorcery");
-    for t in ["Enchantment", "Planeswalker", "Battle", "Tribal", "Kindred"] {
+    for t in ["Planeswalker", "Battle", "Tribal", "Kindred"] {
         if is(t) {
             missing.push(format!("card type {t}"));
         }
     }
-    if is("Artifact") && !permanent {
-        missing.push("card type Artifact".into());
-    }
     if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
         missing.push("no card type the rules play".into());
     }
-    for t in ["Legendary", "Snow", "World"] {
+    for t in ["Snow", "World"] {
         if is(t) {
             missing.push(format!("supertype {t}"));
         }
     }
-    for t in ["Creature", "Land"] {
+    for t in ["Creature", "Land", "Artifact", "Enchantment"] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
             tags.push("permanent".into());
@@ -182,7 +238,7 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
         }
     }
     for t in &face.types {
-        if !["Creature", "Land"].contains(&t.as_str()) {
+        if !["Creature", "Land", "Artifact", "Enchantment"].contains(&t.as_str()) {
             tags.push(slug(t));
         }
     }
@@ -272,11 +328,19 @@ fn power_toughness(face: &Face, props: &mut Map<String, Value>, missing: &mut Ve
     }
 }
 
-/// `K:` lines: combat keywords become tags; anything else is missing.
-fn keywords(list: &[Keyword], tags: &mut Vec<String>, missing: &mut Vec<String>) {
+/// `K:` lines: combat keywords become tags, `etbCounter` a replacement
+/// ([`crate::counters`]); anything else is missing.
+fn keywords(list: &[Keyword], parts: &mut Parts, missing: &mut Vec<String>) {
     for k in list {
+        if k.name == "etbCounter" {
+            match crate::counters::etb_counter(k) {
+                Ok(r) => parts.replacements.push(r),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         match KEYWORDS.iter().find(|(name, _)| *name == k.name) {
-            Some((_, tag)) if k.params.is_empty() => tags.push((*tag).into()),
+            Some((_, tag)) if k.params.is_empty() => parts.tags.push((*tag).into()),
             _ => missing.push(format!("K:{}", k.name)),
         }
     }
@@ -293,10 +357,11 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     }
     for a in &face.abilities {
         if a.kind == AbilityKind::Spell && is_spell {
-            match crate::spell::translate(face, a) {
+            match crate::spell::translate(face, class, a) {
                 Ok(s) => {
                     tags.extend(s.tags);
                     triggers.push(s.trigger);
+                    out.classes.extend(s.classes);
                 }
                 Err(m) => missing.extend(m),
             }
@@ -412,15 +477,14 @@ mod tests {
 
     #[test]
     fn what_a_card_lacks_is_listed_and_it_stays_out_of_decks() {
-        let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Flash\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
+        let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Shroud\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
         assert_eq!(
             c.missing,
             [
-                "K:Flash",
+                "K:Shroud",
                 "PT */2",
                 "T:Mode$ ChangesZone",
                 "mana symbol {X}",
-                "supertype Legendary"
             ]
         );
         let def = &c.tree["class"]["odd"];
@@ -432,7 +496,7 @@ mod tests {
         assert!(def["properties"]["missing"]
             .as_str()
             .unwrap()
-            .contains("K:Flash"));
+            .contains("K:Shroud"));
     }
 
     #[test]
@@ -482,14 +546,10 @@ mod tests {
         ] {
             assert!(text.contains(part), "{part} in {text}");
         }
-        let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Draw | NumCards$ 1\n").unwrap();
+        let odd = translate("Name:Odd\nManaCost:B\nTypes:Creature Human\nPT:1/1\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ T\nSVar:T:DB$ Mill | NumCards$ 1\n").unwrap();
         assert_eq!(
             odd.missing,
-            [
-                "ETB DB$ Draw",
-                "ETB DB$ Draw with NumCards$",
-                "ETB ability without ValidTgts$"
-            ]
+            ["DB$ Mill without a target", "Mill with NumCards$"]
         );
     }
 

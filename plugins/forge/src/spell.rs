@@ -1,9 +1,14 @@
 //! Instants and sorceries with one target: `SP$ DealDamage` (N damage to a creature or
-//! player), `SP$ Pump` (+N/+M and keywords until end of turn) and `SP$ Counter` (a spell
-//! on the stack goes to its owner's graveyard), optionally followed by
-//! `SubAbility$` → `DB$ GainLife` (you gain N life). Each becomes a trigger on the mtg
+//! player), `SP$ Pump` (+N/+M and keywords until end of turn), `SP$ Counter` (a spell
+//! on the stack goes to its owner's graveyard) and `SP$ ChangeZone | Origin$ Battlefield |
+//! Destination$ Exile` (or hand, graveyard), optionally followed by `SubAbility$` → `DB$
+//! GainLife` (you gain N life; or, with `Defined$ RememberedController | LifeAmount$ X`
+//! and `X` = `RememberedLKI$CardPower`, the target's controller gains its power as it
+//! last was on the battlefield: Swords to Plowshares). Each becomes a trigger on the mtg
 //! mod's `resolve` event that acts on the target chosen on cast (re-checked: an illegal
 //! target makes the spell fizzle) and then puts the card into its owner's graveyard.
+//! Spells without a target (`SP$ DestroyAll`, `GainLife`, `Token`, `ChangeZoneAll`,
+//! [`crate::effect`]) are tagged `untargeted` and just act.
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Value};
@@ -12,15 +17,24 @@ use crate::card::KEYWORDS;
 
 /// A spell's trigger and the tags saying what it may target, or what it lacks.
 pub struct Spell {
-    /// `targets_creature` / `targets_player`.
+    /// `targets_creature` / `targets_player`, or `untargeted`.
     pub tags: Vec<String>,
     /// The class trigger that resolves it.
     pub trigger: Value,
+    /// Classes its effect needs (a token's).
+    pub classes: Vec<(String, Value)>,
 }
 
-/// Translates the card's `SP$` line (`a`); `Err` lists the constructs it lacks.
-pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
+/// The spell APIs without a target ([`crate::effect::untargeted`]).
+const UNTARGETED: &[&str] = &["DestroyAll", "ChangeZoneAll", "Token", "GainLife"];
+
+/// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
+/// constructs it lacks.
+pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
+    if UNTARGETED.contains(&api) && a.params.get("ValidTgts").is_none() {
+        return untargeted(face, class, a);
+    }
     let mut missing = Vec::new();
     let known = [
         "SP",
@@ -35,6 +49,11 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
         "SubAbility",
         "AILogic",
         "TargetType",
+        "Origin",
+        "Destination",
+        "RememberLKI",
+        "StackDescription",
+        "NumCards",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -48,13 +67,46 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
         "Counter" => {
             vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })]
         }
+        "ChangeZone" => change_zone(a, &tags, &mut missing),
+        "Draw" => draw(a, &tags, &mut missing),
         other => {
             missing.push(format!("A:SP$ {other}"));
             Vec::new()
         }
     };
     if let Some(sub) = a.params.get("SubAbility") {
-        effect.extend(sub_ability(face, sub, &mut missing));
+        let (actions, lki) = sub_ability(face, sub, &mut missing);
+        if lki {
+            // The target's power before the effect moves it (its last-known value).
+            effect.insert(
+                0,
+                json!({ "type": "set", "key": "lki_power", "value": "self.chosen.power", "to": "self" }),
+            );
+        }
+        effect.extend(actions);
+    }
+    let destination = a.params.get("Destination");
+    if api != "ChangeZone"
+        && destination.is_some()
+        && !(api == "Counter" && destination == Some("Graveyard"))
+    {
+        missing.push(format!(
+            "A:SP$ {api} with Destination$ {}",
+            destination.unwrap_or("")
+        ));
+    }
+    if api != "Draw" && a.params.get("NumCards").is_some() {
+        missing.push(format!("A:SP$ {api} with NumCards$"));
+    }
+    for (k, v) in [("Origin", "Battlefield"), ("RememberLKI", "True")] {
+        if a.params.get(k).is_some_and(|x| x != v)
+            || (a.params.get(k).is_some() && api != "ChangeZone")
+        {
+            missing.push(format!(
+                "A:SP$ {api} with {k}$ {}",
+                a.params.get(k).unwrap_or("")
+            ));
+        }
     }
     if !missing.is_empty() {
         return Err(missing);
@@ -70,7 +122,80 @@ pub fn translate(face: &Face, a: &Ability) -> Result<Spell, Vec<String>> {
         "zones": ["stack"],
         "do": actions,
     });
-    Ok(Spell { tags, trigger })
+    Ok(Spell {
+        tags,
+        trigger,
+        classes: Vec::new(),
+    })
+}
+
+/// A spell without a target: its effect, then into the graveyard.
+fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String>> {
+    let mut plain = a.clone();
+    // The spell's `Cost$` is its mana cost, paid on cast.
+    plain.params.0.retain(|(k, _)| k != "Cost");
+    let effect = crate::effect::untargeted(face, class, &plain).map_err(|m| {
+        m.into_iter()
+            .map(|m| format!("A:SP$ {m}"))
+            .collect::<Vec<_>>()
+    })?;
+    let mut actions = effect.actions;
+    actions.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
+    let trigger = json!({
+        "when": { "event": "resolve", "target": { "type": "is_self" } },
+        "zones": ["stack"],
+        "do": actions,
+    });
+    Ok(Spell {
+        tags: vec!["untargeted".into()],
+        trigger,
+        classes: effect.classes,
+    })
+}
+
+/// `Draw | NumCards$ N | ValidTgts$ Player`: the target player draws N cards.
+fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
+    if tags.iter().any(|t| t != "targets_player") {
+        missing.push("A:SP$ Draw at a non-player".into());
+    }
+    match number(a.params.get("NumCards").or(Some("1"))) {
+        Some(n) => vec![
+            json!({ "type": "emit", "event": "draw", "count": n, "to": { "ref": "spell_target" } }),
+        ],
+        None => {
+            missing.push(format!(
+                "A:SP$ Draw NumCards$ {}",
+                a.params.get("NumCards").unwrap_or("")
+            ));
+            Vec::new()
+        }
+    }
+}
+
+/// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):
+/// the target creature goes there.
+fn change_zone(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
+    if tags.iter().any(|t| t != "targets_creature") {
+        missing.push("A:SP$ ChangeZone on a non-creature".into());
+    }
+    if a.params.get("Origin") != Some("Battlefield") {
+        missing.push(format!(
+            "A:SP$ ChangeZone from {}",
+            a.params.get("Origin").unwrap_or("(none)")
+        ));
+    }
+    match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
+        Some(zone) => {
+            vec![json!({ "type": "move", "zone": zone, "to": { "ref": "spell_target" } })]
+        }
+        None => {
+            missing.push(format!(
+                "A:SP$ ChangeZone to {}",
+                a.params.get("Destination").unwrap_or("(none)")
+            ));
+            Vec::new()
+        }
+    }
 }
 
 /// `ValidTgts$ Creature,Player` → the targeting tags; `TargetType$ Spell | ValidTgts$ Card`
@@ -145,25 +270,60 @@ fn pump(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
     vec![json!({ "type": "give_aura", "aura": aura, "to": { "ref": "spell_target" } })]
 }
 
-/// `SubAbility$ Name` → the SVar's `DB$` ability: `GainLife | LifeAmount$ N` (you gain).
-fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> Vec<Value> {
+/// `SubAbility$ Name` → the SVar's `DB$` ability: `GainLife | LifeAmount$ N` (you gain),
+/// or `GainLife | Defined$ RememberedController | LifeAmount$ X` with `X` the target's
+/// last-known power (its controller gains it; the flag says the power must be read
+/// before the spell acts); a `DB$ Cleanup` after it does nothing here.
+fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value>, bool) {
     let Some(ab) = face.svar(name).and_then(|s| s.ability.as_ref()) else {
         missing.push(format!("SubAbility$ {name} (not an ability)"));
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let api = ab.api.as_deref().unwrap_or("?");
-    let plain = ab
-        .params
-        .0
-        .iter()
-        .all(|(k, _)| ["DB", "LifeAmount", "SpellDescription"].contains(&k.as_str()));
-    match (api, number(ab.params.get("LifeAmount"))) {
-        ("GainLife", Some(n)) if plain => {
-            vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })]
+    let plain = ab.params.0.iter().all(|(k, _)| {
+        [
+            "DB",
+            "LifeAmount",
+            "SpellDescription",
+            "Defined",
+            "References",
+            "SubAbility",
+        ]
+        .contains(&k.as_str())
+    });
+    if let Some(next) = ab.params.get("SubAbility") {
+        let cleanup = face
+            .svar(next)
+            .and_then(|s| s.ability.as_ref())
+            .is_some_and(|c| c.api.as_deref() == Some("Cleanup") && c.params.0.len() <= 2);
+        if !cleanup {
+            missing.push(format!("SubAbility$ {next} after {api}"));
+        }
+    }
+    let lki_power = |n: &str| {
+        face.svar(n).is_some_and(|s| {
+            s.value == "RememberedLKI$CardPower" || s.value == "Targeted$CardPower"
+        })
+    };
+    let amount = ab.params.get("LifeAmount");
+    match (api, ab.params.get("Defined"), number(amount)) {
+        ("GainLife", None | Some("You"), Some(n)) if plain => (
+            vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })],
+            false,
+        ),
+        ("GainLife", Some("RememberedController" | "TargetedController"), None)
+            if plain && amount.is_some_and(lki_power) =>
+        {
+            (
+                vec![
+                    json!({ "type": "add", "key": "damage", "amount": "0 - self.lki_power", "to": { "type": "owner", "of": "self.chosen" } }),
+                ],
+                true,
+            )
         }
         _ => {
             missing.push(format!("SubAbility DB$ {api}"));
-            Vec::new()
+            (Vec::new(), false)
         }
     }
 }

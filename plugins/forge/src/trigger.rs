@@ -1,33 +1,66 @@
-//! "When this creature enters the battlefield, <effect> target creature": `T:Mode$
-//! ChangesZone | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ X` with `X` a
-//! `DB$ Destroy`, `DB$ DealDamage | NumDmg$ N` or `DB$ ChangeZone | Destination$ Hand`
-//! aimed by `ValidTgts$ Creature[.filter]`. The card gets a trigger that puts an ability
-//! object (class `<card>_etb`) on the stack; the ability chooses its target when it is
-//! created, and on resolution re-checks it (an illegal target: it fizzles), acts, and
-//! leaves the stack — the mtg rules' priority passing resolves it like a spell.
+//! Triggers of the card itself: "when this enters the battlefield" (`T:Mode$ ChangesZone
+//! | Destination$ Battlefield | ValidCard$ Card.Self | Execute$ X`), "when this leaves
+//! the battlefield" (`Origin$ Battlefield | Destination$ Any`; "when this dies" with
+//! `Destination$ Graveyard`, heard in the graveyard) and "whenever this
+//! attacks" (`T:Mode$ Attacks | ValidCard$ Card.Self`). The card gets
+//! a trigger that puts an ability object (class `<card>_etb` / `<card>_ltb`) on the
+//! stack; the mtg rules' priority passing resolves it like a spell. `X` ([`crate::effect`])
+//! either aims at a creature — `DB$ Destroy`, `DealDamage | NumDmg$ N`, `ChangeZone |
+//! Destination$ Hand` with `ValidTgts$ Creature[.filter]`: the ability chooses its
+//! target when it is created and re-checks it on resolution (an illegal target: it
+//! fizzles) — or has no target (`GainLife`, `ChangeZoneAll`, `Token`).
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Map, Value};
 
-/// The card's triggers and the ability class to add, or what it lacks.
-pub struct Etb {
-    /// Triggers of the card itself.
-    pub card_trigger: Value,
-    /// The ability class's name and definition.
-    pub ability: (String, Value),
+use crate::effect::{untargeted, Effect};
+
+/// The card's trigger and the classes to add (its ability, and a token's class).
+pub struct Triggered {
+    /// The triggers of the card itself.
+    pub card_triggers: Vec<Value>,
+    /// The ability class (first) and any token class, by name.
+    pub classes: Vec<(String, Value)>,
 }
 
-/// Translates one `T:` line of the card `class`; `Err` lists the constructs it lacks.
-pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<String>> {
+/// When the trigger fires: on entering, or on leaving, the battlefield, when it
+/// attacks, at the beginning of its controller's upkeep, or when its controller casts a
+/// spell.
+#[derive(Clone, Copy, PartialEq)]
+enum Moment {
+    Enters,
+    Leaves,
+    Dies,
+    Attacks,
+    Upkeep,
+    SpellCast,
+}
+
+/// Translates the `index`-th `T:` line of the card `class`; `Err` lists what it lacks.
+pub fn translate(
+    face: &Face,
+    class: &str,
+    index: usize,
+    t: &Ability,
+) -> Result<Triggered, Vec<String>> {
     let mode = t.api.as_deref().unwrap_or("?");
-    let mut missing = Vec::new();
-    let etb = mode == "ChangesZone"
-        && t.params.get("Destination") == Some("Battlefield")
-        && matches!(t.params.get("Origin"), None | Some("Any"))
-        && matches!(
-            t.params.get("ValidCard"),
-            Some("Card.Self" | "Creature.Self")
-        );
+    let own = matches!(
+        t.params.get("ValidCard"),
+        Some("Card.Self" | "Creature.Self")
+    );
+    let (origin, dest) = (t.params.get("Origin"), t.params.get("Destination"));
+    let you = |k: &str| t.params.get(k) == Some("You");
+    let moment = match (mode, origin, dest) {
+        ("ChangesZone", None | Some("Any"), Some("Battlefield")) if own => Some(Moment::Enters),
+        ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
+        ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
+        ("Attacks", None, None) if own => Some(Moment::Attacks),
+        ("Phase", None, None) if t.params.get("Phase") == Some("Upkeep") && you("ValidPlayer") => {
+            Some(Moment::Upkeep)
+        }
+        ("SpellCast", None, None) if you("ValidActivatingPlayer") => Some(Moment::SpellCast),
+        _ => None,
+    };
     let known = [
         "Mode",
         "Origin",
@@ -35,8 +68,28 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
         "ValidCard",
         "Execute",
         "TriggerDescription",
+        "TriggerController",
+        "TriggerZones",
+        "Phase",
+        "ValidPlayer",
+        "ValidActivatingPlayer",
     ];
-    if !etb || t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
+    let controller_ok = matches!(
+        t.params.get("TriggerController"),
+        None | Some("TriggeredCardController")
+    );
+    let zones_ok = matches!(t.params.get("TriggerZones"), None | Some("Battlefield"));
+    let (Some(moment), true, true) = (moment, controller_ok, zones_ok) else {
+        return Err(vec![format!("T:Mode$ {mode}")]);
+    };
+    let cast = match (moment, t.params.get("ValidCard")) {
+        (Moment::SpellCast, Some(v)) => {
+            Some(crate::valid::condition(v, "T:Mode$ SpellCast ValidCard$").map_err(|m| vec![m])?)
+        }
+        (Moment::SpellCast, None) => Some(json!({ "type": "has_tag", "tag": "card" })),
+        _ => None,
+    };
+    if t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
         return Err(vec![format!("T:Mode$ {mode}")]);
     }
     let Some(exec) = t
@@ -45,11 +98,89 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
         .and_then(|n| face.svar(n))
         .and_then(|s| s.ability.as_ref())
     else {
-        return Err(vec![
-            "T:Mode$ ChangesZone without an Execute$ ability".into()
-        ]);
+        return Err(vec![format!("T:Mode$ {mode} without an Execute$ ability")]);
     };
+    let kind = match moment {
+        Moment::Enters => "etb",
+        Moment::Leaves => "ltb",
+        Moment::Dies => "dies",
+        Moment::Attacks => "attack",
+        Moment::Upkeep => "upkeep",
+        Moment::SpellCast => "cast",
+    };
+    let earlier = face.triggers[..index]
+        .iter()
+        .filter(|e| e.api == t.api && e.params.get("Origin") == t.params.get("Origin"))
+        .count();
+    let ability = match earlier {
+        0 => format!("{class}_{kind}"),
+        n => format!("{class}_{kind}{n}"),
+    };
+    let (choose, effect) = if exec.params.get("ValidTgts").is_some() {
+        let (choose, effect) = targeted(exec)?;
+        (Some(choose), effect)
+    } else {
+        (None, untargeted(face, class, exec)?)
+    };
+    let Effect { actions, classes } = effect;
+    let title = match moment {
+        Moment::Enters => format!("{} (enters the battlefield)", face.name),
+        Moment::Leaves => format!("{} (leaves the battlefield)", face.name),
+        Moment::Dies => format!("{} (dies)", face.name),
+        Moment::Attacks => format!("{} (attacks)", face.name),
+        Moment::Upkeep => format!("{} (upkeep)", face.name),
+        Moment::SpellCast => format!("{} (a spell is cast)", face.name),
+    };
+    let def = ability_class(&title, choose, "etb_target", actions);
+    let create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
+    let card_triggers = match moment {
+        Moment::Enters => vec![json!({
+            "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
+            "do": create,
+        })],
+        // Destroyed, or otherwise moved, from the battlefield: both events carry `from`;
+        // the card hears it from where it went.
+        // Dies: the same, heard in the graveyard.
+        Moment::Leaves | Moment::Dies => ["core:event/destroyed", "core:event/moved"]
+            .iter()
+            .map(|event| {
+                let mut target = vec![
+                    json!({ "type": "is_self" }),
+                    json!({ "type": "event_field", "field": "from", "is": "battlefield" }),
+                ];
+                if moment == Moment::Dies {
+                    target.push(json!({ "type": "in_zone", "zone": "graveyard" }));
+                }
+                json!({ "when": { "event": event, "target": target }, "do": create })
+            })
+            .collect(),
+        Moment::Attacks => vec![json!({
+            "when": { "event": "attacks", "target": { "type": "is_self" } },
+            "do": create,
+        })],
+        Moment::Upkeep => vec![json!({
+            "when": { "event": "upkeep", "player": "friendly" },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+        Moment::SpellCast => vec![json!({
+            "when": { "event": "cast", "player": "friendly", "target": cast },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+    };
+    let mut all = vec![(ability, def)];
+    all.extend(classes);
+    Ok(Triggered {
+        card_triggers,
+        classes: all,
+    })
+}
+
+/// A targeted trigger's ability: its target selector (chosen on creation) and effect.
+fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
     let api = exec.api.as_deref().unwrap_or("?");
+    let mut missing = Vec::new();
     let allowed = [
         "DB",
         "ValidTgts",
@@ -93,45 +224,57 @@ pub fn translate(face: &Face, class: &str, t: &Ability) -> Result<Etb, Vec<Strin
     if !missing.is_empty() {
         return Err(missing);
     }
-    let ability = format!("{class}_etb");
     let prompt = exec
         .params
         .get("TgtPrompt")
         .unwrap_or("Select target creature");
     let choose = json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": filter, "pick": { "chosen": 1, "prompt": prompt } });
-    let title = format!("{} (enters the battlefield)", face.name);
-    let def = ability_class(&title, choose, "etb_target", effect);
-    let card_trigger = json!({
-        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
-        "do": [{ "type": "create", "class": ability, "zone": "stack" }],
-    });
-    Ok(Etb {
-        card_trigger,
-        ability: (ability, def),
-    })
+    Ok((
+        choose,
+        Effect {
+            actions: vec![effect],
+            classes: Vec::new(),
+        },
+    ))
 }
 
-/// An ability object's class: it chooses its target (`choose`, a selector with a chosen
-/// pick) when it is created, and when it resolves on the stack acts (`effect`) if its
-/// target is still legal (`count(legal_ref)`), else fizzles; then it leaves the stack.
-pub fn ability_class(title: &str, choose: Value, legal_ref: &str, effect: Value) -> Value {
+/// An ability object's class. With a target (`choose`, a selector with a chosen pick) it
+/// chooses it when it is created, and when it resolves on the stack acts if its target
+/// is still legal (`count(legal_ref)`), else fizzles; without one it just acts. Then it
+/// leaves the stack.
+pub fn ability_class(
+    title: &str,
+    choose: Option<Value>,
+    legal_ref: &str,
+    effect: Vec<Value>,
+) -> Value {
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
+    let mut triggers = Vec::new();
+    let mut resolve = match choose {
+        Some(choose) => {
+            triggers.push(
+                json!({ "when": { "event": "core:event/created", "target": { "type": "is_self" } },
+              "do": [{ "type": "link", "key": "chosen", "object": choose }] }),
+            );
+            vec![
+                json!({ "type": "if", "condition": { "type": "compare", "left": format!("count({legal_ref})"), "op": "==", "right": 0 },
+                  "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
+                  "else": effect }),
+            ]
+        }
+        None => effect,
+    };
+    resolve.push(json!({ "type": "move", "zone": "resolved", "to": "self" }));
+    triggers.push(
+        json!({ "when": { "event": "resolve", "target": { "type": "is_self" } },
+      "zones": ["stack"],
+      "do": resolve }),
+    );
     json!({
         "properties": Value::Object(props),
         "tags": ["ability"],
-        "trigger": [
-            { "when": { "event": "core:event/created", "target": { "type": "is_self" } },
-              "do": [{ "type": "link", "key": "chosen", "object": choose }] },
-            { "when": { "event": "resolve", "target": { "type": "is_self" } },
-              "zones": ["stack"],
-              "do": [
-                { "type": "if", "condition": { "type": "compare", "left": format!("count({legal_ref})"), "op": "==", "right": 0 },
-                  "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
-                  "else": [effect] },
-                { "type": "move", "zone": "resolved", "to": "self" },
-              ] },
-        ],
+        "trigger": triggers,
     })
 }
 
@@ -141,6 +284,7 @@ fn target_filter(valid: Option<&str>, missing: &mut Vec<String>) -> Value {
     let mut all = vec![
         json!({ "type": "in_zone", "zone": "battlefield" }),
         json!({ "type": "has_tag", "tag": "creature" }),
+        json!({ "ref": "not_hexproof_against_me" }),
     ];
     let Some(v) = valid else {
         missing.push("ETB ability without ValidTgts$".into());

@@ -532,6 +532,7 @@ fn loader_warnings(src: &ContentSource) -> impl Iterator<Item = Diagnostic> + '_
         Diagnostic::warning("W-CONTENT-LOADER", w.message.clone())
             .at(loc)
             .for_mod(&src.mod_id)
+            .with_construct(w.construct.clone())
     })
 }
 

@@ -306,6 +306,9 @@ impl Action for SetText {
 struct AddProp {
     key: Sym,
     amount: Expr,
+    /// The event this addition is (`would`): offered to replacement effects first (they
+    /// may change the amount or prevent it), raised once done.
+    would: Option<Id>,
 }
 impl Action for AddProp {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
@@ -317,9 +320,21 @@ impl Action for AddProp {
                 changed(ax, t, self.key, old, v.floor() as i64);
                 continue;
             }
-            let a = eval_for(ax, &self.amount, t)?;
+            let mut a = eval_for(ax, &self.amount, t)?;
+            let mut done = None;
+            if let Some(id) = self.would {
+                let e = Event::new(id).target(t).player(owner_of(ax, t)).amount(a);
+                let Some(e) = super::flow::would_happen(ax, with_source(e, ax.scope.this))? else {
+                    continue;
+                };
+                a = e.amount;
+                done = Some(e);
+            }
             let new = ax.world.add(t, self.key, a)?;
             changed(ax, t, self.key, old, new);
+            if let Some(e) = done {
+                ax.raise(e);
+            }
         }
         Ok(())
     }
@@ -624,11 +639,17 @@ fn properties(r: &mut Registry) {
         vec![
             ParamSpec::required("key", T::Name, "the property"),
             ParamSpec::required("amount", T::Expr, "how much"),
+            ParamSpec::optional(
+                "would",
+                T::Id("event"),
+                "an event this addition is (\"counters are put\"): offered to replacement effects first (with the amount; they may change or prevent it), raised once done; whole-number properties",
+            ),
         ],
         kind(|p| {
             Ok(Box::new(AddProp {
                 key: p.name("key")?,
                 amount: p.expr("amount")?,
+                would: p.opt_id("would", "event")?,
             }))
         }),
     );
@@ -693,7 +714,7 @@ fn events(r: &mut Registry) {
     reg(
         r,
         "core:action/emit",
-        "raises an event (once per target, or once if there are none), now or after `delay` ticks",
+        "raises an event (once per target, or once if there are none), now or after `delay` ticks; one raised now is first offered to replacement effects (they may change its amount or prevent it)",
         vec![
             ParamSpec::required("event", T::Id("event"), "the event id"),
             ParamSpec::optional(

@@ -1,5 +1,5 @@
 //! `core` conditions: `has_tag`, `compare`, `is_self`, `is_source`, `owned_by`,
-//! `in_zone`, `of_class`.
+//! `in_zone`, `of_class`, `event_field`.
 
 use std::sync::Arc;
 
@@ -63,6 +63,30 @@ struct IsSelf;
 impl Condition for IsSelf {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
         Ok(cx.scope.this == Some(obj))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.scoped = true;
+    }
+}
+
+/// The event being handled has a text field (`from`, `to`, `key`, ...) with one of the
+/// values: "a card would be put into a graveyard" is a replacement on `moved` whose event
+/// has `to = graveyard`; "leaves the battlefield" a trigger whose event has `from =
+/// battlefield`. False outside an event, or when the event has no such text field.
+#[derive(Debug)]
+struct EventField {
+    field: Sym,
+    values: Vec<Sym>,
+}
+impl Condition for EventField {
+    fn test(&self, cx: &Cx<'_>, _obj: ObjId) -> Result<bool, RuleError> {
+        let Some(event) = &cx.scope.event else {
+            return Ok(false);
+        };
+        Ok(event.extra.iter().any(|(k, v)| {
+            *k == self.field
+                && matches!(v, crate::state::Value::Text(t) if self.values.iter().any(|s| s.as_str() == &**t))
+        }))
     }
     fn deps(&self, d: &mut Deps) {
         d.scoped = true;
@@ -230,6 +254,25 @@ fn identity(r: &mut Registry) {
         "the object is the holder (`self`)",
         vec![],
         kind(|_| Ok(Box::new(IsSelf))),
+    );
+    reg(
+        r,
+        "core:condition/event_field",
+        "the event being handled has the text field `field` equal to `is` (or one of a list)",
+        vec![
+            ParamSpec::required(
+                "field",
+                T::Name,
+                "the event's field: `from`, `to`, `key`, ...",
+            ),
+            ParamSpec::required("is", T::Names, "the value, or a list of values"),
+        ],
+        kind(|p| {
+            Ok(Box::new(EventField {
+                field: p.name("field")?,
+                values: p.names("is")?,
+            }))
+        }),
     );
     reg(
         r,

@@ -1,5 +1,7 @@
 //! `core` actions that route rather than change state themselves: `if` (a branch per
-//! target) and `emit` (raising events, now, later, or several times).
+//! target) and `emit` (raising events, now, later, or several times). An event emitted
+//! now is first offered to replacement effects (`rules::replace`), like `damage`,
+//! `destroy` and `move`: content events ("put N counters") can be changed or prevented.
 
 use crate::bus::Event;
 use crate::id::{Id, Sym};
@@ -88,10 +90,26 @@ impl Action for Emit {
             for _ in 0..times {
                 match delay {
                     Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e.clone()),
-                    _ => ax.raise(e.clone()),
+                    _ => {
+                        if let Some(e) = would_happen(ax, e.clone())? {
+                            ax.raise(e);
+                        }
+                    }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// Offers an event about to be raised now to the replacement effects that listen to it:
+/// the event as they leave it, or `None` when one prevents it. (A delayed event is
+/// offered nothing: what it would replace is not decided until it happens.)
+pub(super) fn would_happen(ax: &mut ActCx<'_>, e: Event) -> Result<Option<Event>, RuleError> {
+    if !crate::rules::replace::any(ax.gen, e.id) {
+        return Ok(Some(e));
+    }
+    let mut p = crate::rules::replace::Proposed::new(e, None);
+    crate::rules::replace::offer(ax, &mut p)?;
+    Ok((!p.cancelled).then_some(p.event))
 }

@@ -1,0 +1,286 @@
+//! Effects without a target, shared by triggered abilities and spells: `GainLife |
+//! Defined$ You | LifeAmount$ N`, `ChangeZoneAll | ChangeType$ Card | Origin$ Z |
+//! Destination$ Z` (every card in a zone kind to another: Rest in Peace's "exile all
+//! cards from all graveyards"), `Token | TokenPower$ | TokenToughness$ | TokenTypes$ |
+//! TokenColors$` (a creature token, a class of its own: `<card>_token_<name>`), and
+//! `DestroyAll | ValidCards$ <valid>` (Wrath of God).
+
+use forge_script::{Ability, Face};
+use serde_json::{json, Map, Value};
+
+use crate::card::slug;
+
+/// What an effect does, and the classes it needs (a token's).
+pub struct Effect {
+    /// The actions (`self` is the spell or ability object; its owner is "you").
+    pub actions: Vec<Value>,
+    /// Classes to add, by name.
+    pub classes: Vec<(String, Value)>,
+}
+
+/// Forge's zone names and the mtg rules' zones.
+const ZONES: &[(&str, &str)] = &[
+    ("Graveyard", "graveyard"),
+    ("Exile", "exile"),
+    ("Hand", "hand"),
+    ("Library", "library"),
+    ("Battlefield", "battlefield"),
+];
+
+/// The mtg zone of a Forge zone name.
+pub fn zone(name: Option<&str>) -> Option<&'static str> {
+    ZONES
+        .iter()
+        .find(|(f, _)| Some(*f) == name)
+        .map(|(_, z)| *z)
+}
+
+/// Parameters any ability may carry that change nothing here.
+const INERT: &[&str] = &[
+    "DB",
+    "AB",
+    "SP",
+    "SpellDescription",
+    "StackDescription",
+    "AILogic",
+    "TokenImage",
+    "NoRegen",
+    "References",
+];
+
+/// Translates an untargeted ability (`DB$`, or `AB$` with `Cost$ 0`) of the card
+/// `class`; `Err` lists what it lacks.
+pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<String>> {
+    let api = a.api.as_deref().unwrap_or("?");
+    let p = |k: &str| a.params.get(k);
+    let mut missing = Vec::new();
+    let mut used: Vec<&str> = INERT.to_vec();
+    if p("Cost").is_some_and(|c| c != "0") {
+        missing.push(format!("{api} with Cost$ {}", p("Cost").unwrap_or("")));
+    }
+    used.push("Cost");
+    let mut classes = Vec::new();
+    let actions = match api {
+        "Draw" => {
+            used.extend(["Defined", "NumCards"]);
+            if !matches!(p("Defined"), None | Some("You")) {
+                missing.push(format!("Draw Defined$ {}", p("Defined").unwrap_or("")));
+            }
+            match number(p("NumCards").or(Some("1"))) {
+                Some(n) => {
+                    vec![json!({ "type": "emit", "event": "draw", "count": n, "to": "owner" })]
+                }
+                None => {
+                    missing.push(format!("Draw NumCards$ {}", p("NumCards").unwrap_or("")));
+                    Vec::new()
+                }
+            }
+        }
+        "LoseLife" => {
+            used.extend(["Defined", "LifeAmount"]);
+            if !matches!(p("Defined"), None | Some("You")) {
+                missing.push(format!("LoseLife Defined$ {}", p("Defined").unwrap_or("")));
+            }
+            match number(p("LifeAmount")) {
+                Some(n) => {
+                    vec![json!({ "type": "add", "key": "damage", "amount": n, "to": "owner" })]
+                }
+                None => {
+                    missing.push(format!(
+                        "LoseLife LifeAmount$ {}",
+                        p("LifeAmount").unwrap_or("")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        "GainLife" => {
+            used.extend(["Defined", "LifeAmount"]);
+            if !matches!(p("Defined"), None | Some("You")) {
+                missing.push(format!("GainLife Defined$ {}", p("Defined").unwrap_or("")));
+            }
+            match number(p("LifeAmount")) {
+                Some(n) => {
+                    vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })]
+                }
+                None => {
+                    missing.push(format!(
+                        "GainLife LifeAmount$ {}",
+                        p("LifeAmount").unwrap_or("")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        "ChangeZoneAll" => {
+            used.extend(["ChangeType", "Origin", "Destination"]);
+            let (from, to) = (zone(p("Origin")), zone(p("Destination")));
+            let which = crate::valid::condition(
+                p("ChangeType").unwrap_or("Card"),
+                "ChangeZoneAll ChangeType$",
+            );
+            match (from, to, which) {
+                (Some(from), Some(to), Ok(which)) => vec![
+                    json!({ "type": "move", "zone": to, "to": { "type": "objects", "zone": from, "where": which } }),
+                ],
+                (_, _, which) => {
+                    missing.push(format!(
+                        "ChangeZoneAll from {} to {}",
+                        p("Origin").unwrap_or("?"),
+                        p("Destination").unwrap_or("?")
+                    ));
+                    missing.extend(which.err());
+                    Vec::new()
+                }
+            }
+        }
+        "DestroyAll" => {
+            used.push("ValidCards");
+            match crate::valid::condition(
+                p("ValidCards").unwrap_or("Card"),
+                "DestroyAll ValidCards$",
+            ) {
+                Ok(which) => vec![
+                    json!({ "type": "destroy", "to": { "type": "objects", "zone": "battlefield", "where": which } }),
+                ],
+                Err(m) => {
+                    missing.push(m);
+                    Vec::new()
+                }
+            }
+        }
+        "Token" => {
+            used.extend([
+                "TokenOwner",
+                "TokenName",
+                "TokenColors",
+                "TokenTypes",
+                "TokenPower",
+                "TokenToughness",
+                "TokenAmount",
+                "TokenKeywords",
+            ]);
+            match token(face, class, a) {
+                Ok((name, def, amount)) => {
+                    let create = json!({ "type": "create", "class": name, "zone": "battlefield", "count": amount });
+                    classes.push((name, def));
+                    vec![create]
+                }
+                Err(m) => {
+                    missing.extend(m);
+                    Vec::new()
+                }
+            }
+        }
+        "RepeatEach" => {
+            used.extend(["RepeatCards", "RepeatSubAbility"]);
+            crate::counters::repeat_each(face, a).unwrap_or_else(|m| {
+                missing.extend(m);
+                Vec::new()
+            })
+        }
+        other => {
+            missing.push(format!("DB$ {other} without a target"));
+            Vec::new()
+        }
+    };
+    let mut actions = actions;
+    if let Some(next) = p("SubAbility") {
+        used.push("SubAbility");
+        match face.svar(next).and_then(|s| s.ability.as_ref()) {
+            // `Cleanup` forgets remembered objects: nothing is remembered here.
+            Some(c)
+                if c.api.as_deref() == Some("Cleanup") && c.params.get("SubAbility").is_none() => {}
+            Some(sub) => match untargeted(face, class, sub) {
+                Ok(e) => {
+                    actions.extend(e.actions);
+                    classes.extend(e.classes);
+                }
+                Err(m) => missing.extend(m),
+            },
+            None => missing.push(format!("SubAbility$ {next} (not an ability)")),
+        }
+    }
+    for (k, _) in &a.params.0 {
+        if !used.contains(&k.as_str()) {
+            missing.push(format!("{api} with {k}$"));
+        }
+    }
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    Ok(Effect { actions, classes })
+}
+
+/// A creature token's class (named after the card and the token), and how many to make.
+fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), Vec<String>> {
+    let p = |k: &str| a.params.get(k);
+    let mut missing = Vec::new();
+    if !matches!(p("TokenOwner"), None | Some("You")) {
+        missing.push(format!(
+            "Token TokenOwner$ {}",
+            p("TokenOwner").unwrap_or("")
+        ));
+    }
+    let types: Vec<&str> = p("TokenTypes")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .collect();
+    if !types.contains(&"Creature") {
+        missing.push(format!("Token TokenTypes$ {}", types.join(",")));
+    }
+    let (power, toughness) = (number(p("TokenPower")), number(p("TokenToughness")));
+    let amount = number(p("TokenAmount").or(Some("1")));
+    let (Some(power), Some(toughness), Some(amount)) = (power, toughness, amount) else {
+        missing.push("Token without a number of power, toughness and amount".into());
+        return Err(missing);
+    };
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    let token_name = p("TokenName").unwrap_or("Token");
+    let mut tags: Vec<String> = vec!["token".into(), "permanent".into(), "sick".into()];
+    tags.extend(types.iter().map(|t| slug(t)));
+    for c in p("TokenColors")
+        .unwrap_or("")
+        .split(',')
+        .filter(|c| !c.is_empty())
+    {
+        tags.push(c.trim().to_ascii_lowercase());
+    }
+    for k in p("TokenKeywords")
+        .unwrap_or("")
+        .split('&')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
+        match crate::card::KEYWORDS.iter().find(|(name, _)| *name == k) {
+            Some((_, tag)) => tags.push((*tag).to_owned()),
+            None => missing.push(format!("Token TokenKeywords$ {k}")),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    let mut props = Map::new();
+    props.insert(
+        "title".into(),
+        json!(format!("{token_name} token ({})", face.name)),
+    );
+    props.insert("power".into(), json!(power));
+    props.insert("max_health".into(), json!(toughness));
+    props.insert("mana_value".into(), json!(0));
+    let name = format!("{class}_token_{}", slug(token_name));
+    Ok((
+        name,
+        json!({ "properties": Value::Object(props), "tags": tags }),
+        amount,
+    ))
+}
+
+/// A whole number written as `3`, `+3` or `-2`.
+pub fn number(text: Option<&str>) -> Option<i64> {
+    let t = text?.trim();
+    t.strip_prefix('+').unwrap_or(t).parse().ok()
+}

@@ -1,0 +1,125 @@
+//! Replacement effects: `R:Event$ Moved | ActiveZones$ Battlefield | Destination$ <zone> |
+//! ValidCard$ <valid> | ReplaceWith$ X`, with `X` an `AB$`/`DB$ ChangeZone | Destination$
+//! <other> | Defined$ ReplacedCard` (Rest in Peace: "if a card would be put into a
+//! graveyard from anywhere, exile it instead"). It becomes two class replacements of the
+//! mtg mod — on `destroyed` and on `moved`, when the event's `to` is the zone — that
+//! send the card to the other zone, while the holder is on the battlefield.
+
+use forge_script::{Ability, Face};
+use serde_json::{json, Value};
+
+/// Forge's zone names and the mtg rules' zones.
+const ZONES: &[(&str, &str)] = &[
+    ("Graveyard", "graveyard"),
+    ("Exile", "exile"),
+    ("Hand", "hand"),
+    ("Library", "library"),
+    ("Battlefield", "battlefield"),
+];
+
+/// Translates one `R:` line into class replacements; `Err` lists what it lacks.
+pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
+    let event = r.params.get("Event").unwrap_or("?");
+    if event == "AddCounter" {
+        return crate::counters::add_counter(face, r).map(|r| vec![r]);
+    }
+    if event != "Moved" {
+        return Err(vec![format!("R:Event$ {event}")]);
+    }
+    let known = [
+        "Event",
+        "ActiveZones",
+        "Destination",
+        "ValidCard",
+        "ReplaceWith",
+        "Description",
+    ];
+    let mut missing: Vec<String> = r
+        .params
+        .0
+        .iter()
+        .filter(|(k, _)| !known.contains(&k.as_str()))
+        .map(|(k, _)| format!("R:Event$ Moved with {k}$"))
+        .collect();
+    let zone = |name: Option<&str>, missing: &mut Vec<String>| {
+        let found = ZONES
+            .iter()
+            .find(|(f, _)| Some(*f) == name)
+            .map(|(_, z)| *z);
+        if found.is_none() {
+            missing.push(format!("R:Event$ Moved zone {}", name.unwrap_or("(none)")));
+        }
+        found.unwrap_or("")
+    };
+    let holder_zone = zone(r.params.get("ActiveZones"), &mut missing);
+    let would_go = zone(r.params.get("Destination"), &mut missing);
+    let with = r
+        .params
+        .get("ReplaceWith")
+        .and_then(|n| face.svar(n))
+        .and_then(|s| s.ability.as_ref());
+    let goes = match with {
+        Some(a)
+            if a.api.as_deref() == Some("ChangeZone")
+                && a.params.get("Defined") == Some("ReplacedCard") =>
+        {
+            zone(a.params.get("Destination"), &mut missing)
+        }
+        _ => {
+            missing.push("R:Event$ Moved ReplaceWith$ other than a ChangeZone of the card".into());
+            ""
+        }
+    };
+    let valid = crate::valid::condition(
+        r.params.get("ValidCard").unwrap_or("Card"),
+        "R:Event$ Moved ValidCard$",
+    )
+    .unwrap_or_else(|m| {
+        missing.push(m);
+        Value::Null
+    });
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    let to_zone = json!({ "type": "event_field", "field": "to", "is": would_go });
+    Ok(["core:event/destroyed", "core:event/moved"]
+        .iter()
+        .map(|event| {
+            json!({
+                "would": { "event": event, "target": [valid, to_zone] },
+                "zones": [holder_zone],
+                "to": goes,
+            })
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rest_in_peace() {
+        let script = forge_script::parse("Name:R\nManaCost:1 W\nTypes:Enchantment\nR:Event$ Moved | ActiveZones$ Battlefield | Destination$ Graveyard | ValidCard$ Card | ReplaceWith$ Exile | Description$ d\nSVar:Exile:AB$ ChangeZone | Cost$ 0 | Hidden$ True | Origin$ All | Destination$ Exile | Defined$ ReplacedCard\n");
+        let face = &script.faces[0];
+        let r = translate(face, &face.replacements[0]).unwrap();
+        assert_eq!(r.len(), 2);
+        let text = r[1].to_string();
+        for part in [
+            "core:event/moved",
+            "\"to\":\"exile\"",
+            "\"is\":\"graveyard\"",
+            "battlefield",
+        ] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let script = forge_script::parse(
+            "Name:R\nManaCost:G\nTypes:Enchantment\nR:Event$ DamageDone | ValidCard$ Creature\n",
+        );
+        let face = &script.faces[0];
+        assert_eq!(
+            translate(face, &face.replacements[0]).unwrap_err(),
+            ["R:Event$ DamageDone"]
+        );
+    }
+}

@@ -1,0 +1,124 @@
+//! Static abilities: `S:Mode$ Continuous | Affected$ <valid> | AddPower$ N | AddToughness$ N
+//! | SetPower$ N | SetToughness$ N | AddKeyword$ K & K | RemoveAllAbilities$ True` becomes a
+//! class aura of the card, on while it is on the battlefield, over the battlefield's
+//! objects that match `Affected$`. Its modifiers go in the mtg rules' layers (613):
+//! keywords in `ability` (6), losing all abilities in `lose_abilities` (6, ordered
+//! before the abilities it removes, 613.8), set power/toughness in `set` (7b), +N/+N in
+//! `add` (7c); within a layer by timestamp — Humility and Glorious Anthem give 2/2 in
+//! either order, and Humility switches a Lord of Atlantis's bonus off.
+
+use forge_script::Ability;
+use serde_json::{json, Value};
+
+use crate::card::KEYWORDS;
+
+/// The parameters a continuous static may have that change nothing in play.
+const INERT: &[&str] = &["Mode", "Description", "Affected"];
+
+/// Translates one `S:` line into a class aura; `Err` lists what it lacks.
+pub fn translate(s: &Ability) -> Result<Value, Vec<String>> {
+    let mode = s.api.as_deref().unwrap_or("?");
+    if mode != "Continuous" {
+        return Err(vec![format!("S:Mode$ {mode}")]);
+    }
+    let mut missing = Vec::new();
+    let mut modifiers = Vec::new();
+    for (k, v) in &s.params.0 {
+        match k.as_str() {
+            k if INERT.contains(&k) => {}
+            "AddPower" | "AddToughness" | "SetPower" | "SetToughness" => {
+                let key = if k.ends_with("Power") {
+                    "power"
+                } else {
+                    "max_health"
+                };
+                let (op, layer) = if k.starts_with("Add") {
+                    ("add", "add")
+                } else {
+                    ("set", "set")
+                };
+                match number(v) {
+                    Some(n) => {
+                        modifiers.push(json!({ "key": key, "op": op, "value": n, "layer": layer }))
+                    }
+                    None => missing.push(format!("S:Continuous {k}$ {v}")),
+                }
+            }
+            "AddKeyword" => {
+                for kw in v.split('&').map(str::trim) {
+                    match KEYWORDS.iter().find(|(name, _)| *name == kw) {
+                        Some((_, tag)) => {
+                            modifiers.push(json!({ "key": tag, "op": "tag", "layer": "ability" }))
+                        }
+                        None => missing.push(format!("S:Continuous AddKeyword$ {kw}")),
+                    }
+                }
+            }
+            "RemoveAllAbilities" if v == "True" => modifiers
+                .push(json!({ "key": "no_abilities", "op": "tag", "layer": "lose_abilities" })),
+            other => missing.push(format!("S:Continuous with {other}$")),
+        }
+    }
+    let affected = match s.params.get("Affected") {
+        None => {
+            missing.push("S:Continuous without Affected$".into());
+            Value::Null
+        }
+        Some(a) => crate::valid::condition(a, "S:Continuous Affected$").unwrap_or_else(|m| {
+            missing.push(m);
+            Value::Null
+        }),
+    };
+    if modifiers.is_empty() {
+        missing.push("S:Continuous that changes nothing the rules know".into());
+    }
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    Ok(json!({
+        "select": { "type": "objects", "zone": "battlefield", "where": affected },
+        "modifiers": modifiers,
+        "zones": ["battlefield"],
+    }))
+}
+
+/// A whole number written as `3`, `+3` or `-2`.
+fn number(text: &str) -> Option<i64> {
+    let t = text.trim();
+    t.strip_prefix('+').unwrap_or(t).parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn static_line(line: &str) -> Ability {
+        let script =
+            forge_script::parse(&format!("Name:X\nManaCost:W\nTypes:Enchantment\n{line}\n"));
+        script.faces[0].statics[0].clone()
+    }
+
+    #[test]
+    fn anthem_humility_and_a_lord() {
+        let anthem = translate(&static_line("S:Mode$ Continuous | Affected$ Creature.YouCtrl | AddPower$ 1 | AddToughness$ 1 | Description$ d")).unwrap();
+        let text = anthem.to_string();
+        for part in ["\"layer\":\"add\"", "max_health", "friendly", "battlefield"] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let humility = translate(&static_line("S:Mode$ Continuous | Affected$ Creature | SetPower$ 1 | SetToughness$ 1 | RemoveAllAbilities$ True | Description$ d")).unwrap();
+        let text = humility.to_string();
+        for part in ["\"layer\":\"set\"", "no_abilities", "lose_abilities"] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        let lord = translate(&static_line("S:Mode$ Continuous | Affected$ Creature.Merfolk+Other | AddPower$ 1 | AddToughness$ 1 | AddKeyword$ Islandwalk | Description$ d")).unwrap();
+        assert!(lord.to_string().contains("islandwalk"), "{lord}");
+        let odd = translate(&static_line(
+            "S:Mode$ Continuous | Affected$ Card.Self | AddKeyword$ Flying | CheckSVar$ X",
+        ))
+        .unwrap_err();
+        assert_eq!(odd, ["S:Continuous with CheckSVar$"]);
+        let other =
+            translate(&static_line("S:Mode$ CantAttack | ValidCard$ Creature")).unwrap_err();
+        assert_eq!(other, ["S:Mode$ CantAttack"]);
+    }
+}
