@@ -15,6 +15,14 @@ impl Params {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The parameter names not in `known`, in order (what a translator does not handle).
+    pub fn keys_outside<'a>(&'a self, known: &'a [&str]) -> impl Iterator<Item = &'a str> + 'a {
+        self.0
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .filter(|k| !known.contains(k))
+    }
+
     /// Parses `Mode$ Continuous | Affected$ Creature`; returns the pairs and the
     /// segments that are not `Param$ Value` (for a diagnostic).
     pub(crate) fn parse(text: &str) -> (Params, Vec<String>) {
@@ -58,6 +66,7 @@ mod tests {
         let (p, bad) = Params::parse("SP$ DealDamage | NumDmg$ 3 | oops | TgtPrompt$ a | b");
         assert_eq!(p.get("SP"), Some("DealDamage"));
         assert_eq!(p.get("NumDmg"), Some("3"));
+        assert!(p.keys_outside(&["SP", "NumDmg"]).eq(["TgtPrompt"]));
         assert_eq!(p.get("TgtPrompt"), Some("a"));
         assert_eq!(bad, ["oops", "b"]);
     }

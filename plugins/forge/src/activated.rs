@@ -31,10 +31,8 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     ];
     let mut missing: Vec<String> = a
         .params
-        .0
-        .iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, _)| format!("A:AB$ {api} with {k}$"))
+        .keys_outside(&known)
+        .map(|k| format!("A:AB$ {api} with {k}$"))
         .collect();
     if api != "DealDamage" {
         missing.push(format!("A:AB$ {api}"));

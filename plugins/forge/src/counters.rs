@@ -74,10 +74,8 @@ pub fn repeat_each(face: &Face, a: &Ability) -> Result<Vec<Value>, Vec<String>> 
     let known = ["DB", "Defined", "CounterType", "CounterNum", "References"];
     let mut missing: Vec<String> = sub
         .params
-        .0
-        .iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, _)| format!("RepeatEach PutCounter with {k}$"))
+        .keys_outside(&known)
+        .map(|k| format!("RepeatEach PutCounter with {k}$"))
         .collect();
     if sub.api.as_deref() != Some("PutCounter") || q("Defined") != Some("Remembered") {
         missing.push(format!(
@@ -120,10 +118,8 @@ pub fn add_counter(face: &Face, r: &Ability) -> Result<Value, Vec<String>> {
     ];
     let mut missing: Vec<String> = r
         .params
-        .0
-        .iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, _)| format!("R:Event$ AddCounter with {k}$"))
+        .keys_outside(&known)
+        .map(|k| format!("R:Event$ AddCounter with {k}$"))
         .collect();
     if !matches!(p("ActiveZones"), None | Some("Battlefield")) {
         missing.push(format!(

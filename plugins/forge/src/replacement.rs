@@ -8,15 +8,6 @@
 use forge_script::{Ability, Face};
 use serde_json::{json, Value};
 
-/// Forge's zone names and the mtg rules' zones.
-const ZONES: &[(&str, &str)] = &[
-    ("Graveyard", "graveyard"),
-    ("Exile", "exile"),
-    ("Hand", "hand"),
-    ("Library", "library"),
-    ("Battlefield", "battlefield"),
-];
-
 /// Translates one `R:` line into class replacements; `Err` lists what it lacks.
 pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
     let event = r.params.get("Event").unwrap_or("?");
@@ -36,16 +27,11 @@ pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
     ];
     let mut missing: Vec<String> = r
         .params
-        .0
-        .iter()
-        .filter(|(k, _)| !known.contains(&k.as_str()))
-        .map(|(k, _)| format!("R:Event$ Moved with {k}$"))
+        .keys_outside(&known)
+        .map(|k| format!("R:Event$ Moved with {k}$"))
         .collect();
     let zone = |name: Option<&str>, missing: &mut Vec<String>| {
-        let found = ZONES
-            .iter()
-            .find(|(f, _)| Some(*f) == name)
-            .map(|(_, z)| *z);
+        let found = crate::effect::zone(name);
         if found.is_none() {
             missing.push(format!("R:Event$ Moved zone {}", name.unwrap_or("(none)")));
         }
