@@ -177,6 +177,15 @@ pub struct StepSpec {
     /// Re-seed the world's RNG before the step does anything else (Hearthbreaker's
     /// `random.seed(n)` in the middle of a test).
     pub seed: Option<u64>,
+    /// Start a new game before the step does anything else: a fresh world from `seed`
+    /// (this step's, else the scenario's), set up again from `[match]` and `[[object]]`,
+    /// with the names pointing at the new game's objects (a test that plays several
+    /// games, as some of Hearthbreaker's do, stays one file).
+    #[serde(default)]
+    pub new_game: bool,
+    /// Start a new game as `new_game` does, with this `[match]` table (other decks,
+    /// controllers or heroes) instead of the file's.
+    pub new_match: Option<MatchSpec>,
     /// Half a turn: `"start"` starts the next player's turn and lets its controller play,
     /// leaving the turn open (expectations then see the middle of the turn); `"end"` ends it.
     pub turn: Option<String>,

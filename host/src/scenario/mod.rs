@@ -17,6 +17,7 @@ mod matches;
 mod paths;
 mod script;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -243,23 +244,14 @@ fn run(
     let (gen, mut compiled) =
         Generation::build_with(registry.clone(), &sources, &opts).map_err(|d| d.render(false))?;
     let gen = Arc::new(gen);
-    let mut game = Game::new(
-        gen.clone(),
+    let (mut game, mut names, mut played) = start(
+        path,
+        file,
+        file.game_match.as_ref(),
+        &gen,
+        &ns,
         file.scenario.seed,
-        Box::new(ScriptedController::default()),
-    );
-    let mut names: BTreeMap<String, ObjId> = BTreeMap::new();
-    let mut played = match &file.game_match {
-        Some(spec) => Some(
-            matches::setup(&mut game, &ns, spec, &mut names)
-                .map_err(|m| format!("{}: [match]: {m}", path.display()))?,
-        ),
-        None => None,
-    };
-    for (i, o) in file.object.iter().enumerate() {
-        setup_object(&mut game, &gen, &ns, o, &mut names)
-            .map_err(|m| format!("object {} (`{}`): {m}", i + 1, o.name))?;
-    }
+    )?;
     let mut failures = Vec::new();
     let mut compiled_iter = compiled.drain(..);
     for (i, step) in file
@@ -278,7 +270,17 @@ fn run(
         } else {
             None
         };
-        if let Err(m) = expect::run_step(&mut game, &ns, step, actions, &mut names, played.as_mut())
+        let mut step = Cow::Borrowed(step);
+        if step.new_game || step.new_match.is_some() {
+            // The step's seed is the new world's: not applied again by the step.
+            let seed = step.seed.unwrap_or(file.scenario.seed);
+            let spec = step.new_match.as_ref().or(file.game_match.as_ref());
+            (game, names, played) = start(path, file, spec, &gen, &ns, seed)
+                .map_err(|m| format!("{label}: a new game: {m}"))?;
+            step.to_mut().seed = None;
+        }
+        if let Err(m) =
+            expect::run_step(&mut game, &ns, &step, actions, &mut names, played.as_mut())
         {
             failures.push(ScenarioFailure::Step {
                 file: path.to_owned(),
@@ -296,6 +298,40 @@ fn run(
         game,
         names,
     })
+}
+
+/// A game as the scenario starts it (and `new_game`/`new_match` start it again): a world
+/// from `seed`, the match set up from `spec`, the `[[object]]`s created; with the names
+/// they have.
+fn start(
+    path: &Path,
+    file: &ScenarioFile,
+    spec: Option<&MatchSpec>,
+    gen: &Arc<Generation>,
+    ns: &str,
+    seed: u64,
+) -> Result<
+    (
+        Game,
+        BTreeMap<String, ObjId>,
+        Option<matches::ScenarioMatch>,
+    ),
+    String,
+> {
+    let mut game = Game::new(gen.clone(), seed, Box::new(ScriptedController::default()));
+    let mut names: BTreeMap<String, ObjId> = BTreeMap::new();
+    let played = match spec {
+        Some(spec) => Some(
+            matches::setup(&mut game, ns, spec, &mut names)
+                .map_err(|m| format!("{}: [match]: {m}", path.display()))?,
+        ),
+        None => None,
+    };
+    for (i, o) in file.object.iter().enumerate() {
+        setup_object(&mut game, gen, ns, o, &mut names)
+            .map_err(|m| format!("object {} (`{}`): {m}", i + 1, o.name))?;
+    }
+    Ok((game, names, played))
 }
 
 /// The content a scenario compiles: the loaded mods' (or none), its `content` files, and
