@@ -96,6 +96,29 @@ fn every_firemox_card_becomes_a_class_and_matches_forge_where_both_have_it() {
         println!("{n:6}  {m}");
     }
     assert!(playable >= 700, "{playable} playable cards");
+    // The loader reports every lacking feature at its card's file (what `tessera check
+    // --format json` lists): each untranslated card, and each entry of its `missing`.
+    let reported: Vec<&str> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.construct.is_some())
+        .filter_map(|d| d.location.as_ref())
+        .filter_map(|l| l.path.to_str())
+        .filter(|p| p.ends_with(".xml"))
+        .collect();
+    let reporting: std::collections::BTreeSet<&str> = reported.iter().copied().collect();
+    assert_eq!(
+        reporting.len(),
+        cards.len() - playable,
+        "every untranslated card reported"
+    );
+    let missing: usize = by_count.iter().map(|(_, n)| n).sum();
+    assert_eq!(
+        reported.len(),
+        missing,
+        "every missing feature reported once"
+    );
     for name in [
         "lightning_bolt",
         "giant_growth",

@@ -112,9 +112,9 @@ fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
 }
 
 /// Checks a `tessera check --format json` report of a server that loads the mtg mod: no
-/// error, and every warning is the Forge loader's about a construct a card uses that the
-/// rules lack (`W-CONTENT-LOADER` with a `construct`, at the line of a card script), each
-/// counted in the histogram. Returns the report.
+/// error, and every warning is a card loader's (Forge's scripts, Firemox's XML) about a
+/// construct a card uses that the rules lack (`W-CONTENT-LOADER` with a `construct`, at a
+/// line of the card's file), each counted in the histogram. Returns the report.
 pub fn only_unsupported_card_constructs(json: &str) -> serde_json::Value {
     // The JSON document comes first (stdout), anything on stderr after it.
     let doc: serde_json::Value = serde_json::Deserializer::from_str(json)
@@ -130,8 +130,8 @@ pub fn only_unsupported_card_constructs(json: &str) -> serde_json::Value {
             d["code"] == "W-CONTENT-LOADER"
                 && d["construct"].is_string()
                 && d["line"].as_u64().is_some_and(|l| l >= 1)
-                && file.contains("cardsfolder/")
-                && file.ends_with(".txt"),
+                && ((file.contains("cardsfolder/") && file.ends_with(".txt"))
+                    || (file.contains("firemox/cards/") && file.ends_with(".xml"))),
             "not an unsupported construct of a card script: {d}"
         );
     }

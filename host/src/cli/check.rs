@@ -219,25 +219,20 @@ pub fn check(
 /// it uses that are not supported (`[{ "file", "constructs" }]`, in the order of the
 /// diagnostics).
 fn unsupported(all: &[&Diagnostic]) -> serde_json::Value {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    let mut files: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut counts: indexmap::IndexMap<&str, usize> = indexmap::IndexMap::new();
+    let mut files: indexmap::IndexMap<String, Vec<&str>> = indexmap::IndexMap::new();
     for d in all {
         let Some(c) = d.construct.as_deref() else {
             continue;
         };
-        match counts.iter_mut().find(|(k, _)| *k == c) {
-            Some((_, n)) => *n += d.count(),
-            None => counts.push((c, d.count())),
-        }
+        *counts.entry(c).or_default() += d.count();
         let file = d
             .location
             .as_ref()
             .map_or_else(String::new, |l| l.path.display().to_string());
-        match files.iter_mut().find(|(f, _)| *f == file) {
-            Some((_, list)) => list.push(c),
-            None => files.push((file, vec![c])),
-        }
+        files.entry(file).or_default().push(c);
     }
+    let mut counts: Vec<(&str, usize)> = counts.into_iter().collect();
     counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     serde_json::json!({
         "histogram": counts.iter().map(|(c, n)| serde_json::json!({ "construct": c, "count": n })).collect::<Vec<_>>(),

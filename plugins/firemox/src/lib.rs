@@ -20,7 +20,9 @@
 //! | `artifact`, `global-enchantment` | cast with the mtg rules' `cast_permanent` |
 //!
 //! A card using anything else is still a class — tagged `untranslated`, with the features
-//! it lacks in its `missing` property — but not `deck_card`, so decks leave it out.
+//! it lacks in its `missing` property — but not `deck_card`, so decks leave it out. Each
+//! lacking feature is also reported at its element (`report_unsupported`), so `tessera
+//! check --format json` lists every such card with what it lacks, and a histogram.
 
 pub mod card;
 pub mod conditions;
@@ -61,6 +63,13 @@ fn cards(text: &str) -> Result<Value, LoadError> {
         .map_err(|e| LoadError::at(line_offset(text, e.line), e.to_string()))?;
     let card = card::translate(&parsed, &fragments);
     report_span(format!("class.{}", card.class), 0..text.len());
+    for m in &card.missing {
+        report_unsupported(
+            m.clone(),
+            format!("`{m}` is not supported yet: `{}` loads tagged `untranslated` and decks leave it out", card.class),
+            Some(offset_of(text, m)),
+        );
+    }
     Ok(card.tree)
 }
 
@@ -100,6 +109,22 @@ fn fragments(root: &str) -> Result<Rc<Fragments>, LoadError> {
 }
 
 /// The byte offset where 1-based `line` starts.
+/// Where a missing feature is written: the first `<element` it names (`<choice>`,
+/// `activated ability with <repeat>`), else the `<card` element.
+fn offset_of(text: &str, missing: &str) -> usize {
+    let element = missing.split_once('<').map(|(_, rest)| {
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+            .unwrap_or(rest.len());
+        &rest[..end]
+    });
+    element
+        .filter(|e| !e.is_empty())
+        .and_then(|e| text.find(&format!("<{e}")))
+        .or_else(|| text.find("<card"))
+        .unwrap_or(0)
+}
+
 fn line_offset(text: &str, line: u32) -> usize {
     let n = usize::try_from(line).unwrap_or(1).saturating_sub(1);
     text.split_inclusive('\n').take(n).map(str::len).sum()
