@@ -6,7 +6,7 @@
 
 /// One element: its local name (the Firemox namespace dropped), attributes in order,
 /// children, trimmed text, and its 1-based line in the file it came from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Element {
     /// The local name (`activated-ability`).
     pub name: String,

@@ -7,11 +7,9 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use tessera_host::mods::{load, ServerConfig};
 use tessera_host::rules::ClassDef;
-use tessera_host::{Id, Registry, Sym, Value};
+use tessera_host::{Id, Sym, Value};
 
 use crate::plugin_build::{ensure_built, repo, tessera_at_root as tessera};
 
@@ -46,20 +44,7 @@ fn every_firemox_card_becomes_a_class_and_matches_forge_where_both_have_it() {
         .flatten()
         .filter(|e| e.path().extension().is_some_and(|x| x == "xml"))
         .count();
-    let server = ServerConfig::load(&repo().join("firemox.toml")).unwrap();
-    let loaded = load(
-        &[repo().join("mods")],
-        Some(&server),
-        Arc::new(Registry::with_core()),
-    );
-    let errors: Vec<String> = loaded
-        .diagnostics
-        .0
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let loaded = crate::plugin_build::load_server_without_errors("firemox.toml");
     let gen = loaded.generation.expect("a generation");
     let cards: Vec<&ClassDef> = gen
         .classes

@@ -104,3 +104,23 @@ pub fn tessera_at_root(args: &[&str]) -> (bool, String) {
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
 }
+
+/// Loads the repository's `mods/` under the server file `server` (at the repository root),
+/// as `tessera --server` would, and fails the test with every error if there is one.
+pub fn load_server_without_errors(server: &str) -> tessera_host::mods::LoadedMods {
+    let server = tessera_host::mods::ServerConfig::load(&repo().join(server)).unwrap();
+    let loaded = tessera_host::mods::load(
+        &[repo().join("mods")],
+        Some(&server),
+        std::sync::Arc::new(tessera_host::Registry::with_core()),
+    );
+    let errors: Vec<String> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    loaded
+}

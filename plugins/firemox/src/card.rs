@@ -285,10 +285,7 @@ pub fn plain_list(f: &Fragments, kind: &str, name: &str, list: &[Element]) -> bo
     let site = Element {
         name: kind.into(),
         attrs: vec![("ref".into(), name.into())],
-        children: Vec::new(),
-        text: String::new(),
-        line: 0,
-        from_ref: None,
+        ..Element::default()
     };
     firemox_xml::expand::expand_all(f, &[site]).is_ok_and(|v| v == list)
 }

@@ -76,10 +76,7 @@ pub fn filtered_target(
     let site = Element {
         name: "action".into(),
         attrs: vec![("ref".into(), (*n).into())],
-        children: Vec::new(),
-        text: String::new(),
-        line: 0,
-        from_ref: None,
+        ..Element::default()
     };
     let plain = firemox_xml::expand::expand_all(f, &[site]).map_err(|e| e.message)?;
     let with_test = format!("{n} with a test");

@@ -32,14 +32,7 @@ struct Cost {
 
 /// Translates one activated ability of a permanent into `out`.
 pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts) {
-    let no = Element {
-        name: String::new(),
-        attrs: Vec::new(),
-        children: Vec::new(),
-        text: String::new(),
-        line: 0,
-        from_ref: None,
-    };
+    let no = Element::default();
     if let Some(e) = a
         .children
         .iter()

@@ -21,14 +21,7 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
             out.missing.push(format!("spell with <{}>", c.name));
         }
     }
-    let no = Element {
-        name: String::new(),
-        attrs: Vec::new(),
-        children: Vec::new(),
-        text: String::new(),
-        line: 0,
-        from_ref: None,
-    };
+    let no = Element::default();
     let cost = a.child("cost").unwrap_or(&no);
     let effects = a.child("effects").unwrap_or(&no);
     let mut tags = Vec::new();
