@@ -66,6 +66,7 @@ struct Parts {
     auras: Vec<Value>,
     replacements: Vec<Value>,
     classes: Vec<(String, Value)>,
+    props: Vec<(String, Value)>,
 }
 
 /// Why a script cannot become a class at all (it has no name).
@@ -137,6 +138,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     }
     missing.sort();
     missing.dedup();
+    props.extend(parts.props);
     let mut tags = parts.tags;
     if missing.is_empty() {
         tags.push("deck_card".into());
@@ -360,6 +362,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             match crate::spell::translate(face, class, a) {
                 Ok(s) => {
                     tags.extend(s.tags);
+                    out.props.extend(s.props);
                     triggers.push(s.trigger);
                     out.classes.extend(s.classes);
                 }

@@ -33,6 +33,7 @@ pub mod locate;
 pub mod replacement;
 pub mod spell;
 pub mod statics;
+pub mod target;
 pub mod trigger;
 pub mod valid;
 

@@ -23,10 +23,12 @@ pub struct Spell {
     pub trigger: Value,
     /// Classes its effect needs (a token's).
     pub classes: Vec<(String, Value)>,
+    /// Properties of the card: what a permanent target may be ([`crate::target`]).
+    pub props: Vec<(String, Value)>,
 }
 
 /// The spell APIs without a target ([`crate::effect::untargeted`]).
-const UNTARGETED: &[&str] = &["DestroyAll", "ChangeZoneAll", "Token", "GainLife"];
+const UNTARGETED: &[&str] = &["DestroyAll", "ChangeZoneAll", "Token", "GainLife", "Draw"];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
 /// constructs it lacks.
@@ -54,21 +56,39 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "RememberLKI",
         "StackDescription",
         "NumCards",
+        // No regeneration exists in the rules: "it can't be regenerated" changes nothing.
+        "NoRegen",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
             missing.push(format!("A:SP$ {api} with {k}$"));
         }
     }
-    let tags = targets(a, api, &mut missing);
+    let (tags, props) = targets(a, api, &mut missing);
+    let at = if tags.iter().any(|t| t == "targets_permanent") {
+        "permanent_target"
+    } else {
+        "spell_target"
+    };
+    let creatures_only = props.iter().all(|(k, _)| {
+        k != "tgt_permanent"
+            && !matches!(k.as_str(), "tgt_artifact" | "tgt_enchantment" | "tgt_land")
+    });
     let mut effect = match api {
         "DealDamage" => deal_damage(a, &mut missing),
-        "Pump" => pump(a, &tags, &mut missing),
+        "Pump" => pump(a, &tags, creatures_only, at, &mut missing),
         "Counter" => {
             vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })]
         }
-        "ChangeZone" => change_zone(a, &tags, &mut missing),
+        "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),
+        "Destroy" | "Tap" | "Untap"
+            if tags
+                .iter()
+                .all(|t| t == "targets_permanent" || t == "targets_creature") =>
+        {
+            vec![crate::target::act_on(api, json!({ "ref": at }))]
+        }
         other => {
             missing.push(format!("A:SP$ {other}"));
             Vec::new()
@@ -112,7 +132,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         return Err(missing);
     }
     let mut actions = vec![
-        json!({ "type": "if", "condition": { "type": "compare", "left": "count(spell_target)", "op": "==", "right": 0 },
+        json!({ "type": "if", "condition": { "type": "compare", "left": format!("count({at})"), "op": "==", "right": 0 },
         "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
         "else": effect }),
     ];
@@ -126,6 +146,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         tags,
         trigger,
         classes: Vec::new(),
+        props,
     })
 }
 
@@ -150,6 +171,7 @@ fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String
         tags: vec!["untargeted".into()],
         trigger,
         classes: effect.classes,
+        props: Vec::new(),
     })
 }
 
@@ -174,8 +196,11 @@ fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
 
 /// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):
 /// the target creature goes there.
-fn change_zone(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_creature") {
+fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>) -> Vec<Value> {
+    if tags
+        .iter()
+        .any(|t| t != "targets_creature" && t != "targets_permanent")
+    {
         missing.push("A:SP$ ChangeZone on a non-creature".into());
     }
     if a.params.get("Origin") != Some("Battlefield") {
@@ -186,7 +211,7 @@ fn change_zone(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<V
     }
     match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
         Some(zone) => {
-            vec![json!({ "type": "move", "zone": zone, "to": { "ref": "spell_target" } })]
+            vec![json!({ "type": "move", "zone": zone, "to": { "ref": at } })]
         }
         None => {
             missing.push(format!(
@@ -199,15 +224,29 @@ fn change_zone(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<V
 }
 
 /// `ValidTgts$ Creature,Player` → the targeting tags; `TargetType$ Spell | ValidTgts$ Card`
-/// (any spell on the stack) → `targets_spell`.
-fn targets(a: &Ability, api: &str, missing: &mut Vec<String>) -> Vec<String> {
+/// (any spell on the stack) → `targets_spell`; other permanents (`Artifact,Enchantment`,
+/// `Creature.nonBlack`) → `targets_permanent` and the card's `tgt_*` properties
+/// ([`crate::target`]).
+fn targets(
+    a: &Ability,
+    api: &str,
+    missing: &mut Vec<String>,
+) -> (Vec<String>, Vec<(String, Value)>) {
     let mut tags = Vec::new();
+    let mut props = Vec::new();
     let spell = a.params.get("TargetType") == Some("Spell");
     if let Some(t) = a.params.get("TargetType").filter(|_| !spell) {
         missing.push(format!("TargetType$ {t}"));
     }
     match a.params.get("ValidTgts") {
         None => missing.push(format!("A:SP$ {api} without ValidTgts$")),
+        Some(v) if !spell && !crate::target::is_plain(v) => match crate::target::permanent(v) {
+            Ok(p) => {
+                tags.push("targets_permanent".to_owned());
+                props = p;
+            }
+            Err(m) => missing.push(m),
+        },
         Some(v) => {
             for t in v.split(',') {
                 match (t.trim(), spell) {
@@ -222,7 +261,7 @@ fn targets(a: &Ability, api: &str, missing: &mut Vec<String>) -> Vec<String> {
     if (api == "Counter") != spell {
         missing.push(format!("A:SP$ {api} with TargetType$ Spell"));
     }
-    tags
+    (tags, props)
 }
 
 /// A whole number written as `3`, `+3` or `-2`.
@@ -246,8 +285,18 @@ fn deal_damage(a: &Ability, missing: &mut Vec<String>) -> Vec<Value> {
     }
 }
 
-fn pump(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_creature") {
+fn pump(
+    a: &Ability,
+    tags: &[String],
+    creatures_only: bool,
+    at: &str,
+    missing: &mut Vec<String>,
+) -> Vec<Value> {
+    if tags
+        .iter()
+        .any(|t| t != "targets_creature" && t != "targets_permanent")
+        || !creatures_only
+    {
         missing.push("A:SP$ Pump on a non-creature".into());
     }
     let mut modifiers = Vec::new();
@@ -267,7 +316,7 @@ fn pump(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
         }
     }
     let aura = json!({ "modifiers": modifiers, "until": "cleanup" });
-    vec![json!({ "type": "give_aura", "aura": aura, "to": { "ref": "spell_target" } })]
+    vec![json!({ "type": "give_aura", "aura": aura, "to": { "ref": at } })]
 }
 
 /// `SubAbility$ Name` → the SVar's `DB$` ability: `GainLife | LifeAmount$ N` (you gain),
