@@ -357,6 +357,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     if is_spell && !face.abilities.iter().any(|a| a.kind == AbilityKind::Spell) {
         missing.push("an instant or sorcery without A:SP$".into());
     }
+    let mut activated = false;
     for a in &face.abilities {
         if a.kind == AbilityKind::Spell && is_spell {
             match crate::spell::translate(face, class, a) {
@@ -389,11 +390,18 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                     tags.push(format!("makes_{c}"));
                 }
             }
-            ("AB", "DealDamage", ..) => match crate::activated::translate(face, class, a) {
+            ("AB", "Mana", ..) => missing.push(format!("A:{key}$ {api}")),
+            // One activated ability a card (the mtg rules' `activate` moves raise one event).
+            ("AB", ..) if activated => {
+                missing.push("more than one activated ability other than mana".into());
+            }
+            ("AB", ..) => match crate::activated::translate(face, class, a) {
                 Ok(ab) => {
-                    tags.push("tap_ability".into());
+                    activated = true;
+                    tags.extend(ab.tags);
                     triggers.push(ab.card_trigger);
-                    out.classes.push(ab.ability);
+                    out.classes.extend(ab.classes);
+                    out.props.extend(ab.props);
                 }
                 Err(m) => missing.extend(m),
             },

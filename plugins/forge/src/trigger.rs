@@ -251,12 +251,13 @@ pub fn ability_class(
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
     let mut triggers = Vec::new();
+    // The ability remembers the card that made it (`source_card`: "CARDNAME gets +1/+0").
+    let mut on_create = vec![
+        json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } }),
+    ];
     let mut resolve = match choose {
         Some(choose) => {
-            triggers.push(
-                json!({ "when": { "event": "core:event/created", "target": { "type": "is_self" } },
-              "do": [{ "type": "link", "key": "chosen", "object": choose }] }),
-            );
+            on_create.push(json!({ "type": "link", "key": "chosen", "object": choose }));
             vec![
                 json!({ "type": "if", "condition": { "type": "compare", "left": format!("count({legal_ref})"), "op": "==", "right": 0 },
                   "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
@@ -266,6 +267,9 @@ pub fn ability_class(
         None => effect,
     };
     resolve.push(json!({ "type": "move", "zone": "resolved", "to": "self" }));
+    triggers.push(
+        json!({ "when": { "event": "core:event/created", "target": { "type": "is_self" } }, "do": on_create }),
+    );
     triggers.push(
         json!({ "when": { "event": "resolve", "target": { "type": "is_self" } },
       "zones": ["stack"],
