@@ -160,10 +160,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             }
         }
     }
+    // `Legendary` is a tag like the other supertypes (`legendary`): the mtg rules' legend
+    // rule (704.5j) is a state-based action over it.
     let mut tree = json!({});
-    if missing.is_empty() && face.types.iter().any(|t| t == "Legendary") {
-        legend_rule(&class, &mut def, &mut tree);
-    }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
     if missing.is_empty() {
@@ -175,28 +174,6 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         class,
         missing,
     })
-}
-
-/// The legend rule (704.5j) for a legendary card: when it enters the battlefield and its
-/// controller has another permanent of the same name (class), they choose one of the
-/// two to put into the graveyard. (Cards enter one at a time here, so there are never
-/// more than two.) Adds a trigger to the card and a ref counting them.
-fn legend_rule(class: &str, def: &mut Value, tree: &mut Value) {
-    let same = format!("legend_{class}");
-    let mine =
-        json!({ "type": "objects", "zone": "battlefield", "class": class, "owner": "friendly" });
-    tree["ref"] = json!({ same.clone(): { "selector": mine } });
-    let mut choose = mine;
-    choose["pick"] = json!({ "chosen": 1, "prompt": "the legend rule: choose the one to put into the graveyard" });
-    let trigger = json!({
-        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
-        "do": [{ "type": "if", "condition": { "type": "compare", "left": format!("count({same})"), "op": ">", "right": 1 },
-                 "then": [{ "type": "move", "zone": "graveyard", "to": choose }] }],
-    });
-    match def["trigger"].as_array_mut() {
-        Some(list) => list.push(trigger),
-        None => def["trigger"] = json!([trigger]),
-    }
 }
 
 /// Card types, supertypes and subtypes: creatures, lands, artifacts and enchantments are

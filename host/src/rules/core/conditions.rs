@@ -1,5 +1,5 @@
 //! `core` conditions: `has_tag`, `compare`, `is_self`, `is_source`, `owned_by`,
-//! `in_zone`, `of_class`, `event_field`.
+//! `in_zone`, `of_class`, `shares_class`, `event_field`.
 
 use std::sync::Arc;
 
@@ -7,8 +7,9 @@ use super::{owner_relation, Relation};
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::registry::{
-    builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry,
+    builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry, Selector,
 };
+use crate::rules::select::Select;
 use crate::rules::{ContentError, Cx, Params, RuleError};
 use crate::state::ObjId;
 
@@ -142,6 +143,36 @@ impl Condition for OfClass {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_of_tested();
+    }
+}
+
+/// Another object of `among` has the object's class (with `same_owner`, also its owner):
+/// the legend rule's "two legendary permanents with the same name".
+#[derive(Debug)]
+struct SharesClass {
+    among: Select,
+    same_owner: bool,
+}
+impl Condition for SharesClass {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let Ok(o) = cx.world.object(obj) else {
+            return Ok(false);
+        };
+        let (class, owner) = (o.class, o.owner);
+        let mut among = Vec::new();
+        self.among.select(cx, &mut among)?;
+        Ok(among.iter().any(|&a| {
+            a != obj
+                && cx
+                    .world
+                    .object(a)
+                    .is_ok_and(|x| x.class == class && (!self.same_owner || x.owner == owner))
+        }))
+    }
+    fn deps(&self, d: &mut Deps) {
+        self.among.deps_of_targets(d);
+        d.structural_anywhere();
+        d.scoped = true;
     }
 }
 
@@ -324,6 +355,31 @@ fn place(r: &mut Registry) {
             "whose neighbours (default `self`)",
         )],
         kind(|p| Ok(Box::new(Adjacent(p.object("of")?)))),
+    );
+    reg(
+        r,
+        "core:condition/shares_class",
+        "another object of `among` has the object's class (with `same_owner`, also its owner)",
+        vec![
+            ParamSpec::required("among", T::Selector, "the objects to compare with"),
+            ParamSpec::optional(
+                "same_owner",
+                T::Bool,
+                "the other must have the same owner too (default false)",
+            ),
+        ],
+        kind(|p| {
+            let among = p.selector("among")?.ok_or_else(|| {
+                p.error(
+                    "among",
+                    "`shares_class` needs `among`, the objects to compare with",
+                )
+            })?;
+            Ok(Box::new(SharesClass {
+                among,
+                same_owner: p.bool_or("same_owner", false)?,
+            }))
+        }),
     );
     reg(
         r,
