@@ -185,7 +185,7 @@ pub fn ability(
         let mut from = Vec::new();
         for t in valid.split(',') {
             from.push(match t.trim() {
-                "Creature" => json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": { "ref": "not_hexproof_against_me" } }),
+                "Creature" => json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": { "ref": "targetable_by_me" } }),
                 _ => json!({ "type": "players" }),
             });
         }

@@ -25,6 +25,11 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Flash", "flash"),
     ("Hexproof", "hexproof"),
     ("Indestructible", "indestructible"),
+    ("Protection from white", "protection_from_white"),
+    ("Protection from blue", "protection_from_blue"),
+    ("Protection from black", "protection_from_black"),
+    ("Protection from red", "protection_from_red"),
+    ("Protection from green", "protection_from_green"),
 ];
 
 /// Basic land types: each has the intrinsic ability "{T}: Add one mana" of its colour (305.6).
@@ -166,7 +171,21 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
     if missing.is_empty() {
-        classes.extend(parts.classes);
+        // An ability has its card's colours (a black card's ability is a black source:
+        // protection from black stops it).
+        let colours: Vec<Value> = COLOURS
+            .iter()
+            .filter(|(_, c)| tags.iter().any(|t| t == c))
+            .map(|(_, c)| json!(c))
+            .collect();
+        for (name, mut def) in parts.classes {
+            if let Some(list) = def["tags"].as_array_mut() {
+                if list.iter().any(|t| t == "ability") {
+                    list.extend(colours.iter().cloned());
+                }
+            }
+            classes.insert(name, def);
+        }
     }
     tree["class"] = Value::Object(classes);
     Ok(Card {
@@ -318,6 +337,11 @@ fn keywords(list: &[Keyword], parts: &mut Parts, missing: &mut Vec<String>) {
             }
             continue;
         }
+        // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it enters).
+        if k.name == "CARDNAME enters the battlefield tapped." {
+            parts.tags.push("enters_tapped".into());
+            continue;
+        }
         match KEYWORDS.iter().find(|(name, _)| *name == k.name) {
             Some((_, tag)) if k.params.is_empty() => parts.tags.push((*tag).into()),
             _ => missing.push(format!("K:{}", k.name)),
@@ -351,20 +375,39 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
         let api = a.api.as_deref().unwrap_or("?");
         let key = a.params.0.first().map_or("?", |(k, _)| k.as_str());
         let plain = a.params.0.iter().all(|(k, _)| {
-            ["AB", "Cost", "Produced", "SpellDescription", "AILogic"].contains(&k.as_str())
+            [
+                "AB",
+                "Cost",
+                "Produced",
+                "Amount",
+                "SpellDescription",
+                "AILogic",
+            ]
+            .contains(&k.as_str())
         });
         let produced = a.params.get("Produced").unwrap_or("");
         let makes: Option<Vec<char>> = match produced {
             "Any" => Some("wubrg".chars().collect()),
+            // `1` is Forge's older way to write colourless mana.
+            "1" => Some(vec!['c']),
             p if p.len() == 1 && "WUBRGC".contains(p) => {
                 Some(p.to_ascii_lowercase().chars().collect())
             }
             _ => None,
         };
-        match (key, api, a.params.get("Cost"), makes) {
-            ("AB", "Mana", Some("T"), Some(cs)) if plain => {
+        let amount = crate::effect::number(a.params.get("Amount").or(Some("1")));
+        match (key, api, a.params.get("Cost"), makes, amount) {
+            ("AB", "Mana", Some(cost @ ("T" | "T Sac<1/CARDNAME>")), Some(cs), Some(n))
+                if plain && (1..=10).contains(&n) =>
+            {
                 for c in cs {
                     tags.push(format!("makes_{c}"));
+                }
+                if n > 1 {
+                    out.props.push(("mana_amount".into(), json!(n)));
+                }
+                if cost != "T" {
+                    tags.push("sacrifice_for_mana".into());
                 }
             }
             ("AB", "Mana", ..) => missing.push(format!("A:{key}$ {api}")),

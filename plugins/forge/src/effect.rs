@@ -3,7 +3,9 @@
 //! Destination$ Z` (every card in a zone kind to another: Rest in Peace's "exile all
 //! cards from all graveyards"), `Token | TokenPower$ | TokenToughness$ | TokenTypes$ |
 //! TokenColors$` (a creature token, a class of its own: `<card>_token_<name>`), and
-//! `DestroyAll | ValidCards$ <valid>` (Wrath of God).
+//! `DestroyAll | ValidCards$ <valid>` (Wrath of God), `DealDamage | Defined$ You` (or the
+//! defending player; `NumDmg$ X` with `X` the damage that triggered it: Jackal Pup) and
+//! `Discard | Defined$ TriggeredTarget | Mode$ Random` (Hypnotic Specter).
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Map, Value};
@@ -168,6 +170,56 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
                 Err(m) => {
                     missing.extend(m);
+                    Vec::new()
+                }
+            }
+        }
+        "DealDamage" => {
+            used.extend(["Defined", "NumDmg"]);
+            let to = match p("Defined") {
+                Some("You") => Some(json!("owner")),
+                // Two players: the defending player, an opponent.
+                Some("TriggeredDefender" | "Opponent") => Some(json!({ "ref": "enemy_players" })),
+                _ => None,
+            };
+            let amount = match p("NumDmg") {
+                Some("X") => face
+                    .svar("X")
+                    .filter(|s| s.value == "TriggerCount$DamageAmount")
+                    .map(|_| json!("self.source_card.damage_taken")),
+                n => number(n).map(|n| json!(n)),
+            };
+            match (to, amount) {
+                (Some(to), Some(amount)) => {
+                    vec![json!({ "type": "damage", "amount": amount, "source": "self", "to": to })]
+                }
+                _ => {
+                    missing.push(format!(
+                        "DealDamage to {} of {}",
+                        p("Defined").unwrap_or("(none)"),
+                        p("NumDmg").unwrap_or("(none)")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        "Discard" => {
+            used.extend(["Defined", "NumCards", "Mode"]);
+            let whose = match p("Defined") {
+                Some("TriggeredTarget" | "Opponent") => Some("enemy"),
+                Some("You") => Some("friendly"),
+                _ => None,
+            };
+            match (whose, number(p("NumCards").or(Some("1"))), p("Mode")) {
+                (Some(whose), Some(n), Some("Random")) => vec![
+                    json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "hand", "owner": whose, "pick": { "random": n } } }),
+                ],
+                _ => {
+                    missing.push(format!(
+                        "Discard by {} with Mode$ {}",
+                        p("Defined").unwrap_or("(none)"),
+                        p("Mode").unwrap_or("(none)")
+                    ));
                     Vec::new()
                 }
             }

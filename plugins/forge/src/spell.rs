@@ -247,6 +247,11 @@ fn targets(
             }
             Err(m) => missing.push(m),
         },
+        // A noncreature spell (Negate).
+        Some("Card.nonCreature") if spell => {
+            tags.push("targets_spell".to_owned());
+            props.push(("tgt_not_creature".to_owned(), json!(1)));
+        }
         Some(v) => {
             for t in v.split(',') {
                 match (t.trim(), spell) {

@@ -34,6 +34,12 @@ enum Moment {
     Attacks,
     Upkeep,
     SpellCast,
+    /// A creature its controller controls attacks (Hellrider).
+    AttacksAny,
+    /// The card is dealt damage (Jackal Pup).
+    Damaged,
+    /// The card deals damage to an opponent (Hypnotic Specter).
+    DamagesOpponent,
 }
 
 /// Translates the `index`-th `T:` line of the card `class`; `Err` lists what it lacks.
@@ -59,6 +65,21 @@ pub fn translate(
             Some(Moment::Upkeep)
         }
         ("SpellCast", None, None) if you("ValidActivatingPlayer") => Some(Moment::SpellCast),
+        ("Attacks", None, None) if t.params.get("ValidCard") == Some("Creature.YouCtrl") => {
+            Some(Moment::AttacksAny)
+        }
+        ("DamageDone", None, None)
+            if t.params.get("ValidTarget") == Some("Card.Self")
+                && t.params.get("ValidSource").is_none() =>
+        {
+            Some(Moment::Damaged)
+        }
+        ("DamageDone", None, None)
+            if t.params.get("ValidSource") == Some("Card.Self")
+                && t.params.get("ValidTarget") == Some("Opponent") =>
+        {
+            Some(Moment::DamagesOpponent)
+        }
         _ => None,
     };
     let known = [
@@ -73,6 +94,8 @@ pub fn translate(
         "Phase",
         "ValidPlayer",
         "ValidActivatingPlayer",
+        "ValidSource",
+        "ValidTarget",
     ];
     let controller_ok = matches!(
         t.params.get("TriggerController"),
@@ -107,6 +130,9 @@ pub fn translate(
         Moment::Attacks => "attack",
         Moment::Upkeep => "upkeep",
         Moment::SpellCast => "cast",
+        Moment::AttacksAny => "attack_any",
+        Moment::Damaged => "damaged",
+        Moment::DamagesOpponent => "damage",
     };
     let earlier = face.triggers[..index]
         .iter()
@@ -130,6 +156,9 @@ pub fn translate(
         Moment::Attacks => format!("{} (attacks)", face.name),
         Moment::Upkeep => format!("{} (upkeep)", face.name),
         Moment::SpellCast => format!("{} (a spell is cast)", face.name),
+        Moment::AttacksAny => format!("{} (a creature attacks)", face.name),
+        Moment::Damaged => format!("{} (is dealt damage)", face.name),
+        Moment::DamagesOpponent => format!("{} (deals damage to an opponent)", face.name),
     };
     let def = ability_class(&title, choose, "etb_target", actions);
     let create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
@@ -160,6 +189,22 @@ pub fn translate(
         })],
         Moment::Upkeep => vec![json!({
             "when": { "event": "upkeep", "player": "friendly" },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+        Moment::AttacksAny => vec![json!({
+            "when": { "event": "attacks", "target": [{ "type": "has_tag", "tag": "creature" }, { "type": "owned_by", "owner": "friendly" }] },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+        // The amount is kept on the card for the ability (`self.source_card.damage_taken`).
+        Moment::Damaged => vec![json!({
+            "when": { "event": "core:event/damaged", "target": { "type": "is_self" } },
+            "zones": ["battlefield"],
+            "do": [{ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" }, create[0].clone()],
+        })],
+        Moment::DamagesOpponent => vec![json!({
+            "when": { "event": "core:event/damaged", "condition": { "type": "is_self" }, "target": [{ "type": "has_tag", "tag": "player" }, { "type": "owned_by", "owner": "enemy" }] },
             "zones": ["battlefield"],
             "do": create,
         })],
@@ -288,7 +333,7 @@ fn target_filter(valid: Option<&str>, missing: &mut Vec<String>) -> Value {
     let mut all = vec![
         json!({ "type": "in_zone", "zone": "battlefield" }),
         json!({ "type": "has_tag", "tag": "creature" }),
-        json!({ "ref": "not_hexproof_against_me" }),
+        json!({ "ref": "targetable_by_me" }),
     ];
     let Some(v) = valid else {
         missing.push("ETB ability without ValidTgts$".into());
