@@ -3,7 +3,9 @@
 //! (`PayLife<7>`): with `{T}` alone the card gets the tag `tap_ability` (the mtg mod's
 //! `activate` move taps it and raises `activated`); otherwise `paid_ability` with the
 //! cost in `ability_cost_*` / `ability_life` (`ability_taps` when it also taps), paid by
-//! `activate_paid`, which raises `activated_paid`. The card's trigger on that event puts
+//! `activate_paid`, which raises `activated_paid`. A sacrifice in the cost
+//! (`Sac<1/CARDNAME>`; `Sac<1/Creature>` / `Sac<1/Land>`: tag `sacrifices_creature` /
+//! `sacrifices_land`, chosen as it is paid) is paid by the card's trigger. The card's trigger on that event puts
 //! an ability object (`<card>_ab`) on the stack; the ability remembers its card
 //! (`source_card`), chooses its target when created and resolves like a spell
 //! (re-checked: an illegal target fizzles). Effects: at a target
@@ -34,6 +36,8 @@ pub struct Activated {
 #[derive(Default)]
 struct Cost {
     taps: bool,
+    /// `Sac<1/CARDNAME>`, `Sac<1/Creature>`, `Sac<1/Land>`: what is sacrificed.
+    sacrifice: Option<&'static str>,
     generic: i64,
     coloured: Vec<(char, i64)>,
     life: i64,
@@ -46,7 +50,15 @@ fn cost(text: &str) -> Result<Cost, String> {
         ..Cost::default()
     };
     for part in text.split_whitespace() {
-        if part == "T" {
+        let sac = match part {
+            "Sac<1/CARDNAME>" => Some("self"),
+            "Sac<1/Creature>" => Some("creature"),
+            "Sac<1/Land>" => Some("land"),
+            _ => None,
+        };
+        if sac.is_some() && c.sacrifice.is_none() {
+            c.sacrifice = sac;
+        } else if part == "T" {
             c.taps = true;
         } else if let Ok(n) = part.parse::<i64>() {
             c.generic += n;
@@ -99,7 +111,10 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let (def, mut classes) = ability(face, class, &title, a)?;
     let mut tags = Vec::new();
     let mut props = Vec::new();
-    let free = cost.generic == 0 && cost.life == 0 && cost.coloured.iter().all(|(_, n)| *n == 0);
+    let free = cost.generic == 0
+        && cost.life == 0
+        && cost.sacrifice.is_none()
+        && cost.coloured.iter().all(|(_, n)| *n == 0);
     let event = if cost.taps && free {
         tags.push("tap_ability".to_owned());
         "activated"
@@ -120,9 +135,23 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         }
         "activated_paid"
     };
+    // A sacrifice is part of the cost: the permanent (or the one its controller chooses)
+    // goes to the graveyard as the ability goes on the stack.
+    let mut act = vec![json!({ "type": "create", "class": name, "zone": "stack" })];
+    match cost.sacrifice {
+        Some("self") => act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" })),
+        Some(kind) => {
+            tags.push(format!("sacrifices_{kind}"));
+            act.insert(
+                0,
+                json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly", "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }),
+            );
+        }
+        None => {}
+    }
     let card_trigger = json!({
         "when": { "event": event, "target": { "type": "is_self" } },
-        "do": [{ "type": "create", "class": name, "zone": "stack" }],
+        "do": act,
     });
     classes.insert(0, (name, def));
     Ok(Activated {

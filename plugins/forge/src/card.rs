@@ -2,7 +2,7 @@
 //! types, power and toughness, combat keywords, mana abilities) and, for everything else,
 //! the list of constructs the card lacks.
 
-use forge_script::{AbilityKind, Face, Keyword, Severity, Shard};
+use forge_script::{AbilityKind, Face, Severity, Shard};
 use serde_json::{json, Map, Value};
 
 /// Keywords the mtg rules implement, as Forge writes them, and the tag each becomes.
@@ -118,7 +118,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     types(face, &mut parts.tags, &mut missing);
     cost(face, &mut props, &mut parts.tags, &mut missing);
     power_toughness(face, &mut props, &mut missing);
-    keywords(&face.keywords, &mut parts, &mut missing);
+    keywords(face, &class, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         match crate::trigger::translate(face, &class, i, t) {
@@ -211,7 +211,8 @@ fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
         }
     }
     let spell = is("Instant") || is("Sorcery");
-    for t in ["Planeswalker", "Battle", "Tribal", "Kindred"] {
+    // Tribal (Kindred) only gives a non-creature card creature types: they are tags.
+    for t in ["Planeswalker", "Battle"] {
         if is(t) {
             missing.push(format!("card type {t}"));
         }
@@ -327,15 +328,25 @@ fn power_toughness(face: &Face, props: &mut Map<String, Value>, missing: &mut Ve
 }
 
 /// `K:` lines: combat keywords become tags, `etbCounter` a replacement
-/// ([`crate::counters`]); anything else is missing.
-fn keywords(list: &[Keyword], parts: &mut Parts, missing: &mut Vec<String>) {
-    for k in list {
+/// ([`crate::counters`]), prowess and exalted triggers ([`crate::triggered_keywords`]);
+/// anything else is missing.
+fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<String>) {
+    for k in &face.keywords {
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
                 Err(m) => missing.push(m),
             }
             continue;
+        }
+        if let Some((trigger, ability)) =
+            crate::triggered_keywords::translate(&k.name, &face.name, class)
+        {
+            if k.params.is_empty() {
+                parts.triggers.push(trigger);
+                parts.classes.push(ability);
+                continue;
+            }
         }
         // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it enters).
         if k.name == "CARDNAME enters the battlefield tapped." {

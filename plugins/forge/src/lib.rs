@@ -35,6 +35,7 @@ pub mod spell;
 pub mod statics;
 pub mod target;
 pub mod trigger;
+pub mod triggered_keywords;
 pub mod valid;
 
 use serde_json::Value;

@@ -359,6 +359,14 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
             s.value == "RememberedLKI$CardPower" || s.value == "Targeted$CardPower"
         })
     };
+    // "A creature dealt damage this way can't be regenerated": no regeneration exists.
+    let no_regen = api == "Pump"
+        && ab.params.get("KW") == Some("HIDDEN CARDNAME can't be regenerated.")
+        && ab.params.get("Defined") == Some("Targeted")
+        && ab.params.0.len() == 3;
+    if no_regen {
+        return (Vec::new(), false);
+    }
     let amount = ab.params.get("LifeAmount");
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (
