@@ -2,7 +2,7 @@
 //! types, power and toughness, combat keywords, mana abilities) and, for everything else,
 //! the list of constructs the card lacks.
 
-use forge_script::{AbilityKind, Face, Severity, Shard};
+use forge_script::{AbilityKind, Face, Severity};
 use serde_json::{json, Map, Value};
 
 /// Keywords the mtg rules implement, as Forge writes them, and the tag each becomes.
@@ -32,17 +32,8 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Protection from green", "protection_from_green"),
 ];
 
-/// Basic land types: each has the intrinsic ability "{T}: Add one mana" of its colour (305.6).
-const LAND_TYPES: &[(&str, char)] = &[
-    ("Plains", 'w'),
-    ("Island", 'u'),
-    ("Swamp", 'b'),
-    ("Mountain", 'r'),
-    ("Forest", 'g'),
-];
-
 /// Colour letters and the colour tag of each.
-const COLOURS: &[(char, &str)] = &[
+pub(crate) const COLOURS: &[(char, &str)] = &[
     ('w', "white"),
     ('u', "blue"),
     ('b', "black"),
@@ -115,9 +106,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         ..Parts::default()
     };
     props.insert("title".into(), json!(face.name));
-    types(face, &mut parts.tags, &mut missing);
-    cost(face, &mut props, &mut parts.tags, &mut missing);
-    power_toughness(face, &mut props, &mut missing);
+    crate::characteristics::types(face, &mut parts.tags, &mut missing);
+    crate::characteristics::cost(face, &mut props, &mut parts.tags, &mut missing);
+    crate::characteristics::power_toughness(face, &mut props, &mut missing);
     keywords(face, &class, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
@@ -193,138 +184,6 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         class,
         missing,
     })
-}
-
-/// Card types, supertypes and subtypes: creatures, lands, artifacts and enchantments are
-/// permanents (cast with `cast_creature` / `cast_permanent`); other card types, and the
-/// supertypes whose rules are not implemented yet (the legend rule's `Legendary`), are
-/// missing.
-fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
-    let is = |t: &str| face.types.iter().any(|x| x == t);
-    let permanent = ["Creature", "Land", "Artifact", "Enchantment"]
-        .iter()
-        .any(|t| is(t));
-    for t in ["Instant", "Sorcery"] {
-        if is(t) {
-            tags.push(t.to_ascii_lowercase());
-            tags.push("spell".into());
-        }
-    }
-    let spell = is("Instant") || is("Sorcery");
-    // Tribal (Kindred) only gives a non-creature card creature types: they are tags.
-    for t in ["Planeswalker", "Battle"] {
-        if is(t) {
-            missing.push(format!("card type {t}"));
-        }
-    }
-    if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
-        missing.push("no card type the rules play".into());
-    }
-    for t in ["Snow", "World"] {
-        if is(t) {
-            missing.push(format!("supertype {t}"));
-        }
-    }
-    for t in ["Creature", "Land", "Artifact", "Enchantment"] {
-        if is(t) {
-            tags.push(t.to_ascii_lowercase());
-            tags.push("permanent".into());
-        }
-    }
-    for (land, c) in LAND_TYPES {
-        if is(land) {
-            tags.push(format!("makes_{c}"));
-        }
-    }
-    for t in &face.types {
-        if !["Creature", "Land", "Artifact", "Enchantment"].contains(&t.as_str()) {
-            tags.push(slug(t));
-        }
-    }
-}
-
-/// The mana cost: generic, coloured and colourless symbols; colour tags from the cost
-/// (or the `Colors:` indicator). X, hybrid, Phyrexian and snow symbols are not
-/// implemented yet; a non-land without a cost cannot be cast.
-fn cost(
-    face: &Face,
-    props: &mut Map<String, Value>,
-    tags: &mut Vec<String>,
-    missing: &mut Vec<String>,
-) {
-    let mut generic = 0u32;
-    let mut coloured: Vec<(char, u32)> = "wubrgc".chars().map(|c| (c, 0)).collect();
-    let is_land = face.types.iter().any(|t| t == "Land");
-    match &face.mana_cost {
-        Some(mc) if mc.castable => {
-            for s in &mc.shards {
-                match s {
-                    Shard::Generic(n) => generic += n,
-                    Shard::Colored(c) if "WUBRGC".contains(*c) => {
-                        let c = c.to_ascii_lowercase();
-                        if let Some(e) = coloured.iter_mut().find(|(k, _)| *k == c) {
-                            e.1 += 1;
-                        }
-                    }
-                    other => missing.push(format!("mana symbol {}", symbol(other))),
-                }
-            }
-        }
-        _ if is_land => {}
-        _ => missing.push("no mana cost (cannot be cast)".into()),
-    }
-    props.insert("cost_generic".into(), json!(generic));
-    let mut total = generic;
-    for (c, n) in &coloured {
-        props.insert(format!("cost_{c}"), json!(n));
-        total += n;
-    }
-    props.insert("mana_value".into(), json!(total));
-    let indicated: Vec<char> = face
-        .colors
-        .iter()
-        .filter_map(|c| {
-            COLOURS
-                .iter()
-                .find(|(_, name)| c.eq_ignore_ascii_case(name))
-        })
-        .map(|(k, _)| *k)
-        .collect();
-    for (k, name) in COLOURS {
-        let in_cost = coloured.iter().any(|(c, n)| c == k && *n > 0);
-        if in_cost || indicated.contains(k) {
-            tags.push((*name).into());
-        }
-    }
-}
-
-/// How a mana symbol is written, for the list of what a card lacks.
-fn symbol(s: &Shard) -> String {
-    match s {
-        Shard::Generic(n) => format!("{{{n}}}"),
-        Shard::Colored(c) | Shard::Variable(c) => format!("{{{c}}}"),
-        Shard::TwoOr(c) => format!("{{2/{c}}}"),
-        Shard::Phyrexian(c) => format!("{{{c}/P}}"),
-        Shard::Hybrid(a, b) => format!("{{{a}/{b}}}"),
-    }
-}
-
-/// `PT:4/4` → power and toughness (`max_health`); characteristic-defining `*` is not
-/// implemented yet.
-fn power_toughness(face: &Face, props: &mut Map<String, Value>, missing: &mut Vec<String>) {
-    let Some((p, t)) = &face.pt else {
-        if face.types.iter().any(|t| t == "Creature") {
-            missing.push("a creature without PT".into());
-        }
-        return;
-    };
-    match (p.parse::<i64>(), t.parse::<i64>()) {
-        (Ok(p), Ok(t)) => {
-            props.insert("power".into(), json!(p));
-            props.insert("max_health".into(), json!(t));
-        }
-        _ => missing.push(format!("PT {p}/{t}")),
-    }
 }
 
 /// `K:` lines: combat keywords become tags, `etbCounter` a replacement

@@ -27,6 +27,7 @@
 
 pub mod activated;
 pub mod card;
+pub mod characteristics;
 pub mod counters;
 pub mod effect;
 pub mod locate;
