@@ -65,12 +65,18 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
     let actions = match api {
         "Draw" => {
             used.extend(["Defined", "NumCards"]);
-            if !matches!(p("Defined"), None | Some("You")) {
-                missing.push(format!("Draw Defined$ {}", p("Defined").unwrap_or("")));
-            }
+            let to = match p("Defined") {
+                None | Some("You") => json!("owner"),
+                // The player whose draw step triggered it: the one whose turn it is.
+                Some("TriggeredPlayer") => json!({ "type": "players", "tag": "turn" }),
+                Some(other) => {
+                    missing.push(format!("Draw Defined$ {other}"));
+                    json!("owner")
+                }
+            };
             match number(p("NumCards").or(Some("1"))) {
                 Some(n) => {
-                    vec![json!({ "type": "emit", "event": "draw", "count": n, "to": "owner" })]
+                    vec![json!({ "type": "emit", "event": "draw", "count": n, "to": to })]
                 }
                 None => {
                     missing.push(format!("Draw NumCards$ {}", p("NumCards").unwrap_or("")));
@@ -101,9 +107,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             if !matches!(p("Defined"), None | Some("You")) {
                 missing.push(format!("GainLife Defined$ {}", p("Defined").unwrap_or("")));
             }
-            match number(p("LifeAmount")) {
+            match amount(face, p("LifeAmount")) {
                 Some(n) => {
-                    vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })]
+                    let gain = match n.as_i64() {
+                        Some(n) => json!(-n),
+                        None => json!(format!("0 - ({})", n.as_str().unwrap_or("0"))),
+                    };
+                    vec![json!({ "type": "add", "key": "damage", "amount": gain, "to": "owner" })]
                 }
                 None => {
                     missing.push(format!(
@@ -182,14 +192,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 Some("TriggeredDefender" | "Opponent") => Some(json!({ "ref": "enemy_players" })),
                 _ => None,
             };
-            let amount = match p("NumDmg") {
-                Some("X") => face
-                    .svar("X")
-                    .filter(|s| s.value == "TriggerCount$DamageAmount")
-                    .map(|_| json!("self.source_card.damage_taken")),
-                n => number(n).map(|n| json!(n)),
-            };
-            match (to, amount) {
+            match (to, amount(face, p("NumDmg"))) {
                 (Some(to), Some(amount)) => {
                     vec![json!({ "type": "damage", "amount": amount, "source": "self", "to": to })]
                 }
@@ -223,6 +226,14 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     Vec::new()
                 }
             }
+        }
+        "WinsGame" => {
+            used.push("Defined");
+            if !matches!(p("Defined"), None | Some("You")) {
+                missing.push(format!("WinsGame Defined$ {}", p("Defined").unwrap_or("")));
+            }
+            // Two players: the opponent loses (104.2a).
+            vec![json!({ "type": "tag", "tag": "lost", "to": { "ref": "enemy_players" } })]
         }
         "RepeatEach" => {
             used.extend(["RepeatCards", "RepeatSubAbility"]);
@@ -329,6 +340,32 @@ fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), 
         json!({ "properties": Value::Object(props), "tags": tags }),
         amount,
     ))
+}
+
+/// An amount: a whole number, or an SVar (`X`) counting something the rules can count —
+/// `Count$InYourHand` (cards in your hand, `/Minus.N` or `/Plus.N` after it) or
+/// `TriggerCount$DamageAmount` (the damage that triggered the card) — as an expression.
+pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
+    if let Some(n) = number(text) {
+        return Some(json!(n));
+    }
+    let svar = face.svar(text?)?;
+    let (base, adjust) = svar
+        .value
+        .split_once('/')
+        .map_or((svar.value.as_str(), ""), |(b, a)| (b, a));
+    let base = match base {
+        "Count$InYourHand" => "count(my_hand)",
+        "TriggerCount$DamageAmount" => "self.source_card.damage_taken",
+        _ => return None,
+    };
+    let expr = match adjust.split_once('.') {
+        None if adjust.is_empty() => base.to_owned(),
+        Some(("Minus", n)) => format!("{base} - {}", n.parse::<i64>().ok()?),
+        Some(("Plus", n)) => format!("{base} + {}", n.parse::<i64>().ok()?),
+        _ => return None,
+    };
+    Some(json!(expr))
 }
 
 /// A whole number written as `3`, `+3` or `-2`.
