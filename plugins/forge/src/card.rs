@@ -121,7 +121,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     for s in &face.statics {
-        match crate::statics::translate(s) {
+        match crate::statics::translate(face, s) {
             Ok(aura) => parts.auras.push(aura),
             Err(m) => missing.extend(m),
         }

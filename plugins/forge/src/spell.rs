@@ -77,8 +77,13 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     let mut effect = match api {
         "DealDamage" => deal_damage(a, &mut missing),
         "Pump" => pump(a, &tags, creatures_only, at, &mut missing),
+        // Into its owner's graveyard, or their hand (`Destination$ Hand`: Remand).
         "Counter" => {
-            vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })]
+            let zone = match a.params.get("Destination") {
+                Some("Hand") => "hand",
+                _ => "graveyard",
+            };
+            vec![json!({ "type": "move", "zone": zone, "to": { "ref": "spell_target" } })]
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),
@@ -108,7 +113,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     let destination = a.params.get("Destination");
     if api != "ChangeZone"
         && destination.is_some()
-        && !(api == "Counter" && destination == Some("Graveyard"))
+        && !(api == "Counter" && matches!(destination, Some("Graveyard" | "Hand")))
     {
         missing.push(format!(
             "A:SP$ {api} with Destination$ {}",
@@ -324,7 +329,8 @@ fn pump(
     vec![json!({ "type": "give_aura", "aura": aura, "to": { "ref": at } })]
 }
 
-/// `SubAbility$ Name` → the SVar's `DB$` ability: `GainLife | LifeAmount$ N` (you gain),
+/// `SubAbility$ Name` → the SVar's `DB$` ability: `Draw | NumCards$ N` (you draw),
+/// `GainLife | LifeAmount$ N` (you gain),
 /// or `GainLife | Defined$ RememberedController | LifeAmount$ X` with `X` the target's
 /// last-known power (its controller gains it; the flag says the power must be read
 /// before the spell acts); a `DB$ Cleanup` after it does nothing here.
@@ -368,6 +374,20 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
         return (Vec::new(), false);
     }
     let amount = ab.params.get("LifeAmount");
+    if api == "Draw"
+        && ab
+            .params
+            .0
+            .iter()
+            .all(|(k, _)| ["DB", "NumCards"].contains(&k.as_str()))
+    {
+        if let Some(n) = number(ab.params.get("NumCards").or(Some("1"))) {
+            return (
+                vec![json!({ "type": "emit", "event": "draw", "count": n, "to": "owner" })],
+                false,
+            );
+        }
+    }
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (
             vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })],
