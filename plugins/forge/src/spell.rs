@@ -58,6 +58,8 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "NumCards",
         // No regeneration exists in the rules: "it can't be regenerated" changes nothing.
         "NoRegen",
+        "Mode",
+        "DiscardValid",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -87,6 +89,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),
+        "Discard" => discard(a, &tags, &mut missing),
         "Destroy" | "Tap" | "Untap"
             if tags
                 .iter()
@@ -120,7 +123,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             destination.unwrap_or("")
         ));
     }
-    if api != "Draw" && a.params.get("NumCards").is_some() {
+    if !matches!(api, "Draw" | "Discard") && a.params.get("NumCards").is_some() {
         missing.push(format!("A:SP$ {api} with NumCards$"));
     }
     for (k, v) in [("Origin", "Battlefield"), ("RememberLKI", "True")] {
@@ -199,6 +202,39 @@ fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
     }
 }
 
+/// `Discard | ValidTgts$ Player | NumCards$ N` with `Mode$ Random` (Hymn to Tourach) or
+/// `Mode$ RevealYouChoose | DiscardValid$ <valid>` (Duress: the caster chooses among the
+/// target player's cards that match): the cards go to the graveyard.
+fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
+    if tags.iter().any(|t| t != "targets_player") {
+        missing.push("A:SP$ Discard at a non-player".into());
+    }
+    let Some(n) = number(a.params.get("NumCards").or(Some("1"))) else {
+        missing.push("A:SP$ Discard NumCards$".into());
+        return Vec::new();
+    };
+    let mut conditions = vec![json!({ "type": "owned_by", "by": "self.chosen" })];
+    if let Some(v) = a.params.get("DiscardValid") {
+        match crate::valid::condition(v, "A:SP$ Discard DiscardValid$") {
+            Ok(c) => conditions.push(c),
+            Err(m) => missing.push(m),
+        }
+    }
+    let pick = match a.params.get("Mode") {
+        Some("Random") if a.params.get("DiscardValid").is_none() => json!({ "random": n }),
+        Some("RevealYouChoose") => json!({ "chosen": n, "prompt": "choose the card to discard" }),
+        other => {
+            missing.push(format!(
+                "A:SP$ Discard with Mode$ {}",
+                other.unwrap_or("(none)")
+            ));
+            Value::Null
+        }
+    };
+    let from = json!({ "type": "objects", "zone": "hand", "where": conditions, "pick": pick });
+    vec![json!({ "type": "move", "zone": "graveyard", "to": from })]
+}
+
 /// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):
 /// the target creature goes there.
 fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>) -> Vec<Value> {
@@ -245,13 +281,15 @@ fn targets(
     }
     match a.params.get("ValidTgts") {
         None => missing.push(format!("A:SP$ {api} without ValidTgts$")),
-        Some(v) if !spell && !crate::target::is_plain(v) => match crate::target::permanent(v) {
-            Ok(p) => {
-                tags.push("targets_permanent".to_owned());
-                props = p;
+        Some(v) if !spell && !crate::target::is_plain(v) && v != "Opponent" => {
+            match crate::target::permanent(v) {
+                Ok(p) => {
+                    tags.push("targets_permanent".to_owned());
+                    props = p;
+                }
+                Err(m) => missing.push(m),
             }
-            Err(m) => missing.push(m),
-        },
+        }
         // A noncreature spell (Negate).
         Some("Card.nonCreature") if spell => {
             tags.push("targets_spell".to_owned());
@@ -262,6 +300,10 @@ fn targets(
                 match (t.trim(), spell) {
                     ("Creature", false) => tags.push("targets_creature".to_owned()),
                     ("Player", false) => tags.push("targets_player".to_owned()),
+                    ("Opponent", false) => {
+                        tags.push("targets_player".to_owned());
+                        props.push(("tgt_opponents".to_owned(), json!(1)));
+                    }
                     ("Card", true) => tags.push("targets_spell".to_owned()),
                     (other, _) => missing.push(format!("ValidTgts$ {other}")),
                 }
@@ -374,6 +416,15 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
         return (Vec::new(), false);
     }
     let amount = ab.params.get("LifeAmount");
+    let only = |keys: &[&str]| ab.params.0.iter().all(|(k, _)| keys.contains(&k.as_str()));
+    if api == "LoseLife" && only(&["DB", "LifeAmount"]) {
+        if let Some(n) = number(ab.params.get("LifeAmount")) {
+            return (
+                vec![json!({ "type": "add", "key": "damage", "amount": n, "to": "owner" })],
+                false,
+            );
+        }
+    }
     if api == "Draw"
         && ab
             .params

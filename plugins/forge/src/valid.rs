@@ -60,6 +60,23 @@ fn property(p: &str) -> Option<Value> {
         "Self" => json!({ "type": "is_self" }),
         "Other" => json!({ "not": { "type": "is_self" } }),
         "tapped" => json!({ "type": "has_tag", "tag": "tapped" }),
+        // Mana value (`cmcLE3`: 3 or less).
+        p if p.starts_with("cmc") => {
+            let ops = [
+                ("LE", "<="),
+                ("LT", "<"),
+                ("GE", ">="),
+                ("GT", ">"),
+                ("EQ", "=="),
+            ];
+            let rest = &p[3..];
+            let (op, n) = ops.iter().find_map(|(f, op)| {
+                rest.strip_prefix(f)
+                    .and_then(|n| n.parse::<i64>().ok())
+                    .map(|n| (*op, n))
+            })?;
+            json!({ "type": "compare", "left": "target.mana_value", "op": op, "right": n })
+        }
         "untapped" => json!({ "not": { "type": "has_tag", "tag": "tapped" } }),
         _ => match p.strip_prefix("non") {
             Some(t) => json!({ "not": type_or_colour(t)? }),

@@ -121,6 +121,23 @@ impl Condition for OwnedBy {
     }
 }
 
+/// The object's owner is a given object (`by = "self.chosen"`: the cards of the player a
+/// spell targets).
+#[derive(Debug)]
+struct OwnedByObject(ObjRef);
+impl Condition for OwnedByObject {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let Ok(by) = self.0.resolve(cx) else {
+            return Ok(false);
+        };
+        Ok(cx.world.object(obj).is_ok_and(|o| o.owner == Some(by)))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural_of_tested();
+        d.scoped = true;
+    }
+}
+
 #[derive(Debug)]
 struct InZone(Vec<Sym>);
 impl Condition for InZone {
@@ -315,14 +332,23 @@ fn identity(r: &mut Registry) {
     reg(
         r,
         "core:condition/owned_by",
-        "the object's owner is friendly/enemy/any relative to the holder's owner",
-        vec![ParamSpec::required(
-            "owner",
-            T::Name,
-            "`friendly`, `enemy` or `any`",
-        )],
+        "the object's owner is friendly/enemy/any relative to the holder's owner, or (`by`) a given object",
+        vec![
+            ParamSpec::optional("owner", T::Name, "`friendly`, `enemy` or `any`"),
+            ParamSpec::optional("by", T::Object, "instead of `owner`: the owner itself (`self.chosen`: the player a spell targets)"),
+        ],
         kind(|p| {
-            let s = p.name("owner")?;
+            if let Some(by) = p.object("by")? {
+                if p.raw("owner").is_some() {
+                    return Err(p.error("by", "give either `owner` or `by`, not both"));
+                }
+                return Ok(Box::new(OwnedByObject(by)));
+            }
+            let Some(s) = p.opt_name("owner")? else {
+                return Err(p
+                    .error("owner", "`owned_by` needs `owner` (a relation) or `by` (an object)")
+                    .help("use `owner = \"friendly\"`, `\"enemy\"`, `\"any\"`, or `by = \"self.chosen\"`"));
+            };
             let rel = Relation::parse(s.as_str()).ok_or_else(|| {
                 p.error("owner", format!("`{s}` is not a relation"))
                     .help("use `friendly`, `enemy` or `any`")
