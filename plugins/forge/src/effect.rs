@@ -227,6 +227,43 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // Each creature that matches gets +N/+M and keywords until end of turn (Overrun).
+        "PumpAll" => {
+            used.extend(["ValidCards", "NumAtt", "NumDef", "KW"]);
+            let mut modifiers = Vec::new();
+            for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
+                match (p(param), number(p(param))) {
+                    (None, _) => {}
+                    (Some(_), Some(n)) => {
+                        modifiers.push(json!({ "key": key, "op": "add", "value": n }))
+                    }
+                    (Some(t), None) => missing.push(format!("PumpAll {param}$ {t}")),
+                }
+            }
+            for kw in p("KW")
+                .unwrap_or("")
+                .split('&')
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+            {
+                match crate::card::KEYWORDS.iter().find(|(name, _)| *name == kw) {
+                    Some((_, tag)) => modifiers.push(json!({ "key": tag, "op": "tag" })),
+                    None => missing.push(format!("PumpAll KW$ {kw}")),
+                }
+            }
+            match crate::valid::condition(
+                p("ValidCards").unwrap_or("Creature"),
+                "PumpAll ValidCards$",
+            ) {
+                Ok(which) => vec![json!({ "type": "give_aura",
+                    "aura": { "modifiers": modifiers, "until": "cleanup" },
+                    "to": { "type": "objects", "zone": "battlefield", "where": [which, { "type": "has_tag", "tag": "creature" }] } })],
+                Err(m) => {
+                    missing.push(m);
+                    Vec::new()
+                }
+            }
+        }
         "WinsGame" => {
             used.push("Defined");
             if !matches!(p("Defined"), None | Some("You")) {

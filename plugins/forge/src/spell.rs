@@ -28,7 +28,14 @@ pub struct Spell {
 }
 
 /// The spell APIs without a target ([`crate::effect::untargeted`]).
-const UNTARGETED: &[&str] = &["DestroyAll", "ChangeZoneAll", "Token", "GainLife", "Draw"];
+const UNTARGETED: &[&str] = &[
+    "DestroyAll",
+    "ChangeZoneAll",
+    "Token",
+    "GainLife",
+    "Draw",
+    "PumpAll",
+];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
 /// constructs it lacks.
@@ -67,8 +74,11 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         }
     }
     let (tags, props) = targets(a, api, &mut missing);
+    let from_graveyard = tags.iter().any(|t| t == "targets_graveyard_card");
     let at = if tags.iter().any(|t| t == "targets_permanent") {
         "permanent_target"
+    } else if from_graveyard {
+        "graveyard_card_target"
     } else {
         "spell_target"
     };
@@ -126,7 +136,12 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     if !matches!(api, "Draw" | "Discard") && a.params.get("NumCards").is_some() {
         missing.push(format!("A:SP$ {api} with NumCards$"));
     }
-    for (k, v) in [("Origin", "Battlefield"), ("RememberLKI", "True")] {
+    let origin = if from_graveyard {
+        "Graveyard"
+    } else {
+        "Battlefield"
+    };
+    for (k, v) in [("Origin", origin), ("RememberLKI", "True")] {
         if a.params.get(k).is_some_and(|x| x != v)
             || (a.params.get(k).is_some() && api != "ChangeZone")
         {
@@ -238,6 +253,24 @@ fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value
 /// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):
 /// the target creature goes there.
 fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>) -> Vec<Value> {
+    // "Return target (creature) card from your graveyard to your hand / the battlefield"
+    // (Regrowth, Zombify); a creature put onto the battlefield is summoning sick.
+    if tags == ["targets_graveyard_card"] {
+        return match a.params.get("Destination") {
+            Some("Hand") => vec![json!({ "type": "move", "zone": "hand", "to": { "ref": at } })],
+            Some("Battlefield") => vec![
+                json!({ "type": "tag", "tag": "sick", "to": { "ref": at } }),
+                json!({ "type": "move", "zone": "battlefield", "to": { "ref": at } }),
+            ],
+            other => {
+                missing.push(format!(
+                    "A:SP$ ChangeZone from Graveyard to {}",
+                    other.unwrap_or("(none)")
+                ));
+                Vec::new()
+            }
+        };
+    }
     if tags
         .iter()
         .any(|t| t != "targets_creature" && t != "targets_permanent")
@@ -281,13 +314,27 @@ fn targets(
     }
     match a.params.get("ValidTgts") {
         None => missing.push(format!("A:SP$ {api} without ValidTgts$")),
-        Some(v) if !spell && !crate::target::is_plain(v) && v != "Opponent" => {
+        Some(v)
+            if !spell
+                && !crate::target::is_plain(v)
+                && v != "Opponent"
+                && a.params.get("Origin") != Some("Graveyard") =>
+        {
             match crate::target::permanent(v) {
                 Ok(p) => {
                     tags.push("targets_permanent".to_owned());
                     props = p;
                 }
                 Err(m) => missing.push(m),
+            }
+        }
+        // A card in its caster's graveyard (Regrowth; Zombify: a creature card).
+        Some(v @ ("Card.YouCtrl" | "Creature.YouCtrl"))
+            if !spell && a.params.get("Origin") == Some("Graveyard") =>
+        {
+            tags.push("targets_graveyard_card".to_owned());
+            if v.starts_with("Creature") {
+                props.push(("tgt_creature".to_owned(), json!(1)));
             }
         }
         // A noncreature spell (Negate).
