@@ -264,6 +264,49 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // Search your library (401.2: a hidden zone, no target) for up to `ChangeNum$`
+        // cards matching `ChangeType$`, put them into a zone (tapped with `Tapped$`),
+        // then shuffle: Demonic Tutor, Rampant Growth, Wood Elves.
+        "ChangeZone" if p("Origin") == Some("Library") => {
+            used.extend([
+                "Origin",
+                "Destination",
+                "ChangeType",
+                "ChangeNum",
+                "Tapped",
+                "Mandatory",
+            ]);
+            let to = zone(p("Destination")).filter(|z| *z != "library");
+            let which = crate::valid::condition(
+                p("ChangeType").unwrap_or("Card"),
+                "ChangeZone ChangeType$",
+            );
+            match (to, which, number(p("ChangeNum").or(Some("1")))) {
+                (Some(to), Ok(which), Some(n)) => {
+                    let found = json!({ "type": "objects", "zone": "library", "owner": "friendly", "where": which,
+                        "pick": { "chosen": n, "prompt": "search your library" } });
+                    let mut acts = Vec::new();
+                    if p("Tapped") == Some("True") {
+                        acts.push(json!({ "type": "link", "key": "found", "object": found, "to": "self" }));
+                        let it = json!({ "type": "object", "object": "self.found" });
+                        acts.push(json!({ "type": "tag", "tag": "tapped", "to": it.clone() }));
+                        acts.push(json!({ "type": "move", "zone": to, "to": it }));
+                    } else {
+                        acts.push(json!({ "type": "move", "zone": to, "to": found }));
+                    }
+                    acts.push(json!({ "type": "emit", "event": "shuffle", "to": "owner" }));
+                    acts
+                }
+                (_, which, _) => {
+                    missing.push(format!(
+                        "ChangeZone from Library to {}",
+                        p("Destination").unwrap_or("?")
+                    ));
+                    missing.extend(which.err());
+                    Vec::new()
+                }
+            }
+        }
         "WinsGame" => {
             used.push("Defined");
             if !matches!(p("Defined"), None | Some("You")) {

@@ -35,12 +35,28 @@ const UNTARGETED: &[&str] = &[
     "GainLife",
     "Draw",
     "PumpAll",
+    "ChangeZone",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
 /// constructs it lacks.
 pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
+    // The spell's `Cost$` is its mana cost (paid from `ManaCost` on cast); anything more
+    // (`Sac<1/Artifact>`: Tinker) is an additional cost the rules do not pay yet.
+    let extra_cost: Vec<&str> = a
+        .params
+        .get("Cost")
+        .unwrap_or("")
+        .split_whitespace()
+        .filter(|c| c.parse::<u32>().is_err() && !(c.len() == 1 && "WUBRGCX".contains(*c)))
+        .collect();
+    if !extra_cost.is_empty() {
+        return Err(vec![format!(
+            "A:SP$ {api} with an additional cost {}",
+            extra_cost.join(" ")
+        )]);
+    }
     if UNTARGETED.contains(&api) && a.params.get("ValidTgts").is_none() {
         return untargeted(face, class, a);
     }

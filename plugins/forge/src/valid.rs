@@ -60,8 +60,11 @@ fn property(p: &str) -> Option<Value> {
         "Self" => json!({ "type": "is_self" }),
         "Other" => json!({ "not": { "type": "is_self" } }),
         "tapped" => json!({ "type": "has_tag", "tag": "tapped" }),
-        // Mana value (`cmcLE3`: 3 or less).
-        p if p.starts_with("cmc") => {
+        // Mana value (`cmcLE3`: 3 or less), power, toughness (`powerLE2`).
+        p if ["cmc", "power", "toughness"]
+            .iter()
+            .any(|k| p.starts_with(k)) =>
+        {
             let ops = [
                 ("LE", "<="),
                 ("LT", "<"),
@@ -69,13 +72,19 @@ fn property(p: &str) -> Option<Value> {
                 ("GT", ">"),
                 ("EQ", "=="),
             ];
-            let rest = &p[3..];
+            let (key, rest) = [
+                ("cmc", "mana_value"),
+                ("power", "power"),
+                ("toughness", "max_health"),
+            ]
+            .iter()
+            .find_map(|(f, k)| p.strip_prefix(f).map(|r| (*k, r)))?;
             let (op, n) = ops.iter().find_map(|(f, op)| {
                 rest.strip_prefix(f)
                     .and_then(|n| n.parse::<i64>().ok())
                     .map(|n| (*op, n))
             })?;
-            json!({ "type": "compare", "left": "target.mana_value", "op": op, "right": n })
+            json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": n })
         }
         "untapped" => json!({ "not": { "type": "has_tag", "tag": "tapped" } }),
         _ => match p.strip_prefix("non") {
