@@ -18,6 +18,12 @@ const BASES: &[(&str, Option<&str>)] = &[
     ("Land", Some("land")),
     ("Instant", Some("instant")),
     ("Sorcery", Some("sorcery")),
+    // Basic land types (`Island,Swamp`: Polluted Delta's search).
+    ("Plains", Some("plains")),
+    ("Island", Some("island")),
+    ("Swamp", Some("swamp")),
+    ("Mountain", Some("mountain")),
+    ("Forest", Some("forest")),
 ];
 
 /// Colour words Forge writes in properties (`Creature.White`), as the loader's colour tags.
