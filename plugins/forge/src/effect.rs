@@ -275,6 +275,8 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 "ChangeNum",
                 "Tapped",
                 "Mandatory",
+                "NoShuffle",
+                "ShuffleNonMandatory",
             ]);
             let to = zone(p("Destination")).filter(|z| *z != "library");
             let which = crate::valid::condition(
@@ -294,7 +296,11 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     } else {
                         acts.push(json!({ "type": "move", "zone": to, "to": found }));
                     }
-                    acts.push(json!({ "type": "emit", "event": "shuffle", "to": "owner" }));
+                    // `NoShuffle$`: a later part of the effect searches again, then shuffles
+                    // (Cultivate).
+                    if p("NoShuffle") != Some("True") {
+                        acts.push(json!({ "type": "emit", "event": "shuffle", "to": "owner" }));
+                    }
                     acts
                 }
                 (_, which, _) => {

@@ -136,16 +136,18 @@ pub fn translate(
     else {
         return Err(vec![format!("T:Mode$ {mode} without an Execute$ ability")]);
     };
-    // "You may return target card ...": returning it is never worse, so the rules
-    // always do (a "may" of any other effect stays missing).
+    // "You may return target card ..." / "you may search your library for ...": taking
+    // it is never worse, so the rules always do (a "may" of any other effect stays
+    // missing).
     let may_return = exec.api.as_deref() == Some("ChangeZone")
         && exec.params.get("Origin") == Some("Graveyard")
         && exec.params.get("Destination") == Some("Hand");
-    if t.params
-        .0
-        .iter()
-        .any(|(k, _)| !known.contains(&k.as_str()) && !(k == "OptionalDecider" && may_return))
-    {
+    let may_search = exec.api.as_deref() == Some("ChangeZone")
+        && exec.params.get("Origin") == Some("Library")
+        && exec.params.get("ValidTgts").is_none();
+    if t.params.0.iter().any(|(k, _)| {
+        !known.contains(&k.as_str()) && !(k == "OptionalDecider" && (may_return || may_search))
+    }) {
         return Err(vec![format!("T:Mode$ {mode}")]);
     }
     let kind = match moment {
