@@ -105,7 +105,9 @@ impl Select {
         d.merge(&filters);
         // A picker other than `all` draws from the RNG, asks a controller or evaluates
         // an expression in the scope.
-        d.scoped |= !matches!(self.pick, Pick::All);
+        if !matches!(self.pick, Pick::All) {
+            d.scope(crate::state::ScopeReads::OTHER);
+        }
     }
 
     /// Whether `obj` would be selected, tested alone: only for one source in id order,

@@ -43,8 +43,8 @@ impl Condition for Is {
     fn deps(&self, d: &mut Deps) {
         match &self.of {
             None => d.target_key(self.key),
-            Some(_) => {
-                d.scoped = true;
+            Some(of) => {
+                d.scope(of.base.scope_reads());
                 d.structural_anywhere();
                 d.key(self.key);
             }
@@ -85,7 +85,10 @@ impl Condition for Same {
         }
     }
     fn deps(&self, d: &mut Deps) {
-        d.scoped = true;
+        d.scope(self.a.base.scope_reads());
+        if let Some(b) = &self.b {
+            d.scope(b.base.scope_reads());
+        }
         d.structural_anywhere();
     }
 }

@@ -99,6 +99,18 @@ pub enum Base {
 }
 
 impl Base {
+    /// The part of the scope a reference starting here reads. `target` counts as
+    /// [`ScopeReads::OTHER`]: where it is the object under test, callers do not ask.
+    pub(crate) fn scope_reads(self) -> crate::state::ScopeReads {
+        use crate::state::ScopeReads as R;
+        match self {
+            Base::This => R::THIS,
+            Base::Source => R::SOURCE,
+            Base::Player => R::PLAYER,
+            Base::Target | Base::EventSource | Base::EventTarget | Base::Giver => R::OTHER,
+        }
+    }
+
     fn parse(s: &str) -> Option<Base> {
         Some(match s {
             "self" => Base::This,
@@ -394,7 +406,7 @@ impl Expr {
         match self {
             Expr::Num(_) => {}
             Expr::Dice { .. } | Expr::EventField(_) | Expr::LastKnown(_) | Expr::Running => {
-                d.scoped = true
+                d.scope(crate::state::ScopeReads::OTHER)
             }
             Expr::Abs(e) => e.deps(d),
             // Ticks are not tracked changes: whoever reads one recomputes always.
@@ -415,7 +427,7 @@ impl Expr {
             Expr::Prop { obj, key } => {
                 // `target` is the object under test; every other base comes from the scope.
                 if obj.base != Base::Target {
-                    d.scoped = true;
+                    d.scope(obj.base.scope_reads());
                 }
                 if obj.base == Base::Target && obj.hops.is_empty() {
                     d.target_key(*key);
