@@ -136,7 +136,7 @@ impl Condition for OwnedByObject {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_of_tested();
-        d.scoped = true;
+        d.scope(self.0.base.scope_reads());
     }
 }
 
@@ -189,9 +189,10 @@ impl Condition for SharesClass {
         }))
     }
     fn deps(&self, d: &mut Deps) {
+        // `among` is selected in the tester's scope: its reads (scope parts included) are
+        // the condition's.
         self.among.deps_of_targets(d);
         d.structural_anywhere();
-        d.scoped = true;
     }
 }
 
