@@ -17,6 +17,21 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("double-strike", "double_strike"),
     ("trample", "trample"),
     ("basic-land", "basic"),
+    ("legend", "legendary"),
+    ("flash", "flash"),
+    ("indestructible", "indestructible"),
+    ("plainswalk", "plainswalk"),
+    ("islandwalk", "islandwalk"),
+    ("swampwalk", "swampwalk"),
+    ("mountainwalk", "mountainwalk"),
+    ("forestwalk", "forestwalk"),
+    ("protection-from-white", "protection_from_white"),
+    ("protection-from-blue", "protection_from_blue"),
+    ("protection-from-black", "protection_from_black"),
+    ("protection-from-red", "protection_from_red"),
+    ("protection-from-green", "protection_from_green"),
+    ("arcane", "arcane"),
+    ("snow", "snow"),
 ];
 
 /// Colour words (`<colors>`, registers) and the mtg letter of each.
@@ -282,9 +297,27 @@ pub fn plain(f: &Fragments, kind: &str, name: &str, e: &Element) -> bool {
 
 /// [`plain`] for the elements one action reference expanded to.
 pub fn plain_list(f: &Fragments, kind: &str, name: &str, list: &[Element]) -> bool {
+    expands_to(f, kind, name, &[], list)
+}
+
+/// Whether the reference `name` with the attributes `attrs` (a MACRO `value`) and
+/// nothing else expands to exactly `list`.
+pub fn expands_to(
+    f: &Fragments,
+    kind: &str,
+    name: &str,
+    attrs: &[(&str, &str)],
+    list: &[Element],
+) -> bool {
+    let mut all = vec![("ref".to_owned(), name.to_owned())];
+    all.extend(
+        attrs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
+    );
     let site = Element {
         name: kind.into(),
-        attrs: vec![("ref".into(), name.into())],
+        attrs: all,
         ..Element::default()
     };
     firemox_xml::expand::expand_all(f, &[site]).is_ok_and(|v| v == list)

@@ -175,24 +175,50 @@ fn gain_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
     }
 }
 
-/// `<add-modifier>` of power/toughness register modifiers that add a number until the
-/// cleanup step → an aura on the target until the mtg rules' `cleanup`.
+/// `<add-modifier>` until the cleanup step → an aura on the target until the mtg rules'
+/// `cleanup`: register modifiers adding to or subtracting from power/toughness (+N/-N),
+/// property modifiers giving a keyword the rules implement (flying until end of turn).
 fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
     let mut modifiers = Vec::new();
     for m in &e.children {
+        let until_cleanup = matches!(m.children.as_slice(), [u] if u.name == "until"
+            && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase" && p.attr("phase") == Some("cleanup") && p.children.is_empty()));
+        let unlinked = matches!(m.attr("linked"), None | Some("false"));
+        if m.name == "property-modifier" {
+            let keyword = m
+                .attr("property")
+                .and_then(|p| crate::card::KEYWORDS.iter().find(|(k, _)| *k == p));
+            let adds = matches!(m.attr("operation"), None | Some("add"));
+            let known = m
+                .attrs
+                .iter()
+                .all(|(k, _)| matches!(k.as_str(), "property" | "linked" | "operation" | "name"));
+            match keyword {
+                Some((_, tag)) if until_cleanup && unlinked && adds && known => {
+                    modifiers.push(json!({ "key": tag, "op": "tag" }));
+                    continue;
+                }
+                _ => {
+                    return Err(
+                        "<add-modifier> of something else than power/toughness or a keyword".into(),
+                    )
+                }
+            }
+        }
         let key = match m.attr("index") {
             Some("power") => "power",
             Some("toughness") => "max_health",
             _ => return Err("<add-modifier> of something else than power/toughness".into()),
         };
-        let until_cleanup = matches!(m.children.as_slice(), [u] if u.name == "until"
-            && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase" && p.attr("phase") == Some("cleanup") && p.children.is_empty()));
         let value = m.attr("value").and_then(|v| f.value(v));
-        match (m.name.as_str(), m.attr("operation"), value) {
-            ("register-modifier", Some("add"), Some(n))
-                if until_cleanup && m.attr("linked") != Some("true") =>
-            {
-                modifiers.push(json!({ "key": key, "op": "add", "value": n }));
+        let sign = match m.attr("operation") {
+            Some("add") => 1,
+            Some("minus") => -1,
+            _ => 0,
+        };
+        match (m.name.as_str(), value) {
+            ("register-modifier", Some(n)) if until_cleanup && unlinked && sign != 0 => {
+                modifiers.push(json!({ "key": key, "op": "add", "value": sign * n }));
             }
             _ => return Err("<add-modifier> other than +N/+N until end of turn".into()),
         }
@@ -254,6 +280,14 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
             i += 1;
             continue;
         }
+        if e.name == "choice" && e.from_ref.is_none() {
+            match choice(f, e, i + 1 < list.len(), &to, cx) {
+                Ok(action) => out.push(action),
+                Err(m) => missing.extend(m),
+            }
+            i += 1;
+            continue;
+        }
         if e.name == "if-then-hop" && e.from_ref.is_none() {
             match branch(f, list, i, cx) {
                 Ok((action, next)) => {
@@ -291,6 +325,64 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
     } else {
         Err(missing)
     }
+}
+
+/// `<choice controller="you">` of `<either>` branches → the core `choose_mode` asked of
+/// the card's controller (the owner of the spell or ability): one branch, or — with
+/// `cancel="true"`, "you may" — none (`decline`). `more` says effects follow the choice:
+/// a branch that retargets (`<target>`) would change what they act on in Firemox, which
+/// is not translated.
+fn choice(
+    f: &Fragments,
+    e: &Element,
+    more: bool,
+    to: &Value,
+    cx: &Cx,
+) -> Result<Value, Vec<String>> {
+    let lacks = || vec![format!("<choice> {}", e.start_tag())];
+    let cancel = match e.attr("cancel") {
+        Some("true") => true,
+        Some("false") | None => false,
+        Some(_) => return Err(lacks()),
+    };
+    let known = e
+        .attrs
+        .iter()
+        .all(|(k, _)| matches!(k.as_str(), "controller" | "cancel" | "name"));
+    if e.attr("controller") != Some("you") || !known || e.children.is_empty() {
+        return Err(lacks());
+    }
+    if e.children
+        .iter()
+        .any(|c| c.name != "either" || !c.attrs.is_empty())
+    {
+        return Err(vec!["<choice> with something else than <either>".into()]);
+    }
+    if more
+        && e.children
+            .iter()
+            .any(|c| c.children.iter().any(|x| x.name == "target"))
+    {
+        return Err(vec![
+            "<choice> changing the target of the effects after it".into()
+        ]);
+    }
+    let inner = Cx {
+        target: to.clone(),
+        this: cx.this.clone(),
+    };
+    let mut modes = Vec::new();
+    for (n, either) in e.children.iter().enumerate() {
+        let actions = actions(f, &either.children, &inner)?;
+        modes.push(json!({ "label": format!("option {}", n + 1), "do": actions }));
+    }
+    if cancel {
+        modes.push(json!({ "label": "decline", "do": [] }));
+    }
+    if modes.len() == 1 {
+        return Err(vec!["<choice> of a single branch that must be taken".into()]);
+    }
+    Ok(json!({ "type": "choose_mode", "modes": modes, "prompt": "choose" }))
 }
 
 /// The `if` for the `if-then-hop` at `i`, and the index after it.

@@ -16,7 +16,7 @@
 use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Map, Value};
 
-use crate::card::{plain_list, Parts, COLOURS};
+use crate::card::{expands_to, plain_list, Parts, COLOURS};
 use crate::effects::{describe, filtered_target, groups, Cx, Group};
 
 /// The cost of an ability: `{T}`, a mana cost, sacrificing the card, a target (with a
@@ -26,6 +26,11 @@ struct Cost {
     taps: bool,
     mana: Option<Vec<(String, i64)>>,
     sacrifice: bool,
+    /// Sacrificing another permanent of a kind (`creature`, `land`): the mtg rules'
+    /// `sacrifices_<kind>`, chosen as the cost is paid.
+    sacrifices: Option<&'static str>,
+    /// Life paid (`pay-life`): the mtg rules' `ability_life`.
+    life: i64,
     targets: Vec<String>,
     filter: Option<Value>,
 }
@@ -54,6 +59,8 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
                 taps: true,
                 mana: None,
                 sacrifice: false,
+                sacrifices: None,
+                life: 0,
                 ref targets,
                 ..
             } if targets.is_empty() => mana(effects, out),
@@ -62,7 +69,12 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
                 .push("mana ability with a cost other than {T}".into()),
         };
     }
-    if !cost.taps && cost.mana.is_none() && !cost.sacrifice {
+    if !cost.taps
+        && cost.mana.is_none()
+        && !cost.sacrifice
+        && cost.sacrifices.is_none()
+        && cost.life == 0
+    {
         out.missing
             .push("activated ability without {T}, a mana cost or a sacrifice".into());
         return;
@@ -86,10 +98,11 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         }
     };
     let name = format!("{class}_ab");
+    let paid_otherwise = cost.sacrifice || cost.sacrifices.is_some() || cost.life > 0;
     let mana = cost
         .mana
         .clone()
-        .or_else(|| cost.sacrifice.then(pay_nothing));
+        .or_else(|| paid_otherwise.then(pay_nothing));
     let event = match &mana {
         None => {
             out.tags.push("tap_ability".into());
@@ -102,12 +115,22 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             }
             out.props
                 .extend(mana.iter().map(|(k, v)| (k.clone(), json!(v))));
+            if cost.life > 0 {
+                out.props.push(("ability_life".into(), json!(cost.life)));
+            }
             "mtg:event/activated_paid"
         }
     };
     let mut act = vec![json!({ "type": "create", "class": name, "zone": "stack" })];
     if cost.sacrifice {
         act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
+    }
+    if let Some(kind) = cost.sacrifices {
+        out.tags.push(format!("sacrifices_{kind}"));
+        act.insert(
+            0,
+            json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly", "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }),
+        );
     }
     out.triggers
         .push(json!({ "when": { "event": event, "target": { "type": "is_self" } }, "do": act }));
@@ -131,7 +154,24 @@ fn pay_nothing() -> Vec<(String, i64)> {
 /// Reads the cost groups: `T`, `<pay-mana>` with colour attributes, one target.
 fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
     let mut c = Cost::default();
-    for g in groups(&cost.children) {
+    let list = groups(&cost.children);
+    let mut i = 0;
+    while i < list.len() {
+        let g = Group { ..list[i] };
+        i += 1;
+        if let Some(kind) = sacrifice_kind(f, &g, list.get(i)) {
+            if c.sacrifices.is_none() {
+                c.sacrifices = Some(kind);
+                i += 1;
+                continue;
+            }
+        }
+        if let Some(n) = life_paid(f, &g) {
+            if c.life == 0 {
+                c.life = n;
+                continue;
+            }
+        }
         match (g.reference, g.elems) {
             (Some("T"), _) if !c.taps && plain_list(f, "action", "T", g.elems) => c.taps = true,
             (Some("sacrifice-this"), _)
@@ -163,6 +203,46 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
         }
     }
     c
+}
+
+/// `sacrifice-a-creature` / `-a-land` / `-an-artifact` / `-a-permanent` without parameters (the group `g` and the
+/// `sacrifice` group it expands to after it, `next`): the kind of permanent sacrificed.
+fn sacrifice_kind(f: &Fragments, g: &Group<'_>, next: Option<&Group<'_>>) -> Option<&'static str> {
+    let kind = match g.reference? {
+        "sacrifice-a-creature" => "creature",
+        "sacrifice-a-land" => "land",
+        "sacrifice-an-artifact" => "artifact",
+        "sacrifice-a-permanent" => "permanent",
+        _ => return None,
+    };
+    let next = next.filter(|n| n.reference == Some("sacrifice"))?;
+    let all: Vec<Element> = g.elems.iter().chain(next.elems).cloned().collect();
+    let r = g.reference?;
+    (plain_list(f, "action", r, &all) || expands_to(f, "action", r, &[("value", "1")], &all))
+        .then_some(kind)
+}
+
+/// `<action ref="pay-life" value="N"/>`: the life paid.
+fn life_paid(f: &Fragments, g: &Group<'_>) -> Option<i64> {
+    match (g.reference?, g.elems) {
+        ("pay-life", [m]) if m.name == "modify-register" && m.children.is_empty() => {
+            let attr_is = |k: &str, v: &str| m.attr(k) == Some(v);
+            let only = m.attrs.iter().all(|(k, _)| {
+                matches!(
+                    k.as_str(),
+                    "register" | "index" | "operation" | "value" | "name"
+                )
+            });
+            (only
+                && attr_is("register", "controller")
+                && attr_is("index", "life")
+                && attr_is("operation", "minus"))
+            .then(|| m.attr("value").and_then(|v| f.value(v)))
+            .flatten()
+            .filter(|n| (1..=40).contains(n))
+        }
+        _ => None,
+    }
 }
 
 /// `<pay-mana colorless="1" red="2"/>` → the `ability_cost_*` properties.

@@ -15,7 +15,9 @@ use crate::effects::{describe, filtered_target, groups, Cx};
 /// Translates one triggered ability of the card `class` (titled `title`) into `out`.
 pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut Parts) {
     if a.attrs.iter().any(|(k, v)| {
-        !(k == "zone" && v == "play" || k == "name" || k == "resolution" && v == "normal")
+        !(k == "zone" && (v == "play" || v == "graveyard")
+            || k == "name"
+            || k == "resolution" && v == "normal")
     }) {
         out.missing
             .push(format!("triggered ability {}", a.start_tag()));
@@ -26,8 +28,13 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
             .push("triggered ability without an event".into());
         return;
     };
-    let when = match when(f, event) {
-        Ok(w) => w,
+    let heard = match when(f, event) {
+        Ok(w) if (a.attr("zone") == Some("graveyard")) == (w.zone == "graveyard") => w,
+        Ok(_) => {
+            return out
+                .missing
+                .push(format!("triggered ability {}", a.start_tag()))
+        }
         Err(m) => return out.missing.push(m),
     };
     let before = out.missing.len();
@@ -88,9 +95,13 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     } else {
         format!("{class}_trig{}", n + 1)
     };
-    out.triggers.push(
-        json!({ "when": when, "do": [{ "type": "create", "class": name, "zone": "stack" }] }),
-    );
+    for when in heard.when {
+        out.triggers.push(json!({
+            "when": when,
+            "zones": [heard.zone],
+            "do": [{ "type": "create", "class": name, "zone": "stack" }],
+        }));
+    }
     out.classes.push((
         name,
         crate::play::ability_class(
@@ -102,40 +113,75 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     ));
 }
 
+/// What a card's trigger listens to: the mtg events (`when` specs; one trigger each) and
+/// the zone the card hears them in.
+struct Heard {
+    when: Vec<Value>,
+    zone: &'static str,
+}
+
+impl Heard {
+    /// One event heard on the battlefield.
+    fn play(when: Value) -> Self {
+        Heard {
+            when: vec![when],
+            zone: "battlefield",
+        }
+    }
+}
+
 /// The mtg event a Firemox trigger event stands for, or what it lacks.
-fn when(f: &Fragments, e: &Element) -> Result<Value, String> {
+fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
     let self_test = |t: Option<&Element>| matches!(t.map(|t| t.children.as_slice()), Some([x]) if x.name == "is-this" && x.children.is_empty());
+    let one_test =
+        |name: &str| e.attrs.is_empty() && e.children.len() == 1 && self_test(e.child(name));
     match e.name.as_str() {
-        "moved-card" if enters_play(e) => Ok(
+        "moved-card" if enters_play(e) => Ok(Heard::play(
             json!({ "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] }),
-        ),
-        "declared-attacking"
-            if e.attrs.is_empty() && e.children.len() == 1 && self_test(e.child("test")) =>
-        {
-            Ok(json!({ "event": "mtg:event/attacks", "target": { "type": "is_self" } }))
-        }
-        "declared-blocking"
-            if e.attrs.is_empty() && e.children.len() == 1 && self_test(e.child("test")) =>
-        {
-            Ok(json!({ "event": "mtg:event/blocks", "target": { "type": "is_self" } }))
-        }
+        )),
+        // Destroyed or otherwise moved from the battlefield to the graveyard: heard there.
+        "moved-card" if dies(e) => Ok(Heard {
+            when: ["core:event/destroyed", "core:event/moved"]
+                .iter()
+                .map(|event| {
+                    json!({ "event": event, "target": [
+                    { "type": "is_self" },
+                    { "type": "event_field", "field": "from", "is": "battlefield" },
+                    { "type": "in_zone", "zone": "graveyard" },
+                ] })
+                })
+                .collect(),
+            zone: "graveyard",
+        }),
+        "declared-attacking" if one_test("test") => Ok(Heard::play(
+            json!({ "event": "mtg:event/attacks", "target": { "type": "is_self" } }),
+        )),
+        "declared-blocking" if one_test("test") || one_test("blocking-test") => Ok(Heard::play(
+            json!({ "event": "mtg:event/blocks", "target": { "type": "is_self" } }),
+        )),
+        "declared-blocking" if one_test("attacking-test") => Ok(Heard::play(
+            json!({ "event": "mtg:event/becomes_blocked", "target": { "type": "is_self" } }),
+        )),
+        "assigned-damage" => assigned_damage(e).map(Heard::play),
         "beginning-of-phase" if e.attr("phase") == Some("upkeep") && e.attrs.len() == 1 => {
             match e.children.as_slice() {
-                [] => Ok(json!({ "event": "mtg:event/upkeep" })),
+                [] => Ok(Heard::play(json!({ "event": "mtg:event/upkeep" }))),
                 [t] if t.from_ref.as_deref() == Some("during-your-upkeep")
                     && t.attrs.is_empty()
                     && f.tests
                         .get("during-your-upkeep")
                         .is_some_and(|r| same_test(f, r, t)) =>
                 {
-                    Ok(json!({ "event": "mtg:event/upkeep", "player": "friendly" }))
+                    Ok(Heard::play(
+                        json!({ "event": "mtg:event/upkeep", "player": "friendly" }),
+                    ))
                 }
                 _ => Err("trigger <beginning-of-phase> upkeep with a test".into()),
             }
         }
         "casting" if e.attrs.is_empty() => match e.children.as_slice() {
             [t] if t.name == "test" => crate::conditions::condition(f, t)
-                .map(|c| json!({ "event": "mtg:event/cast", "target": c }))
+                .map(|c| Heard::play(json!({ "event": "mtg:event/cast", "target": c })))
                 .map_err(|m| format!("trigger <casting> {m}")),
             _ => Err("trigger <casting> without one test".into()),
         },
@@ -145,6 +191,93 @@ fn when(f: &Fragments, e: &Element) -> Result<Value, String> {
         )),
         other => Err(format!("trigger <{other}>")),
     }
+}
+
+/// `<assigned-damage type="damage-combat|damage-any">`: this card dealing damage to a
+/// player or a creature (`<source-test><is-this/>`), or being dealt damage
+/// (`<destination-test>` with `<is-this/>`) → `core:event/damaged`. Combat damage is
+/// damage whose source is attacking or blocking.
+fn assigned_damage(e: &Element) -> Result<Value, String> {
+    let lacks = || format!("trigger <assigned-damage> {}", e.start_tag());
+    let combat = match e.attrs.as_slice() {
+        [(k, v)] if k == "type" && v == "damage-combat" => true,
+        [(k, v)] if k == "type" && v == "damage-any" => false,
+        _ => return Err(lacks()),
+    };
+    let flat = |name: &str| e.child(name).map(|t| flat_test(t));
+    let is = |list: &[Element], name: &str| {
+        list.iter()
+            .any(|x| x.name == name && x.children.is_empty() && x.attrs.is_empty())
+    };
+    let in_play = |x: &Element| {
+        x.name == "in-zone" && x.attr("zone") == Some("play") && x.children.is_empty()
+    };
+    let mut source = Vec::new();
+    let target = match (
+        flat("source-test"),
+        flat("destination-test"),
+        e.children.len(),
+    ) {
+        (Some(s), Some(d), 2) if matches!(s.as_slice(), [x] if x.name == "is-this" && x.children.is_empty()) =>
+        {
+            source.push(json!({ "type": "is_self" }));
+            match d.as_slice() {
+                [x] if x.name == "is-player" && x.children.is_empty() => {
+                    json!({ "type": "has_tag", "tag": "player" })
+                }
+                [x] if x.name == "has-idcard" && x.attr("idcard") == Some("creature") => {
+                    json!({ "type": "has_tag", "tag": "creature" })
+                }
+                _ => return Err(lacks()),
+            }
+        }
+        (None, Some(d), 1)
+            if is(&d, "is-this") && d.iter().all(|x| x.name == "is-this" || in_play(x)) =>
+        {
+            json!({ "type": "is_self" })
+        }
+        _ => return Err(lacks()),
+    };
+    if combat {
+        source.push(json!({ "any": [{ "type": "has_tag", "tag": "attacking" }, { "type": "has_tag", "tag": "blocking" }] }));
+    }
+    let mut when = json!({ "event": "core:event/damaged", "target": target });
+    if !source.is_empty() {
+        when["condition"] = Value::Array(source);
+    }
+    Ok(when)
+}
+
+/// A test's conditions, the children of its `<and>` if it is one.
+fn flat_test(t: &Element) -> Vec<Element> {
+    match t.children.as_slice() {
+        [and] if and.name == "and" => and.children.clone(),
+        list => list.to_vec(),
+    }
+}
+
+/// `<moved-card>` from play (`<is-this/>` in play) to the graveyard: this card dies.
+fn dies(e: &Element) -> bool {
+    let zone_is = |x: &Element, z: &str| {
+        x.name == "in-zone"
+            && x.attr("zone") == Some(z)
+            && matches!(x.attr("card"), None | Some("tested"))
+            && x.attrs.len() <= 2
+            && x.children.is_empty()
+    };
+    let (Some(src), Some(dst)) = (e.child("source-test"), e.child("destination-test")) else {
+        return false;
+    };
+    if !e.attrs.is_empty() || e.children.len() != 2 {
+        return false;
+    }
+    let (src, dst) = (flat_test(src), flat_test(dst));
+    src.len() == 2
+        && src
+            .iter()
+            .any(|x| x.name == "is-this" && x.children.is_empty() && x.attrs.is_empty())
+        && src.iter().any(|x| zone_is(x, "play"))
+        && matches!(dst.as_slice(), [x] if zone_is(x, "graveyard"))
 }
 
 /// Whether `t` (a card's `<test ref>`, expanded) holds exactly the referenced test `r`.
