@@ -132,8 +132,11 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
     match (g.reference, e.name.as_str()) {
         (None, "assign-damage") => damage(e, to),
         (Some("destroy"), _) if is("destroy") => Ok(vec![json!({ "type": "destroy", "to": to })]),
-        // Burying is destroying without regeneration; the mtg rules have no regeneration.
-        (Some("bury"), _) if is("bury") => Ok(vec![json!({ "type": "destroy", "to": to })]),
+        // Burying is destroying that cannot be regenerated: the target's shields go first.
+        (Some("bury"), _) if is("bury") => Ok(vec![
+            json!({ "type": "set", "key": "regeneration", "value": 0, "to": to }),
+            json!({ "type": "destroy", "to": to }),
+        ]),
         (Some("counter"), _) if is("counter") => Ok(vec![
             json!({ "type": "move", "zone": "graveyard", "to": to }),
         ]),
@@ -307,6 +310,22 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
         if g.reference == Some("draw-a-card") && plain_list(f, "action", "draw-a-card", g.elems) {
             let count = repeat.take().unwrap_or(1);
             out.push(json!({ "type": "emit", "event": "mtg:event/draw", "count": count, "to": to.clone() }));
+            continue;
+        }
+        // A regeneration shield (the mtg rules' `regeneration`, until the cleanup) on the
+        // card itself (`regenerate`) or the target (`regenerate-target`).
+        if let Some(r @ ("regenerate" | "regenerate-target")) = g.reference {
+            let on = if r == "regenerate" {
+                cx.this.clone()
+            } else {
+                Some(to.clone())
+            };
+            match on.filter(|_| plain_list(f, "action", r, g.elems)) {
+                Some(on) => {
+                    out.push(json!({ "type": "add", "key": "regeneration", "amount": 1, "to": on }))
+                }
+                None => missing.push(describe(&g)),
+            }
             continue;
         }
         if let Some(n) = repeat.take() {

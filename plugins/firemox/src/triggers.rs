@@ -29,7 +29,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         return;
     };
     let heard = match when(f, event) {
-        Ok(w) if (a.attr("zone") == Some("graveyard")) == (w.zone == "graveyard") => w,
+        Ok(w) if a.attr("zone") != Some("graveyard") || event.name == "moved-card" => w,
         Ok(_) => {
             return out
                 .missing
@@ -136,23 +136,7 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
     let one_test =
         |name: &str| e.attrs.is_empty() && e.children.len() == 1 && self_test(e.child(name));
     match e.name.as_str() {
-        "moved-card" if enters_play(e) => Ok(Heard::play(
-            json!({ "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] }),
-        )),
-        // Destroyed or otherwise moved from the battlefield to the graveyard: heard there.
-        "moved-card" if dies(e) => Ok(Heard {
-            when: ["core:event/destroyed", "core:event/moved"]
-                .iter()
-                .map(|event| {
-                    json!({ "event": event, "target": [
-                    { "type": "is_self" },
-                    { "type": "event_field", "field": "from", "is": "battlefield" },
-                    { "type": "in_zone", "zone": "graveyard" },
-                ] })
-                })
-                .collect(),
-            zone: "graveyard",
-        }),
+        "moved-card" => moved(f, e),
         "declared-attacking" if one_test("test") => Ok(Heard::play(
             json!({ "event": "mtg:event/attacks", "target": { "type": "is_self" } }),
         )),
@@ -256,68 +240,83 @@ fn flat_test(t: &Element) -> Vec<Element> {
     }
 }
 
-/// `<moved-card>` from play (`<is-this/>` in play) to the graveyard: this card dies.
-fn dies(e: &Element) -> bool {
-    let zone_is = |x: &Element, z: &str| {
-        x.name == "in-zone"
-            && x.attr("zone") == Some(z)
-            && matches!(x.attr("card"), None | Some("tested"))
-            && x.attrs.len() <= 2
-            && x.children.is_empty()
-    };
-    let (Some(src), Some(dst)) = (e.child("source-test"), e.child("destination-test")) else {
-        return false;
-    };
-    if !e.attrs.is_empty() || e.children.len() != 2 {
-        return false;
-    }
-    let (src, dst) = (flat_test(src), flat_test(dst));
-    src.len() == 2
-        && src
-            .iter()
-            .any(|x| x.name == "is-this" && x.children.is_empty() && x.attrs.is_empty())
-        && src.iter().any(|x| zone_is(x, "play"))
-        && matches!(dst.as_slice(), [x] if zone_is(x, "graveyard"))
-}
-
 /// Whether `t` (a card's `<test ref>`, expanded) holds exactly the referenced test `r`.
 fn same_test(f: &Fragments, r: &Element, t: &Element) -> bool {
     firemox_xml::expand::expand_all(f, &r.children).is_ok_and(|v| v == t.children)
 }
 
-/// `<moved-card>` whose source test is "this card, not in play" and whose destination test
-/// is "in play": this card enters the battlefield.
-fn enters_play(e: &Element) -> bool {
-    let in_play = |x: &Element| {
-        x.name == "in-zone"
-            && x.attr("zone") == Some("play")
-            && matches!(x.attr("card"), None | Some("tested"))
-            && x.children.is_empty()
-    };
-    let flat = |t: &Element| -> Vec<Element> {
-        match t.children.as_slice() {
-            [and] if and.name == "and" => and.children.clone(),
-            list => list.to_vec(),
-        }
-    };
+/// `<moved-card>`: a card passing the source test (its zone — in play or not in play —
+/// and conditions on it, [`crate::conditions::condition`]) going to play or to
+/// the graveyard → `core:event/moved` (and `core:event/destroyed`, from play) with the
+/// mtg rules' `from` field and the card's new zone. The card hears it on the battlefield,
+/// or in the graveyard when it is the one dying (`<is-this/>`, from play to the graveyard).
+fn moved(f: &Fragments, e: &Element) -> Result<Heard, String> {
+    let lacks = |what: &str| format!("trigger <moved-card> {what}");
     let (Some(src), Some(dst)) = (e.child("source-test"), e.child("destination-test")) else {
-        return false;
+        return Err(lacks("without a source and a destination test"));
     };
     if !e.attrs.is_empty() || e.children.len() != 2 {
-        return false;
+        return Err(lacks("with attributes"));
     }
-    let src = flat(src);
-    let dst = flat(dst);
-    let src_ok = src.len() == 2
-        && src
+    fn zone_of(x: &Element) -> Option<&str> {
+        (x.name == "in-zone"
+            && matches!(x.attr("card"), None | Some("tested"))
+            && x.attrs.iter().all(|(k, _)| k == "zone" || k == "card")
+            && x.children.is_empty())
+        .then(|| x.attr("zone"))
+        .flatten()
+    }
+    let mut from = None;
+    let mut not_from_play = false;
+    let mut target = Vec::new();
+    for x in flat_test(src) {
+        match (zone_of(&x), x.name.as_str()) {
+            (Some("play"), _) if from.is_none() => from = Some("play"),
+            (None, "not") if matches!(x.children.as_slice(), [z] if zone_of(z) == Some("play")) => {
+                not_from_play = true
+            }
+            _ => target.push(
+                crate::conditions::condition(f, &x).map_err(|m| lacks(&format!("source {m}")))?,
+            ),
+        }
+    }
+    let to = match flat_test(dst).as_slice() {
+        [x] => match zone_of(x) {
+            Some("play") => "battlefield",
+            Some("graveyard") => "graveyard",
+            _ => return Err(lacks("to a zone other than play or the graveyard")),
+        },
+        _ => return Err(lacks("with a destination test other than a zone")),
+    };
+    let from = match from {
+        Some("play") if to == "battlefield" || not_from_play => {
+            return Err(lacks("from play to play"))
+        }
+        Some("play") => Some("battlefield"),
+        other => other,
+    };
+    if from.is_none() && to == "graveyard" {
+        return Err(lacks("to the graveyard from anywhere"));
+    }
+    let this = target.iter().any(|c| c == &json!({ "type": "is_self" }));
+    target.push(json!({ "type": "in_zone", "zone": to }));
+    if let Some(z) = from {
+        target.push(json!({ "type": "event_field", "field": "from", "is": z }));
+    }
+    let events: &[&str] = if from == Some("battlefield") {
+        &["core:event/destroyed", "core:event/moved"]
+    } else {
+        &["core:event/moved"]
+    };
+    Ok(Heard {
+        when: events
             .iter()
-            .any(|x| x.name == "is-this" && x.children.is_empty())
-        && src
-            .iter()
-            .any(|x| x.name == "not" && matches!(x.children.as_slice(), [z] if in_play(z)));
-    let dst_ok = !dst.is_empty()
-        && dst
-            .iter()
-            .all(|x| in_play(x) || x.name == "is-this" && x.children.is_empty());
-    src_ok && dst_ok
+            .map(|event| json!({ "event": event, "target": target }))
+            .collect(),
+        zone: if this && to == "graveyard" {
+            "graveyard"
+        } else {
+            "battlefield"
+        },
+    })
 }
