@@ -65,8 +65,14 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         }
     }
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
+    // Without a target chosen, Firemox's target list is empty and its modifiers go to
+    // the card itself (Killer Whale's "{U}: gains flying until end of turn").
     let cx = Cx {
-        target: json!({ "ref": "mtg:ref/spell_target" }),
+        target: if targets.is_empty() {
+            this.clone()
+        } else {
+            json!({ "ref": "mtg:ref/spell_target" })
+        },
         this: Some(this),
     };
     let effects = a
