@@ -44,7 +44,36 @@ pub const TARGETS: &[(&str, &[&str])] = &[
     ("target-dealtable", &["targets_creature", "targets_player"]),
     ("target-player", &["targets_player"]),
     ("target-spell", &["targets_spell"]),
+    ("target-permanent", &["targets_permanent", "tgt_permanent"]),
+    ("target-land", &["targets_permanent", "tgt_land"]),
+    ("target-artifact", &["targets_permanent", "tgt_artifact"]),
+    (
+        "target-enchantment",
+        &["targets_permanent", "tgt_enchantment"],
+    ),
 ];
+
+/// Splits targeting tags ([`TARGETS`]) into the mtg rules' tags (`targets_permanent`) and
+/// their `tgt_*` properties (1 each: what `legal_permanent_target` lets it target).
+pub fn target_props(tags: &[String]) -> (Vec<String>, Vec<(String, Value)>) {
+    let (props, tags): (Vec<&String>, Vec<&String>) =
+        tags.iter().partition(|t| t.starts_with("tgt_"));
+    (
+        tags.into_iter().cloned().collect(),
+        props.into_iter().map(|p| (p.clone(), json!(1))).collect(),
+    )
+}
+
+/// The chosen target, re-checked as it resolves: the mtg rules' `permanent_target` for a
+/// permanent (by the `tgt_*` properties), else `spell_target` (a creature, a player, a
+/// spell).
+pub fn chosen_ref(tags: &[String]) -> Value {
+    if tags.iter().any(|t| t == "targets_permanent") {
+        json!({ "ref": "mtg:ref/permanent_target" })
+    } else {
+        json!({ "ref": "mtg:ref/spell_target" })
+    }
+}
 
 /// The targeting tags of a target group, or what it lacks.
 pub fn target(f: &Fragments, g: &Group<'_>) -> Result<Vec<String>, String> {

@@ -90,7 +90,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         target: if cost.targets.is_empty() {
             this.clone()
         } else {
-            json!({ "ref": "mtg:ref/spell_target" })
+            crate::effects::chosen_ref(&cost.targets)
         },
         this: Some(this),
     };
@@ -310,6 +310,7 @@ pub fn ability_class(
 ) -> Value {
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
+    props.extend(crate::effects::target_props(targets).1);
     let mut on_create = vec![
         json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } }),
     ];
@@ -318,20 +319,25 @@ pub fn ability_class(
     } else {
         let from: Vec<Value> = targets
             .iter()
+            .filter(|t| !t.starts_with("tgt_"))
             .map(|t| match t.as_str() {
                 "targets_player" => json!({ "type": "players" }),
+                "targets_permanent" => json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "mtg:ref/legal_permanent_target" } }),
                 _ => json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }),
             })
             .map(|mut sel| {
                 if let Some(w) = filter {
-                    sel["where"] = w.clone();
+                    sel["where"] = match sel.get("where") {
+                        Some(old) => json!({ "all": [old, w] }),
+                        None => w.clone(),
+                    };
                 }
                 sel
             })
             .collect();
         on_create.push(json!({ "type": "link", "key": "chosen", "object": { "from": from, "pick": { "chosen": 1, "prompt": "Select a target" } } }));
         vec![
-            json!({ "type": "if", "condition": { "type": "compare", "left": { "count": { "ref": "mtg:ref/spell_target" } }, "op": "==", "right": 0 },
+            json!({ "type": "if", "condition": { "type": "compare", "left": { "count": crate::effects::chosen_ref(targets) }, "op": "==", "right": 0 },
             "then": [{ "type": "emit", "event": "mtg:event/fizzled", "to": "self" }],
             "else": effect }),
         ]

@@ -53,7 +53,7 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     if !targeted {
         tags.push("untargeted".into());
     }
-    let to = json!({ "ref": "mtg:ref/spell_target" });
+    let to = crate::effects::chosen_ref(&tags);
     let mut actions = Vec::new();
     let list = groups(&effects.children);
     let finished = list.last().is_some_and(|g| {
@@ -83,16 +83,21 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     if out.missing.len() > before {
         return;
     }
+    let check = crate::effects::chosen_ref(&tags);
+    let (tags, props) = crate::effects::target_props(&tags);
     out.tags.extend(tags);
-    out.triggers.push(resolve_trigger(actions, targeted));
+    out.props.extend(props);
+    out.triggers
+        .push(resolve_trigger(actions, targeted.then_some(check)));
 }
 
-/// The trigger that resolves a spell: a targeted one with its target gone fizzles, else it
+/// The trigger that resolves a spell: a targeted one (`target`: its chosen target,
+/// re-checked) with its target gone fizzles, else it
 /// acts; then the card goes to its owner's graveyard.
-fn resolve_trigger(effect: Vec<Value>, targeted: bool) -> Value {
-    let act = if targeted {
+fn resolve_trigger(effect: Vec<Value>, target: Option<Value>) -> Value {
+    let act = if let Some(target) = target {
         json!({ "type": "if",
-            "condition": { "type": "compare", "left": { "count": { "ref": "mtg:ref/spell_target" } }, "op": "==", "right": 0 },
+            "condition": { "type": "compare", "left": { "count": target }, "op": "==", "right": 0 },
             "then": [{ "type": "emit", "event": "mtg:event/fizzled", "to": "self" }],
             "else": effect })
     } else {

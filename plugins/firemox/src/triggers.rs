@@ -71,7 +71,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         target: if targets.is_empty() {
             this.clone()
         } else {
-            json!({ "ref": "mtg:ref/spell_target" })
+            crate::effects::chosen_ref(&targets)
         },
         this: Some(this),
     };
