@@ -76,6 +76,9 @@ pub struct Parts {
     pub missing: Vec<String>,
     /// Properties of the card's class besides the characteristics (an ability's cost).
     pub props: Vec<(String, Value)>,
+    /// Each mana ability's amount of mana and whether it sacrifices the card: the mtg
+    /// rules' `mana_amount` and `sacrifice_for_mana` are the card's, so they must agree.
+    pub mana: Vec<(i64, bool)>,
 }
 
 /// Translates a parsed card. Every card becomes a class; what the rules cannot play yet
@@ -102,6 +105,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
             Err(m) => parts.missing.push(m),
         }
     }
+    mana_abilities(&mut parts);
     if card.attachment.is_some() {
         parts.missing.push("attachment".into());
     }
@@ -137,6 +141,27 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
         tree: json!({ "class": Value::Object(classes) }),
         class,
         missing,
+    }
+}
+
+/// The card's mana abilities' amount (`mana_amount` when more than one) and sacrifice
+/// (`sacrifice_for_mana`), which the mtg rules keep per card: abilities that differ in
+/// them are missing.
+fn mana_abilities(parts: &mut Parts) {
+    let Some(&(amount, sacrifice)) = parts.mana.first() else {
+        return;
+    };
+    if parts.mana.iter().any(|m| *m != (amount, sacrifice)) {
+        parts
+            .missing
+            .push("mana abilities making different amounts or with different costs".into());
+        return;
+    }
+    if amount > 1 {
+        parts.props.push(("mana_amount".into(), json!(amount)));
+    }
+    if sacrifice {
+        parts.tags.push("sacrifice_for_mana".into());
     }
 }
 

@@ -178,6 +178,12 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         }
         (None, "modify-register") => target_life(f, e),
         (_, "add-modifier") => pump(f, e, to),
+        (None, "tap") if e.attrs.is_empty() && e.children.is_empty() => {
+            Ok(vec![json!({ "type": "tag", "tag": "tapped", "to": to })])
+        }
+        (None, "untap") if e.attrs.is_empty() && e.children.is_empty() => {
+            Ok(vec![json!({ "type": "untag", "tag": "tapped", "to": to })])
+        }
         _ => Err(describe(g)),
     }
 }
@@ -339,6 +345,20 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
         if g.reference == Some("draw-a-card") && plain_list(f, "action", "draw-a-card", g.elems) {
             let count = repeat.take().unwrap_or(1);
             out.push(json!({ "type": "emit", "event": "mtg:event/draw", "count": count, "to": to.clone() }));
+            continue;
+        }
+        // Sacrificing the card of an ability: it goes to its owner's graveyard (what
+        // follows acts on the target list Firemox clears: nothing is translated after it).
+        if g.reference == Some("sacrifice-this")
+            && plain_list(f, "action", "sacrifice-this", g.elems)
+        {
+            match &cx.this {
+                Some(this) if i == list.len() => {
+                    out.push(json!({ "type": "move", "zone": "graveyard", "to": this }));
+                }
+                Some(_) => missing.push("effects after sacrifice-this".into()),
+                None => missing.push("sacrifice-this in a spell".into()),
+            }
             continue;
         }
         // A regeneration shield (the mtg rules' `regeneration`, until the cleanup) on the

@@ -58,12 +58,12 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             Cost {
                 taps: true,
                 mana: None,
-                sacrifice: false,
+                sacrifice,
                 sacrifices: None,
                 life: 0,
                 ref targets,
                 ..
-            } if targets.is_empty() => mana(effects, out),
+            } if targets.is_empty() => mana(effects, sacrifice, out),
             _ => out
                 .missing
                 .push("mana ability with a cost other than {T}".into()),
@@ -278,24 +278,30 @@ fn pay_mana(f: &Fragments, p: &Element) -> Option<Vec<(String, i64)>> {
     Some(props)
 }
 
-/// `{T}`: add one mana of one colour (`<give-mana green="1"/>`, `colorless`) → `makes_*`.
-fn mana(effects: &Element, out: &mut Parts) {
-    let colour = match effects.children.as_slice() {
+/// `{T}` (and maybe sacrificing the card): add N mana of one colour (`<give-mana
+/// green="1"/>`, `colorless="2"`) → `makes_*`, the amount and the sacrifice noted for
+/// [`crate::card`] (`mana_amount`, `sacrifice_for_mana`).
+fn mana(effects: &Element, sacrifice: bool, out: &mut Parts) {
+    let made = match effects.children.as_slice() {
         [g] if g.name == "give-mana" && g.children.is_empty() => match g.attrs.as_slice() {
-            [(k, v)] if v == "1" => COLOURS
+            [(k, v)] => COLOURS
                 .iter()
                 .find(|(n, _)| n == k)
                 .map(|(_, c)| *c)
-                .or((k == "colorless").then_some('c')),
+                .or((k == "colorless").then_some('c'))
+                .zip(v.parse::<i64>().ok().filter(|n| (1..=10).contains(n))),
             _ => None,
         },
         _ => None,
     };
-    match colour {
-        Some(c) => out.tags.push(format!("makes_{c}")),
+    match made {
+        Some((c, n)) => {
+            out.tags.push(format!("makes_{c}"));
+            out.mana.push((n, sacrifice));
+        }
         None => out
             .missing
-            .push("mana ability other than {T}: one mana of one colour".into()),
+            .push("mana ability other than {T}: N mana of one colour".into()),
     }
 }
 
