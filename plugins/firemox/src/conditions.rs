@@ -2,8 +2,9 @@
 //! mtg conditions on `target`: `and` / `or` / `not`, `controller player="you|opponent"`
 //! (the owner: the mtg rules have no change of control), `has-idcard` (card types),
 //! `has-property` (keywords the rules implement, subtypes), `has-color`, `is-this` (the
-//! holder itself). Anything else — tests on other cards, registers, counters — is named
-//! as missing.
+//! holder itself), `in-zone` (play, tapped or untapped), the combat states
+//! (`tested-is-attacking`, `-blocking`, `-blocked`). Anything else — tests on other
+//! cards, registers, counters — is named as missing.
 
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
@@ -13,6 +14,17 @@ use crate::card::{slug, COLOURS, KEYWORDS};
 /// The mtg condition for a Firemox test element, or what it lacks.
 pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
     let on_tested = matches!(e.attr("card"), None | Some("tested"));
+    // Combat states of the tested card (`tested-is-attacking` & co. compare its `state`
+    // register with a flag): the mtg rules' combat tags.
+    let state = match e.from_ref.as_deref() {
+        Some("tested-is-attacking") => Some("attacking"),
+        Some("tested-is-blocking") => Some("blocking"),
+        Some("tested-is-blocked") => Some("blocked"),
+        _ => None,
+    };
+    if let Some(tag) = state.filter(|_| matches!(e.name.as_str(), "test" | "equal")) {
+        return Ok(json!({ "type": "has_tag", "tag": tag }));
+    }
     let all = |list: &[Element]| {
         list.iter()
             .map(|c| condition(f, c))
@@ -57,6 +69,16 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
             None => Err(format!("test has-color {}", e.attr("color").unwrap_or("?"))),
         },
         "is-this" if on_tested => Ok(json!({ "type": "is_self" })),
+        "in-zone" if on_tested && e.children.is_empty() => match e.attr("zone") {
+            Some("play") => Ok(json!({ "type": "in_zone", "zone": "battlefield" })),
+            Some("playANDtapped") => Ok(
+                json!({ "all": [{ "type": "in_zone", "zone": "battlefield" }, { "type": "has_tag", "tag": "tapped" }] }),
+            ),
+            Some("playANDuntapped") => Ok(
+                json!({ "all": [{ "type": "in_zone", "zone": "battlefield" }, { "not": { "type": "has_tag", "tag": "tapped" } }] }),
+            ),
+            other => Err(format!("test in-zone {}", other.unwrap_or("?"))),
+        },
         "is-spell" if on_tested => Ok(json!({ "type": "in_zone", "zone": "stack" })),
         other => Err(format!("test <{other}>")),
     }

@@ -10,7 +10,7 @@ use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Value};
 
 use crate::card::{plain_list, Parts};
-use crate::effects::{groups, target};
+use crate::effects::groups;
 
 /// Translates an instant's or sorcery's hand ability into `out`.
 pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
@@ -37,8 +37,15 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
                 paid = true
             }
             _ if tags.is_empty() && g.reference.is_some_and(|r| r.starts_with("target-")) => {
-                match target(f, &g) {
-                    Ok(t) => tags = t,
+                match crate::effects::filtered_target(f, &g) {
+                    Ok((t, None)) => tags = t,
+                    Ok((t, Some(filter))) => match permanent_filter(&t, &filter) {
+                        Some(t) => tags = t,
+                        None => out.missing.push(format!(
+                            "{} with a test the mtg rules' tgt_* cannot say",
+                            g.reference.unwrap_or("target")
+                        )),
+                    },
                     Err(m) => out.missing.push(m),
                 }
             }
@@ -108,4 +115,59 @@ fn resolve_trigger(effect: Vec<Value>, target: Option<Value>) -> Value {
         "zones": ["stack"],
         "do": [act, { "type": "move", "zone": "graveyard", "to": "self" }],
     })
+}
+
+/// A creature or permanent target with a filter (the card's MACRO test) as the mtg rules'
+/// targets over permanents: `targets_permanent` and `tgt_*` flags — the type it names
+/// (`tgt_creature` for `target-creature`), colours and types it excludes (`<not>
+/// <has-color color="black"/>`: `tgt_not_black`), whose (`controller`: `tgt_yours`,
+/// `tgt_opponents`). `None` when the filter says anything else.
+fn permanent_filter(tags: &[String], filter: &Value) -> Option<Vec<String>> {
+    let mut out: Vec<String> = match tags {
+        [t] if t == "targets_creature" => vec!["targets_permanent".into(), "tgt_creature".into()],
+        [p, k] if p == "targets_permanent" => vec![p.clone(), k.clone()],
+        _ => return None,
+    };
+    const EXCLUDABLE: &[&str] = &[
+        "white", "blue", "black", "red", "green", "artifact", "creature", "land", "basic",
+    ];
+    let creature = out.iter().any(|t| t == "tgt_creature");
+    let artifact_creature = json!({ "all": [{ "type": "has_tag", "tag": "artifact" }, { "type": "has_tag", "tag": "creature" }] });
+    let mut conds = Vec::new();
+    flatten_all(filter, &mut conds)?;
+    for c in conds {
+        // A creature that is not an artifact creature is a nonartifact creature (Terror).
+        if creature && c.get("not") == Some(&artifact_creature) {
+            out.push("tgt_not_artifact".into());
+            continue;
+        }
+        let flag = match (c.get("not"), c.get("type").and_then(Value::as_str)) {
+            (Some(n), None) if n.get("type").and_then(Value::as_str) == Some("has_tag") => {
+                let tag = n.get("tag").and_then(Value::as_str)?;
+                EXCLUDABLE
+                    .contains(&tag)
+                    .then(|| format!("tgt_not_{tag}"))?
+            }
+            (None, Some("owned_by")) => match c.get("owner").and_then(Value::as_str)? {
+                "friendly" => "tgt_yours".to_owned(),
+                "enemy" => "tgt_opponents".to_owned(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        out.push(flag);
+    }
+    Some(out)
+}
+
+/// The conditions of nested `all` lists, in order; `None` for anything else at the top.
+fn flatten_all<'a>(c: &'a Value, out: &mut Vec<&'a Value>) -> Option<()> {
+    for x in c.get("all")?.as_array()? {
+        if x.get("all").is_some() {
+            flatten_all(x, out)?;
+        } else {
+            out.push(x);
+        }
+    }
+    Some(())
 }
