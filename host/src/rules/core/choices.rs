@@ -1,7 +1,8 @@
 //! Choices that are not objects: `core:action/choose_number` (X: a number in a range,
 //! kept in a property) and `core:action/choose_mode` (choose one — or N — of labelled
-//! action lists, each offered only while its optional `if` holds on the holder). The acting player's controller answers, as for a `chosen` pick; a
-//! scenario scripts the answer with the label as written (`answers = [["3"]]`).
+//! action lists, each offered only while its optional `if` holds on the holder). The
+//! acting player's controller answers, as for a `chosen` pick; a scenario scripts the
+//! answer with the label as written (`answers = [["3"]]`).
 
 use std::sync::Arc;
 

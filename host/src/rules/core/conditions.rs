@@ -189,9 +189,10 @@ impl Condition for SharesClass {
         }))
     }
     fn deps(&self, d: &mut Deps) {
-        // `among` is selected in the tester's scope: its reads (scope parts included) are
-        // the condition's.
-        self.among.deps_of_targets(d);
+        // `among` is selected in the tester's scope (its scope reads are the condition's);
+        // its candidates are other objects than the one under test, so what it reads
+        // counts as read from any object.
+        Selector::deps(&self.among, d);
         d.structural_anywhere();
     }
 }
