@@ -18,6 +18,8 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("trample", "trample"),
     ("basic-land", "basic"),
     ("legend", "legendary"),
+    ("cannot-block", "cannot_block"),
+    ("cannot-attack", "cannot_attack"),
     ("flash", "flash"),
     ("indestructible", "indestructible"),
     ("plainswalk", "plainswalk"),
