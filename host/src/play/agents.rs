@@ -166,15 +166,16 @@ impl Controller for GreedyAgent {
     }
 
     fn choose(&mut self, _world: &World, choice: &Choice) -> Result<Vec<usize>, ControllerError> {
-        let n = choice.max.min(choice.options.len());
+        // Objects or labels (a mode, a number): `len` counts either.
+        let n = choice.max.min(choice.len());
         let first = self
             .pending_first
             .take()
             .unwrap_or(0)
-            .min(choice.options.len().saturating_sub(1));
+            .min(choice.len().saturating_sub(1));
         let mut v = vec![first];
         v.extend(
-            (0..choice.options.len())
+            (0..choice.len())
                 .filter(|&j| j != first)
                 .take(n.saturating_sub(1)),
         );
@@ -257,5 +258,26 @@ impl Controller for SeatController {
             .choose(world, choice)?;
         self.inputs.borrow_mut().push(Input::Choice(answer.clone()));
         Ok(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A choice of labels (a mode, "you may"), not objects: the greedy agent answers one
+    /// of them like any other choice (it used to count only objects and answer nothing).
+    #[test]
+    fn greedy_agent_answers_a_choice_of_labels() {
+        let w = World::new(0);
+        let choice = Choice {
+            chooser: None,
+            prompt: "choose".into(),
+            options: Vec::new(),
+            labels: vec!["option 1".into(), "decline".into()],
+            min: 1,
+            max: 1,
+        };
+        assert_eq!(GreedyAgent::new().choose(&w, &choice).unwrap(), vec![0]);
     }
 }
