@@ -113,7 +113,7 @@ pub(crate) const CONDITION_LABELS: &[&str] = &[
 ];
 
 /// Keywords that take one positional argument.
-pub(crate) const PREFIX: &[&str] = &["Not", "Contains", "ContainedBy", "Statistic"];
+pub(crate) const PREFIX: &[&str] = &["Not", "NOT", "Contains", "ContainedBy", "Statistic"];
 
 /// Whether a node of kind `kind` (an entry when `entry`) takes label `label`.
 pub(crate) fn takes(kind: &str, entry: bool, label: &str) -> bool {

@@ -39,8 +39,11 @@ fn entries(dir: &Path, out: &mut Vec<PathBuf>) {
 fn translate_all() -> Vec<(String, Translation)> {
     let root = root();
     let shim = std::fs::read_to_string(mod_dir().join("shim.macros")).unwrap();
-    let rules =
+    let mut rules =
         Rules::parse(&std::fs::read_to_string(mod_dir().join("game_rules.txt")).unwrap()).unwrap();
+    // FreeOrion's named values, as the loader reads them (`scripting/macros/*.focs.py`).
+    let named = std::fs::read_to_string(root.join("scripting/macros/named_values.focs.py"));
+    assert!(rules.add_named_values(&named.unwrap()) >= 2);
     let mut files = WithShim(Corpus(DirFiles::new(&root)), shim);
     let mut paths = Vec::new();
     entries(&root.join("scripting"), &mut paths);
@@ -77,6 +80,14 @@ fn every_entry_translates_or_names_what_it_lacks_at_file_line() {
             );
             assert!(u.to_string().starts_with("FOCS-UNSUPPORTED: "), "{u}");
             *histogram.entry(u.construct.clone()).or_default() += 1;
+        }
+    }
+    for (name, t) in &all {
+        if !t.unsupported.is_empty() {
+            let mut set: Vec<_> = t.unsupported.iter().map(|u| u.construct.clone()).collect();
+            set.sort();
+            set.dedup();
+            println!("{name} lacks {}", set.join(" | "));
         }
     }
     let mut by_count: Vec<_> = histogram.into_iter().collect();

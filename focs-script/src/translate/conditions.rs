@@ -210,6 +210,22 @@ impl Cx<'_> {
             },
             // The freeorion mod has no movement: it tags every ship `stationary`.
             "Stationary" => Ok(json!({ "type": "has_tag", "tag": "stationary" })),
+            "DesignHasHull" => self.design_has(n, "hull"),
+            "DesignHasPart" => self.design_has(n, "part"),
+            "CanColonize" => Ok(self.species_flag("CanColonize")),
+            "CanProduceShips" => Ok(self.species_flag("CanProduceShips")),
+            // FreeOrion's population centres are its planets (`PopCenter` is part of
+            // `Planet`); as `ProductionCenter`, a planet.
+            "PopulationCenter" => Ok(json!({ "type": "has_tag", "tag": "planet" })),
+            "ProducedByEmpire" => {
+                let empire = self.object_param(n, "empire")?;
+                Ok(json!({ "type": "same", "a": "target.produced_by", "b": empire }))
+            }
+            "VisibleToEmpire" => self.visible_to_empire(n),
+            // Monsters are the mod's ships tagged `monster`; fleets and ships set to
+            // fight are tagged `aggressive`.
+            "Monster" => Ok(json!({ "type": "has_tag", "tag": "monster" })),
+            "Aggressive" => Ok(json!({ "type": "has_tag", "tag": "aggressive" })),
             "SpeciesLikes" => self.opinion(n, "likes"),
             "SpeciesDislikes" => self.opinion(n, "dislikes"),
             _ => self.unsupported(n.line, kind, ""),
@@ -223,13 +239,13 @@ impl Cx<'_> {
             Some(one) => vec![one.clone()],
             None => Vec::new(),
         };
-        self.depth += 1;
+        // `And`/`Or` test the same candidate: `RootCandidate` in them is still the
+        // candidate (only `Contains`, `Number`, … nest a new one).
         let r = items
             .iter()
             .map(|i| self.condition(i))
-            .collect::<Built<Vec<_>>>();
-        self.depth -= 1;
-        Ok(json!({ how: r? }))
+            .collect::<Built<Vec<_>>>()?;
+        Ok(json!({ how: r }))
     }
 
     /// `Planet`, `Building name = [ … ]`, `Planet type = Tundra`, …

@@ -62,6 +62,29 @@ impl Cx<'_> {
                     .push(json!({ "type": "emit", "event": "freeorion:event/sitrep" }));
                 Ok(())
             }
+            // A fleet's destination: one object matching the condition, picked at random
+            // from the world's seeded RNG (as FreeOrion picks one), kept in the fleet's
+            // `destination` (the mod moves no fleets; see its README).
+            "SetDestination" => {
+                let Some(dest) = n.get("destination") else {
+                    return self.unsupported(n.line, "SetDestination without a destination", "");
+                };
+                let mut sel = self.objects_where(dest)?;
+                sel["pick"] = json!("random");
+                out.actions
+                    .push(json!({ "type": "link", "key": "destination", "object": sel }));
+                Ok(())
+            }
+            // A system's star (`SetStarType type = Blue`): FreeOrion changes systems only.
+            "SetStarType" => match n.get("type") {
+                Some(Value::Node(w)) if w.params.is_empty() && w.args.is_empty() => {
+                    out.actions.push(json!({ "type": "if",
+                        "condition": { "type": "has_tag", "tag": "system" },
+                        "then": [{ "type": "set", "key": "star", "text": snake(&w.kind) }] }));
+                    Ok(())
+                }
+                _ => self.unsupported(n.line, "SetStarType of a type that is not one word", ""),
+            },
             other => self.unsupported(n.line, other, ""),
         }
     }

@@ -10,8 +10,8 @@ use super::{snake, Built, Cx, Rules};
 use crate::{Node, Value};
 
 /// The local names an expression being built binds (its `let`).
-struct Locals {
-    lets: Map<String, Json>,
+pub(crate) struct Locals {
+    pub(crate) lets: Map<String, Json>,
 }
 
 impl Cx<'_> {
@@ -63,19 +63,29 @@ impl Cx<'_> {
         match n.kind.as_str() {
             "Value" if n.params.is_empty() => Ok("value".into()),
             "CurrentTurn" => Ok("tick".into()),
-            "NamedReal" => {
+            "NamedReal" | "NamedInteger" => {
                 let (Some(Value::Str(name)), Some(v)) = (n.get("name"), n.get("value")) else {
-                    return self.unsupported(n.line, "NamedReal without name and value", "");
+                    return self.unsupported(
+                        n.line,
+                        &format!("{} without name and value", n.kind),
+                        "",
+                    );
                 };
                 let text = self.expr(v, b)?;
                 self.named.insert(name.clone(), text.clone());
                 Ok(text)
             }
-            "NamedRealLookup" => match n.get("name") {
+            "NamedRealLookup" | "NamedIntegerLookup" => match n.get("name") {
                 Some(Value::Str(name)) => {
-                    match (self.named.get(name), self.rules.game_rules.get(name)) {
+                    let elsewhere = self
+                        .rules
+                        .named
+                        .get(name)
+                        .or_else(|| self.rules.game_rules.get(name));
+                    match (self.named.get(name), elsewhere) {
                         (Some(t), _) => Ok(t.clone()),
-                        // Defined nowhere the file sees: the mod's rules may give it.
+                        // Defined in another file (FreeOrion's named values), or nowhere
+                        // the content has: the mod's rules may give it.
                         (None, Some(v)) => Ok(number(*v)),
                         (None, None) => self.unsupported(
                             n.line,
@@ -98,6 +108,7 @@ impl Cx<'_> {
                 _ => self.unsupported(n.line, "GameRule without a name", ""),
             },
             "Statistic" => self.statistic(n, b),
+            "HullFuel" => self.hull_stat(n, b, "fuel"),
             // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
             // mod's game rules give them, under the same name.
             other
@@ -254,7 +265,7 @@ impl Cx<'_> {
 }
 
 /// A number as expression text.
-fn number(n: f64) -> String {
+pub(crate) fn number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
     } else {

@@ -10,7 +10,9 @@
 //! (`tessera check` lists them); the class still loads, tagged `untranslated`, without
 //! the effects group that used it. The mod's files it reads: `focs/shim.macros`,
 //! `focs/game_rules.txt` (the values of `GameRule` lookups) and `focs/includes.txt`
-//! (include names to read from another file: `from = to`).
+//! (include names to read from another file: `from = to`). Named values other files define
+//! are read from FreeOrion's `scripting/macros/*.focs.py` (only their `NamedReal(name=…,
+//! value=<number>)` definitions).
 
 use focs_script::translate::{translate, Rules};
 use focs_script::{parse, preprocess, Files, Severity};
@@ -21,6 +23,8 @@ use tessera_plugin_api::prelude::*;
 const SHIM: &str = "focs/shim.macros";
 const GAME_RULES: &str = "focs/game_rules.txt";
 const INCLUDES: &str = "focs/includes.txt";
+/// Where FreeOrion keeps its named values, under the content root.
+const NAMED_VALUES_DIR: &str = "scripting/macros";
 
 /// The content root's files, read through the host (confined to what the mod may read).
 struct ModFiles {
@@ -87,8 +91,18 @@ fn focs(text: &str) -> Result<Value, LoadError> {
     let (root, name) = path.split_at(at);
     let rules_text =
         read_text(GAME_RULES).map_err(|e| LoadError::new(format!("{GAME_RULES}: {e}")))?;
-    let rules = Rules::parse(&rules_text)
+    let mut rules = Rules::parse(&rules_text)
         .map_err(|(line, m)| LoadError::new(format!("{GAME_RULES}:{line}: {m}")))?;
+    // FreeOrion's named values (`NamedReal(name="FU_RAMSCOOP_REFUEL", value=0.4)`), looked
+    // up from other files: defined in its `scripting/macros/*.focs.py`.
+    let macros_dir = format!("{root}{NAMED_VALUES_DIR}");
+    for file in load_dir(&macros_dir).unwrap_or_default() {
+        if file.ends_with(".focs.py") {
+            let text = read_text(&format!("{macros_dir}/{file}"))
+                .map_err(|e| LoadError::new(format!("{macros_dir}/{file}: {e}")))?;
+            rules.add_named_values(&text);
+        }
+    }
     let renamed = read_text(INCLUDES).map(|t| renames(&t)).unwrap_or_default();
     let mut files = ModFiles {
         root: root.to_owned(),
