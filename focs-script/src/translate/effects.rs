@@ -75,6 +75,21 @@ impl Cx<'_> {
                     .push(json!({ "type": "link", "key": "destination", "object": sel }));
                 Ok(())
             }
+            // A special removing itself from the object it is attached to (the group's
+            // source, its only target): the special object raises `remove_special`, which
+            // the mod answers by destroying it. Removing another special is not supported.
+            "RemoveSpecial" => match n.get("name") {
+                Some(Value::Str(s)) if *s == self.entry && self.scope_is_source => {
+                    out.actions.push(json!({ "type": "emit",
+                        "event": "freeorion:event/remove_special", "source": "self" }));
+                    Ok(())
+                }
+                _ => self.unsupported(
+                    n.line,
+                    "RemoveSpecial of a special other than the entry itself on its source",
+                    "",
+                ),
+            },
             // A system's star (`SetStarType type = Blue`): FreeOrion changes systems only.
             "SetStarType" => match n.get("type") {
                 Some(Value::Node(w)) if w.params.is_empty() && w.args.is_empty() => {

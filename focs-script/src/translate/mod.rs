@@ -355,6 +355,9 @@ pub(crate) struct Cx<'a> {
     entry: String,
     /// `NamedReal` definitions seen so far, for `NamedRealLookup`.
     named: BTreeMap<String, String>,
+    /// Whether the effects group being translated acts on its source only (`scope =
+    /// Source`, or no scope).
+    scope_is_source: bool,
     /// How deeply conditions nest (`RootCandidate` is the candidate only at depth 0).
     depth: usize,
     found: Vec<Unsupported>,
@@ -372,6 +375,7 @@ impl<'a> Cx<'a> {
             entry: entry.to_owned(),
             named: BTreeMap::new(),
             depth: 0,
+            scope_is_source: false,
             found: Vec::new(),
             part: "the entry".into(),
             line: 0,
@@ -521,9 +525,11 @@ impl<'a> Cx<'a> {
         if let Some(z) = kind.zone {
             group.insert("zones".into(), json!([z]));
         }
+        self.scope_is_source = true;
         if let Some(scope) = g.get("scope") {
             if let Some(sel) = self.scope(scope)? {
                 group.insert("scope".into(), sel);
+                self.scope_is_source = false;
             }
         }
         if let Some(a) = g.get("activation") {
