@@ -7,7 +7,8 @@
 //! - `DesignHasHull name = "SH_ROBOTIC"` → the ship contains a hull titled so.
 //! - `DesignHasPart low = 1 high = 999 name = "GT_TROOP_POD"` → at least `low` (default 1,
 //!   FreeOrion's) and at most `high` parts titled so are attached.
-//! - `HullFuel name = Source.Hull` → the `fuel` of the hull attached to the source.
+//! - `HullFuel name = Source.Hull` → the `base_fuel` (the hull's `fuel`) of the hull
+//!   attached to the source.
 //! - `CanColonize`, `CanProduceShips` → the object's species has the flag.
 //! - `VisibleToEmpire empire = E` → true when the mod's game rule `RULE_ALL_OBJECTS_VISIBLE`
 //!   is 1 (FreeOrion's rule of the same name: every object visible to every empire); the

@@ -474,11 +474,14 @@ impl<'a> Cx<'a> {
             ("buildcost", "build_cost"),
             ("buildtime", "build_time"),
             ("adoptioncost", "adoption_cost"),
-            ("capacity", "capacity"),
-            ("speed", "speed"),
-            ("structure", "structure"),
-            ("fuel", "fuel"),
-            ("stealth", "stealth"),
+            // A hull's or part's stats, named apart from the meters of the same names
+            // (a ship's `fuel`, `structure`): the pass resets and clamps those on every
+            // object that has them.
+            ("capacity", "base_capacity"),
+            ("speed", "base_speed"),
+            ("structure", "base_structure"),
+            ("fuel", "base_fuel"),
+            ("stealth", "base_stealth"),
         ] {
             if let Some(v) = entry.get(focs) {
                 if let Some(n) = self.constant(v) {

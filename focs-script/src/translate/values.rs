@@ -108,7 +108,7 @@ impl Cx<'_> {
                 _ => self.unsupported(n.line, "GameRule without a name", ""),
             },
             "Statistic" => self.statistic(n, b),
-            "HullFuel" => self.hull_stat(n, b, "fuel"),
+            "HullFuel" => self.hull_stat(n, b, "base_fuel"),
             // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
             // mod's game rules give them, under the same name.
             other
