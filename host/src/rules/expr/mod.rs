@@ -537,7 +537,8 @@ impl fmt::Display for Expr {
     }
 }
 
-fn check_ident(p: &str) -> Result<(), String> {
+/// Whether `p` is a property or hop name (lowercase `[a-z0-9_]`, not empty); the error says why not.
+pub(crate) fn check_ident(p: &str) -> Result<(), String> {
     if p.is_empty()
         || !p
             .chars()
