@@ -168,6 +168,10 @@ impl Cx<'_> {
                 { "type": "has_tag", "tag": "planet" },
                 { "not": { "type": "is", "key": "focus", "value": "" } },
             ] })),
+            "Focus" if matches!(n.get("type"), Some(Value::Ref(_))) => {
+                let like = self.like_param(n, "type")?;
+                Ok(json!({ "type": "is", "key": "focus", "like": like }))
+            }
             "Focus" => self.is_text(n, "type", "focus"),
             // Owned by an empire a person plays (FOCS: "human player, not human species").
             "Human" => Ok(
@@ -203,6 +207,10 @@ impl Cx<'_> {
             }
             // The homeworld of a named species: the planet's `homeworld_of` holds it.
             "Homeworld" => match n.get("name").and_then(strings) {
+                None if n.get("name").is_some_and(|v| matches!(v, Value::Ref(_))) => {
+                    let like = self.like_param(n, "name")?;
+                    Ok(json!({ "type": "is", "key": "homeworld_of", "like": like }))
+                }
                 Some(names) => Ok(
                     json!({ "type": "is", "key": "homeworld_of", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
                 ),
@@ -374,6 +382,10 @@ impl Cx<'_> {
                 { "any": [{ "type": "has_tag", "tag": "planet" }, { "type": "has_tag", "tag": "ship" }] },
                 { "not": { "type": "is", "key": "species", "value": "" } },
             ] })),
+            Some(Value::Ref(_)) => {
+                let like = self.like_param(n, "name")?;
+                Ok(json!({ "type": "is", "key": "species", "like": like }))
+            }
             Some(v) => match strings(v) {
                 Some(names) => Ok(
                     json!({ "type": "is", "key": "species", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
@@ -474,6 +486,20 @@ impl Cx<'_> {
         let c = self.condition(cond);
         self.depth -= 1;
         Ok(json!({ "type": "objects", "zone": "universe", "where": c? }))
+    }
+
+    /// A parameter that is another object's property (`name = Source.Species`), as `is`'s
+    /// `like` text.
+    fn like_param(&mut self, n: &Node, label: &str) -> Built<String> {
+        let v = n.get(label).cloned().unwrap_or(Value::Num(0.0));
+        match self.like_ref(&v) {
+            Some(r) => r,
+            None => self.unsupported(
+                n.line,
+                &format!("{} {label} = <not a property>", n.kind),
+                "",
+            ),
+        }
     }
 
     /// A parameter that names an object (`id = Source.PlanetID`).

@@ -293,6 +293,7 @@ pub fn translate(pre: &Preprocessed, entries: &[Node], rules: &Rules) -> Transla
             }
         };
         let mut cx = Cx::new(pre, rules, &name);
+        cx.kind = entry.kind.clone();
         let class = cx.class(entry, kind);
         if let Some(loc) = entry.get("location") {
             if let Some(c) = cx.guarded("the location condition", |cx| cx.condition(loc)) {
@@ -355,6 +356,8 @@ pub(crate) struct Cx<'a> {
     entry: String,
     /// `NamedReal` definitions seen so far, for `NamedRealLookup`.
     named: BTreeMap<String, String>,
+    /// The FOCS kind of the entry being translated (`Species`, `Tech`, …).
+    pub(crate) kind: String,
     /// Whether the effects group being translated acts on its source only (`scope =
     /// Source`, or no scope).
     scope_is_source: bool,
@@ -375,6 +378,7 @@ impl<'a> Cx<'a> {
             entry: entry.to_owned(),
             named: BTreeMap::new(),
             depth: 0,
+            kind: String::new(),
             scope_is_source: false,
             found: Vec::new(),
             part: "the entry".into(),
@@ -488,6 +492,9 @@ impl<'a> Cx<'a> {
                     props.insert(key.into(), json!(n));
                 }
             }
+        }
+        if let Some(Value::Str(s)) = entry.get("preferredfocus") {
+            props.insert("preferred_focus".into(), json!(s));
         }
         if let Some(Value::Str(s)) = entry.get("category") {
             props.insert("category".into(), json!(s));

@@ -217,6 +217,22 @@ impl Cx<'_> {
         Ok(format!("{}.{}", self.path(obj)?, snake(last)))
     }
 
+    /// A property of an object as `like` reference text: `Source.Species` →
+    /// `source.species`; in a species' own groups `Source.PreferredFocus` is its
+    /// species' (the holder's) `preferred_focus`. `None` when `v` is not such a reference.
+    pub(crate) fn like_ref(&mut self, v: &Value) -> Option<Built<String>> {
+        let Value::Ref(parts) = v else { return None };
+        let (obj, last) = parts.split_at(parts.len().checked_sub(1)?);
+        let last = last.first()?;
+        if obj.is_empty() {
+            return None;
+        }
+        if self.kind == "Species" && obj == ["Source"] && last == "PreferredFocus" {
+            return Some(Ok("self.preferred_focus".into()));
+        }
+        Some(self.path(obj).map(|p| format!("{p}.{}", snake(last))))
+    }
+
     /// An object reference: `Source.Owner` → `source.owner`, `Source.PlanetID` →
     /// `source.planet`.
     pub(crate) fn object_ref(&mut self, v: &Value, line: usize) -> Built<String> {
@@ -246,6 +262,8 @@ impl Cx<'_> {
             "Source" => "source",
             "Target" | "LocalCandidate" => "target",
             "RootCandidate" if self.depth == 0 => "target",
+            // Inside a nested condition: the outermost candidate (Tessera's `root`).
+            "RootCandidate" => "root",
             other => return self.unsupported(0, other, ""),
         };
         let mut out = base.to_owned();
