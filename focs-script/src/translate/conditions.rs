@@ -66,6 +66,9 @@ pub(crate) const METERS: &[&str] = &[
 impl Cx<'_> {
     /// A scope: `None` for `Source` (an effects group's default), else a selector.
     pub(crate) fn scope(&mut self, v: &Value) -> Built<Option<Json>> {
+        if let Some(sel) = self.picking_scope(v) {
+            return sel.map(Some);
+        }
         let items: Vec<Value> = match v {
             Value::Node(n) if n.kind == "Source" && n.params.is_empty() => return Ok(None),
             Value::Node(n) if is_and(n) => match n.args.first() {

@@ -62,6 +62,11 @@ impl Cx<'_> {
                     .push(json!({ "type": "emit", "event": "freeorion:event/sitrep" }));
                 Ok(())
             }
+            "SetSpeciesTargetOpinion" => {
+                let a = self.species_opinion(n)?;
+                out.actions.push(a);
+                Ok(())
+            }
             // A fleet's destination: one object matching the condition, picked at random
             // from the world's seeded RNG (as FreeOrion picks one), kept in the fleet's
             // `destination` (the mod moves no fleets; see its README).

@@ -21,6 +21,7 @@
 mod conditions;
 mod design;
 mod effects;
+mod opinions;
 mod values;
 
 use std::collections::BTreeMap;
