@@ -125,6 +125,8 @@ pub(crate) fn takes(kind: &str, entry: bool, label: &str) -> bool {
     }
     let group = kind == "EffectsGroup";
     match label {
+        // `If condition = … effects = [ … ] else = [ … ]` takes its own branches.
+        "effects" if kind == "If" => true,
         l if GROUP_LABELS.contains(&l) => group,
         "accountinglabel" => group || kind.starts_with("Set"),
         "description" => group || matches!(kind, "Described" | "Focus"),

@@ -129,6 +129,16 @@ impl Cx<'_> {
                     .collect::<Built<Vec<_>>>()?;
                 Ok(json!({ "all": all }))
             }
+            // `(Source.System.ID = LocalCandidate.NextSystemID)`: the same object.
+            Value::Binary(op @ ("==" | "=" | "!="), a, b) if is_object_id(a) && is_object_id(b) => {
+                let (a, b) = (self.object_ref(a, 0)?, self.object_ref(b, 0)?);
+                let same = json!({ "type": "same", "a": a, "b": b });
+                Ok(if *op == "!=" {
+                    json!({ "not": same })
+                } else {
+                    same
+                })
+            }
             Value::Binary(op, a, b)
                 if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") =>
             {
@@ -518,6 +528,11 @@ impl Cx<'_> {
 fn owned_by_source_owner(n: &Node) -> bool {
     n.params.len() == 1
         && matches!(n.get("empire"), Some(Value::Ref(r)) if r.len() == 2 && r[0] == "Source" && r[1] == "Owner")
+}
+
+/// A reference to an object's id (`Source.System.ID`, `Target.PreviousSystemID`).
+fn is_object_id(v: &Value) -> bool {
+    matches!(v, Value::Ref(p) if p.len() >= 2 && p.last().is_some_and(|l| l.ends_with("ID")))
 }
 
 fn is_and(n: &Node) -> bool {

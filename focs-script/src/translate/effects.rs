@@ -2,7 +2,7 @@
 //! `SetTargetResearch value = …` sets property `target_research` (any meter of
 //! [`METERS`]); `If condition = C effects = … else = …` over meter effects becomes
 //! `{ if = C, then = …, else = "value" }` per meter (the condition tested on the target,
-//! as FreeOrion does); `Destroy` destroys the target; `GenerateSitRepMessage` raises the
+//! as FreeOrion does), its other effects an `if` action; `Destroy` destroys the target; `GenerateSitRepMessage` raises the
 //! mod's `sitrep` event.
 
 use serde_json::{json, Map, Value as Json};
@@ -67,6 +67,25 @@ impl Cx<'_> {
                 out.actions.push(a);
                 Ok(())
             }
+            // The target moves into the system that is, or holds, a matching object
+            // (one picked from the world's seeded RNG, as FreeOrion picks one).
+            "MoveTo" => {
+                let Some(dest) = n.get("destination") else {
+                    return self.unsupported(n.line, "MoveTo without a destination", "");
+                };
+                let here = self.objects_where(dest)?["where"].clone();
+                let holds = self.objects_where(&Value::Node(Node {
+                    kind: "Contains".into(),
+                    line: n.line,
+                    params: Vec::new(),
+                    args: vec![dest.clone()],
+                }))?["where"]
+                    .clone();
+                out.actions.push(json!({ "type": "attach", "parent": {
+                    "type": "objects", "zone": "universe", "tag": "system",
+                    "where": { "any": [here, holds] }, "pick": "random" } }));
+                Ok(())
+            }
             // A fleet's destination: one object matching the condition, picked at random
             // from the world's seeded RNG (as FreeOrion picks one), kept in the fleet's
             // `destination` (the mod moves no fleets; see its README).
@@ -115,16 +134,13 @@ impl Cx<'_> {
             return self.unsupported(n.line, "If without a condition", "");
         };
         let cond = self.condition(cond)?;
-        let mut branch = |cx: &mut Self, label: &str| -> Built<Map<String, Json>> {
+        let mut branch = |cx: &mut Self, label: &str| -> Built<(Map<String, Json>, Vec<Json>)> {
             let list = match n.get(label) {
                 Some(Value::List(l)) => l.clone(),
                 Some(one) => vec![one.clone()],
                 None => Vec::new(),
             };
             let e = cx.effects(&list)?;
-            if !e.actions.is_empty() {
-                return cx.unsupported(n.line, "If with effects other than meters", "");
-            }
             let mut by_key = Map::new();
             for s in e.sets {
                 let key = s["key"].as_str().unwrap_or_default().to_owned();
@@ -135,10 +151,16 @@ impl Cx<'_> {
             if let (None, Some(l)) = (&out.label, e.label) {
                 out.label = Some(l);
             }
-            Ok(by_key)
+            Ok((by_key, e.actions))
         };
-        let then = branch(self, "effects")?;
-        let other = branch(self, "else")?;
+        let (then, then_do) = branch(self, "effects")?;
+        let (other, else_do) = branch(self, "else")?;
+        // Effects other than meters (a sitrep, a move): the `if` action, on each target.
+        if !then_do.is_empty() || !else_do.is_empty() {
+            out.actions
+                .push(json!({ "type": "if", "condition": cond.clone(),
+                "then": then_do, "else": else_do }));
+        }
         let mut keys: Vec<&String> = then.keys().collect();
         keys.extend(other.keys().filter(|k| !then.contains_key(*k)));
         for key in keys {

@@ -273,6 +273,9 @@ impl Cx<'_> {
                 "Planet" | "PlanetID" => "planet",
                 "System" | "SystemID" => "system",
                 "Fleet" | "FleetID" => "fleet",
+                // A moving fleet's next and previous systems (this mod moves none).
+                "NextSystemID" => "next_system",
+                "PreviousSystemID" => "previous_system",
                 other => return self.unsupported(0, &format!("{head}.{other} as an object"), ""),
             };
             out.push('.');
