@@ -87,6 +87,21 @@ pub(crate) const FLAGS: &[&str] = &[
     "Native",
 ];
 
+/// Values that are one word and take no labels (`x = UniverseCentreX y = …`: the `y`
+/// is the effect's).
+pub(crate) const BARE_VALUES: &[&str] = &[
+    "UniverseCentreX",
+    "UniverseCentreY",
+    "UniverseWidth",
+    "CurrentTurn",
+    "GalaxySize",
+    "GalaxyMonsterFrequency",
+    "GalaxyMaxAIAggression",
+    "GalaxyPlanetDensity",
+    "GalaxyShape",
+    "Value",
+];
+
 /// Labels a node may take more than once (`JumpsBetween object = A object = B`).
 pub(crate) const REPEATABLE: &[&str] = &["object"];
 
@@ -120,7 +135,7 @@ pub(crate) fn takes(kind: &str, entry: bool, label: &str) -> bool {
     if entry {
         return true;
     }
-    if FLAGS.contains(&kind) {
+    if FLAGS.contains(&kind) || BARE_VALUES.contains(&kind) {
         return false;
     }
     let group = kind == "EffectsGroup";

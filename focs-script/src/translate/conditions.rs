@@ -243,6 +243,7 @@ impl Cx<'_> {
                 Ok(json!({ "type": "same", "a": "target.produced_by", "b": empire }))
             }
             "VisibleToEmpire" => self.visible_to_empire(n),
+            "ResourceSupplyConnected" => self.supply_connected(n),
             // Monsters are the mod's ships tagged `monster`; fleets and ships set to
             // fight are tagged `aggressive`.
             "Monster" => Ok(json!({ "type": "has_tag", "tag": "monster" })),

@@ -10,6 +10,10 @@
 //! - `HullFuel name = Source.Hull` → the `base_fuel` (the hull's `fuel`) of the hull
 //!   attached to the source.
 //! - `CanColonize`, `CanProduceShips` → the object's species has the flag.
+//! - `ResourceSupplyConnected empire = E condition = C` → `connected` to an object
+//!   matching `C` through systems `E`'s supply reaches: a system is supplied when a planet
+//!   `E` owns is within its `supply` meter's jumps of it (no contested or obstructed
+//!   supply).
 //! - `VisibleToEmpire empire = E` → true when the mod's game rule `RULE_ALL_OBJECTS_VISIBLE`
 //!   is 1 (FreeOrion's rule of the same name: every object visible to every empire); the
 //!   mod has no detection model, so without the rule the condition is unsupported.
@@ -115,5 +119,33 @@ impl Cx<'_> {
                 "",
             ),
         }
+    }
+
+    /// `ResourceSupplyConnected empire = E condition = C`: see the module's doc.
+    pub(crate) fn supply_connected(&mut self, n: &Node) -> Built<Json> {
+        let (Some(e), Some(c)) = (n.get("empire"), n.get("condition")) else {
+            return self.unsupported(
+                n.line,
+                &format!("{} without empire and condition", n.kind),
+                "",
+            );
+        };
+        let empire = self.object_ref(&e.clone(), n.line)?;
+        // Evaluated at each system of the path, where `target` is that system.
+        if empire.starts_with("target") || empire.starts_with("root") {
+            return self.unsupported(
+                n.line,
+                &format!("{} for the empire of the candidate", n.kind),
+                "",
+            );
+        }
+        let of = self.objects_where(c)?;
+        let supplied = json!({ "type": "number", "low": 1, "of": {
+            "type": "objects", "zone": "universe", "tag": "planet", "where": { "all": [
+                { "type": "same", "a": "target.owner", "b": empire },
+                { "type": "within_jumps", "jumps": "target.supply",
+                  "of": { "type": "object", "object": "root" } },
+            ] } } });
+        Ok(json!({ "type": "connected", "of": of, "through": supplied }))
     }
 }

@@ -86,6 +86,49 @@ impl Cx<'_> {
                     "where": { "any": [here, holds] }, "pick": "random" } }));
                 Ok(())
             }
+            // Toward an object (`target = Object id = …`) or a point (`x = … y = …`),
+            // `speed` at most.
+            "MoveTowards" | "MoveInOrbit" => {
+                let Some(speed) = n.get("speed") else {
+                    return self.unsupported(n.line, &format!("{} without a speed", n.kind), "");
+                };
+                let mut m = Map::new();
+                let ty = if n.kind == "MoveTowards" {
+                    "move_towards"
+                } else {
+                    "move_in_orbit"
+                };
+                m.insert("type".into(), json!(ty));
+                m.insert("speed".into(), self.value(speed)?);
+                match (n.get("target"), n.get("x"), n.get("y")) {
+                    (Some(Value::Node(o)), None, None)
+                        if o.kind == "Object" && o.params.len() == 1 =>
+                    {
+                        let Some(id) = o.get("id") else {
+                            return self.unsupported(
+                                n.line,
+                                &format!("{} to an Object without an id", n.kind),
+                                "",
+                            );
+                        };
+                        let r = self.object_ref(&id.clone(), n.line)?;
+                        m.insert("of".into(), json!({ "type": "object", "object": r }));
+                    }
+                    (None, Some(x), Some(y)) => {
+                        m.insert("x".into(), self.value(x)?);
+                        m.insert("y".into(), self.value(y)?);
+                    }
+                    _ => {
+                        return self.unsupported(
+                            n.line,
+                            &format!("{} to other than an Object id or a point", n.kind),
+                            "",
+                        )
+                    }
+                }
+                out.actions.push(Json::Object(m));
+                Ok(())
+            }
             // A fleet's destination: one object matching the condition, picked at random
             // from the world's seeded RNG (as FreeOrion picks one), kept in the fleet's
             // `destination` (the mod moves no fleets; see its README).

@@ -51,6 +51,13 @@ impl Cx<'_> {
                 self.expr(y, b)?
             )),
             ("abs", [x]) => Ok(format!("abs({})", self.expr(x, b)?)),
+            // A uniform draw from the world's seeded RNG, in millionths of the range.
+            ("randomnumber", [lo, hi]) => {
+                let (lo, hi) = (self.expr(lo, b)?, self.expr(hi, b)?);
+                Ok(format!(
+                    "({lo} + ({hi} - {lo}) * (1d1000001 - 1) / 1000000)"
+                ))
+            }
             // `Value(Target.MaxShield)`: the meter's value as effects left it so far —
             // what reading it gives here.
             ("value", [x]) => self.expr(x, b),
