@@ -57,6 +57,16 @@ fn translate_all() -> Vec<(String, Translation)> {
                 .replace('\\', "/");
             let pre = preprocess(&name, &["shim.macros"], &mut files);
             let nodes = parse(&pre).unwrap_or_else(|d| panic!("{name}: {d}"));
+            // Named values its folder's other entries define, as the loader reads them.
+            let mut rules = rules.clone();
+            for sibling in std::fs::read_dir(p.parent().unwrap()).unwrap() {
+                let sibling = sibling.unwrap().path();
+                if sibling != *p && sibling.to_string_lossy().ends_with(".focs.txt") {
+                    rules.add_named_values(&String::from_utf8_lossy(
+                        &std::fs::read(&sibling).unwrap(),
+                    ));
+                }
+            }
             (name, translate(&pre, &nodes, &rules))
         })
         .collect()

@@ -139,6 +139,18 @@ impl Cx<'_> {
                     same
                 })
             }
+            // `(0.1 <= LocalCandidate.Population <= 3)`: both comparisons.
+            Value::Binary(op, a, c)
+                if is_comparison(op)
+                    && matches!(&**a, Value::Binary(o, _, _) if is_comparison(o)) =>
+            {
+                let Value::Binary(_, _, b) = &**a else {
+                    return self.unsupported(0, "a chained comparison", "");
+                };
+                let first = self.condition(a)?;
+                let second = self.condition(&Value::Binary(op, b.clone(), c.clone()))?;
+                Ok(json!({ "all": [first, second] }))
+            }
             Value::Binary(op, a, b)
                 if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") =>
             {
@@ -243,6 +255,13 @@ impl Cx<'_> {
                 Ok(json!({ "type": "same", "a": "target.produced_by", "b": empire }))
             }
             "VisibleToEmpire" => self.visible_to_empire(n),
+            // A condition with a description for the player: the condition.
+            "Described" => match n.get("condition") {
+                Some(c) => self.condition(&c.clone()),
+                None => self.unsupported(n.line, "Described without a condition", ""),
+            },
+            // The mod has no production queue: nothing is ever enqueued.
+            "Enqueued" => Ok(json!({ "not": { "all": [] } })),
             "ResourceSupplyConnected" => self.supply_connected(n),
             // Monsters are the mod's ships tagged `monster`; fleets and ships set to
             // fight are tagged `aggressive`.
@@ -529,6 +548,10 @@ impl Cx<'_> {
 fn owned_by_source_owner(n: &Node) -> bool {
     n.params.len() == 1
         && matches!(n.get("empire"), Some(Value::Ref(r)) if r.len() == 2 && r[0] == "Source" && r[1] == "Owner")
+}
+
+fn is_comparison(op: &str) -> bool {
+    matches!(op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=")
 }
 
 /// A reference to an object's id (`Source.System.ID`, `Target.PreviousSystemID`).

@@ -12,7 +12,8 @@
 //! `focs/game_rules.txt` (the values of `GameRule` lookups) and `focs/includes.txt`
 //! (include names to read from another file: `from = to`). Named values other files define
 //! are read from FreeOrion's `scripting/macros/*.focs.py` (only their `NamedReal(name=…,
-//! value=<number>)` definitions).
+//! value=<number>)` definitions) and from the other `.focs.txt` files of the entry's folder
+//! (`NamedReal name = "…" value = <number>`).
 
 use focs_script::translate::{translate, Rules};
 use focs_script::{parse, preprocess, Files, Severity};
@@ -100,6 +101,17 @@ fn focs(text: &str) -> Result<Value, LoadError> {
         if file.ends_with(".focs.py") {
             let text = read_text(&format!("{macros_dir}/{file}"))
                 .map_err(|e| LoadError::new(format!("{macros_dir}/{file}: {e}")))?;
+            rules.add_named_values(&text);
+        }
+    }
+    // Named values the other entries of its folder define (`NamedReal name = "X" value =
+    // 20` in BLACK_HOLE_POW_GEN, looked up in HYPER_DAM).
+    let folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let own = path.rsplit_once('/').map_or(path.as_str(), |(_, f)| f);
+    for file in load_dir(folder).unwrap_or_default() {
+        if file.ends_with(".focs.txt") && file != own {
+            let text = read_text(&format!("{folder}/{file}"))
+                .map_err(|e| LoadError::new(format!("{folder}/{file}: {e}")))?;
             rules.add_named_values(&text);
         }
     }
