@@ -90,6 +90,7 @@ pub(crate) const FLAGS: &[&str] = &[
 /// Values that are one word and take no labels (`x = UniverseCentreX y = …`: the `y`
 /// is the effect's).
 pub(crate) const BARE_VALUES: &[&str] = &[
+    "CurrentContent",
     "UniverseCentreX",
     "UniverseCentreY",
     "UniverseWidth",

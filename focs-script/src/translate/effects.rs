@@ -20,6 +20,9 @@ pub(crate) struct Effects {
     pub actions: Vec<Json>,
     /// The first accounting label met.
     pub label: Option<String>,
+    /// Meter effects on a ship's parts (`SetCapacity partname = "GT_TROOP_POD" value =
+    /// …`): the part's FOCS name and the `{ key, value }` effect.
+    pub parts: Vec<(String, Json)>,
 }
 
 impl Cx<'_> {
@@ -42,12 +45,27 @@ impl Cx<'_> {
             let Some(v) = n.get("value").or_else(|| n.get("Value")) else {
                 return self.unsupported(n.line, &format!("{} without a value", n.kind), "");
             };
-            let value = self.value(v)?;
+            let part = match n.get("partname") {
+                None => None,
+                Some(Value::Str(s)) => Some(s.clone()),
+                // A part's own groups: `partname = CurrentContent` is the part itself.
+                Some(Value::Node(c)) if c.kind == "CurrentContent" => Some(self.entry.clone()),
+                Some(_) => {
+                    return self.unsupported(n.line, &format!("{} of a part not named", n.kind), "")
+                }
+            };
+            self.ship_part = part.clone();
+            let value = self.value(v);
+            self.ship_part = None;
+            let value = value?;
             if let (None, Some(Value::Str(l))) = (&out.label, n.get("accountinglabel")) {
                 out.label = Some(l.clone());
             }
-            out.sets
-                .push(json!({ "key": snake(meter), "value": value }));
+            let set = json!({ "key": snake(meter), "value": value });
+            match part {
+                Some(p) => out.parts.push((p, set)),
+                None => out.sets.push(set),
+            }
             return Ok(());
         }
         match n.kind.as_str() {
@@ -184,6 +202,9 @@ impl Cx<'_> {
                 None => Vec::new(),
             };
             let e = cx.effects(&list)?;
+            if !e.parts.is_empty() {
+                return cx.unsupported(n.line, "If setting a ship part's meter", "");
+            }
             let mut by_key = Map::new();
             for s in e.sets {
                 let key = s["key"].as_str().unwrap_or_default().to_owned();

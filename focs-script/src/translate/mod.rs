@@ -22,108 +22,17 @@ mod conditions;
 mod design;
 mod effects;
 mod opinions;
+mod parts;
+mod rules;
 mod values;
+
+pub use rules::Rules;
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value as Json};
 
 use crate::{Node, Preprocessed, Value};
-
-/// Values the translation needs from outside the file: FreeOrion's game rules
-/// (`GameRule name = "RULE_TECH_COST_FACTOR"`) and the named values other files define
-/// (`NamedRealLookup name = "FU_RAMSCOOP_REFUEL"`), by name.
-#[derive(Debug, Clone, Default)]
-pub struct Rules {
-    /// Game rule values (and the mod's values for names the content never defines).
-    pub game_rules: BTreeMap<String, f64>,
-    /// Named values defined in other files ([`Rules::add_named_values`]).
-    pub named: BTreeMap<String, f64>,
-}
-
-impl Rules {
-    /// Adds the named values a file of FreeOrion's named-value definitions gives a number:
-    /// `NamedReal(name="FU_RAMSCOOP_REFUEL", value=0.4)` and `NamedInteger(…)` (its
-    /// `scripting/macros/named_values.focs.py`), or FOCS's `NamedReal name = "X" value = 0.4`.
-    /// A definition whose value is not a plain number is skipped (a lookup of it stays
-    /// unsupported, reported where it is used). Returns how many were added.
-    pub fn add_named_values(&mut self, text: &str) -> usize {
-        let mut added = 0;
-        for kind in ["NamedReal", "NamedInteger"] {
-            let mut rest = text;
-            while let Some(at) = rest.find(kind) {
-                rest = &rest[at + kind.len()..];
-                if let Some((name, value)) = named_definition(rest) {
-                    self.named.insert(name, value);
-                    added += 1;
-                }
-            }
-        }
-        added
-    }
-
-    /// Reads `NAME = number` lines (`#` starts a comment); a line that is neither is
-    /// reported with its 1-based number.
-    pub fn parse(text: &str) -> Result<Rules, (usize, String)> {
-        let mut game_rules = BTreeMap::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let parsed = line
-                .split_once('=')
-                .and_then(|(k, v)| Some((k.trim().to_owned(), v.trim().parse::<f64>().ok()?)));
-            match parsed {
-                Some((k, v)) if !k.is_empty() => {
-                    game_rules.insert(k, v);
-                }
-                _ => return Err((i + 1, format!("`{line}` is not `NAME = number`"))),
-            }
-        }
-        Ok(Rules {
-            game_rules,
-            named: BTreeMap::new(),
-        })
-    }
-}
-
-/// `(name="X", value=0.4)` or ` name = "X" value = 0.4` at the start of `text` (what
-/// follows `NamedReal`): the name and the value when the value is a plain number.
-fn named_definition(text: &str) -> Option<(String, f64)> {
-    let text = text
-        .trim_start()
-        .strip_prefix('(')
-        .unwrap_or(text)
-        .trim_start();
-    let text = text
-        .strip_prefix("name")?
-        .trim_start()
-        .strip_prefix('=')?
-        .trim_start();
-    let text = text.strip_prefix('"')?;
-    let (name, text) = text.split_once('"')?;
-    let text = text.trim_start();
-    let text = text.strip_prefix(',').unwrap_or(text).trim_start();
-    let text = text
-        .strip_prefix("value")?
-        .trim_start()
-        .strip_prefix('=')?
-        .trim_start();
-    let end = text
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | 'e' | 'E')))
-        .unwrap_or(text.len());
-    // `value=30)`, or `value = 0.4` ending its line or followed by another label: a
-    // number and nothing more (`value = 0.4 * X` is not a plain number).
-    let after = text[end..].lines().next().unwrap_or("").trim_start();
-    if !(after.is_empty()
-        || after.starts_with([')', ']'])
-        || after.starts_with(char::is_alphabetic))
-    {
-        return None;
-    }
-    Some((name.to_owned(), text[..end].parse().ok()?))
-}
 
 /// A construct the translation does not support, where it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -357,6 +266,8 @@ pub(crate) struct Cx<'a> {
     entry: String,
     /// `NamedReal` definitions seen so far, for `NamedRealLookup`.
     named: BTreeMap<String, String>,
+    /// The ship part whose meter the effect being translated sets (`partname`), if any.
+    pub(crate) ship_part: Option<String>,
     /// The FOCS kind of the entry being translated (`Species`, `Tech`, …).
     pub(crate) kind: String,
     /// Whether the effects group being translated acts on its source only (`scope =
@@ -380,6 +291,7 @@ impl<'a> Cx<'a> {
             named: BTreeMap::new(),
             depth: 0,
             kind: String::new(),
+            ship_part: None,
             scope_is_source: false,
             found: Vec::new(),
             part: "the entry".into(),
@@ -445,6 +357,17 @@ impl<'a> Cx<'a> {
             props.insert("title".into(), json!(s));
         }
         self.properties(entry, &mut props);
+        if kind.focs == "Part" {
+            // The meters a part object carries (see `parts`): reset and set each turn.
+            for meter in [
+                "capacity",
+                "max_capacity",
+                "secondary_stat",
+                "max_secondary_stat",
+            ] {
+                props.insert(meter.into(), json!(0.0));
+            }
+        }
         let mut groups = Vec::new();
         let list = match entry.get("effectsgroups") {
             Some(Value::List(l)) => l.clone(),
@@ -454,8 +377,8 @@ impl<'a> Cx<'a> {
         for (n, g) in list.iter().enumerate() {
             let Value::Node(g) = g else { continue };
             let what = format!("effects group {} (line {})", n + 1, self.line_of(g.line));
-            if let Some(group) = self.guarded(&what, |cx| cx.effects_group(g, kind)) {
-                groups.push(group);
+            if let Some(more) = self.guarded(&what, |cx| cx.effects_group(g, kind)) {
+                groups.extend(more);
             }
         }
         let mut class = json!({ "tags": tags, "properties": props });
@@ -483,6 +406,9 @@ impl<'a> Cx<'a> {
             // (a ship's `fuel`, `structure`): the pass resets and clamps those on every
             // object that has them.
             ("capacity", "base_capacity"),
+            // A weapon's damage is its capacity, its shots its secondary stat.
+            ("damage", "base_capacity"),
+            ("shots", "base_secondary_stat"),
             ("speed", "base_speed"),
             ("structure", "base_structure"),
             ("fuel", "base_fuel"),
@@ -523,8 +449,9 @@ impl<'a> Cx<'a> {
         values::fold(v, self.rules)
     }
 
-    /// One `EffectsGroup`.
-    fn effects_group(&mut self, g: &Node, kind: &EntryKind) -> Built<Json> {
+    /// One `EffectsGroup`: one group, and one more for each ship part whose meters it
+    /// sets (see `parts`).
+    fn effects_group(&mut self, g: &Node, kind: &EntryKind) -> Built<Vec<Json>> {
         self.line = g.line;
         if g.kind != "EffectsGroup" {
             return self.unsupported(g.line, &g.kind, "");
@@ -574,16 +501,20 @@ impl<'a> Cx<'a> {
             .or(group_label)
             .unwrap_or_else(|| self.entry.clone());
         group.insert("label".into(), json!(label));
-        if built.sets.is_empty() && built.actions.is_empty() {
+        if built.sets.is_empty() && built.actions.is_empty() && built.parts.is_empty() {
             // `effects = NoOp`: a group that does nothing translates to nothing.
             return Err(Stop);
         }
+        let mut out = self.part_groups(&group, &built.parts)?;
         if !built.sets.is_empty() {
             group.insert("effects".into(), Json::Array(built.sets));
         }
         if !built.actions.is_empty() {
             group.insert("do".into(), Json::Array(built.actions));
         }
-        Ok(Json::Object(group))
+        if group.contains_key("effects") || group.contains_key("do") {
+            out.insert(0, Json::Object(group));
+        }
+        Ok(out)
     }
 }

@@ -116,6 +116,8 @@ impl Cx<'_> {
             },
             "Statistic" => self.statistic(n, b),
             "HullFuel" => self.hull_stat(n, b, "base_fuel"),
+            "PartCapacity" => self.part_stat(n, "base_capacity"),
+            "PartSecondaryStat" => self.part_stat(n, "base_secondary_stat"),
             // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
             // mod's game rules give them, under the same name.
             other
