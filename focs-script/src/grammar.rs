@@ -143,6 +143,7 @@ pub(crate) fn takes(kind: &str, entry: bool, label: &str) -> bool {
     match label {
         // `If condition = … effects = [ … ] else = [ … ]` takes its own branches.
         "effects" if kind == "If" => true,
+        "else" => kind == "If",
         l if GROUP_LABELS.contains(&l) => group,
         "accountinglabel" => group || kind.starts_with("Set"),
         "description" => group || matches!(kind, "Described" | "Focus"),

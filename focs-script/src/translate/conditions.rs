@@ -245,6 +245,13 @@ impl Cx<'_> {
             "Stationary" => Ok(json!({ "type": "has_tag", "tag": "stationary" })),
             "DesignHasHull" => self.design_has(n, "hull"),
             "DesignHasPart" => self.design_has(n, "part"),
+            "Design" => self.design_named(n),
+            // FreeOrion's armed ship: a weapon or fighter hangar with damage above 0.
+            "Armed" => Ok(json!({ "type": "contains", "what": { "all": [
+                { "type": "has_tag", "tag": "part" },
+                { "any": [{ "type": "has_tag", "tag": "short_range" }, { "type": "has_tag", "tag": "fighter_hangar" }] },
+                { "type": "compare", "left": "target.capacity", "op": ">", "right": 0 },
+            ] } })),
             "CanColonize" => Ok(self.species_flag("CanColonize")),
             "CanProduceShips" => Ok(self.species_flag("CanProduceShips")),
             // FreeOrion's population centres are its planets (`PopCenter` is part of
@@ -318,6 +325,11 @@ impl Cx<'_> {
                         self.unsupported(n.line, "Planet environment = <not words>", "")
                     })?;
                     all.push(json!({ "type": "is", "key": "environment", "value": words }));
+                }
+                // `Planet type = LocalCandidate.OriginalType`: another property.
+                "type" if matches!(v, Value::Ref(_)) => {
+                    let like = self.like_param(n, "type")?;
+                    all.push(json!({ "type": "is", "key": "planet_type", "like": like }));
                 }
                 "type" | "size" => {
                     let key = format!("planet_{label}");

@@ -7,6 +7,7 @@
 //! - `DesignHasHull name = "SH_ROBOTIC"` → the ship contains a hull titled so.
 //! - `DesignHasPart low = 1 high = 999 name = "GT_TROOP_POD"` → at least `low` (default 1,
 //!   FreeOrion's) and at most `high` parts titled so are attached.
+//! - `Design name = "SM_KRILL_1"` → a ship of that (premade) design: its `design`.
 //! - `HullFuel name = Source.Hull` → the `base_fuel` (the hull's `fuel`) of the hull
 //!   attached to the source.
 //! - `CanColonize`, `CanProduceShips` → the object's species has the flag.
@@ -147,5 +148,16 @@ impl Cx<'_> {
                   "of": { "type": "object", "object": "root" } },
             ] } } });
         Ok(json!({ "type": "connected", "of": of, "through": supplied }))
+    }
+
+    /// `Design name = "SM_KRILL_1"`: a ship whose `design` is that name.
+    pub(crate) fn design_named(&mut self, n: &Node) -> Built<Json> {
+        match n.get("name") {
+            Some(Value::Str(s)) => Ok(json!({ "all": [
+                { "type": "has_tag", "tag": "ship" },
+                { "type": "is", "key": "design", "value": s },
+            ] })),
+            _ => self.unsupported(n.line, "Design without a text name", ""),
+        }
     }
 }

@@ -80,6 +80,16 @@ impl Cx<'_> {
                     .push(json!({ "type": "emit", "event": "freeorion:event/sitrep" }));
                 Ok(())
             }
+            "CreateShip" => {
+                let a = self.create_ship(n)?;
+                out.actions.push(a);
+                Ok(())
+            }
+            "GiveEmpireTech" => {
+                let a = self.give_tech(n)?;
+                out.actions.push(a);
+                Ok(())
+            }
             "SetSpeciesTargetOpinion" => {
                 let a = self.species_opinion(n)?;
                 out.actions.push(a);

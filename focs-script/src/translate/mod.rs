@@ -19,6 +19,7 @@
 //! silently.
 
 mod conditions;
+mod create;
 mod design;
 mod effects;
 mod opinions;
@@ -343,6 +344,10 @@ impl<'a> Cx<'a> {
                     tags.push(json!(class_name(s)));
                 }
             }
+        }
+        // A part's class (`class = ShortRange`) as a tag: `short_range`.
+        if let Some(Value::Node(c)) = entry.get("class") {
+            tags.push(json!(snake(&c.kind)));
         }
         // Entry flags (`CanColonize`, `Playable`, …) as tags: `can_colonize`.
         for a in &entry.args {

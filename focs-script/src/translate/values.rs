@@ -116,6 +116,7 @@ impl Cx<'_> {
             },
             "Statistic" => self.statistic(n, b),
             "HullFuel" => self.hull_stat(n, b, "base_fuel"),
+            "SpeciesContentOpinion" => self.content_opinion(n, b),
             "PartCapacity" => self.part_stat(n, "base_capacity"),
             "PartSecondaryStat" => self.part_stat(n, "base_secondary_stat"),
             // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
@@ -135,6 +136,41 @@ impl Cx<'_> {
             }
             other => self.unsupported(n.line, &format!("the value {other}"), ""),
         }
+    }
+
+    /// `SpeciesContentOpinion species = X.Species name = N`: 1 when the species likes `N`,
+    /// -1 when it dislikes it, else 0 (FreeOrion's); the object `X` carries its species'
+    /// `likes` and `dislikes`.
+    fn content_opinion(&mut self, n: &Node, b: &mut Locals) -> Built<String> {
+        let of = match n.get("species") {
+            Some(Value::Ref(p)) if p.len() == 2 && p[1] == "Species" => self.path(&p[..1])?,
+            _ => {
+                return self.unsupported(
+                    n.line,
+                    "SpeciesContentOpinion of a species other than <object>.Species",
+                    "",
+                )
+            }
+        };
+        let name = match n.get("name") {
+            Some(Value::Str(s)) => super::class_name(s),
+            Some(Value::Node(t)) if t.kind.starts_with("This") && t.params.is_empty() => {
+                super::class_name(&self.entry)
+            }
+            _ => return self.unsupported(n.line, "SpeciesContentOpinion of a name not given", ""),
+        };
+        let mut one = |key: &str| {
+            let local = format!("stat{}", b.lets.len() + 1);
+            b.lets.insert(
+                local.clone(),
+                json!({ "if": { "type": "is", "of": of, "key": key, "value": name },
+                "then": 1, "else": 0 }),
+            );
+            local
+        };
+        let likes = one("likes");
+        let dislikes = one("dislikes");
+        Ok(format!("({likes} - {dislikes})"))
     }
 
     /// `Statistic Count condition = …` and friends, bound to a local name.
