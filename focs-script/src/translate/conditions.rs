@@ -203,7 +203,11 @@ impl Cx<'_> {
                 json!({ "type": "is", "of": "target.owner", "key": "controller", "value": "human" }),
             ),
             "Random" => self.random(n),
-            "Star" => self.is_text(n, "type", "star"),
+            // A system's star, or the star of the system an object is in.
+            "Star" => {
+                let own = self.is_text(n, "type", "star")?;
+                Ok(json!({ "any": [own.clone(), { "type": "contained_by", "what": own }] }))
+            }
             "HasTag" => match n.get("name") {
                 Some(Value::Str(s)) => Ok(json!({ "type": "has_tag", "tag": class_name(s) })),
                 _ => self.unsupported(n.line, "HasTag without a name", ""),
