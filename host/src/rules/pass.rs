@@ -25,15 +25,15 @@
 //! [`Accounting`](crate::state::Accounting) with the group's label. Values written are
 //! decimal (`Value::Float`). The pass owns nothing between runs but that accounting.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
 use crate::rules::select::Select;
-use crate::rules::{ActCx, Generation, Origin, RuleError, Scope};
-use crate::state::{AccountEntry, Accounting, ObjId, Value, World};
+use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
+use crate::state::{AccountEntry, Accounting, ObjId, ScopeReads, Value, World};
 
 /// A compiled `[pass.NAME]`.
 #[derive(Debug)]
@@ -70,6 +70,8 @@ pub struct EffectsGroupDef {
     pub source: Option<ObjRef>,
     /// Which objects it changes (`None`: the source).
     pub scope: Option<Select>,
+    /// How a run may reuse its scope's selection for other groups (`None`: it may not).
+    pub scope_memo: Option<ScopeMemo>,
     /// A condition on the source.
     pub activation: Option<Box<dyn Condition>>,
     /// Zones the holder must be in (`None`: any).
@@ -86,6 +88,59 @@ pub struct EffectsGroupDef {
     pub actions: Vec<Box<dyn Action>>,
     /// Where it is written.
     pub origin: Origin,
+}
+
+/// What lets a run select a scope once for every group written the same: the scope's
+/// text (with the namespace that resolved it) and the parts of the evaluation's scope it
+/// reads. A scope reading the RNG, the event, a controller or a plugin has none.
+#[derive(Debug, Clone)]
+pub struct ScopeMemo {
+    /// The namespace and the scope's table as written.
+    pub text: Arc<str>,
+    /// The parts of the scope its selection reads.
+    pub reads: ScopeReads,
+}
+
+/// Scope selections made during one match step, by scope text and the values of the
+/// scope parts it reads (the world does not change while groups are matched). A
+/// galaxy's 1,000 techs, each selecting its empire's planets with one focus, select
+/// 20 distinct sets; FreeOrion caches condition results within its effects pass alike.
+#[derive(Default)]
+struct ScopeCache {
+    selected: HashMap<(Arc<str>, [Option<ObjId>; 4]), Option<Arc<[ObjId]>>>,
+}
+
+impl ScopeCache {
+    /// The selection of `sel` in `cx` (`None`: it names no object), reused when `memo`
+    /// allows and an equal one was made.
+    fn select(
+        &mut self,
+        cx: &Cx<'_>,
+        sel: &Select,
+        memo: Option<&ScopeMemo>,
+    ) -> Result<Option<Arc<[ObjId]>>, RuleError> {
+        let fresh = |cx: &Cx<'_>| -> Result<Option<Arc<[ObjId]>>, RuleError> {
+            let mut targets = Vec::new();
+            Ok(absent_is_none(sel.select(cx, &mut targets))?.map(|()| Arc::from(targets)))
+        };
+        let Some(memo) = memo else {
+            return fresh(cx);
+        };
+        let part = |r: ScopeReads, v: Option<ObjId>| if memo.reads.contains(r) { v } else { None };
+        let s = cx.scope;
+        let key = [
+            part(ScopeReads::THIS, s.this),
+            part(ScopeReads::SOURCE, s.source),
+            part(ScopeReads::PLAYER, s.player),
+            part(ScopeReads::ACTING, crate::rules::core::acting_player(cx)),
+        ];
+        if let Some(hit) = self.selected.get(&(memo.text.clone(), key)) {
+            return Ok(hit.clone());
+        }
+        let made = fresh(cx)?;
+        self.selected.insert((memo.text.clone(), key), made.clone());
+        Ok(made)
+    }
 }
 
 /// What a run of a pass did.
@@ -106,7 +161,7 @@ struct Matched {
     index: usize,
     group: Arc<EffectsGroupDef>,
     source: ObjId,
-    targets: Vec<ObjId>,
+    targets: Arc<[ObjId]>,
 }
 
 /// Runs `pass` once. Errors (an expression dividing by zero, a plugin fault) name the
@@ -154,6 +209,7 @@ fn in_group(g: &EffectsGroupDef, e: RuleError) -> RuleError {
 fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
     let mut out = Vec::new();
     let mut holders = Vec::new();
+    let mut cache = ScopeCache::default();
     for class in &ax.gen.effects_classes {
         let Some(def) = ax.gen.classes.get(class) else {
             continue;
@@ -168,8 +224,8 @@ fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
                 if group.pass != pass {
                     continue;
                 }
-                if let Some(m) =
-                    match_one(ax, holder, index, group).map_err(|e| in_group(group, e))?
+                if let Some(m) = match_one(ax, &mut cache, holder, index, group)
+                    .map_err(|e| in_group(group, e))?
                 {
                     out.push(m);
                 }
@@ -182,6 +238,7 @@ fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
 /// One group on one holder: `None` when it is off (zone, activation, no source).
 fn match_one(
     ax: &ActCx<'_>,
+    cache: &mut ScopeCache,
     holder: ObjId,
     index: usize,
     group: &Arc<EffectsGroupDef>,
@@ -216,15 +273,13 @@ fn match_one(
             return Ok(None);
         }
     }
-    let mut targets = Vec::new();
-    match &group.scope {
-        Some(sel) => {
-            if absent_is_none(sel.select(&cx, &mut targets))?.is_none() {
-                return Ok(None);
-            }
-        }
-        None => targets.push(source),
-    }
+    let targets = match &group.scope {
+        Some(sel) => match cache.select(&cx, sel, group.scope_memo.as_ref())? {
+            Some(t) => t,
+            None => return Ok(None),
+        },
+        None => Arc::from([source]),
+    };
     Ok(Some(Matched {
         priority: group.priority,
         holder,
@@ -307,7 +362,7 @@ fn apply(
 ) -> Result<(), RuleError> {
     let g = &m.group;
     let mut acted = Vec::with_capacity(m.targets.len());
-    for &t in &m.targets {
+    for &t in m.targets.iter() {
         if ax.world.object(t).is_err() {
             continue;
         }

@@ -14,8 +14,8 @@ use indexmap::IndexMap;
 
 use crate::id::Id;
 use crate::rules::{ActCx, ContentError, Cx, Params, Pipeline, RuleError};
-pub use crate::state::Deps;
 use crate::state::ObjId;
+pub use crate::state::{Deps, ScopeReads};
 
 /// Who implements a registry entry.
 #[derive(Debug, Clone, PartialEq, Eq)]

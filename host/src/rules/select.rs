@@ -108,9 +108,11 @@ impl Select {
         d.merge(&filters);
         // A picker other than `all` draws from the RNG, asks a controller or evaluates
         // an expression in the scope.
-        d.scoped |= !matches!(self.pick, Pick::All);
-        if let Pick::Unique(key) = self.pick {
-            d.key(key);
+        match self.pick {
+            Pick::All => {}
+            // One per distinct value: reads the candidates' key, nothing of the scope.
+            Pick::Unique(key) => d.key(key),
+            _ => d.scope(crate::state::ScopeReads::OTHER),
         }
     }
 

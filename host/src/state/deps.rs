@@ -32,13 +32,66 @@ pub struct Deps {
     /// player, the holder — or the world's RNG, last-known information. Auras ignore it
     /// (their scope is fixed); a settle rule that reads it is selected after every event.
     pub scoped: bool,
+    /// Which parts of the scope the scoped reads read (see [`ScopeReads`]); a scoped
+    /// read recorded without saying which counts as [`ScopeReads::OTHER`].
+    pub scope_reads: ScopeReads,
     /// Tags read (own or granted; `has_tag`, selections by tag, owner relations through
     /// the `player` tag). Zone, class, owner and existence reads are not tag reads: a
     /// change that only (un)tags objects reaches a reader only through one of these.
     pub tags: smallvec::SmallVec<[Sym; 4]>,
 }
 
+/// The parts of an evaluation's scope a rule reads, so a result computed for one scope
+/// can be reused for another that agrees on those parts (an effects pass selects each
+/// distinct scope once).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScopeReads(u8);
+
+impl ScopeReads {
+    /// The holder (`self`).
+    pub const THIS: ScopeReads = ScopeReads(1);
+    /// The source (`source`).
+    pub const SOURCE: ScopeReads = ScopeReads(2);
+    /// The scope's player (`player`).
+    pub const PLAYER: ScopeReads = ScopeReads(4);
+    /// The acting player: the holder when it is a player, else the holder's owner, else
+    /// the scope's player (owner relations such as `friendly`).
+    pub const ACTING: ScopeReads = ScopeReads(8);
+    /// Anything else: the event, the RNG, a controller's answer, last-known information,
+    /// a running value — nothing a reuse could key on.
+    pub const OTHER: ScopeReads = ScopeReads(16);
+
+    /// Whether every part of `other` is read.
+    pub fn contains(self, other: ScopeReads) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether nothing is read.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Both sets.
+    pub fn union(self, other: ScopeReads) -> ScopeReads {
+        ScopeReads(self.0 | other.0)
+    }
+}
+
 impl Deps {
+    /// Records a read of part of the scope.
+    pub fn scope(&mut self, part: ScopeReads) {
+        self.scoped = true;
+        self.scope_reads = self.scope_reads.union(part);
+    }
+
+    /// The parts of the scope read, when they are known: `None` when a scoped read did
+    /// not say which part, or when something untracked (a plugin) is read.
+    pub fn known_scope_reads(&self) -> Option<ScopeReads> {
+        let unsaid = self.scoped && self.scope_reads.is_empty();
+        (!self.everything && !unsaid && !self.scope_reads.contains(ScopeReads::OTHER))
+            .then_some(self.scope_reads)
+    }
+
     /// Records a property key, read from any object (the conservative choice).
     pub fn key(&mut self, k: Sym) {
         if !self.keys.contains(&k) {
@@ -78,6 +131,7 @@ impl Deps {
         self.structural |= inner.structural;
         self.everything |= inner.everything;
         self.scoped |= inner.scoped;
+        self.scope_reads = self.scope_reads.union(inner.scope_reads);
         for t in &inner.tags {
             self.tag(*t);
         }
@@ -99,6 +153,7 @@ impl Deps {
         self.structural |= other.structural;
         self.everything |= other.everything;
         self.scoped |= other.scoped;
+        self.scope_reads = self.scope_reads.union(other.scope_reads);
         for t in &other.tags {
             self.tag(*t);
         }
@@ -144,5 +199,37 @@ impl Deps {
                 self.zones.push(*z);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Deps, ScopeReads};
+
+    #[test]
+    fn scope_reads_are_known_only_when_every_scoped_read_said_which() {
+        let mut d = Deps::default();
+        assert_eq!(d.known_scope_reads(), Some(ScopeReads::default()));
+        d.scope(ScopeReads::ACTING);
+        let mut inner = Deps::default();
+        inner.scope(ScopeReads::SOURCE);
+        d.nested(&inner);
+        let known = d.known_scope_reads().expect("acting player and source");
+        assert!(known.contains(ScopeReads::ACTING) && known.contains(ScopeReads::SOURCE));
+        assert!(!known.contains(ScopeReads::THIS));
+
+        let mut unsaid = Deps::default();
+        unsaid.scoped = true;
+        assert_eq!(
+            unsaid.known_scope_reads(),
+            None,
+            "scoped without saying which"
+        );
+        let mut other = Deps::default();
+        other.scope(ScopeReads::OTHER);
+        assert_eq!(other.known_scope_reads(), None, "the event, the RNG, ...");
+        let mut plugin = Deps::default();
+        plugin.everything = true;
+        assert_eq!(plugin.known_scope_reads(), None, "untracked reads");
     }
 }

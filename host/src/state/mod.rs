@@ -37,7 +37,7 @@ pub(crate) use checksum::Fnv;
 pub use compact::{PropMap, TagSet};
 pub use coords::Coords;
 pub use create::Blueprint;
-pub use deps::Deps;
+pub use deps::{Deps, ScopeReads};
 pub use dirty::Dirty;
 pub use effects::EffectInstance;
 pub use event::Event;

@@ -8,8 +8,10 @@ use super::Compiler;
 use crate::id::{Id, Sym};
 use crate::rules::content::{EffectsGroupSpec, PassSpec};
 use crate::rules::expr::ObjRef;
-use crate::rules::pass::{EffectsGroupDef, PassClamp, PassDef};
+use crate::rules::pass::{EffectsGroupDef, PassClamp, PassDef, ScopeMemo};
+use crate::rules::select::Select;
 use crate::rules::{ContentError, PathSeg};
+use crate::state::Deps;
 
 impl Compiler<'_> {
     /// `[pass.NAME]`.
@@ -109,6 +111,10 @@ impl Compiler<'_> {
             .as_ref()
             .map(|s| self.selector(s, &with(p, "scope")))
             .transpose()?;
+        let scope_memo = match (&spec.scope, &scope) {
+            (Some(text), Some(sel)) => scope_memo(self.namespace(), text, sel),
+            _ => None,
+        };
         let activation = spec
             .activation
             .as_ref()
@@ -137,6 +143,7 @@ impl Compiler<'_> {
             pass,
             source,
             scope,
+            scope_memo,
             activation,
             zones: spec
                 .zones
@@ -150,4 +157,17 @@ impl Compiler<'_> {
             origin: self.origin(p, format!("class `{class}` effects[{n}]")),
         })
     }
+}
+
+/// How a pass may reuse `sel`'s selection (see [`ScopeMemo`]): keyed by the namespace
+/// that resolved its names and its table as written, when what it reads of the scope is
+/// known.
+fn scope_memo(ns: &str, text: &serde_json::Value, sel: &Select) -> Option<ScopeMemo> {
+    let mut d = Deps::default();
+    sel.deps_of_targets(&mut d);
+    let reads = d.known_scope_reads()?;
+    Some(ScopeMemo {
+        text: Arc::from(format!("{ns}\u{0}{text}")),
+        reads,
+    })
 }

@@ -10,7 +10,7 @@ use crate::rules::registry::{
     builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry,
 };
 use crate::rules::{ContentError, Cx, Params, RuleError};
-use crate::state::ObjId;
+use crate::state::{ObjId, ScopeReads};
 
 #[derive(Debug)]
 struct HasTag(Vec<Sym>);
@@ -65,7 +65,7 @@ impl Condition for IsSelf {
         Ok(cx.scope.this == Some(obj))
     }
     fn deps(&self, d: &mut Deps) {
-        d.scoped = true;
+        d.scope(ScopeReads::THIS);
     }
 }
 
@@ -89,7 +89,7 @@ impl Condition for EventField {
         }))
     }
     fn deps(&self, d: &mut Deps) {
-        d.scoped = true;
+        d.scope(ScopeReads::OTHER);
     }
 }
 
@@ -100,7 +100,7 @@ impl Condition for IsSource {
         Ok(cx.scope.source == Some(obj))
     }
     fn deps(&self, d: &mut Deps) {
-        d.scoped = true;
+        d.scope(ScopeReads::SOURCE);
     }
 }
 
@@ -115,7 +115,9 @@ impl Condition for OwnedBy {
         d.structural_of_tested();
         // A relation other than `any` is judged from the acting player; whether an
         // object is a player is its `player` tag.
-        d.scoped |= self.0 != Relation::Any;
+        if self.0 != Relation::Any {
+            d.scope(ScopeReads::ACTING);
+        }
         d.tag(super::player_tag());
     }
 }
@@ -172,7 +174,11 @@ impl Condition for Adjacent {
     fn deps(&self, d: &mut Deps) {
         d.structural_anywhere();
         d.key(crate::state::slot_key());
-        d.scoped = true;
+        d.scope(
+            self.0
+                .as_ref()
+                .map_or(ScopeReads::THIS, |r| r.base.scope_reads()),
+        );
     }
 }
 

@@ -121,7 +121,6 @@ impl Condition for Connected {
             let mut inner = Deps::default();
             c.deps(&mut inner);
             d.nested(&inner);
-            d.scoped = true;
         }
     }
 }

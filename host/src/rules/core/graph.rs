@@ -238,11 +238,10 @@ pub(crate) fn value_deps(jumps: bool, refs: [&crate::rules::expr::ObjRef; 2], d:
         d.key(x);
         d.key(y);
     }
-    if refs
-        .iter()
-        .any(|r| r.base != crate::rules::expr::Base::Target)
-    {
-        d.scoped = true;
+    for r in refs {
+        if r.base != crate::rules::expr::Base::Target {
+            d.scope(r.base.scope_reads());
+        }
     }
 }
 

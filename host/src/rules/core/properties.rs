@@ -61,15 +61,15 @@ impl Condition for Is {
         })
     }
     fn deps(&self, d: &mut Deps) {
-        if let Some((_, key)) = &self.like {
-            d.scoped = true;
+        if let Some((r, key)) = &self.like {
+            d.scope(r.base.scope_reads());
             d.structural_anywhere();
             d.key(*key);
         }
         match &self.of {
             None => d.target_key(self.key),
-            Some(_) => {
-                d.scoped = true;
+            Some(of) => {
+                d.scope(of.base.scope_reads());
                 d.structural_anywhere();
                 d.key(self.key);
             }
@@ -130,7 +130,10 @@ impl Condition for Same {
         }
     }
     fn deps(&self, d: &mut Deps) {
-        d.scoped = true;
+        d.scope(self.a.base.scope_reads());
+        if let Some(b) = &self.b {
+            d.scope(b.base.scope_reads());
+        }
         d.structural_anywhere();
     }
 }

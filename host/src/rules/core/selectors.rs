@@ -9,7 +9,7 @@ use crate::rules::registry::{
     builtin, Deps, ParamSpec, ParamType as T, Registry, Selector, SelectorKind,
 };
 use crate::rules::{ContentError, Cx, Params, RuleError};
-use crate::state::ObjId;
+use crate::state::{ObjId, ScopeReads};
 
 /// Selects one object named by a reference (`self`, `source`, `target`, `self.owner`).
 #[derive(Debug)]
@@ -32,7 +32,7 @@ impl Selector for RefSelector {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_anywhere();
-        d.scoped = true;
+        d.scope(self.0.base.scope_reads());
     }
 }
 
@@ -251,7 +251,12 @@ impl Selector for Objects {
         }
         // The owner relation is judged from the acting player; `exclude_self` reads the
         // holder.
-        d.scoped |= self.owner != Relation::Any || self.exclude_self;
+        if self.owner != Relation::Any {
+            d.scope(ScopeReads::ACTING);
+        }
+        if self.exclude_self {
+            d.scope(ScopeReads::THIS);
+        }
         self.tags.iter().for_each(|t| d.tag(*t));
         if self.owner != Relation::Any {
             d.tag(super::player_tag());

@@ -102,6 +102,21 @@ pub enum Base {
 }
 
 impl Base {
+    /// The part of the scope a reference starting here reads. `target` counts as
+    /// [`ScopeReads::OTHER`]: where it is the object under test, callers do not ask.
+    pub(crate) fn scope_reads(self) -> crate::state::ScopeReads {
+        use crate::state::ScopeReads as R;
+        match self {
+            Base::This => R::THIS,
+            Base::Source => R::SOURCE,
+            Base::Player => R::PLAYER,
+            // `root` is the outermost candidate: nothing a reuse could key on.
+            Base::Target | Base::EventSource | Base::EventTarget | Base::Giver | Base::Root => {
+                R::OTHER
+            }
+        }
+    }
+
     fn parse(s: &str) -> Option<Base> {
         Some(match s {
             "self" => Base::This,
@@ -400,7 +415,7 @@ impl Expr {
         match self {
             Expr::Num(_) => {}
             Expr::Dice { .. } | Expr::EventField(_) | Expr::LastKnown(_) | Expr::Running => {
-                d.scoped = true
+                d.scope(crate::state::ScopeReads::OTHER)
             }
             Expr::Abs(e) => e.deps(d),
             // Ticks are not tracked changes: whoever reads one recomputes always.
@@ -421,7 +436,7 @@ impl Expr {
             Expr::Prop { obj, key } => {
                 // `target` is the object under test; every other base comes from the scope.
                 if obj.base != Base::Target {
-                    d.scoped = true;
+                    d.scope(obj.base.scope_reads());
                 }
                 if obj.base == Base::Target && obj.hops.is_empty() {
                     d.target_key(*key);
