@@ -1,10 +1,9 @@
 //! FOCS effects that create objects or hand out techs, in the freeorion mod's model:
 //!
 //! - `CreateShip designname = "SM_TREE" [empire = E] [species = "SP_X"]` → for each
-//!   target, a `ship` attached where the target is attached (its parent: the system of a
-//!   planet), owned by `E` (default: the effects group's holder's owner, as FreeOrion's
-//!   default is unowned for monsters' own groups), with `design` the design's name and
-//!   `species`. Premade designs are not in the corpus: the ship gets no hull or parts. A
+//!   target that stands somewhere, a `ship` attached where the target is attached (its
+//!   parent: the system of a planet), owned by `E` (without `E`: unowned, as FreeOrion's
+//!   monsters), with `design` the design's name and `species`. Premade designs are not in the corpus: the ship gets no hull or parts. A
 //!   display name (`name = …`) is not kept.
 //! - `GiveEmpireTech name = X [empire = E]` in a group acting on its source → the empire's
 //!   tech `X` moves from zone `available` to `researched`, as research does in the mod.
@@ -36,9 +35,18 @@ impl Cx<'_> {
         create.insert("class".into(), json!("ship"));
         create.insert("zone".into(), json!("universe"));
         create.insert("parent".into(), json!("target.parent"));
-        if let Some(e) = n.get("empire") {
-            let owner = self.object_ref(&e.clone(), n.line)?;
-            create.insert("owner".into(), json!(owner));
+        // Only where the target stands somewhere (and the empire exists).
+        let mut needs = vec![json!({ "type": "same", "a": "target.parent" })];
+        match n.get("empire") {
+            Some(e) => {
+                let owner = self.object_ref(&e.clone(), n.line)?;
+                needs.push(json!({ "type": "same", "a": owner }));
+                create.insert("owner".into(), json!(owner));
+            }
+            // FreeOrion's ship without an empire is unowned (a monster).
+            None => {
+                create.insert("unowned".into(), json!(true));
+            }
         }
         create.insert("properties".into(), Json::Object(props));
         if n.params
@@ -48,7 +56,7 @@ impl Cx<'_> {
             return self.unsupported(n.line, "CreateShip with other parameters", "");
         }
         // One ship per target, where that target is.
-        Ok(json!({ "type": "if", "condition": { "all": [] }, "then": [Json::Object(create)] }))
+        Ok(json!({ "type": "if", "condition": { "all": needs }, "then": [Json::Object(create)] }))
     }
 
     /// `GiveEmpireTech`: see the module doc.

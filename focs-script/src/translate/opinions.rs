@@ -87,10 +87,10 @@ impl Cx<'_> {
                 )
             }
         };
-        Ok(
-            json!({ "type": "emit", "event": "freeorion:event/species_opinion",
-            "source": empire, "amount": amount }),
-        )
+        // Only when the empire exists (an unowned source has none).
+        let emit = json!({ "type": "emit", "event": "freeorion:event/species_opinion",
+            "source": empire, "amount": amount });
+        Ok(json!({ "type": "if", "condition": { "type": "same", "a": empire }, "then": [emit] }))
     }
 }
 
