@@ -81,6 +81,27 @@ fn line_offset(text: &str, line: u32) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
+/// Adds the named values other files define: FreeOrion's `scripting/macros/*.focs.py`
+/// (`NamedReal(name="FU_RAMSCOOP_REFUEL", value=0.4)`) and the other entries of the
+/// file's folder (`NamedReal name = "X" value = 20` in BLACK_HOLE_POW_GEN, looked up in
+/// HYPER_DAM).
+fn named_values_elsewhere(root: &str, path: &str, rules: &mut Rules) -> Result<(), LoadError> {
+    let macros_dir = format!("{root}{NAMED_VALUES_DIR}");
+    let folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let own = path.rsplit_once('/').map_or(path, |(_, f)| f);
+    let wanted = [(macros_dir.as_str(), ".focs.py"), (folder, ".focs.txt")];
+    for (dir, suffix) in wanted {
+        for file in load_dir(dir).unwrap_or_default() {
+            if file.ends_with(suffix) && !(dir == folder && file == own) {
+                let text = read_text(&format!("{dir}/{file}"))
+                    .map_err(|e| LoadError::new(format!("{dir}/{file}: {e}")))?;
+                rules.add_named_values(&text);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One FOCS file → its classes.
 #[loader("freeorion:loader/focs", extensions = ["focs"])]
 fn focs(text: &str) -> Result<Value, LoadError> {
@@ -94,27 +115,6 @@ fn focs(text: &str) -> Result<Value, LoadError> {
         read_text(GAME_RULES).map_err(|e| LoadError::new(format!("{GAME_RULES}: {e}")))?;
     let mut rules = Rules::parse(&rules_text)
         .map_err(|(line, m)| LoadError::new(format!("{GAME_RULES}:{line}: {m}")))?;
-    // FreeOrion's named values (`NamedReal(name="FU_RAMSCOOP_REFUEL", value=0.4)`), looked
-    // up from other files: defined in its `scripting/macros/*.focs.py`.
-    let macros_dir = format!("{root}{NAMED_VALUES_DIR}");
-    for file in load_dir(&macros_dir).unwrap_or_default() {
-        if file.ends_with(".focs.py") {
-            let text = read_text(&format!("{macros_dir}/{file}"))
-                .map_err(|e| LoadError::new(format!("{macros_dir}/{file}: {e}")))?;
-            rules.add_named_values(&text);
-        }
-    }
-    // Named values the other entries of its folder define (`NamedReal name = "X" value =
-    // 20` in BLACK_HOLE_POW_GEN, looked up in HYPER_DAM).
-    let folder = path.rsplit_once('/').map_or("", |(d, _)| d);
-    let own = path.rsplit_once('/').map_or(path.as_str(), |(_, f)| f);
-    for file in load_dir(folder).unwrap_or_default() {
-        if file.ends_with(".focs.txt") && file != own {
-            let text = read_text(&format!("{folder}/{file}"))
-                .map_err(|e| LoadError::new(format!("{folder}/{file}: {e}")))?;
-            rules.add_named_values(&text);
-        }
-    }
     let renamed = read_text(INCLUDES).map(|t| renames(&t)).unwrap_or_default();
     let mut files = ModFiles {
         root: root.to_owned(),
@@ -139,7 +139,16 @@ fn focs(text: &str) -> Result<Value, LoadError> {
             offset,
         }
     })?;
-    let t = translate(&pre, &nodes, &rules);
+    let mut t = translate(&pre, &nodes, &rules);
+    // A name looked up but defined in another file: read the other files' named values
+    // (only then: most entries need none) and translate again.
+    if t.unsupported
+        .iter()
+        .any(|u| u.construct.ends_with("(defined in another file)"))
+    {
+        named_values_elsewhere(root, &path, &mut rules)?;
+        t = translate(&pre, &nodes, &rules);
+    }
     for (path, file, line) in &t.spans {
         if let Some(at) = here(file, *line) {
             let end = text[at..].find('\n').map_or(text.len(), |n| at + n);
