@@ -28,7 +28,8 @@ impl Params {
     pub(crate) fn parse(text: &str) -> (Params, Vec<String>) {
         let mut pairs = Vec::new();
         let mut bad = Vec::new();
-        for seg in text.split(" | ") {
+        // Forge splits on `|` alone (`Defined$ TriggeredDefender| NumDmg$ 1` is two).
+        for seg in text.split('|') {
             let seg = seg.trim();
             if seg.is_empty() {
                 continue;

@@ -33,7 +33,7 @@ pub use compile::{
     Replacement, Trigger, Until, WorldConfig, DEFAULT_LAYERS,
 };
 pub use fault::{PluginFault, PluginFaultKind, Quarantine};
-pub use params::{Params, PathSeg};
+pub use params::{LabelledActions, Params, PathSeg};
 
 use crate::bus::{CascadeError, Event, EventQueue};
 use crate::controller::{Controller, ControllerError};

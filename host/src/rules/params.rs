@@ -49,8 +49,17 @@ pub fn path_string(path: &[PathSeg]) -> String {
     s
 }
 
-/// A mode: its label and its actions (`choose_mode`).
-pub type LabelledActions = (String, Vec<Box<dyn Action>>);
+/// A mode of `choose_mode`: its label, the condition under which it is offered (`if`,
+/// tested on the holder; none: always), and its actions.
+#[derive(Debug)]
+pub struct LabelledActions {
+    /// What the player is shown (and a scenario answers with).
+    pub label: String,
+    /// Offered only while this holds on the holder.
+    pub when: Option<Box<dyn Condition>>,
+    /// What the mode does.
+    pub actions: Vec<Box<dyn Action>>,
+}
 
 /// The parameters of one use of a registry entry, being prepared.
 pub struct Params<'a, 'c> {
@@ -245,8 +254,8 @@ impl Params<'_, '_> {
         self.compiler.actions(v, &path)
     }
 
-    /// A list of labelled action lists (`[{ label = "...", do = [...] }, ...]`), for
-    /// modes a player chooses among (absent = none).
+    /// A list of labelled action lists (`[{ label = "...", do = [...], if = ... }, ...]`),
+    /// for modes a player chooses among (absent = none).
     pub fn labelled_actions(&mut self, key: &str) -> Result<Vec<LabelledActions>, ContentError> {
         let Some(v) = self.map.get(key) else {
             return Ok(Vec::new());
@@ -272,17 +281,32 @@ impl Params<'_, '_> {
             let (Some(Json::String(label)), Some(actions)) = (m.get("label"), m.get("do")) else {
                 return Err(bad(&p));
             };
-            if let Some(extra) = m.keys().find(|k| *k != "label" && *k != "do") {
+            if let Some(extra) = m
+                .keys()
+                .find(|k| !["label", "do", "if"].contains(&k.as_str()))
+            {
                 let mut at = p.clone();
                 at.push(PathSeg::Key(extra.clone()));
                 return Err(ContentError::new(
                     "E-CONTENT-UNKNOWN-PARAM",
                     at,
-                    format!("a mode has no `{extra}`: give it `label` and `do`"),
+                    format!("a mode has no `{extra}`: give it `label`, `do` and optionally `if`"),
                 ));
             }
+            let when = match m.get("if") {
+                Some(c) => {
+                    let mut at = p.clone();
+                    at.push(PathSeg::Key("if".into()));
+                    Some(self.compiler.condition(c, &at)?)
+                }
+                None => None,
+            };
             p.push(PathSeg::Key("do".into()));
-            out.push((label.clone(), self.compiler.actions(actions, &p)?));
+            out.push(LabelledActions {
+                label: label.clone(),
+                when,
+                actions: self.compiler.actions(actions, &p)?,
+            });
         }
         Ok(out)
     }

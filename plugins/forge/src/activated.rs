@@ -1,81 +1,329 @@
-//! Activated abilities that tap their permanent to deal damage: `A:AB$ DealDamage | Cost$ T
-//! | ValidTgts$ Creature,Player | NumDmg$ N` (Prodigal Sorcerer). The card gets the tag
-//! `tap_ability` (the mtg mod's `activate` move taps it and raises `activated`) and a
-//! trigger that puts an ability object (`<card>_ab`) on the stack; the ability chooses its
-//! target when created and resolves like a spell (re-checked: an illegal target fizzles).
+//! A permanent's activated ability other than a mana ability: `A:AB$ <api> | Cost$ ...`
+//! (one a card). The cost is `{T}`, mana (`4 T`, `B R G T`, `R`) and/or life
+//! (`PayLife<7>`): with `{T}` alone the card gets the tag `tap_ability` (the mtg mod's
+//! `activate` move taps it and raises `activated`); otherwise `paid_ability` with the
+//! cost in `ability_cost_*` / `ability_life` (`ability_taps` when it also taps), paid by
+//! `activate_paid`, which raises `activated_paid`. A sacrifice in the cost
+//! (`Sac<1/CARDNAME>`; `Sac<1/Creature>` / `Sac<1/Land>`: tag `sacrifices_creature` /
+//! `sacrifices_land`, chosen as it is paid) is paid by the card's trigger. The card's trigger on that event puts
+//! an ability object (`<card>_ab`) on the stack; the ability remembers its card
+//! (`source_card`), chooses its target when created and resolves like a spell
+//! (re-checked: an illegal target fizzles). Effects: at a target
+//! (`ValidTgts$ Creature,Player` or permanents, [`crate::target`]) `DealDamage`, `Draw`,
+//! `Destroy`, `Tap`, `Untap`, `Pump`, `ChangeZone` from the battlefield; without a target
+//! `Pump` of the card itself and the untargeted effects of [`crate::effect`].
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Value};
 
+use crate::card::KEYWORDS;
+use crate::effect::number;
 use crate::trigger::ability_class;
 
-/// The card's trigger and the ability class to add.
+/// The card's trigger, its tags and properties, and the ability's classes.
 pub struct Activated {
-    /// The card's trigger on `activated`.
+    /// The card's trigger on `activated` / `activated_paid`.
     pub card_trigger: Value,
-    /// The ability class's name and definition.
-    pub ability: (String, Value),
+    /// The ability class (first) and any class its effect needs (a token's).
+    pub classes: Vec<(String, Value)>,
+    /// `tap_ability` or `paid_ability` (and `ability_taps`).
+    pub tags: Vec<String>,
+    /// The cost's properties (`ability_cost_*`, `ability_life`).
+    pub props: Vec<(String, Value)>,
 }
 
-/// Translates one `AB$ DealDamage` line of the card `class`; `Err` lists what it lacks.
+/// An activated ability's cost.
+#[derive(Default)]
+struct Cost {
+    taps: bool,
+    /// `Sac<1/CARDNAME>`, `Sac<1/Creature>`, `Sac<1/Land>`: what is sacrificed.
+    sacrifice: Option<&'static str>,
+    generic: i64,
+    coloured: Vec<(char, i64)>,
+    life: i64,
+}
+
+/// Reads `Cost$`: `T`, numbers, `W U B R G C` and `PayLife<N>`; `Err` names the rest.
+fn cost(text: &str) -> Result<Cost, String> {
+    let mut c = Cost {
+        coloured: "wubrgc".chars().map(|k| (k, 0)).collect(),
+        ..Cost::default()
+    };
+    for part in text.split_whitespace() {
+        let sac = match part {
+            "Sac<1/CARDNAME>" => Some("self"),
+            "Sac<1/Creature>" => Some("creature"),
+            "Sac<1/Land>" => Some("land"),
+            _ => None,
+        };
+        if sac.is_some() && c.sacrifice.is_none() {
+            c.sacrifice = sac;
+        } else if part == "T" {
+            c.taps = true;
+        } else if let Ok(n) = part.parse::<i64>() {
+            c.generic += n;
+        } else if let Some(n) = part
+            .strip_prefix("PayLife<")
+            .and_then(|r| r.strip_suffix('>'))
+            .and_then(|n| n.parse::<i64>().ok())
+        {
+            c.life += n;
+        } else if part.len() == 1 && "WUBRGC".contains(part) {
+            let k = part.to_ascii_lowercase().chars().next().unwrap_or('c');
+            if let Some(e) = c.coloured.iter_mut().find(|(x, _)| *x == k) {
+                e.1 += 1;
+            }
+        } else {
+            return Err(part.to_owned());
+        }
+    }
+    Ok(c)
+}
+
+/// Parameters an activated ability may carry that the translation reads or that change
+/// nothing here.
+const KNOWN: &[&str] = &[
+    "AB",
+    "Cost",
+    "ValidTgts",
+    "TgtPrompt",
+    "NumDmg",
+    "NumCards",
+    "NumAtt",
+    "NumDef",
+    "KW",
+    "Defined",
+    "Origin",
+    "Destination",
+    "SpellDescription",
+    "StackDescription",
+    "AILogic",
+    "References",
+];
+
+/// Translates one `AB$` line of the card `class`; `Err` lists what it lacks.
 pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
-    let known = [
-        "AB",
-        "Cost",
-        "ValidTgts",
-        "TgtPrompt",
-        "NumDmg",
-        "SpellDescription",
-        "AILogic",
-    ];
+    let cost_text = a.params.get("Cost").unwrap_or("");
+    let cost = cost(cost_text).map_err(|_| vec![format!("A:AB$ {api} with Cost$ {cost_text}")])?;
+    let name = format!("{class}_ab");
+    let title = format!("{} (ability)", face.name);
+    let (def, mut classes) = ability(face, class, &title, a)?;
+    let mut tags = Vec::new();
+    let mut props = Vec::new();
+    let free = cost.generic == 0
+        && cost.life == 0
+        && cost.sacrifice.is_none()
+        && cost.coloured.iter().all(|(_, n)| *n == 0);
+    let event = if cost.taps && free {
+        tags.push("tap_ability".to_owned());
+        "activated"
+    } else {
+        tags.push("paid_ability".to_owned());
+        if cost.taps {
+            tags.push("ability_taps".to_owned());
+        }
+        let mut total = cost.generic;
+        props.push(("ability_cost_generic".to_owned(), json!(cost.generic)));
+        for (k, n) in &cost.coloured {
+            props.push((format!("ability_cost_{k}"), json!(n)));
+            total += n;
+        }
+        props.push(("ability_mana_value".to_owned(), json!(total)));
+        if cost.life > 0 {
+            props.push(("ability_life".to_owned(), json!(cost.life)));
+        }
+        "activated_paid"
+    };
+    // A sacrifice is part of the cost: the permanent (or the one its controller chooses)
+    // goes to the graveyard as the ability goes on the stack.
+    let mut act = vec![json!({ "type": "create", "class": name, "zone": "stack" })];
+    match cost.sacrifice {
+        Some("self") => act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" })),
+        Some(kind) => {
+            tags.push(format!("sacrifices_{kind}"));
+            act.insert(
+                0,
+                json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly", "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }),
+            );
+        }
+        None => {}
+    }
+    let card_trigger = json!({
+        "when": { "event": event, "target": { "type": "is_self" } },
+        "do": act,
+    });
+    classes.insert(0, (name, def));
+    Ok(Activated {
+        card_trigger,
+        classes,
+        tags,
+        props,
+    })
+}
+
+/// An ability's class (and the classes its effect needs): with `ValidTgts$` it chooses a
+/// target when created and acts on it, else it acts without one.
+pub fn ability(
+    face: &Face,
+    class: &str,
+    title: &str,
+    a: &Ability,
+) -> Result<(Value, Vec<(String, Value)>), Vec<String>> {
+    let api = a.api.as_deref().unwrap_or("?");
+    let Some(valid) = a.params.get("ValidTgts") else {
+        if api == "Pump" && matches!(a.params.get("Defined"), None | Some("Self")) {
+            let extra: Vec<String> = a
+                .params
+                .keys_outside(KNOWN)
+                .map(|k| format!("A:AB$ Pump with {k}$"))
+                .collect();
+            if !extra.is_empty() {
+                return Err(extra);
+            }
+            let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
+            let pump = pump(a, this)?;
+            return Ok((
+                ability_class(title, None, "spell_target", vec![pump]),
+                Vec::new(),
+            ));
+        }
+        let mut plain = a.clone();
+        // The cost is paid on activation; the references name SVars the effect reads.
+        plain
+            .params
+            .0
+            .retain(|(k, _)| k != "Cost" && k != "References");
+        let e = crate::effect::untargeted(face, class, &plain).map_err(|m| {
+            m.into_iter()
+                .map(|m| format!("A:AB$ {m}"))
+                .collect::<Vec<_>>()
+        })?;
+        return Ok((
+            ability_class(title, None, "spell_target", e.actions),
+            e.classes,
+        ));
+    };
     let mut missing: Vec<String> = a
         .params
-        .keys_outside(&known)
+        .keys_outside(KNOWN)
         .map(|k| format!("A:AB$ {api} with {k}$"))
         .collect();
-    if api != "DealDamage" {
-        missing.push(format!("A:AB$ {api}"));
-    }
-    if a.params.get("Cost") != Some("T") {
-        missing.push(format!(
-            "A:AB$ {api} with Cost$ {}",
-            a.params.get("Cost").unwrap_or("(none)")
-        ));
-    }
-    let amount = a.params.get("NumDmg").and_then(|n| n.parse::<i64>().ok());
-    if amount.is_none() {
-        missing.push(format!("A:AB$ {api} without a number"));
-    }
-    let mut from = Vec::new();
-    for t in a.params.get("ValidTgts").unwrap_or("").split(',') {
-        match t.trim() {
-            "Creature" => from.push(
-                json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": { "ref": "not_hexproof_against_me" } }),
+    let prompt = a.params.get("TgtPrompt").unwrap_or("Select a target");
+    let (from, legal, props, players) = if crate::target::is_plain(valid) {
+        let mut from = Vec::new();
+        for t in valid.split(',') {
+            from.push(match t.trim() {
+                "Creature" => json!({ "type": "objects", "zone": "battlefield", "tag": "creature", "where": { "ref": "targetable_by_me" } }),
+                _ => json!({ "type": "players" }),
+            });
+        }
+        (from, "spell_target", Vec::new(), valid.contains("Player"))
+    } else {
+        match crate::target::permanent(valid) {
+            Ok(p) => (
+                vec![
+                    json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "legal_permanent_target" } }),
+                ],
+                "permanent_target",
+                p,
+                false,
             ),
-            "Player" => from.push(json!({ "type": "players" })),
-            other => missing.push(format!("A:AB$ ValidTgts$ {other}")),
+            Err(m) => return Err(vec![format!("A:AB$ {api} {m}")]),
+        }
+    };
+    let at = json!({ "ref": legal });
+    let effect = match api {
+        "DealDamage" => match number(a.params.get("NumDmg")) {
+            Some(n) => json!({ "type": "damage", "amount": n, "source": "self", "to": at }),
+            None => {
+                missing.push(format!("A:AB$ {api} without a number"));
+                Value::Null
+            }
+        },
+        "Draw" if players && !valid.contains("Creature") => {
+            match number(a.params.get("NumCards").or(Some("1"))) {
+                Some(n) => json!({ "type": "emit", "event": "draw", "count": n, "to": at }),
+                None => {
+                    missing.push(format!("A:AB$ {api} NumCards$"));
+                    Value::Null
+                }
+            }
+        }
+        "Destroy" | "Tap" | "Untap" if !players => crate::target::act_on(api, at),
+        "Pump"
+            if !players
+                && !props.iter().any(|(k, _)| {
+                    k != "tgt_creature"
+                        && !k.starts_with("tgt_not")
+                        && k != "tgt_yours"
+                        && k != "tgt_opponents"
+                }) =>
+        {
+            match pump(a, at) {
+                Ok(p) => p,
+                Err(m) => {
+                    missing.extend(m);
+                    Value::Null
+                }
+            }
+        }
+        "ChangeZone" if !players && a.params.get("Origin") == Some("Battlefield") => {
+            match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
+                Some(zone) => json!({ "type": "move", "zone": zone, "to": at }),
+                None => {
+                    missing.push(format!(
+                        "A:AB$ ChangeZone to {}",
+                        a.params.get("Destination").unwrap_or("?")
+                    ));
+                    Value::Null
+                }
+            }
+        }
+        other => {
+            missing.push(format!("A:AB$ {other} at ValidTgts$ {valid}"));
+            Value::Null
+        }
+    };
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    let choose = json!({ "from": from, "pick": { "chosen": 1, "prompt": prompt } });
+    let mut def = ability_class(title, Some(choose), legal, vec![effect]);
+    for (k, v) in props {
+        def["properties"][k] = v;
+    }
+    Ok((def, Vec::new()))
+}
+
+/// `Pump | NumAtt$ +N | NumDef$ +M | KW$ Flying`: the creature `to` gets them until end
+/// of turn.
+fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
+    let mut modifiers = Vec::new();
+    let mut missing = Vec::new();
+    for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
+        match (a.params.get(param), number(a.params.get(param))) {
+            (None, _) => {}
+            (Some(_), Some(n)) => modifiers.push(json!({ "key": key, "op": "add", "value": n })),
+            (Some(t), None) => missing.push(format!("A:AB$ Pump {param}$ {t}")),
+        }
+    }
+    for kw in a
+        .params
+        .get("KW")
+        .unwrap_or("")
+        .split('&')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
+        match KEYWORDS.iter().find(|(name, _)| *name == kw) {
+            Some((_, tag)) => modifiers.push(json!({ "key": tag, "op": "tag" })),
+            None => missing.push(format!("A:AB$ Pump KW$ {kw}")),
         }
     }
     if !missing.is_empty() {
         return Err(missing);
     }
-    let prompt = a.params.get("TgtPrompt").unwrap_or("Select a target");
-    let choose = json!({ "from": from, "pick": { "chosen": 1, "prompt": prompt } });
-    let effect = json!({ "type": "damage", "amount": amount, "source": "self", "to": { "ref": "spell_target" } });
-    let name = format!("{class}_ab");
-    let def = ability_class(
-        &format!("{} (ability)", face.name),
-        Some(choose),
-        "spell_target",
-        vec![effect],
-    );
-    let card_trigger = json!({
-        "when": { "event": "activated", "target": { "type": "is_self" } },
-        "do": [{ "type": "create", "class": name, "zone": "stack" }],
-    });
-    Ok(Activated {
-        card_trigger,
-        ability: (name, def),
-    })
+    let aura = json!({ "modifiers": modifiers, "until": "cleanup" });
+    Ok(json!({ "type": "give_aura", "aura": aura, "to": to }))
 }

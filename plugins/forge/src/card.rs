@@ -2,7 +2,7 @@
 //! types, power and toughness, combat keywords, mana abilities) and, for everything else,
 //! the list of constructs the card lacks.
 
-use forge_script::{AbilityKind, Face, Keyword, Severity, Shard};
+use forge_script::{AbilityKind, Face, Severity};
 use serde_json::{json, Map, Value};
 
 /// Keywords the mtg rules implement, as Forge writes them, and the tag each becomes.
@@ -25,19 +25,15 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Flash", "flash"),
     ("Hexproof", "hexproof"),
     ("Indestructible", "indestructible"),
-];
-
-/// Basic land types: each has the intrinsic ability "{T}: Add one mana" of its colour (305.6).
-const LAND_TYPES: &[(&str, char)] = &[
-    ("Plains", 'w'),
-    ("Island", 'u'),
-    ("Swamp", 'b'),
-    ("Mountain", 'r'),
-    ("Forest", 'g'),
+    ("Protection from white", "protection_from_white"),
+    ("Protection from blue", "protection_from_blue"),
+    ("Protection from black", "protection_from_black"),
+    ("Protection from red", "protection_from_red"),
+    ("Protection from green", "protection_from_green"),
 ];
 
 /// Colour letters and the colour tag of each.
-const COLOURS: &[(char, &str)] = &[
+pub(crate) const COLOURS: &[(char, &str)] = &[
     ('w', "white"),
     ('u', "blue"),
     ('b', "black"),
@@ -66,6 +62,7 @@ struct Parts {
     auras: Vec<Value>,
     replacements: Vec<Value>,
     classes: Vec<(String, Value)>,
+    props: Vec<(String, Value)>,
 }
 
 /// Why a script cannot become a class at all (it has no name).
@@ -109,10 +106,10 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         ..Parts::default()
     };
     props.insert("title".into(), json!(face.name));
-    types(face, &mut parts.tags, &mut missing);
-    cost(face, &mut props, &mut parts.tags, &mut missing);
-    power_toughness(face, &mut props, &mut missing);
-    keywords(&face.keywords, &mut parts, &mut missing);
+    crate::characteristics::types(face, &mut parts.tags, &mut missing);
+    crate::characteristics::cost(face, &mut props, &mut parts.tags, &mut missing);
+    crate::characteristics::power_toughness(face, &mut props, &mut missing);
+    keywords(face, &class, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         match crate::trigger::translate(face, &class, i, t) {
@@ -124,7 +121,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     for s in &face.statics {
-        match crate::statics::translate(s) {
+        match crate::statics::translate(face, s) {
             Ok(aura) => parts.auras.push(aura),
             Err(m) => missing.extend(m),
         }
@@ -137,6 +134,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     }
     missing.sort();
     missing.dedup();
+    props.extend(parts.props);
     let mut tags = parts.tags;
     if missing.is_empty() {
         tags.push("deck_card".into());
@@ -158,14 +156,27 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             }
         }
     }
+    // `Legendary` is a tag like the other supertypes (`legendary`): the mtg rules' legend
+    // rule (704.5j) is a state-based action over it.
     let mut tree = json!({});
-    if missing.is_empty() && face.types.iter().any(|t| t == "Legendary") {
-        legend_rule(&class, &mut def, &mut tree);
-    }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
     if missing.is_empty() {
-        classes.extend(parts.classes);
+        // An ability has its card's colours (a black card's ability is a black source:
+        // protection from black stops it).
+        let colours: Vec<Value> = COLOURS
+            .iter()
+            .filter(|(_, c)| tags.iter().any(|t| t == c))
+            .map(|(_, c)| json!(c))
+            .collect();
+        for (name, mut def) in parts.classes {
+            if let Some(list) = def["tags"].as_array_mut() {
+                if list.iter().any(|t| t == "ability") {
+                    list.extend(colours.iter().cloned());
+                }
+            }
+            classes.insert(name, def);
+        }
     }
     tree["class"] = Value::Object(classes);
     Ok(Card {
@@ -175,168 +186,30 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     })
 }
 
-/// The legend rule (704.5j) for a legendary card: when it enters the battlefield and its
-/// controller has another permanent of the same name (class), they choose one of the
-/// two to put into the graveyard. (Cards enter one at a time here, so there are never
-/// more than two.) Adds a trigger to the card and a ref counting them.
-fn legend_rule(class: &str, def: &mut Value, tree: &mut Value) {
-    let same = format!("legend_{class}");
-    let mine =
-        json!({ "type": "objects", "zone": "battlefield", "class": class, "owner": "friendly" });
-    tree["ref"] = json!({ same.clone(): { "selector": mine } });
-    let mut choose = mine;
-    choose["pick"] = json!({ "chosen": 1, "prompt": "the legend rule: choose the one to put into the graveyard" });
-    let trigger = json!({
-        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
-        "do": [{ "type": "if", "condition": { "type": "compare", "left": format!("count({same})"), "op": ">", "right": 1 },
-                 "then": [{ "type": "move", "zone": "graveyard", "to": choose }] }],
-    });
-    match def["trigger"].as_array_mut() {
-        Some(list) => list.push(trigger),
-        None => def["trigger"] = json!([trigger]),
-    }
-}
-
-/// Card types, supertypes and subtypes: creatures, lands, artifacts and enchantments are
-/// permanents (cast with `cast_creature` / `cast_permanent`); other card types, and the
-/// supertypes whose rules are not implemented yet (the legend rule's `Legendary`), are
-/// missing.
-fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
-    let is = |t: &str| face.types.iter().any(|x| x == t);
-    let permanent = ["Creature", "Land", "Artifact", "Enchantment"]
-        .iter()
-        .any(|t| is(t));
-    for t in ["Instant", "Sorcery"] {
-        if is(t) {
-            tags.push(t.to_ascii_lowercase());
-            tags.push("spell".into());
-        }
-    }
-    let spell = is("Instant") || is("Sorcery");
-    for t in ["Planeswalker", "Battle", "Tribal", "Kindred"] {
-        if is(t) {
-            missing.push(format!("card type {t}"));
-        }
-    }
-    if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
-        missing.push("no card type the rules play".into());
-    }
-    for t in ["Snow", "World"] {
-        if is(t) {
-            missing.push(format!("supertype {t}"));
-        }
-    }
-    for t in ["Creature", "Land", "Artifact", "Enchantment"] {
-        if is(t) {
-            tags.push(t.to_ascii_lowercase());
-            tags.push("permanent".into());
-        }
-    }
-    for (land, c) in LAND_TYPES {
-        if is(land) {
-            tags.push(format!("makes_{c}"));
-        }
-    }
-    for t in &face.types {
-        if !["Creature", "Land", "Artifact", "Enchantment"].contains(&t.as_str()) {
-            tags.push(slug(t));
-        }
-    }
-}
-
-/// The mana cost: generic, coloured and colourless symbols; colour tags from the cost
-/// (or the `Colors:` indicator). X, hybrid, Phyrexian and snow symbols are not
-/// implemented yet; a non-land without a cost cannot be cast.
-fn cost(
-    face: &Face,
-    props: &mut Map<String, Value>,
-    tags: &mut Vec<String>,
-    missing: &mut Vec<String>,
-) {
-    let mut generic = 0u32;
-    let mut coloured: Vec<(char, u32)> = "wubrgc".chars().map(|c| (c, 0)).collect();
-    let is_land = face.types.iter().any(|t| t == "Land");
-    match &face.mana_cost {
-        Some(mc) if mc.castable => {
-            for s in &mc.shards {
-                match s {
-                    Shard::Generic(n) => generic += n,
-                    Shard::Colored(c) if "WUBRGC".contains(*c) => {
-                        let c = c.to_ascii_lowercase();
-                        if let Some(e) = coloured.iter_mut().find(|(k, _)| *k == c) {
-                            e.1 += 1;
-                        }
-                    }
-                    other => missing.push(format!("mana symbol {}", symbol(other))),
-                }
-            }
-        }
-        _ if is_land => {}
-        _ => missing.push("no mana cost (cannot be cast)".into()),
-    }
-    props.insert("cost_generic".into(), json!(generic));
-    let mut total = generic;
-    for (c, n) in &coloured {
-        props.insert(format!("cost_{c}"), json!(n));
-        total += n;
-    }
-    props.insert("mana_value".into(), json!(total));
-    let indicated: Vec<char> = face
-        .colors
-        .iter()
-        .filter_map(|c| {
-            COLOURS
-                .iter()
-                .find(|(_, name)| c.eq_ignore_ascii_case(name))
-        })
-        .map(|(k, _)| *k)
-        .collect();
-    for (k, name) in COLOURS {
-        let in_cost = coloured.iter().any(|(c, n)| c == k && *n > 0);
-        if in_cost || indicated.contains(k) {
-            tags.push((*name).into());
-        }
-    }
-}
-
-/// How a mana symbol is written, for the list of what a card lacks.
-fn symbol(s: &Shard) -> String {
-    match s {
-        Shard::Generic(n) => format!("{{{n}}}"),
-        Shard::Colored(c) | Shard::Variable(c) => format!("{{{c}}}"),
-        Shard::TwoOr(c) => format!("{{2/{c}}}"),
-        Shard::Phyrexian(c) => format!("{{{c}/P}}"),
-        Shard::Hybrid(a, b) => format!("{{{a}/{b}}}"),
-    }
-}
-
-/// `PT:4/4` → power and toughness (`max_health`); characteristic-defining `*` is not
-/// implemented yet.
-fn power_toughness(face: &Face, props: &mut Map<String, Value>, missing: &mut Vec<String>) {
-    let Some((p, t)) = &face.pt else {
-        if face.types.iter().any(|t| t == "Creature") {
-            missing.push("a creature without PT".into());
-        }
-        return;
-    };
-    match (p.parse::<i64>(), t.parse::<i64>()) {
-        (Ok(p), Ok(t)) => {
-            props.insert("power".into(), json!(p));
-            props.insert("max_health".into(), json!(t));
-        }
-        _ => missing.push(format!("PT {p}/{t}")),
-    }
-}
-
 /// `K:` lines: combat keywords become tags, `etbCounter` a replacement
-/// ([`crate::counters`]); anything else is missing.
-fn keywords(list: &[Keyword], parts: &mut Parts, missing: &mut Vec<String>) {
-    for k in list {
+/// ([`crate::counters`]), prowess and exalted triggers ([`crate::triggered_keywords`]);
+/// anything else is missing.
+fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<String>) {
+    for k in &face.keywords {
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
                 Err(m) => missing.push(m),
             }
+            continue;
+        }
+        if let Some((trigger, ability)) =
+            crate::triggered_keywords::translate(&k.name, &face.name, class)
+        {
+            if k.params.is_empty() {
+                parts.triggers.push(trigger);
+                parts.classes.push(ability);
+                continue;
+            }
+        }
+        // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it enters).
+        if k.name == "CARDNAME enters the battlefield tapped." {
+            parts.tags.push("enters_tapped".into());
             continue;
         }
         match KEYWORDS.iter().find(|(name, _)| *name == k.name) {
@@ -355,11 +228,13 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     if is_spell && !face.abilities.iter().any(|a| a.kind == AbilityKind::Spell) {
         missing.push("an instant or sorcery without A:SP$".into());
     }
+    let mut activated = false;
     for a in &face.abilities {
         if a.kind == AbilityKind::Spell && is_spell {
             match crate::spell::translate(face, class, a) {
                 Ok(s) => {
                     tags.extend(s.tags);
+                    out.props.extend(s.props);
                     triggers.push(s.trigger);
                     out.classes.extend(s.classes);
                 }
@@ -370,27 +245,53 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
         let api = a.api.as_deref().unwrap_or("?");
         let key = a.params.0.first().map_or("?", |(k, _)| k.as_str());
         let plain = a.params.0.iter().all(|(k, _)| {
-            ["AB", "Cost", "Produced", "SpellDescription", "AILogic"].contains(&k.as_str())
+            [
+                "AB",
+                "Cost",
+                "Produced",
+                "Amount",
+                "SpellDescription",
+                "AILogic",
+            ]
+            .contains(&k.as_str())
         });
         let produced = a.params.get("Produced").unwrap_or("");
         let makes: Option<Vec<char>> = match produced {
             "Any" => Some("wubrg".chars().collect()),
+            // `1` is Forge's older way to write colourless mana.
+            "1" => Some(vec!['c']),
             p if p.len() == 1 && "WUBRGC".contains(p) => {
                 Some(p.to_ascii_lowercase().chars().collect())
             }
             _ => None,
         };
-        match (key, api, a.params.get("Cost"), makes) {
-            ("AB", "Mana", Some("T"), Some(cs)) if plain => {
+        let amount = crate::effect::number(a.params.get("Amount").or(Some("1")));
+        match (key, api, a.params.get("Cost"), makes, amount) {
+            ("AB", "Mana", Some(cost @ ("T" | "T Sac<1/CARDNAME>")), Some(cs), Some(n))
+                if plain && (1..=10).contains(&n) =>
+            {
                 for c in cs {
                     tags.push(format!("makes_{c}"));
                 }
+                if n > 1 {
+                    out.props.push(("mana_amount".into(), json!(n)));
+                }
+                if cost != "T" {
+                    tags.push("sacrifice_for_mana".into());
+                }
             }
-            ("AB", "DealDamage", ..) => match crate::activated::translate(face, class, a) {
+            ("AB", "Mana", ..) => missing.push(format!("A:{key}$ {api}")),
+            // One activated ability a card (the mtg rules' `activate` moves raise one event).
+            ("AB", ..) if activated => {
+                missing.push("more than one activated ability other than mana".into());
+            }
+            ("AB", ..) => match crate::activated::translate(face, class, a) {
                 Ok(ab) => {
-                    tags.push("tap_ability".into());
+                    activated = true;
+                    tags.extend(ab.tags);
                     triggers.push(ab.card_trigger);
-                    out.classes.push(ab.ability);
+                    out.classes.extend(ab.classes);
+                    out.props.extend(ab.props);
                 }
                 Err(m) => missing.extend(m),
             },

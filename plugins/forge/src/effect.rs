@@ -3,7 +3,9 @@
 //! Destination$ Z` (every card in a zone kind to another: Rest in Peace's "exile all
 //! cards from all graveyards"), `Token | TokenPower$ | TokenToughness$ | TokenTypes$ |
 //! TokenColors$` (a creature token, a class of its own: `<card>_token_<name>`), and
-//! `DestroyAll | ValidCards$ <valid>` (Wrath of God).
+//! `DestroyAll | ValidCards$ <valid>` (Wrath of God), `DealDamage | Defined$ You` (or the
+//! defending player; `NumDmg$ X` with `X` the damage that triggered it: Jackal Pup) and
+//! `Discard | Defined$ TriggeredTarget | Mode$ Random` (Hypnotic Specter).
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Map, Value};
@@ -63,12 +65,18 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
     let actions = match api {
         "Draw" => {
             used.extend(["Defined", "NumCards"]);
-            if !matches!(p("Defined"), None | Some("You")) {
-                missing.push(format!("Draw Defined$ {}", p("Defined").unwrap_or("")));
-            }
+            let to = match p("Defined") {
+                None | Some("You") => json!("owner"),
+                // The player whose draw step triggered it: the one whose turn it is.
+                Some("TriggeredPlayer") => json!({ "type": "players", "tag": "turn" }),
+                Some(other) => {
+                    missing.push(format!("Draw Defined$ {other}"));
+                    json!("owner")
+                }
+            };
             match number(p("NumCards").or(Some("1"))) {
                 Some(n) => {
-                    vec![json!({ "type": "emit", "event": "draw", "count": n, "to": "owner" })]
+                    vec![json!({ "type": "emit", "event": "draw", "count": n, "to": to })]
                 }
                 None => {
                     missing.push(format!("Draw NumCards$ {}", p("NumCards").unwrap_or("")));
@@ -99,9 +107,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             if !matches!(p("Defined"), None | Some("You")) {
                 missing.push(format!("GainLife Defined$ {}", p("Defined").unwrap_or("")));
             }
-            match number(p("LifeAmount")) {
+            match amount(face, p("LifeAmount")) {
                 Some(n) => {
-                    vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })]
+                    let gain = match n.as_i64() {
+                        Some(n) => json!(-n),
+                        None => json!(format!("0 - ({})", n.as_str().unwrap_or("0"))),
+                    };
+                    vec![json!({ "type": "add", "key": "damage", "amount": gain, "to": "owner" })]
                 }
                 None => {
                     missing.push(format!(
@@ -171,6 +183,143 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     Vec::new()
                 }
             }
+        }
+        "DealDamage" => {
+            used.extend(["Defined", "NumDmg"]);
+            let to = match p("Defined") {
+                Some("You") => Some(json!("owner")),
+                // Two players: the defending player, an opponent.
+                Some("TriggeredDefender" | "Opponent") => Some(json!({ "ref": "enemy_players" })),
+                _ => None,
+            };
+            match (to, amount(face, p("NumDmg"))) {
+                (Some(to), Some(amount)) => {
+                    vec![json!({ "type": "damage", "amount": amount, "source": "self", "to": to })]
+                }
+                _ => {
+                    missing.push(format!(
+                        "DealDamage to {} of {}",
+                        p("Defined").unwrap_or("(none)"),
+                        p("NumDmg").unwrap_or("(none)")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        "Discard" => {
+            used.extend(["Defined", "NumCards", "Mode"]);
+            let whose = match p("Defined") {
+                Some("TriggeredTarget" | "Opponent") => Some("enemy"),
+                Some("You") => Some("friendly"),
+                _ => None,
+            };
+            match (whose, number(p("NumCards").or(Some("1"))), p("Mode")) {
+                (Some(whose), Some(n), Some("Random")) => vec![
+                    json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "hand", "owner": whose, "pick": { "random": n } } }),
+                ],
+                _ => {
+                    missing.push(format!(
+                        "Discard by {} with Mode$ {}",
+                        p("Defined").unwrap_or("(none)"),
+                        p("Mode").unwrap_or("(none)")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        // Each creature that matches gets +N/+M and keywords until end of turn (Overrun).
+        "PumpAll" => {
+            used.extend(["ValidCards", "NumAtt", "NumDef", "KW"]);
+            let mut modifiers = Vec::new();
+            for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
+                match (p(param), number(p(param))) {
+                    (None, _) => {}
+                    (Some(_), Some(n)) => {
+                        modifiers.push(json!({ "key": key, "op": "add", "value": n }))
+                    }
+                    (Some(t), None) => missing.push(format!("PumpAll {param}$ {t}")),
+                }
+            }
+            for kw in p("KW")
+                .unwrap_or("")
+                .split('&')
+                .map(str::trim)
+                .filter(|k| !k.is_empty())
+            {
+                match crate::card::KEYWORDS.iter().find(|(name, _)| *name == kw) {
+                    Some((_, tag)) => modifiers.push(json!({ "key": tag, "op": "tag" })),
+                    None => missing.push(format!("PumpAll KW$ {kw}")),
+                }
+            }
+            match crate::valid::condition(
+                p("ValidCards").unwrap_or("Creature"),
+                "PumpAll ValidCards$",
+            ) {
+                Ok(which) => vec![json!({ "type": "give_aura",
+                    "aura": { "modifiers": modifiers, "until": "cleanup" },
+                    "to": { "type": "objects", "zone": "battlefield", "where": [which, { "type": "has_tag", "tag": "creature" }] } })],
+                Err(m) => {
+                    missing.push(m);
+                    Vec::new()
+                }
+            }
+        }
+        // Search your library (401.2: a hidden zone, no target) for up to `ChangeNum$`
+        // cards matching `ChangeType$`, put them into a zone (tapped with `Tapped$`),
+        // then shuffle: Demonic Tutor, Rampant Growth, Wood Elves.
+        "ChangeZone" if p("Origin") == Some("Library") => {
+            used.extend([
+                "Origin",
+                "Destination",
+                "ChangeType",
+                "ChangeNum",
+                "Tapped",
+                "Mandatory",
+                "NoShuffle",
+                "ShuffleNonMandatory",
+            ]);
+            let to = zone(p("Destination")).filter(|z| *z != "library");
+            let which = crate::valid::condition(
+                p("ChangeType").unwrap_or("Card"),
+                "ChangeZone ChangeType$",
+            );
+            match (to, which, number(p("ChangeNum").or(Some("1")))) {
+                (Some(to), Ok(which), Some(n)) => {
+                    let found = json!({ "type": "objects", "zone": "library", "owner": "friendly", "where": which,
+                        "pick": { "chosen": n, "prompt": "search your library" } });
+                    let mut acts = Vec::new();
+                    if p("Tapped") == Some("True") {
+                        acts.push(json!({ "type": "link", "key": "found", "object": found, "to": "self" }));
+                        let it = json!({ "type": "object", "object": "self.found" });
+                        acts.push(json!({ "type": "tag", "tag": "tapped", "to": it.clone() }));
+                        acts.push(json!({ "type": "move", "zone": to, "to": it }));
+                    } else {
+                        acts.push(json!({ "type": "move", "zone": to, "to": found }));
+                    }
+                    // `NoShuffle$`: a later part of the effect searches again, then shuffles
+                    // (Cultivate).
+                    if p("NoShuffle") != Some("True") {
+                        acts.push(json!({ "type": "emit", "event": "shuffle", "to": "owner" }));
+                    }
+                    acts
+                }
+                (_, which, _) => {
+                    missing.push(format!(
+                        "ChangeZone from Library to {}",
+                        p("Destination").unwrap_or("?")
+                    ));
+                    missing.extend(which.err());
+                    Vec::new()
+                }
+            }
+        }
+        "WinsGame" => {
+            used.push("Defined");
+            if !matches!(p("Defined"), None | Some("You")) {
+                missing.push(format!("WinsGame Defined$ {}", p("Defined").unwrap_or("")));
+            }
+            // Two players: the opponent loses (104.2a).
+            vec![json!({ "type": "tag", "tag": "lost", "to": { "ref": "enemy_players" } })]
         }
         "RepeatEach" => {
             used.extend(["RepeatCards", "RepeatSubAbility"]);
@@ -277,6 +426,32 @@ fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), 
         json!({ "properties": Value::Object(props), "tags": tags }),
         amount,
     ))
+}
+
+/// An amount: a whole number, or an SVar (`X`) counting something the rules can count —
+/// `Count$InYourHand` (cards in your hand, `/Minus.N` or `/Plus.N` after it) or
+/// `TriggerCount$DamageAmount` (the damage that triggered the card) — as an expression.
+pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
+    if let Some(n) = number(text) {
+        return Some(json!(n));
+    }
+    let svar = face.svar(text?)?;
+    let (base, adjust) = svar
+        .value
+        .split_once('/')
+        .map_or((svar.value.as_str(), ""), |(b, a)| (b, a));
+    let base = match base {
+        "Count$InYourHand" => "count(my_hand)",
+        "TriggerCount$DamageAmount" => "self.source_card.damage_taken",
+        _ => return None,
+    };
+    let expr = match adjust.split_once('.') {
+        None if adjust.is_empty() => base.to_owned(),
+        Some(("Minus", n)) => format!("{base} - {}", n.parse::<i64>().ok()?),
+        Some(("Plus", n)) => format!("{base} + {}", n.parse::<i64>().ok()?),
+        _ => return None,
+    };
+    Some(json!(expr))
 }
 
 /// A whole number written as `3`, `+3` or `-2`.

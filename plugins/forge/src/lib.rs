@@ -5,17 +5,18 @@
 //! | Forge | Tessera |
 //! |---|---|
 //! | `Name` | property `title` |
-//! | `ManaCost:3 W W` | `cost_generic = 3`, `cost_w = 2`, `mana_value = 5`; colour tags (`white`) |
-//! | `Types:Creature Angel` | tags `creature`, `permanent`, `angel` (artifacts, enchantments too) |
+//! | `ManaCost:3 W W` | `cost_generic = 3`, `cost_w = 2`, `mana_value = 5`; colour tags (`white`) ([`characteristics`]) |
+//! | `Types:Legendary Creature Angel` | tags `legendary`, `creature`, `permanent`, `angel` (the rules' legend rule reads `legendary`) |
 //! | `PT:4/4` | `power = 4`, `max_health = 4` (toughness) |
-//! | `K:Flying`, `K:First Strike`, `K:Islandwalk`, ... | tags `flying`, `first_strike`, `islandwalk`, ... |
+//! | `K:Flying`, `K:First Strike`, `K:Protection from black`, ... | tags `flying`, `first_strike`, `protection_from_black`, ... |
+//! | `K:Prowess`, `K:Exalted` | triggers putting an ability on the stack ([`triggered_keywords`]) |
 //! | `K:etbCounter:P1P1:N` | a replacement putting counters as it enters ([`counters`]) |
-//! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G` | tags `makes_g`, ... |
-//! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` with `ValidTgts$` (+ `DB$ GainLife`) | a trigger on `resolve` ([`spell`]) |
-//! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
-//! | `A:AB$ DealDamage \| Cost$ T` | an ability put on the stack ([`activated`]) |
-//! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep), `SpellCast` | an ability put on the stack ([`trigger`]) |
-//! | `S:Mode$ Continuous` | a class aura in the rules' layers ([`statics`]) |
+//! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G \| Amount$ N` | tags `makes_g`, ..., `mana_amount` |
+//! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` / `Destroy` / `Discard` with `ValidTgts$` (+ `SubAbility$`) | a trigger on `resolve` ([`spell`]; targets over permanents: [`target`]) |
+//! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` / `Draw` / `PumpAll` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
+//! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac` (one a card) | an ability put on the stack ([`activated`]) |
+//! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
+//! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
 //! | `R:Event$ Moved` / `AddCounter` | class replacements ([`replacement`], [`counters`]) |
 //!
 //! A card using anything else (an unsupported keyword, ability, trigger, static,
@@ -27,13 +28,16 @@
 
 pub mod activated;
 pub mod card;
+pub mod characteristics;
 pub mod counters;
 pub mod effect;
 pub mod locate;
 pub mod replacement;
 pub mod spell;
 pub mod statics;
+pub mod target;
 pub mod trigger;
+pub mod triggered_keywords;
 pub mod valid;
 
 use serde_json::Value;

@@ -23,15 +23,40 @@ pub struct Spell {
     pub trigger: Value,
     /// Classes its effect needs (a token's).
     pub classes: Vec<(String, Value)>,
+    /// Properties of the card: what a permanent target may be ([`crate::target`]).
+    pub props: Vec<(String, Value)>,
 }
 
 /// The spell APIs without a target ([`crate::effect::untargeted`]).
-const UNTARGETED: &[&str] = &["DestroyAll", "ChangeZoneAll", "Token", "GainLife"];
+const UNTARGETED: &[&str] = &[
+    "DestroyAll",
+    "ChangeZoneAll",
+    "Token",
+    "GainLife",
+    "Draw",
+    "PumpAll",
+    "ChangeZone",
+];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
 /// constructs it lacks.
 pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
+    // The spell's `Cost$` is its mana cost (paid from `ManaCost` on cast); anything more
+    // (`Sac<1/Artifact>`: Tinker) is an additional cost the rules do not pay yet.
+    let extra_cost: Vec<&str> = a
+        .params
+        .get("Cost")
+        .unwrap_or("")
+        .split_whitespace()
+        .filter(|c| c.parse::<u32>().is_err() && !(c.len() == 1 && "WUBRGCX".contains(*c)))
+        .collect();
+    if !extra_cost.is_empty() {
+        return Err(vec![format!(
+            "A:SP$ {api} with an additional cost {}",
+            extra_cost.join(" ")
+        )]);
+    }
     if UNTARGETED.contains(&api) && a.params.get("ValidTgts").is_none() {
         return untargeted(face, class, a);
     }
@@ -54,21 +79,50 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "RememberLKI",
         "StackDescription",
         "NumCards",
+        // No regeneration exists in the rules: "it can't be regenerated" changes nothing.
+        "NoRegen",
+        "Mode",
+        "DiscardValid",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
             missing.push(format!("A:SP$ {api} with {k}$"));
         }
     }
-    let tags = targets(a, api, &mut missing);
+    let (tags, props) = targets(a, api, &mut missing);
+    let from_graveyard = tags.iter().any(|t| t == "targets_graveyard_card");
+    let at = if tags.iter().any(|t| t == "targets_permanent") {
+        "permanent_target"
+    } else if from_graveyard {
+        "graveyard_card_target"
+    } else {
+        "spell_target"
+    };
+    let creatures_only = props.iter().all(|(k, _)| {
+        k != "tgt_permanent"
+            && !matches!(k.as_str(), "tgt_artifact" | "tgt_enchantment" | "tgt_land")
+    });
     let mut effect = match api {
         "DealDamage" => deal_damage(a, &mut missing),
-        "Pump" => pump(a, &tags, &mut missing),
+        "Pump" => pump(a, &tags, creatures_only, at, &mut missing),
+        // Into its owner's graveyard, or their hand (`Destination$ Hand`: Remand).
         "Counter" => {
-            vec![json!({ "type": "move", "zone": "graveyard", "to": { "ref": "spell_target" } })]
+            let zone = match a.params.get("Destination") {
+                Some("Hand") => "hand",
+                _ => "graveyard",
+            };
+            vec![json!({ "type": "move", "zone": zone, "to": { "ref": "spell_target" } })]
         }
-        "ChangeZone" => change_zone(a, &tags, &mut missing),
+        "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),
+        "Discard" => discard(a, &tags, &mut missing),
+        "Destroy" | "Tap" | "Untap"
+            if tags
+                .iter()
+                .all(|t| t == "targets_permanent" || t == "targets_creature") =>
+        {
+            vec![crate::target::act_on(api, json!({ "ref": at }))]
+        }
         other => {
             missing.push(format!("A:SP$ {other}"));
             Vec::new()
@@ -88,17 +142,22 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     let destination = a.params.get("Destination");
     if api != "ChangeZone"
         && destination.is_some()
-        && !(api == "Counter" && destination == Some("Graveyard"))
+        && !(api == "Counter" && matches!(destination, Some("Graveyard" | "Hand")))
     {
         missing.push(format!(
             "A:SP$ {api} with Destination$ {}",
             destination.unwrap_or("")
         ));
     }
-    if api != "Draw" && a.params.get("NumCards").is_some() {
+    if !matches!(api, "Draw" | "Discard") && a.params.get("NumCards").is_some() {
         missing.push(format!("A:SP$ {api} with NumCards$"));
     }
-    for (k, v) in [("Origin", "Battlefield"), ("RememberLKI", "True")] {
+    let origin = if from_graveyard {
+        "Graveyard"
+    } else {
+        "Battlefield"
+    };
+    for (k, v) in [("Origin", origin), ("RememberLKI", "True")] {
         if a.params.get(k).is_some_and(|x| x != v)
             || (a.params.get(k).is_some() && api != "ChangeZone")
         {
@@ -112,7 +171,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         return Err(missing);
     }
     let mut actions = vec![
-        json!({ "type": "if", "condition": { "type": "compare", "left": "count(spell_target)", "op": "==", "right": 0 },
+        json!({ "type": "if", "condition": { "type": "compare", "left": format!("count({at})"), "op": "==", "right": 0 },
         "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
         "else": effect }),
     ];
@@ -126,6 +185,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         tags,
         trigger,
         classes: Vec::new(),
+        props,
     })
 }
 
@@ -150,6 +210,7 @@ fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String
         tags: vec!["untargeted".into()],
         trigger,
         classes: effect.classes,
+        props: Vec::new(),
     })
 }
 
@@ -172,10 +233,64 @@ fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
     }
 }
 
+/// `Discard | ValidTgts$ Player | NumCards$ N` with `Mode$ Random` (Hymn to Tourach) or
+/// `Mode$ RevealYouChoose | DiscardValid$ <valid>` (Duress: the caster chooses among the
+/// target player's cards that match): the cards go to the graveyard.
+fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
+    if tags.iter().any(|t| t != "targets_player") {
+        missing.push("A:SP$ Discard at a non-player".into());
+    }
+    let Some(n) = number(a.params.get("NumCards").or(Some("1"))) else {
+        missing.push("A:SP$ Discard NumCards$".into());
+        return Vec::new();
+    };
+    let mut conditions = vec![json!({ "type": "owned_by", "by": "self.chosen" })];
+    if let Some(v) = a.params.get("DiscardValid") {
+        match crate::valid::condition(v, "A:SP$ Discard DiscardValid$") {
+            Ok(c) => conditions.push(c),
+            Err(m) => missing.push(m),
+        }
+    }
+    let pick = match a.params.get("Mode") {
+        Some("Random") if a.params.get("DiscardValid").is_none() => json!({ "random": n }),
+        Some("RevealYouChoose") => json!({ "chosen": n, "prompt": "choose the card to discard" }),
+        other => {
+            missing.push(format!(
+                "A:SP$ Discard with Mode$ {}",
+                other.unwrap_or("(none)")
+            ));
+            Value::Null
+        }
+    };
+    let from = json!({ "type": "objects", "zone": "hand", "where": conditions, "pick": pick });
+    vec![json!({ "type": "move", "zone": "graveyard", "to": from })]
+}
+
 /// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):
 /// the target creature goes there.
-fn change_zone(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_creature") {
+fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>) -> Vec<Value> {
+    // "Return target (creature) card from your graveyard to your hand / the battlefield"
+    // (Regrowth, Zombify); a creature put onto the battlefield is summoning sick.
+    if tags == ["targets_graveyard_card"] {
+        return match a.params.get("Destination") {
+            Some("Hand") => vec![json!({ "type": "move", "zone": "hand", "to": { "ref": at } })],
+            Some("Battlefield") => vec![
+                json!({ "type": "tag", "tag": "sick", "to": { "ref": at } }),
+                json!({ "type": "move", "zone": "battlefield", "to": { "ref": at } }),
+            ],
+            other => {
+                missing.push(format!(
+                    "A:SP$ ChangeZone from Graveyard to {}",
+                    other.unwrap_or("(none)")
+                ));
+                Vec::new()
+            }
+        };
+    }
+    if tags
+        .iter()
+        .any(|t| t != "targets_creature" && t != "targets_permanent")
+    {
         missing.push("A:SP$ ChangeZone on a non-creature".into());
     }
     if a.params.get("Origin") != Some("Battlefield") {
@@ -186,7 +301,7 @@ fn change_zone(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<V
     }
     match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
         Some(zone) => {
-            vec![json!({ "type": "move", "zone": zone, "to": { "ref": "spell_target" } })]
+            vec![json!({ "type": "move", "zone": zone, "to": { "ref": at } })]
         }
         None => {
             missing.push(format!(
@@ -199,20 +314,59 @@ fn change_zone(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<V
 }
 
 /// `ValidTgts$ Creature,Player` → the targeting tags; `TargetType$ Spell | ValidTgts$ Card`
-/// (any spell on the stack) → `targets_spell`.
-fn targets(a: &Ability, api: &str, missing: &mut Vec<String>) -> Vec<String> {
+/// (any spell on the stack) → `targets_spell`; other permanents (`Artifact,Enchantment`,
+/// `Creature.nonBlack`) → `targets_permanent` and the card's `tgt_*` properties
+/// ([`crate::target`]).
+fn targets(
+    a: &Ability,
+    api: &str,
+    missing: &mut Vec<String>,
+) -> (Vec<String>, Vec<(String, Value)>) {
     let mut tags = Vec::new();
+    let mut props = Vec::new();
     let spell = a.params.get("TargetType") == Some("Spell");
     if let Some(t) = a.params.get("TargetType").filter(|_| !spell) {
         missing.push(format!("TargetType$ {t}"));
     }
     match a.params.get("ValidTgts") {
         None => missing.push(format!("A:SP$ {api} without ValidTgts$")),
+        Some(v)
+            if !spell
+                && !crate::target::is_plain(v)
+                && v != "Opponent"
+                && a.params.get("Origin") != Some("Graveyard") =>
+        {
+            match crate::target::permanent(v) {
+                Ok(p) => {
+                    tags.push("targets_permanent".to_owned());
+                    props = p;
+                }
+                Err(m) => missing.push(m),
+            }
+        }
+        // A card in its caster's graveyard (Regrowth; Zombify: a creature card).
+        Some(v @ ("Card.YouCtrl" | "Creature.YouCtrl"))
+            if !spell && a.params.get("Origin") == Some("Graveyard") =>
+        {
+            tags.push("targets_graveyard_card".to_owned());
+            if v.starts_with("Creature") {
+                props.push(("tgt_creature".to_owned(), json!(1)));
+            }
+        }
+        // A noncreature spell (Negate).
+        Some("Card.nonCreature") if spell => {
+            tags.push("targets_spell".to_owned());
+            props.push(("tgt_not_creature".to_owned(), json!(1)));
+        }
         Some(v) => {
             for t in v.split(',') {
                 match (t.trim(), spell) {
                     ("Creature", false) => tags.push("targets_creature".to_owned()),
                     ("Player", false) => tags.push("targets_player".to_owned()),
+                    ("Opponent", false) => {
+                        tags.push("targets_player".to_owned());
+                        props.push(("tgt_opponents".to_owned(), json!(1)));
+                    }
                     ("Card", true) => tags.push("targets_spell".to_owned()),
                     (other, _) => missing.push(format!("ValidTgts$ {other}")),
                 }
@@ -222,7 +376,7 @@ fn targets(a: &Ability, api: &str, missing: &mut Vec<String>) -> Vec<String> {
     if (api == "Counter") != spell {
         missing.push(format!("A:SP$ {api} with TargetType$ Spell"));
     }
-    tags
+    (tags, props)
 }
 
 /// A whole number written as `3`, `+3` or `-2`.
@@ -246,8 +400,18 @@ fn deal_damage(a: &Ability, missing: &mut Vec<String>) -> Vec<Value> {
     }
 }
 
-fn pump(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_creature") {
+fn pump(
+    a: &Ability,
+    tags: &[String],
+    creatures_only: bool,
+    at: &str,
+    missing: &mut Vec<String>,
+) -> Vec<Value> {
+    if tags
+        .iter()
+        .any(|t| t != "targets_creature" && t != "targets_permanent")
+        || !creatures_only
+    {
         missing.push("A:SP$ Pump on a non-creature".into());
     }
     let mut modifiers = Vec::new();
@@ -267,10 +431,11 @@ fn pump(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
         }
     }
     let aura = json!({ "modifiers": modifiers, "until": "cleanup" });
-    vec![json!({ "type": "give_aura", "aura": aura, "to": { "ref": "spell_target" } })]
+    vec![json!({ "type": "give_aura", "aura": aura, "to": { "ref": at } })]
 }
 
-/// `SubAbility$ Name` → the SVar's `DB$` ability: `GainLife | LifeAmount$ N` (you gain),
+/// `SubAbility$ Name` → the SVar's `DB$` ability: `Draw | NumCards$ N` (you draw),
+/// `GainLife | LifeAmount$ N` (you gain),
 /// or `GainLife | Defined$ RememberedController | LifeAmount$ X` with `X` the target's
 /// last-known power (its controller gains it; the flag says the power must be read
 /// before the spell acts); a `DB$ Cleanup` after it does nothing here.
@@ -305,7 +470,38 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
             s.value == "RememberedLKI$CardPower" || s.value == "Targeted$CardPower"
         })
     };
+    // "A creature dealt damage this way can't be regenerated": no regeneration exists.
+    let no_regen = api == "Pump"
+        && ab.params.get("KW") == Some("HIDDEN CARDNAME can't be regenerated.")
+        && ab.params.get("Defined") == Some("Targeted")
+        && ab.params.0.len() == 3;
+    if no_regen {
+        return (Vec::new(), false);
+    }
     let amount = ab.params.get("LifeAmount");
+    let only = |keys: &[&str]| ab.params.0.iter().all(|(k, _)| keys.contains(&k.as_str()));
+    if api == "LoseLife" && only(&["DB", "LifeAmount"]) {
+        if let Some(n) = number(ab.params.get("LifeAmount")) {
+            return (
+                vec![json!({ "type": "add", "key": "damage", "amount": n, "to": "owner" })],
+                false,
+            );
+        }
+    }
+    if api == "Draw"
+        && ab
+            .params
+            .0
+            .iter()
+            .all(|(k, _)| ["DB", "NumCards"].contains(&k.as_str()))
+    {
+        if let Some(n) = number(ab.params.get("NumCards").or(Some("1"))) {
+            return (
+                vec![json!({ "type": "emit", "event": "draw", "count": n, "to": "owner" })],
+                false,
+            );
+        }
+    }
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (
             vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })],

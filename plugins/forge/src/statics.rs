@@ -7,16 +7,65 @@
 //! `add` (7c); within a layer by timestamp — Humility and Glorious Anthem give 2/2 in
 //! either order, and Humility switches a Lord of Atlantis's bonus off.
 
-use forge_script::Ability;
+use forge_script::{Ability, Face};
 use serde_json::{json, Value};
 
 use crate::card::KEYWORDS;
 
 /// The parameters a continuous static may have that change nothing in play.
-const INERT: &[&str] = &["Mode", "Description", "Affected"];
+const INERT: &[&str] = &[
+    "Mode",
+    "Description",
+    "Affected",
+    "CheckSVar",
+    "SVarCompare",
+];
 
-/// Translates one `S:` line into a class aura; `Err` lists what it lacks.
-pub fn translate(s: &Ability) -> Result<Value, Vec<String>> {
+/// Counts the rules can make (`Count$Valid <valid>`, the `X` of `CheckSVar$ X`), and the
+/// mtg rules' selector ref counting them.
+const COUNTS: &[(&str, &str)] = &[
+    ("Count$Valid Forest.YouCtrl", "my_forests"),
+    ("Count$Valid Island.YouCtrl", "my_islands"),
+    ("Count$Valid Swamp.YouCtrl", "my_swamps"),
+    ("Count$Valid Mountain.YouCtrl", "my_mountains"),
+    ("Count$Valid Plains.YouCtrl", "my_plains"),
+    ("Count$Valid Creature.YouCtrl", "my_creatures"),
+    ("Count$Valid Land.YouCtrl", "my_lands"),
+];
+
+/// `CheckSVar$ X | SVarCompare$ GE1` → the aura's `while` condition (`count(ref) >= 1`).
+fn check_svar(face: &Face, s: &Ability) -> Result<Option<Value>, String> {
+    let Some(name) = s.params.get("CheckSVar") else {
+        return Ok(None);
+    };
+    let counted = face
+        .svar(name)
+        .and_then(|v| COUNTS.iter().find(|(c, _)| *c == v.value))
+        .map(|(_, r)| *r);
+    let ops = [
+        ("GE", ">="),
+        ("GT", ">"),
+        ("LE", "<="),
+        ("LT", "<"),
+        ("EQ", "=="),
+    ];
+    let compare = s.params.get("SVarCompare").and_then(|c| {
+        ops.iter().find_map(|(f, op)| {
+            c.strip_prefix(f)
+                .and_then(|n| n.parse::<i64>().ok())
+                .map(|n| (*op, n))
+        })
+    });
+    match (counted, compare) {
+        (Some(r), Some((op, n))) => Ok(Some(
+            json!({ "type": "compare", "left": format!("count({r})"), "op": op, "right": n }),
+        )),
+        _ => Err("S:Continuous with CheckSVar$".into()),
+    }
+}
+
+/// Translates one `S:` line of `face` into a class aura; `Err` lists what it lacks.
+pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     let mode = s.api.as_deref().unwrap_or("?");
     if mode != "Continuous" {
         return Err(vec![format!("S:Mode$ {mode}")]);
@@ -72,14 +121,23 @@ pub fn translate(s: &Ability) -> Result<Value, Vec<String>> {
     if modifiers.is_empty() {
         missing.push("S:Continuous that changes nothing the rules know".into());
     }
+    let condition = check_svar(face, s).unwrap_or_else(|m| {
+        missing.push(m);
+        None
+    });
     if !missing.is_empty() {
         return Err(missing);
     }
-    Ok(json!({
+    let mut aura = json!({
         "select": { "type": "objects", "zone": "battlefield", "where": affected },
         "modifiers": modifiers,
         "zones": ["battlefield"],
-    }))
+    });
+    // "As long as you control a Forest" (Kird Ape): on while the count holds.
+    if let Some(c) = condition {
+        aura["while"] = c;
+    }
+    Ok(aura)
 }
 
 /// A whole number written as `3`, `+3` or `-2`.
@@ -92,33 +150,43 @@ fn number(text: &str) -> Option<i64> {
 mod tests {
     use super::*;
 
-    fn static_line(line: &str) -> Ability {
+    fn static_line(line: &str) -> (Face, Ability) {
         let script =
             forge_script::parse(&format!("Name:X\nManaCost:W\nTypes:Enchantment\n{line}\n"));
-        script.faces[0].statics[0].clone()
+        let face = script.faces[0].clone();
+        let s = face.statics[0].clone();
+        (face, s)
+    }
+
+    fn tr(line: &str) -> Result<Value, Vec<String>> {
+        let (face, s) = static_line(line);
+        translate(&face, &s)
     }
 
     #[test]
     fn anthem_humility_and_a_lord() {
-        let anthem = translate(&static_line("S:Mode$ Continuous | Affected$ Creature.YouCtrl | AddPower$ 1 | AddToughness$ 1 | Description$ d")).unwrap();
+        let anthem = tr("S:Mode$ Continuous | Affected$ Creature.YouCtrl | AddPower$ 1 | AddToughness$ 1 | Description$ d").unwrap();
         let text = anthem.to_string();
         for part in ["\"layer\":\"add\"", "max_health", "friendly", "battlefield"] {
             assert!(text.contains(part), "{part} in {text}");
         }
-        let humility = translate(&static_line("S:Mode$ Continuous | Affected$ Creature | SetPower$ 1 | SetToughness$ 1 | RemoveAllAbilities$ True | Description$ d")).unwrap();
+        let humility = tr("S:Mode$ Continuous | Affected$ Creature | SetPower$ 1 | SetToughness$ 1 | RemoveAllAbilities$ True | Description$ d").unwrap();
         let text = humility.to_string();
         for part in ["\"layer\":\"set\"", "no_abilities", "lose_abilities"] {
             assert!(text.contains(part), "{part} in {text}");
         }
-        let lord = translate(&static_line("S:Mode$ Continuous | Affected$ Creature.Merfolk+Other | AddPower$ 1 | AddToughness$ 1 | AddKeyword$ Islandwalk | Description$ d")).unwrap();
+        let lord = tr("S:Mode$ Continuous | Affected$ Creature.Merfolk+Other | AddPower$ 1 | AddToughness$ 1 | AddKeyword$ Islandwalk | Description$ d").unwrap();
         assert!(lord.to_string().contains("islandwalk"), "{lord}");
-        let odd = translate(&static_line(
-            "S:Mode$ Continuous | Affected$ Card.Self | AddKeyword$ Flying | CheckSVar$ X",
-        ))
-        .unwrap_err();
+        let odd =
+            tr("S:Mode$ Continuous | Affected$ Card.Self | AddKeyword$ Flying | CheckSVar$ X")
+                .unwrap_err();
         assert_eq!(odd, ["S:Continuous with CheckSVar$"]);
-        let other =
-            translate(&static_line("S:Mode$ CantAttack | ValidCard$ Creature")).unwrap_err();
+        let ape = tr("S:Mode$ Continuous | Affected$ Card.Self | AddPower$ 1 | CheckSVar$ X | SVarCompare$ GE1\nSVar:X:Count$Valid Forest.YouCtrl").unwrap();
+        assert!(
+            ape["while"].to_string().contains("count(my_forests)"),
+            "{ape}"
+        );
+        let other = tr("S:Mode$ CantAttack | ValidCard$ Creature").unwrap_err();
         assert_eq!(other, ["S:Mode$ CantAttack"]);
     }
 }

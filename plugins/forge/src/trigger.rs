@@ -34,6 +34,16 @@ enum Moment {
     Attacks,
     Upkeep,
     SpellCast,
+    /// A creature its controller controls attacks (Hellrider).
+    AttacksAny,
+    /// The card is dealt damage (Jackal Pup).
+    Damaged,
+    /// The card deals damage to an opponent (Hypnotic Specter).
+    DamagesOpponent,
+    /// The beginning of each player's draw step (Howling Mine), or of its controller's.
+    DrawStep {
+        each: bool,
+    },
 }
 
 /// Translates the `index`-th `T:` line of the card `class`; `Err` lists what it lacks.
@@ -59,6 +69,28 @@ pub fn translate(
             Some(Moment::Upkeep)
         }
         ("SpellCast", None, None) if you("ValidActivatingPlayer") => Some(Moment::SpellCast),
+        ("Phase", None, None) if t.params.get("Phase") == Some("Draw") => {
+            match t.params.get("ValidPlayer") {
+                Some("Player") => Some(Moment::DrawStep { each: true }),
+                Some("You") => Some(Moment::DrawStep { each: false }),
+                _ => None,
+            }
+        }
+        ("Attacks", None, None) if t.params.get("ValidCard") == Some("Creature.YouCtrl") => {
+            Some(Moment::AttacksAny)
+        }
+        ("DamageDone", None, None)
+            if t.params.get("ValidTarget") == Some("Card.Self")
+                && t.params.get("ValidSource").is_none() =>
+        {
+            Some(Moment::Damaged)
+        }
+        ("DamageDone", None, None)
+            if t.params.get("ValidSource") == Some("Card.Self")
+                && t.params.get("ValidTarget") == Some("Opponent") =>
+        {
+            Some(Moment::DamagesOpponent)
+        }
         _ => None,
     };
     let known = [
@@ -73,6 +105,13 @@ pub fn translate(
         "Phase",
         "ValidPlayer",
         "ValidActivatingPlayer",
+        "ValidSource",
+        "ValidTarget",
+        "LifeTotal",
+        "LifeAmount",
+        "IsPresent",
+        "PresentZone",
+        "PresentCompare",
     ];
     let controller_ok = matches!(
         t.params.get("TriggerController"),
@@ -89,9 +128,6 @@ pub fn translate(
         (Moment::SpellCast, None) => Some(json!({ "type": "has_tag", "tag": "card" })),
         _ => None,
     };
-    if t.params.0.iter().any(|(k, _)| !known.contains(&k.as_str())) {
-        return Err(vec![format!("T:Mode$ {mode}")]);
-    }
     let Some(exec) = t
         .params
         .get("Execute")
@@ -100,6 +136,20 @@ pub fn translate(
     else {
         return Err(vec![format!("T:Mode$ {mode} without an Execute$ ability")]);
     };
+    // "You may return target card ..." / "you may search your library for ...": taking
+    // it is never worse, so the rules always do (a "may" of any other effect stays
+    // missing).
+    let may_return = exec.api.as_deref() == Some("ChangeZone")
+        && exec.params.get("Origin") == Some("Graveyard")
+        && exec.params.get("Destination") == Some("Hand");
+    let may_search = exec.api.as_deref() == Some("ChangeZone")
+        && exec.params.get("Origin") == Some("Library")
+        && exec.params.get("ValidTgts").is_none();
+    if t.params.0.iter().any(|(k, _)| {
+        !known.contains(&k.as_str()) && !(k == "OptionalDecider" && (may_return || may_search))
+    }) {
+        return Err(vec![format!("T:Mode$ {mode}")]);
+    }
     let kind = match moment {
         Moment::Enters => "etb",
         Moment::Leaves => "ltb",
@@ -107,6 +157,10 @@ pub fn translate(
         Moment::Attacks => "attack",
         Moment::Upkeep => "upkeep",
         Moment::SpellCast => "cast",
+        Moment::AttacksAny => "attack_any",
+        Moment::Damaged => "damaged",
+        Moment::DamagesOpponent => "damage",
+        Moment::DrawStep { .. } => "draw_step",
     };
     let earlier = face.triggers[..index]
         .iter()
@@ -116,7 +170,12 @@ pub fn translate(
         0 => format!("{class}_{kind}"),
         n => format!("{class}_{kind}{n}"),
     };
-    let (choose, effect) = if exec.params.get("ValidTgts").is_some() {
+    let mut legal = "etb_target";
+    let (choose, effect) = if may_return {
+        legal = "graveyard_target";
+        let (choose, effect) = from_graveyard(exec)?;
+        (Some(choose), effect)
+    } else if exec.params.get("ValidTgts").is_some() {
         let (choose, effect) = targeted(exec)?;
         (Some(choose), effect)
     } else {
@@ -130,9 +189,17 @@ pub fn translate(
         Moment::Attacks => format!("{} (attacks)", face.name),
         Moment::Upkeep => format!("{} (upkeep)", face.name),
         Moment::SpellCast => format!("{} (a spell is cast)", face.name),
+        Moment::AttacksAny => format!("{} (a creature attacks)", face.name),
+        Moment::Damaged => format!("{} (is dealt damage)", face.name),
+        Moment::DamagesOpponent => format!("{} (deals damage to an opponent)", face.name),
+        Moment::DrawStep { .. } => format!("{} (draw step)", face.name),
     };
-    let def = ability_class(&title, choose, "etb_target", actions);
-    let create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
+    let def = ability_class(&title, choose, legal, actions);
+    let mut create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
+    // "If ..." (603.4): the trigger happens only while the condition holds.
+    if let Some(cond) = intervening_if(t)? {
+        create = json!([{ "type": "if", "condition": cond, "then": create }]);
+    }
     let card_triggers = match moment {
         Moment::Enters => vec![json!({
             "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
@@ -163,6 +230,27 @@ pub fn translate(
             "zones": ["battlefield"],
             "do": create,
         })],
+        Moment::AttacksAny => vec![json!({
+            "when": { "event": "attacks", "target": [{ "type": "has_tag", "tag": "creature" }, { "type": "owned_by", "owner": "friendly" }] },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+        // The amount is kept on the card for the ability (`self.source_card.damage_taken`).
+        Moment::Damaged => vec![json!({
+            "when": { "event": "core:event/damaged", "target": { "type": "is_self" } },
+            "zones": ["battlefield"],
+            "do": [{ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" }, create[0].clone()],
+        })],
+        Moment::DamagesOpponent => vec![json!({
+            "when": { "event": "core:event/damaged", "condition": { "type": "is_self" }, "target": [{ "type": "has_tag", "tag": "player" }, { "type": "owned_by", "owner": "enemy" }] },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+        Moment::DrawStep { each } => vec![json!({
+            "when": { "event": "draw_step", "player": if each { "any" } else { "friendly" } },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
         Moment::SpellCast => vec![json!({
             "when": { "event": "cast", "player": "friendly", "target": cast },
             "zones": ["battlefield"],
@@ -175,6 +263,96 @@ pub fn translate(
         card_triggers,
         classes: all,
     })
+}
+
+/// A trigger's intervening "if" (603.4), tested on the card: `LifeTotal$ You |
+/// LifeAmount$ GE40` (its controller's life), `IsPresent$ Card.Self+untapped` (the card is
+/// untapped), `IsPresent$ Card.YouCtrl | PresentZone$ Hand | PresentCompare$ GT4` (cards in
+/// its controller's hand). `Err` names a condition the rules cannot test.
+fn intervening_if(t: &Ability) -> Result<Option<Value>, Vec<String>> {
+    let p = |k: &str| t.params.get(k);
+    let compare = |text: &str| -> Option<(&'static str, i64)> {
+        let ops = [
+            ("GE", ">="),
+            ("GT", ">"),
+            ("LE", "<="),
+            ("LT", "<"),
+            ("EQ", "=="),
+        ];
+        ops.iter().find_map(|(f, op)| {
+            text.strip_prefix(f)
+                .and_then(|n| n.parse().ok())
+                .map(|n| (*op, n))
+        })
+    };
+    let mut all = Vec::new();
+    match (p("LifeTotal"), p("LifeAmount").and_then(compare)) {
+        (None, None) if p("LifeAmount").is_none() => {}
+        (Some("You"), Some((op, n))) => all
+            .push(json!({ "type": "compare", "left": "self.owner.health", "op": op, "right": n })),
+        _ => return Err(vec!["T: with LifeTotal$".into()]),
+    }
+    match (
+        p("IsPresent"),
+        p("PresentZone"),
+        p("PresentCompare").and_then(compare),
+    ) {
+        (None, None, None) if p("PresentCompare").is_none() => {}
+        (Some("Card.Self+untapped"), None, None) if p("PresentCompare").is_none() => {
+            all.push(json!({ "not": { "type": "has_tag", "tag": "tapped" } }));
+        }
+        (Some("Card.YouCtrl"), Some("Hand"), Some((op, n))) => {
+            all.push(json!({ "type": "compare", "left": "count(my_hand)", "op": op, "right": n }))
+        }
+        _ => {
+            return Err(vec![format!(
+                "T: with IsPresent$ {}",
+                p("IsPresent").unwrap_or("(none)")
+            )])
+        }
+    }
+    Ok((!all.is_empty()).then(|| Value::Array(all)))
+}
+
+/// "Return target card from your graveyard to your hand" (`ChangeZone | Origin$ Graveyard |
+/// Destination$ Hand | ValidTgts$ Card.YouCtrl`): the card is chosen among its
+/// controller's graveyard as the ability is created, and must still be there when it
+/// resolves (`graveyard_target`).
+fn from_graveyard(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
+    let extra: Vec<String> = exec
+        .params
+        .keys_outside(&[
+            "AB",
+            "DB",
+            "Cost",
+            "Origin",
+            "Destination",
+            "ValidTgts",
+            "TgtPrompt",
+        ])
+        .map(|k| format!("ChangeZone from Graveyard with {k}$"))
+        .collect();
+    if !extra.is_empty() || exec.params.get("Cost").is_some_and(|c| c != "0") {
+        return Err(extra);
+    }
+    let filter = crate::valid::condition(
+        exec.params.get("ValidTgts").unwrap_or("Card"),
+        "ChangeZone from Graveyard ValidTgts$",
+    )
+    .map_err(|m| vec![m])?;
+    let prompt = exec
+        .params
+        .get("TgtPrompt")
+        .unwrap_or("Select target card in your graveyard");
+    let choose = json!({ "type": "objects", "zone": "graveyard", "owner": "friendly", "where": filter, "pick": { "chosen": 1, "prompt": prompt } });
+    let effect = json!({ "type": "move", "zone": "hand", "to": { "ref": "graveyard_target" } });
+    Ok((
+        choose,
+        Effect {
+            actions: vec![effect],
+            classes: Vec::new(),
+        },
+    ))
 }
 
 /// A targeted trigger's ability: its target selector (chosen on creation) and effect.
@@ -251,12 +429,13 @@ pub fn ability_class(
     let mut props = Map::new();
     props.insert("title".into(), json!(title));
     let mut triggers = Vec::new();
+    // The ability remembers the card that made it (`source_card`: "CARDNAME gets +1/+0").
+    let mut on_create = vec![
+        json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } }),
+    ];
     let mut resolve = match choose {
         Some(choose) => {
-            triggers.push(
-                json!({ "when": { "event": "core:event/created", "target": { "type": "is_self" } },
-              "do": [{ "type": "link", "key": "chosen", "object": choose }] }),
-            );
+            on_create.push(json!({ "type": "link", "key": "chosen", "object": choose }));
             vec![
                 json!({ "type": "if", "condition": { "type": "compare", "left": format!("count({legal_ref})"), "op": "==", "right": 0 },
                   "then": [{ "type": "emit", "event": "fizzled", "to": "self" }],
@@ -266,6 +445,9 @@ pub fn ability_class(
         None => effect,
     };
     resolve.push(json!({ "type": "move", "zone": "resolved", "to": "self" }));
+    triggers.push(
+        json!({ "when": { "event": "core:event/created", "target": { "type": "is_self" } }, "do": on_create }),
+    );
     triggers.push(
         json!({ "when": { "event": "resolve", "target": { "type": "is_self" } },
       "zones": ["stack"],
@@ -284,7 +466,7 @@ fn target_filter(valid: Option<&str>, missing: &mut Vec<String>) -> Value {
     let mut all = vec![
         json!({ "type": "in_zone", "zone": "battlefield" }),
         json!({ "type": "has_tag", "tag": "creature" }),
-        json!({ "ref": "not_hexproof_against_me" }),
+        json!({ "ref": "targetable_by_me" }),
     ];
     let Some(v) = valid else {
         missing.push("ETB ability without ValidTgts$".into());

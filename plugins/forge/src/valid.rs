@@ -18,6 +18,12 @@ const BASES: &[(&str, Option<&str>)] = &[
     ("Land", Some("land")),
     ("Instant", Some("instant")),
     ("Sorcery", Some("sorcery")),
+    // Basic land types (`Island,Swamp`: Polluted Delta's search).
+    ("Plains", Some("plains")),
+    ("Island", Some("island")),
+    ("Swamp", Some("swamp")),
+    ("Mountain", Some("mountain")),
+    ("Forest", Some("forest")),
 ];
 
 /// Colour words Forge writes in properties (`Creature.White`), as the loader's colour tags.
@@ -60,6 +66,32 @@ fn property(p: &str) -> Option<Value> {
         "Self" => json!({ "type": "is_self" }),
         "Other" => json!({ "not": { "type": "is_self" } }),
         "tapped" => json!({ "type": "has_tag", "tag": "tapped" }),
+        // Mana value (`cmcLE3`: 3 or less), power, toughness (`powerLE2`).
+        p if ["cmc", "power", "toughness"]
+            .iter()
+            .any(|k| p.starts_with(k)) =>
+        {
+            let ops = [
+                ("LE", "<="),
+                ("LT", "<"),
+                ("GE", ">="),
+                ("GT", ">"),
+                ("EQ", "=="),
+            ];
+            let (key, rest) = [
+                ("cmc", "mana_value"),
+                ("power", "power"),
+                ("toughness", "max_health"),
+            ]
+            .iter()
+            .find_map(|(f, k)| p.strip_prefix(f).map(|r| (*k, r)))?;
+            let (op, n) = ops.iter().find_map(|(f, op)| {
+                rest.strip_prefix(f)
+                    .and_then(|n| n.parse::<i64>().ok())
+                    .map(|n| (*op, n))
+            })?;
+            json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": n })
+        }
         "untapped" => json!({ "not": { "type": "has_tag", "tag": "tapped" } }),
         _ => match p.strip_prefix("non") {
             Some(t) => json!({ "not": type_or_colour(t)? }),

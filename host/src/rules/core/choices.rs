@@ -1,7 +1,8 @@
 //! Choices that are not objects: `core:action/choose_number` (X: a number in a range,
 //! kept in a property) and `core:action/choose_mode` (choose one — or N — of labelled
-//! action lists). The acting player's controller answers, as for a `chosen` pick; a
-//! scenario scripts the answer with the label as written (`answers = [["3"]]`).
+//! action lists, each offered only while its optional `if` holds on the holder). The
+//! acting player's controller answers, as for a `chosen` pick; a scenario scripts the
+//! answer with the label as written (`answers = [["3"]]`).
 
 use std::sync::Arc;
 
@@ -9,7 +10,7 @@ use crate::controller::Choice;
 use crate::id::Sym;
 use crate::rules::expr::Expr;
 use crate::rules::registry::{builtin, Action, FnKind, ParamSpec, ParamType as T, Registry};
-use crate::rules::{ActCx, ContentError, Params, RuleError};
+use crate::rules::{ActCx, ContentError, LabelledActions, Params, RuleError};
 use crate::state::{ObjId, Value};
 
 /// The most numbers one `choose_number` offers (a range wider than this is an error).
@@ -83,7 +84,7 @@ impl Action for ChooseNumber {
 
 #[derive(Debug)]
 struct ChooseMode {
-    modes: Vec<(String, Vec<Box<dyn Action>>)>,
+    modes: Vec<LabelledActions>,
     count: Expr,
     prompt: String,
 }
@@ -91,12 +92,34 @@ struct ChooseMode {
 impl Action for ChooseMode {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         let n = usize::try_from(int(ax, &self.count)?.max(0)).unwrap_or(0);
-        let labels = self.modes.iter().map(|(l, _)| l.clone()).collect();
+        // Only the modes whose `if` holds on the holder are offered.
+        let mut offered = Vec::new();
+        for (i, m) in self.modes.iter().enumerate() {
+            let holds = match (&m.when, ax.scope.this) {
+                (None, _) => true,
+                (Some(c), Some(this)) => {
+                    let scope = ax.scope.with_target(this);
+                    c.test(&ax.cx().with_scope(&scope), this)?
+                }
+                (Some(_), None) => false,
+            };
+            if holds {
+                offered.push(i);
+            }
+        }
+        if offered.is_empty() {
+            return Ok(());
+        }
+        let labels = offered
+            .iter()
+            .map(|&i| self.modes[i].label.clone())
+            .collect();
         let mut picked = ask(ax, acting(ax), &self.prompt, labels, n, n)?;
         // Chosen modes happen in the order they are written, whatever the answer's order.
         picked.sort_unstable();
-        for i in picked {
-            for a in &self.modes[i].1 {
+        for p in picked {
+            let Some(&i) = offered.get(p) else { continue };
+            for a in &self.modes[i].actions {
                 a.run(ax, targets)?;
             }
         }
@@ -131,7 +154,7 @@ pub(super) fn register(r: &mut Registry) {
             "core:action/choose_mode",
             "the acting player chooses `count` of the `modes` (choose one, choose two); the chosen modes' actions run on the targets, in the order written",
             vec![
-                ParamSpec::required("modes", T::List, "`[{ label = \"...\", do = [...] }, ...]`"),
+                ParamSpec::required("modes", T::List, "`[{ label = \"...\", do = [...], if = <condition on the holder> }, ...]` (a mode whose `if` fails is not offered)"),
                 ParamSpec::optional("count", T::Expr, "how many modes to choose (default 1)"),
                 ParamSpec::optional("prompt", T::Text, "what the player is asked"),
             ],

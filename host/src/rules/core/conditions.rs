@@ -1,5 +1,5 @@
 //! `core` conditions: `has_tag`, `compare`, `is_self`, `is_source`, `owned_by`,
-//! `in_zone`, `of_class`, `event_field`.
+//! `in_zone`, `of_class`, `shares_class`, `event_field`.
 
 use std::sync::Arc;
 
@@ -7,8 +7,9 @@ use super::{owner_relation, Relation};
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::registry::{
-    builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry,
+    builtin, Condition, ConditionKind, Deps, FnKind, ParamSpec, ParamType as T, Registry, Selector,
 };
+use crate::rules::select::Select;
 use crate::rules::{ContentError, Cx, Params, RuleError};
 use crate::state::{ObjId, ScopeReads};
 
@@ -122,6 +123,23 @@ impl Condition for OwnedBy {
     }
 }
 
+/// The object's owner is a given object (`by = "self.chosen"`: the cards of the player a
+/// spell targets).
+#[derive(Debug)]
+struct OwnedByObject(ObjRef);
+impl Condition for OwnedByObject {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let Ok(by) = self.0.resolve(cx) else {
+            return Ok(false);
+        };
+        Ok(cx.world.object(obj).is_ok_and(|o| o.owner == Some(by)))
+    }
+    fn deps(&self, d: &mut Deps) {
+        d.structural_of_tested();
+        d.scope(self.0.base.scope_reads());
+    }
+}
+
 #[derive(Debug)]
 struct InZone(Vec<Sym>);
 impl Condition for InZone {
@@ -144,6 +162,38 @@ impl Condition for OfClass {
     }
     fn deps(&self, d: &mut Deps) {
         d.structural_of_tested();
+    }
+}
+
+/// Another object of `among` has the object's class (with `same_owner`, also its owner):
+/// the legend rule's "two legendary permanents with the same name".
+#[derive(Debug)]
+struct SharesClass {
+    among: Select,
+    same_owner: bool,
+}
+impl Condition for SharesClass {
+    fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
+        let Ok(o) = cx.world.object(obj) else {
+            return Ok(false);
+        };
+        let (class, owner) = (o.class, o.owner);
+        let mut among = Vec::new();
+        self.among.select(cx, &mut among)?;
+        Ok(among.iter().any(|&a| {
+            a != obj
+                && cx
+                    .world
+                    .object(a)
+                    .is_ok_and(|x| x.class == class && (!self.same_owner || x.owner == owner))
+        }))
+    }
+    fn deps(&self, d: &mut Deps) {
+        // `among` is selected in the tester's scope (its scope reads are the condition's);
+        // its candidates are other objects than the one under test, so what it reads
+        // counts as read from any object.
+        Selector::deps(&self.among, d);
+        d.structural_anywhere();
     }
 }
 
@@ -290,14 +340,23 @@ fn identity(r: &mut Registry) {
     reg(
         r,
         "core:condition/owned_by",
-        "the object's owner is friendly/enemy/any relative to the holder's owner",
-        vec![ParamSpec::required(
-            "owner",
-            T::Name,
-            "`friendly`, `enemy` or `any`",
-        )],
+        "the object's owner is friendly/enemy/any relative to the holder's owner, or (`by`) a given object",
+        vec![
+            ParamSpec::optional("owner", T::Name, "`friendly`, `enemy` or `any`"),
+            ParamSpec::optional("by", T::Object, "instead of `owner`: the owner itself (`self.chosen`: the player a spell targets)"),
+        ],
         kind(|p| {
-            let s = p.name("owner")?;
+            if let Some(by) = p.object("by")? {
+                if p.raw("owner").is_some() {
+                    return Err(p.error("by", "give either `owner` or `by`, not both"));
+                }
+                return Ok(Box::new(OwnedByObject(by)));
+            }
+            let Some(s) = p.opt_name("owner")? else {
+                return Err(p
+                    .error("owner", "`owned_by` needs `owner` (a relation) or `by` (an object)")
+                    .help("use `owner = \"friendly\"`, `\"enemy\"`, `\"any\"`, or `by = \"self.chosen\"`"));
+            };
             let rel = Relation::parse(s.as_str()).ok_or_else(|| {
                 p.error("owner", format!("`{s}` is not a relation"))
                     .help("use `friendly`, `enemy` or `any`")
@@ -330,6 +389,31 @@ fn place(r: &mut Registry) {
             "whose neighbours (default `self`)",
         )],
         kind(|p| Ok(Box::new(Adjacent(p.object("of")?)))),
+    );
+    reg(
+        r,
+        "core:condition/shares_class",
+        "another object of `among` has the object's class (with `same_owner`, also its owner)",
+        vec![
+            ParamSpec::required("among", T::Selector, "the objects to compare with"),
+            ParamSpec::optional(
+                "same_owner",
+                T::Bool,
+                "the other must have the same owner too (default false)",
+            ),
+        ],
+        kind(|p| {
+            let among = p.selector("among")?.ok_or_else(|| {
+                p.error(
+                    "among",
+                    "`shares_class` needs `among`, the objects to compare with",
+                )
+            })?;
+            Ok(Box::new(SharesClass {
+                among,
+                same_owner: p.bool_or("same_owner", false)?,
+            }))
+        }),
     );
     reg(
         r,
