@@ -87,6 +87,22 @@ pub(crate) const FLAGS: &[&str] = &[
     "Native",
 ];
 
+/// Values that are one word and take no labels (`x = UniverseCentreX y = …`: the `y`
+/// is the effect's).
+pub(crate) const BARE_VALUES: &[&str] = &[
+    "CurrentContent",
+    "UniverseCentreX",
+    "UniverseCentreY",
+    "UniverseWidth",
+    "CurrentTurn",
+    "GalaxySize",
+    "GalaxyMonsterFrequency",
+    "GalaxyMaxAIAggression",
+    "GalaxyPlanetDensity",
+    "GalaxyShape",
+    "Value",
+];
+
 /// Labels a node may take more than once (`JumpsBetween object = A object = B`).
 pub(crate) const REPEATABLE: &[&str] = &["object"];
 
@@ -113,18 +129,21 @@ pub(crate) const CONDITION_LABELS: &[&str] = &[
 ];
 
 /// Keywords that take one positional argument.
-pub(crate) const PREFIX: &[&str] = &["Not", "Contains", "ContainedBy", "Statistic"];
+pub(crate) const PREFIX: &[&str] = &["Not", "NOT", "Contains", "ContainedBy", "Statistic"];
 
 /// Whether a node of kind `kind` (an entry when `entry`) takes label `label`.
 pub(crate) fn takes(kind: &str, entry: bool, label: &str) -> bool {
     if entry {
         return true;
     }
-    if FLAGS.contains(&kind) {
+    if FLAGS.contains(&kind) || BARE_VALUES.contains(&kind) {
         return false;
     }
     let group = kind == "EffectsGroup";
     match label {
+        // `If condition = … effects = [ … ] else = [ … ]` takes its own branches.
+        "effects" if kind == "If" => true,
+        "else" => kind == "If",
         l if GROUP_LABELS.contains(&l) => group,
         "accountinglabel" => group || kind.starts_with("Set"),
         "description" => group || matches!(kind, "Described" | "Focus"),

@@ -176,6 +176,12 @@ impl Parser<'_> {
                 l if ENUM_LABELS.contains(&l) => self.enum_value()?,
                 "parameters" if !self.is_op("[") => self.pairs()?,
                 l if CONDITION_LABELS.contains(&l) => self.operand()?,
+                // A quoted name ends the value: `NamedRealLookup name = "X" + 2` adds 2 to
+                // the lookup, not to the name.
+                _ if matches!(self.peek(), Some(Tok::Str(_))) => self.operand()?,
+                // A name is never a comparison: in `(SpeciesContentOpinion … name =
+                // ThisSpecial > 0)` the `> 0` compares the opinion.
+                "name" => self.binary(1)?,
                 _ => self.expr()?,
             };
             n.params.push((label, v));

@@ -66,6 +66,9 @@ pub(crate) const METERS: &[&str] = &[
 impl Cx<'_> {
     /// A scope: `None` for `Source` (an effects group's default), else a selector.
     pub(crate) fn scope(&mut self, v: &Value) -> Built<Option<Json>> {
+        if let Some(sel) = self.picking_scope(v) {
+            return sel.map(Some);
+        }
         let items: Vec<Value> = match v {
             Value::Node(n) if n.kind == "Source" && n.params.is_empty() => return Ok(None),
             Value::Node(n) if is_and(n) => match n.args.first() {
@@ -126,6 +129,28 @@ impl Cx<'_> {
                     .collect::<Built<Vec<_>>>()?;
                 Ok(json!({ "all": all }))
             }
+            // `(Source.System.ID = LocalCandidate.NextSystemID)`: the same object.
+            Value::Binary(op @ ("==" | "=" | "!="), a, b) if is_object_id(a) && is_object_id(b) => {
+                let (a, b) = (self.object_ref(a, 0)?, self.object_ref(b, 0)?);
+                let same = json!({ "type": "same", "a": a, "b": b });
+                Ok(if *op == "!=" {
+                    json!({ "not": same })
+                } else {
+                    same
+                })
+            }
+            // `(0.1 <= LocalCandidate.Population <= 3)`: both comparisons.
+            Value::Binary(op, a, c)
+                if is_comparison(op)
+                    && matches!(&**a, Value::Binary(o, _, _) if is_comparison(o)) =>
+            {
+                let Value::Binary(_, _, b) = &**a else {
+                    return self.unsupported(0, "a chained comparison", "");
+                };
+                let first = self.condition(a)?;
+                let second = self.condition(&Value::Binary(op, b.clone(), c.clone()))?;
+                Ok(json!({ "all": [first, second] }))
+            }
             Value::Binary(op, a, b)
                 if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") =>
             {
@@ -168,13 +193,21 @@ impl Cx<'_> {
                 { "type": "has_tag", "tag": "planet" },
                 { "not": { "type": "is", "key": "focus", "value": "" } },
             ] })),
+            "Focus" if matches!(n.get("type"), Some(Value::Ref(_))) => {
+                let like = self.like_param(n, "type")?;
+                Ok(json!({ "type": "is", "key": "focus", "like": like }))
+            }
             "Focus" => self.is_text(n, "type", "focus"),
             // Owned by an empire a person plays (FOCS: "human player, not human species").
             "Human" => Ok(
                 json!({ "type": "is", "of": "target.owner", "key": "controller", "value": "human" }),
             ),
             "Random" => self.random(n),
-            "Star" => self.is_text(n, "type", "star"),
+            // A system's star, or the star of the system an object is in.
+            "Star" => {
+                let own = self.is_text(n, "type", "star")?;
+                Ok(json!({ "any": [own.clone(), { "type": "contained_by", "what": own }] }))
+            }
             "HasTag" => match n.get("name") {
                 Some(Value::Str(s)) => Ok(json!({ "type": "has_tag", "tag": class_name(s) })),
                 _ => self.unsupported(n.line, "HasTag without a name", ""),
@@ -203,6 +236,10 @@ impl Cx<'_> {
             }
             // The homeworld of a named species: the planet's `homeworld_of` holds it.
             "Homeworld" => match n.get("name").and_then(strings) {
+                None if n.get("name").is_some_and(|v| matches!(v, Value::Ref(_))) => {
+                    let like = self.like_param(n, "name")?;
+                    Ok(json!({ "type": "is", "key": "homeworld_of", "like": like }))
+                }
                 Some(names) => Ok(
                     json!({ "type": "is", "key": "homeworld_of", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
                 ),
@@ -210,6 +247,37 @@ impl Cx<'_> {
             },
             // The freeorion mod has no movement: it tags every ship `stationary`.
             "Stationary" => Ok(json!({ "type": "has_tag", "tag": "stationary" })),
+            "DesignHasHull" => self.design_has(n, "hull"),
+            "DesignHasPart" => self.design_has(n, "part"),
+            "Design" => self.design_named(n),
+            // FreeOrion's armed ship: a weapon or fighter hangar with damage above 0.
+            "Armed" => Ok(json!({ "type": "contains", "what": { "all": [
+                { "type": "has_tag", "tag": "part" },
+                { "any": [{ "type": "has_tag", "tag": "short_range" }, { "type": "has_tag", "tag": "fighter_hangar" }] },
+                { "type": "compare", "left": "target.capacity", "op": ">", "right": 0 },
+            ] } })),
+            "CanColonize" => Ok(self.species_flag("CanColonize")),
+            "CanProduceShips" => Ok(self.species_flag("CanProduceShips")),
+            // FreeOrion's population centres are its planets (`PopCenter` is part of
+            // `Planet`); as `ProductionCenter`, a planet.
+            "PopulationCenter" => Ok(json!({ "type": "has_tag", "tag": "planet" })),
+            "ProducedByEmpire" => {
+                let empire = self.object_param(n, "empire")?;
+                Ok(json!({ "type": "same", "a": "target.produced_by", "b": empire }))
+            }
+            "VisibleToEmpire" => self.visible_to_empire(n),
+            // A condition with a description for the player: the condition.
+            "Described" => match n.get("condition") {
+                Some(c) => self.condition(&c.clone()),
+                None => self.unsupported(n.line, "Described without a condition", ""),
+            },
+            // The mod has no production queue: nothing is ever enqueued.
+            "Enqueued" => Ok(json!({ "not": { "all": [] } })),
+            "ResourceSupplyConnected" => self.supply_connected(n),
+            // Monsters are the mod's ships tagged `monster`; fleets and ships set to
+            // fight are tagged `aggressive`.
+            "Monster" => Ok(json!({ "type": "has_tag", "tag": "monster" })),
+            "Aggressive" => Ok(json!({ "type": "has_tag", "tag": "aggressive" })),
             "SpeciesLikes" => self.opinion(n, "likes"),
             "SpeciesDislikes" => self.opinion(n, "dislikes"),
             _ => self.unsupported(n.line, kind, ""),
@@ -223,13 +291,13 @@ impl Cx<'_> {
             Some(one) => vec![one.clone()],
             None => Vec::new(),
         };
-        self.depth += 1;
+        // `And`/`Or` test the same candidate: `RootCandidate` in them is still the
+        // candidate (only `Contains`, `Number`, … nest a new one).
         let r = items
             .iter()
             .map(|i| self.condition(i))
-            .collect::<Built<Vec<_>>>();
-        self.depth -= 1;
-        Ok(json!({ how: r? }))
+            .collect::<Built<Vec<_>>>()?;
+        Ok(json!({ how: r }))
     }
 
     /// `Planet`, `Building name = [ … ]`, `Planet type = Tundra`, …
@@ -261,6 +329,11 @@ impl Cx<'_> {
                         self.unsupported(n.line, "Planet environment = <not words>", "")
                     })?;
                     all.push(json!({ "type": "is", "key": "environment", "value": words }));
+                }
+                // `Planet type = LocalCandidate.OriginalType`: another property.
+                "type" if matches!(v, Value::Ref(_)) => {
+                    let like = self.like_param(n, "type")?;
+                    all.push(json!({ "type": "is", "key": "planet_type", "like": like }));
                 }
                 "type" | "size" => {
                     let key = format!("planet_{label}");
@@ -358,6 +431,10 @@ impl Cx<'_> {
                 { "any": [{ "type": "has_tag", "tag": "planet" }, { "type": "has_tag", "tag": "ship" }] },
                 { "not": { "type": "is", "key": "species", "value": "" } },
             ] })),
+            Some(Value::Ref(_)) => {
+                let like = self.like_param(n, "name")?;
+                Ok(json!({ "type": "is", "key": "species", "like": like }))
+            }
             Some(v) => match strings(v) {
                 Some(names) => Ok(
                     json!({ "type": "is", "key": "species", "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
@@ -460,6 +537,20 @@ impl Cx<'_> {
         Ok(json!({ "type": "objects", "zone": "universe", "where": c? }))
     }
 
+    /// A parameter that is another object's property (`name = Source.Species`), as `is`'s
+    /// `like` text.
+    fn like_param(&mut self, n: &Node, label: &str) -> Built<String> {
+        let v = n.get(label).cloned().unwrap_or(Value::Num(0.0));
+        match self.like_ref(&v) {
+            Some(r) => r,
+            None => self.unsupported(
+                n.line,
+                &format!("{} {label} = <not a property>", n.kind),
+                "",
+            ),
+        }
+    }
+
     /// A parameter that names an object (`id = Source.PlanetID`).
     fn object_param(&mut self, n: &Node, label: &str) -> Built<String> {
         match n.get(label) {
@@ -473,6 +564,15 @@ impl Cx<'_> {
 fn owned_by_source_owner(n: &Node) -> bool {
     n.params.len() == 1
         && matches!(n.get("empire"), Some(Value::Ref(r)) if r.len() == 2 && r[0] == "Source" && r[1] == "Owner")
+}
+
+fn is_comparison(op: &str) -> bool {
+    matches!(op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=")
+}
+
+/// A reference to an object's id (`Source.System.ID`, `Target.PreviousSystemID`).
+fn is_object_id(v: &Value) -> bool {
+    matches!(v, Value::Ref(p) if p.len() >= 2 && p.last().is_some_and(|l| l.ends_with("ID")))
 }
 
 fn is_and(n: &Node) -> bool {

@@ -19,46 +19,21 @@
 //! silently.
 
 mod conditions;
+mod create;
+mod design;
 mod effects;
+mod opinions;
+mod parts;
+mod rules;
 mod values;
+
+pub use rules::Rules;
 
 use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value as Json};
 
 use crate::{Node, Preprocessed, Value};
-
-/// Values the translation needs from outside the content: FreeOrion's game rules
-/// (`GameRule name = "RULE_TECH_COST_FACTOR"`), by name.
-#[derive(Debug, Clone, Default)]
-pub struct Rules {
-    /// Game rule values.
-    pub game_rules: BTreeMap<String, f64>,
-}
-
-impl Rules {
-    /// Reads `NAME = number` lines (`#` starts a comment); a line that is neither is
-    /// reported with its 1-based number.
-    pub fn parse(text: &str) -> Result<Rules, (usize, String)> {
-        let mut game_rules = BTreeMap::new();
-        for (i, raw) in text.lines().enumerate() {
-            let line = raw.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let parsed = line
-                .split_once('=')
-                .and_then(|(k, v)| Some((k.trim().to_owned(), v.trim().parse::<f64>().ok()?)));
-            match parsed {
-                Some((k, v)) if !k.is_empty() => {
-                    game_rules.insert(k, v);
-                }
-                _ => return Err((i + 1, format!("`{line}` is not `NAME = number`"))),
-            }
-        }
-        Ok(Rules { game_rules })
-    }
-}
 
 /// A construct the translation does not support, where it was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -193,6 +168,25 @@ pub fn translate(pre: &Preprocessed, entries: &[Node], rules: &Rules) -> Transla
     let mut classes = Map::new();
     let mut conditions = Map::new();
     for entry in entries {
+        if entry.kind == "SpeciesCensusOrdering" {
+            // The order species are listed in by their tags (a display setting): a class
+            // holding the tags in order.
+            let order: Vec<Json> = entry
+                .params
+                .iter()
+                .filter_map(|(l, v)| match (l.as_str(), v) {
+                    ("tag", Value::Str(s)) => Some(json!(class_name(s))),
+                    _ => None,
+                })
+                .collect();
+            let name = "species_census_ordering".to_owned();
+            classes.insert(
+                name.clone(),
+                json!({ "tags": ["census_ordering"], "properties": { "order": order } }),
+            );
+            t.classes.push(name);
+            continue;
+        }
         let Some(kind) = KINDS.iter().find(|k| k.focs == entry.kind) else {
             let mut cx = Cx::new(pre, rules, &entry.kind);
             let _ = cx.unsupported::<()>(entry.line, &entry.kind, "the whole entry");
@@ -210,6 +204,7 @@ pub fn translate(pre: &Preprocessed, entries: &[Node], rules: &Rules) -> Transla
             }
         };
         let mut cx = Cx::new(pre, rules, &name);
+        cx.kind = entry.kind.clone();
         let class = cx.class(entry, kind);
         if let Some(loc) = entry.get("location") {
             if let Some(c) = cx.guarded("the location condition", |cx| cx.condition(loc)) {
@@ -272,6 +267,13 @@ pub(crate) struct Cx<'a> {
     entry: String,
     /// `NamedReal` definitions seen so far, for `NamedRealLookup`.
     named: BTreeMap<String, String>,
+    /// The ship part whose meter the effect being translated sets (`partname`), if any.
+    pub(crate) ship_part: Option<String>,
+    /// The FOCS kind of the entry being translated (`Species`, `Tech`, …).
+    pub(crate) kind: String,
+    /// Whether the effects group being translated acts on its source only (`scope =
+    /// Source`, or no scope).
+    scope_is_source: bool,
     /// How deeply conditions nest (`RootCandidate` is the candidate only at depth 0).
     depth: usize,
     found: Vec<Unsupported>,
@@ -289,6 +291,9 @@ impl<'a> Cx<'a> {
             entry: entry.to_owned(),
             named: BTreeMap::new(),
             depth: 0,
+            kind: String::new(),
+            ship_part: None,
+            scope_is_source: false,
             found: Vec::new(),
             part: "the entry".into(),
             line: 0,
@@ -340,11 +345,34 @@ impl<'a> Cx<'a> {
                 }
             }
         }
+        // A part's class (`class = ShortRange`) as a tag: `short_range`.
+        if let Some(Value::Node(c)) = entry.get("class") {
+            tags.push(json!(snake(&c.kind)));
+        }
+        // Entry flags (`CanColonize`, `Playable`, …) as tags: `can_colonize`.
+        for a in &entry.args {
+            if let Value::Node(f) = a {
+                if f.params.is_empty() && f.args.is_empty() {
+                    tags.push(json!(snake(&f.kind)));
+                }
+            }
+        }
         let mut props = Map::new();
         if let Some(Value::Str(s)) = entry.get("name") {
             props.insert("title".into(), json!(s));
         }
         self.properties(entry, &mut props);
+        if kind.focs == "Part" {
+            // The meters a part object carries (see `parts`): reset and set each turn.
+            for meter in [
+                "capacity",
+                "max_capacity",
+                "secondary_stat",
+                "max_secondary_stat",
+            ] {
+                props.insert(meter.into(), json!(0.0));
+            }
+        }
         let mut groups = Vec::new();
         let list = match entry.get("effectsgroups") {
             Some(Value::List(l)) => l.clone(),
@@ -354,8 +382,8 @@ impl<'a> Cx<'a> {
         for (n, g) in list.iter().enumerate() {
             let Value::Node(g) = g else { continue };
             let what = format!("effects group {} (line {})", n + 1, self.line_of(g.line));
-            if let Some(group) = self.guarded(&what, |cx| cx.effects_group(g, kind)) {
-                groups.push(group);
+            if let Some(more) = self.guarded(&what, |cx| cx.effects_group(g, kind)) {
+                groups.extend(more);
             }
         }
         let mut class = json!({ "tags": tags, "properties": props });
@@ -379,17 +407,26 @@ impl<'a> Cx<'a> {
             ("buildcost", "build_cost"),
             ("buildtime", "build_time"),
             ("adoptioncost", "adoption_cost"),
-            ("capacity", "capacity"),
-            ("speed", "speed"),
-            ("structure", "structure"),
-            ("fuel", "fuel"),
-            ("stealth", "stealth"),
+            // A hull's or part's stats, named apart from the meters of the same names
+            // (a ship's `fuel`, `structure`): the pass resets and clamps those on every
+            // object that has them.
+            ("capacity", "base_capacity"),
+            // A weapon's damage is its capacity, its shots its secondary stat.
+            ("damage", "base_capacity"),
+            ("shots", "base_secondary_stat"),
+            ("speed", "base_speed"),
+            ("structure", "base_structure"),
+            ("fuel", "base_fuel"),
+            ("stealth", "base_stealth"),
         ] {
             if let Some(v) = entry.get(focs) {
                 if let Some(n) = self.constant(v) {
                     props.insert(key.into(), json!(n));
                 }
             }
+        }
+        if let Some(Value::Str(s)) = entry.get("preferredfocus") {
+            props.insert("preferred_focus".into(), json!(s));
         }
         if let Some(Value::Str(s)) = entry.get("category") {
             props.insert("category".into(), json!(s));
@@ -417,8 +454,9 @@ impl<'a> Cx<'a> {
         values::fold(v, self.rules)
     }
 
-    /// One `EffectsGroup`.
-    fn effects_group(&mut self, g: &Node, kind: &EntryKind) -> Built<Json> {
+    /// One `EffectsGroup`: one group, and one more for each ship part whose meters it
+    /// sets (see `parts`).
+    fn effects_group(&mut self, g: &Node, kind: &EntryKind) -> Built<Vec<Json>> {
         self.line = g.line;
         if g.kind != "EffectsGroup" {
             return self.unsupported(g.line, &g.kind, "");
@@ -430,9 +468,11 @@ impl<'a> Cx<'a> {
         if let Some(z) = kind.zone {
             group.insert("zones".into(), json!([z]));
         }
+        self.scope_is_source = true;
         if let Some(scope) = g.get("scope") {
             if let Some(sel) = self.scope(scope)? {
                 group.insert("scope".into(), sel);
+                self.scope_is_source = false;
             }
         }
         if let Some(a) = g.get("activation") {
@@ -466,16 +506,20 @@ impl<'a> Cx<'a> {
             .or(group_label)
             .unwrap_or_else(|| self.entry.clone());
         group.insert("label".into(), json!(label));
-        if built.sets.is_empty() && built.actions.is_empty() {
+        if built.sets.is_empty() && built.actions.is_empty() && built.parts.is_empty() {
             // `effects = NoOp`: a group that does nothing translates to nothing.
             return Err(Stop);
         }
+        let mut out = self.part_groups(&group, &built.parts)?;
         if !built.sets.is_empty() {
             group.insert("effects".into(), Json::Array(built.sets));
         }
         if !built.actions.is_empty() {
             group.insert("do".into(), Json::Array(built.actions));
         }
-        Ok(Json::Object(group))
+        if group.contains_key("effects") || group.contains_key("do") {
+            out.insert(0, Json::Object(group));
+        }
+        Ok(out)
     }
 }

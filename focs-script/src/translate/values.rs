@@ -10,8 +10,8 @@ use super::{snake, Built, Cx, Rules};
 use crate::{Node, Value};
 
 /// The local names an expression being built binds (its `let`).
-struct Locals {
-    lets: Map<String, Json>,
+pub(crate) struct Locals {
+    pub(crate) lets: Map<String, Json>,
 }
 
 impl Cx<'_> {
@@ -51,6 +51,13 @@ impl Cx<'_> {
                 self.expr(y, b)?
             )),
             ("abs", [x]) => Ok(format!("abs({})", self.expr(x, b)?)),
+            // A uniform draw from the world's seeded RNG, in millionths of the range.
+            ("randomnumber", [lo, hi]) => {
+                let (lo, hi) = (self.expr(lo, b)?, self.expr(hi, b)?);
+                Ok(format!(
+                    "({lo} + ({hi} - {lo}) * (1d1000001 - 1) / 1000000)"
+                ))
+            }
             // `Value(Target.MaxShield)`: the meter's value as effects left it so far —
             // what reading it gives here.
             ("value", [x]) => self.expr(x, b),
@@ -63,19 +70,29 @@ impl Cx<'_> {
         match n.kind.as_str() {
             "Value" if n.params.is_empty() => Ok("value".into()),
             "CurrentTurn" => Ok("tick".into()),
-            "NamedReal" => {
+            "NamedReal" | "NamedInteger" => {
                 let (Some(Value::Str(name)), Some(v)) = (n.get("name"), n.get("value")) else {
-                    return self.unsupported(n.line, "NamedReal without name and value", "");
+                    return self.unsupported(
+                        n.line,
+                        &format!("{} without name and value", n.kind),
+                        "",
+                    );
                 };
                 let text = self.expr(v, b)?;
                 self.named.insert(name.clone(), text.clone());
                 Ok(text)
             }
-            "NamedRealLookup" => match n.get("name") {
+            "NamedRealLookup" | "NamedIntegerLookup" => match n.get("name") {
                 Some(Value::Str(name)) => {
-                    match (self.named.get(name), self.rules.game_rules.get(name)) {
+                    let elsewhere = self
+                        .rules
+                        .named
+                        .get(name)
+                        .or_else(|| self.rules.game_rules.get(name));
+                    match (self.named.get(name), elsewhere) {
                         (Some(t), _) => Ok(t.clone()),
-                        // Defined nowhere the file sees: the mod's rules may give it.
+                        // Defined in another file (FreeOrion's named values), or nowhere
+                        // the content has: the mod's rules may give it.
                         (None, Some(v)) => Ok(number(*v)),
                         (None, None) => self.unsupported(
                             n.line,
@@ -98,6 +115,10 @@ impl Cx<'_> {
                 _ => self.unsupported(n.line, "GameRule without a name", ""),
             },
             "Statistic" => self.statistic(n, b),
+            "HullFuel" => self.hull_stat(n, b, "base_fuel"),
+            "SpeciesContentOpinion" => self.content_opinion(n, b),
+            "PartCapacity" => self.part_stat(n, "base_capacity"),
+            "PartSecondaryStat" => self.part_stat(n, "base_secondary_stat"),
             // Universe-wide settings (`GalaxyMaxAIAggression`, `UniverseWidth`, …): the
             // mod's game rules give them, under the same name.
             other
@@ -115,6 +136,41 @@ impl Cx<'_> {
             }
             other => self.unsupported(n.line, &format!("the value {other}"), ""),
         }
+    }
+
+    /// `SpeciesContentOpinion species = X.Species name = N`: 1 when the species likes `N`,
+    /// -1 when it dislikes it, else 0 (FreeOrion's); the object `X` carries its species'
+    /// `likes` and `dislikes`.
+    fn content_opinion(&mut self, n: &Node, b: &mut Locals) -> Built<String> {
+        let of = match n.get("species") {
+            Some(Value::Ref(p)) if p.len() == 2 && p[1] == "Species" => self.path(&p[..1])?,
+            _ => {
+                return self.unsupported(
+                    n.line,
+                    "SpeciesContentOpinion of a species other than <object>.Species",
+                    "",
+                )
+            }
+        };
+        let name = match n.get("name") {
+            Some(Value::Str(s)) => super::class_name(s),
+            Some(Value::Node(t)) if t.kind.starts_with("This") && t.params.is_empty() => {
+                super::class_name(&self.entry)
+            }
+            _ => return self.unsupported(n.line, "SpeciesContentOpinion of a name not given", ""),
+        };
+        let mut one = |key: &str| {
+            let local = format!("stat{}", b.lets.len() + 1);
+            b.lets.insert(
+                local.clone(),
+                json!({ "if": { "type": "is", "of": of, "key": key, "value": name },
+                "then": 1, "else": 0 }),
+            );
+            local
+        };
+        let likes = one("likes");
+        let dislikes = one("dislikes");
+        Ok(format!("({likes} - {dislikes})"))
     }
 
     /// `Statistic Count condition = …` and friends, bound to a local name.
@@ -206,6 +262,22 @@ impl Cx<'_> {
         Ok(format!("{}.{}", self.path(obj)?, snake(last)))
     }
 
+    /// A property of an object as `like` reference text: `Source.Species` →
+    /// `source.species`; in a species' own groups `Source.PreferredFocus` is its
+    /// species' (the holder's) `preferred_focus`. `None` when `v` is not such a reference.
+    pub(crate) fn like_ref(&mut self, v: &Value) -> Option<Built<String>> {
+        let Value::Ref(parts) = v else { return None };
+        let (obj, last) = parts.split_at(parts.len().checked_sub(1)?);
+        let last = last.first()?;
+        if obj.is_empty() {
+            return None;
+        }
+        if self.kind == "Species" && obj == ["Source"] && last == "PreferredFocus" {
+            return Some(Ok("self.preferred_focus".into()));
+        }
+        Some(self.path(obj).map(|p| format!("{p}.{}", snake(last))))
+    }
+
     /// An object reference: `Source.Owner` → `source.owner`, `Source.PlanetID` →
     /// `source.planet`.
     pub(crate) fn object_ref(&mut self, v: &Value, line: usize) -> Built<String> {
@@ -235,6 +307,8 @@ impl Cx<'_> {
             "Source" => "source",
             "Target" | "LocalCandidate" => "target",
             "RootCandidate" if self.depth == 0 => "target",
+            // Inside a nested condition: the outermost candidate (Tessera's `root`).
+            "RootCandidate" => "root",
             other => return self.unsupported(0, other, ""),
         };
         let mut out = base.to_owned();
@@ -244,6 +318,9 @@ impl Cx<'_> {
                 "Planet" | "PlanetID" => "planet",
                 "System" | "SystemID" => "system",
                 "Fleet" | "FleetID" => "fleet",
+                // A moving fleet's next and previous systems (this mod moves none).
+                "NextSystemID" => "next_system",
+                "PreviousSystemID" => "previous_system",
                 other => return self.unsupported(0, &format!("{head}.{other} as an object"), ""),
             };
             out.push('.');
@@ -254,7 +331,7 @@ impl Cx<'_> {
 }
 
 /// A number as expression text.
-fn number(n: f64) -> String {
+pub(crate) fn number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
     } else {

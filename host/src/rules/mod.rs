@@ -57,6 +57,10 @@ pub struct Scope {
     pub value: Option<f64>,
     /// The object that gave the effect being run (`giver`; a given effect only).
     pub giver: Option<ObjId>,
+    /// The object under test of the outermost condition being evaluated (`root`, FOCS's
+    /// `RootCandidate`): the first [`Scope::with_target`] sets it, nested conditions
+    /// (`number`'s `of`, `contains`' `what`) keep it while they rebind `target`.
+    pub root: Option<ObjId>,
 }
 
 impl Scope {
@@ -70,6 +74,7 @@ impl Scope {
             event: Some(event.clone()),
             value: None,
             giver: None,
+            root: None,
         }
     }
 
@@ -77,6 +82,7 @@ impl Scope {
     pub fn with_target(&self, target: ObjId) -> Scope {
         Scope {
             target: Some(target),
+            root: self.root.or(Some(target)),
             ..self.clone()
         }
     }

@@ -17,6 +17,9 @@ pub enum Pick {
     Random(Expr),
     /// The first `n` candidates (in selection order).
     First(Expr),
+    /// One candidate for each distinct value of a property (the first in selection order;
+    /// an absent property is a value too): FOCS's `Unique sortkey = …`.
+    Unique(crate::id::Sym),
     /// `n` candidates chosen by the controller of the holder's owner.
     Chosen {
         /// How many to choose.
@@ -105,8 +108,11 @@ impl Select {
         d.merge(&filters);
         // A picker other than `all` draws from the RNG, asks a controller or evaluates
         // an expression in the scope.
-        if !matches!(self.pick, Pick::All) {
-            d.scope(crate::state::ScopeReads::OTHER);
+        match self.pick {
+            Pick::All => {}
+            // One per distinct value: reads the candidates' key, nothing of the scope.
+            Pick::Unique(key) => d.key(key),
+            _ => d.scope(crate::state::ScopeReads::OTHER),
         }
     }
 
@@ -182,6 +188,7 @@ impl Select {
     fn pick(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>, start: usize) -> Result<(), RuleError> {
         match &self.pick {
             Pick::All => {}
+            Pick::Unique(key) => unique(cx, out, start, *key),
             Pick::First(n) => {
                 let n = usize::try_from(n.eval_int(cx)?.max(0)).unwrap_or(0);
                 out.truncate(start + n.min(out.len() - start));
@@ -268,6 +275,22 @@ impl Select {
     }
 }
 
+/// Keeps, in `out[start..]`, the first object for each distinct value of `key`.
+fn unique(cx: &Cx<'_>, out: &mut Vec<ObjId>, start: usize, key: crate::id::Sym) {
+    let mut seen: Vec<Option<crate::state::Value>> = Vec::new();
+    let mut keep = start;
+    for i in start..out.len() {
+        let o = out[i];
+        let v = cx.world.base(o, key).cloned();
+        if !seen.contains(&v) {
+            seen.push(v);
+            out[keep] = o;
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
+
 /// A random pick's outcome scripted by the controller (tests), if it has one; `None`
 /// (no controller here, or it scripts nothing) leaves the pick to the world's RNG.
 fn scripted_random(
@@ -304,6 +327,10 @@ impl Selector for Select {
         self.candidates(cx, &mut v)?;
         match &self.pick {
             Pick::All | Pick::Chosen { .. } => Ok(v.len()),
+            Pick::Unique(key) => {
+                unique(cx, &mut v, 0, *key);
+                Ok(v.len())
+            }
             Pick::Random(n) | Pick::First(n) => Ok(usize::try_from(n.eval_int(cx)?.max(0))
                 .unwrap_or(0)
                 .min(v.len())),

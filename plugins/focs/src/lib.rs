@@ -10,7 +10,10 @@
 //! (`tessera check` lists them); the class still loads, tagged `untranslated`, without
 //! the effects group that used it. The mod's files it reads: `focs/shim.macros`,
 //! `focs/game_rules.txt` (the values of `GameRule` lookups) and `focs/includes.txt`
-//! (include names to read from another file: `from = to`).
+//! (include names to read from another file: `from = to`). Named values other files define
+//! are read from FreeOrion's `scripting/macros/*.focs.py` (only their `NamedReal(name=…,
+//! value=<number>)` definitions) and from the other `.focs.txt` files of the entry's folder
+//! (`NamedReal name = "…" value = <number>`).
 
 use focs_script::translate::{translate, Rules};
 use focs_script::{parse, preprocess, Files, Severity};
@@ -21,6 +24,8 @@ use tessera_plugin_api::prelude::*;
 const SHIM: &str = "focs/shim.macros";
 const GAME_RULES: &str = "focs/game_rules.txt";
 const INCLUDES: &str = "focs/includes.txt";
+/// Where FreeOrion keeps its named values, under the content root.
+const NAMED_VALUES_DIR: &str = "scripting/macros";
 
 /// The content root's files, read through the host (confined to what the mod may read).
 struct ModFiles {
@@ -76,6 +81,27 @@ fn line_offset(text: &str, line: u32) -> Option<usize> {
         .map(|(i, _)| i + 1)
 }
 
+/// Adds the named values other files define: FreeOrion's `scripting/macros/*.focs.py`
+/// (`NamedReal(name="FU_RAMSCOOP_REFUEL", value=0.4)`) and the other entries of the
+/// file's folder (`NamedReal name = "X" value = 20` in BLACK_HOLE_POW_GEN, looked up in
+/// HYPER_DAM).
+fn named_values_elsewhere(root: &str, path: &str, rules: &mut Rules) -> Result<(), LoadError> {
+    let macros_dir = format!("{root}{NAMED_VALUES_DIR}");
+    let folder = path.rsplit_once('/').map_or("", |(d, _)| d);
+    let own = path.rsplit_once('/').map_or(path, |(_, f)| f);
+    let wanted = [(macros_dir.as_str(), ".focs.py"), (folder, ".focs.txt")];
+    for (dir, suffix) in wanted {
+        for file in load_dir(dir).unwrap_or_default() {
+            if file.ends_with(suffix) && !(dir == folder && file == own) {
+                let text = read_text(&format!("{dir}/{file}"))
+                    .map_err(|e| LoadError::new(format!("{dir}/{file}: {e}")))?;
+                rules.add_named_values(&text);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// One FOCS file → its classes.
 #[loader("freeorion:loader/focs", extensions = ["focs"])]
 fn focs(text: &str) -> Result<Value, LoadError> {
@@ -87,7 +113,7 @@ fn focs(text: &str) -> Result<Value, LoadError> {
     let (root, name) = path.split_at(at);
     let rules_text =
         read_text(GAME_RULES).map_err(|e| LoadError::new(format!("{GAME_RULES}: {e}")))?;
-    let rules = Rules::parse(&rules_text)
+    let mut rules = Rules::parse(&rules_text)
         .map_err(|(line, m)| LoadError::new(format!("{GAME_RULES}:{line}: {m}")))?;
     let renamed = read_text(INCLUDES).map(|t| renames(&t)).unwrap_or_default();
     let mut files = ModFiles {
@@ -113,7 +139,16 @@ fn focs(text: &str) -> Result<Value, LoadError> {
             offset,
         }
     })?;
-    let t = translate(&pre, &nodes, &rules);
+    let mut t = translate(&pre, &nodes, &rules);
+    // A name looked up but defined in another file: read the other files' named values
+    // (only then: most entries need none) and translate again.
+    if t.unsupported
+        .iter()
+        .any(|u| u.construct.ends_with("(defined in another file)"))
+    {
+        named_values_elsewhere(root, &path, &mut rules)?;
+        t = translate(&pre, &nodes, &rules);
+    }
     for (path, file, line) in &t.spans {
         if let Some(at) = here(file, *line) {
             let end = text[at..].find('\n').map_or(text.len(), |n| at + n);

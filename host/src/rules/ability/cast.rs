@@ -237,6 +237,7 @@ pub fn run_pipeline(
         event: None,
         value: None,
         giver: None,
+        root: None,
     };
     let saved = std::mem::replace(&mut ax.scope, scope);
     let mut failed = None;

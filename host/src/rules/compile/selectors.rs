@@ -148,7 +148,7 @@ impl Compiler<'_> {
     pub(crate) fn pick(&mut self, v: &Json, path: &[PathSeg]) -> Result<Pick, ContentError> {
         let bad = || {
             ContentError::new("E-CONTENT-PARAM", path.to_vec(), "unknown picker")
-                .help("use `\"all\"`, `\"random\"`, `{ random = N }`, `{ first = N }`, `\"chosen\"` or `{ chosen = N, prompt = \"...\" }`")
+                .help("use `\"all\"`, `\"random\"`, `{ random = N }`, `{ first = N }`, `{ unique = \"key\" }`, `\"chosen\"` or `{ chosen = N, prompt = \"...\" }`")
         };
         match v {
             Json::String(s) => match s.as_str() {
@@ -163,6 +163,20 @@ impl Compiler<'_> {
             Json::Object(m) => {
                 if let Some(n) = m.get("random") {
                     return Ok(Pick::Random(self.expr(n, &with(path, "random"))?));
+                }
+                if let Some(k) = m.get("unique") {
+                    let key = k
+                        .as_str()
+                        .filter(|k| crate::rules::expr::check_ident(k).is_ok());
+                    return match key {
+                        Some(k) => Ok(Pick::Unique(crate::id::Sym::new(k))),
+                        None => Err(ContentError::new(
+                            "E-CONTENT-PARAM",
+                            with(path, "unique"),
+                            "`unique` names the property whose values must differ",
+                        )
+                        .help("e.g. `pick = { unique = \"species\" }`")),
+                    };
                 }
                 if let Some(n) = m.get("first") {
                     return Ok(Pick::First(self.expr(n, &with(path, "first"))?));

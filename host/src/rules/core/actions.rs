@@ -507,6 +507,7 @@ fn objects(r: &mut Registry) {
             ParamSpec::optional("class_of", T::Selector, "instead of `class`: create an object of the class of each selected object (a copy of a card)"),
             ParamSpec::optional("zone", T::Name, "where (default `board`)"),
             ParamSpec::optional("owner", T::Object, "who owns it (default: the holder's owner)"),
+            ParamSpec::optional("unowned", T::Bool, "instead of `owner`: the new objects have no owner (default false)"),
             ParamSpec::optional("parent", T::Object, "what the new objects are attached to (e.g. `self`: a planet's buildings)"),
             ParamSpec::optional("count", T::Expr, "how many (default 1)"),
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
@@ -530,11 +531,16 @@ fn objects(r: &mut Registry) {
                     "`create` needs exactly one of `class` (a class or a list) and `class_of` (a selector)",
                 ));
             }
+            let unowned = p.bool_or("unowned", false)?;
+            if unowned && p.raw("owner").is_some() {
+                return Err(p.error("unowned", "give either `owner` or `unowned = true`, not both"));
+            }
             Ok(Box::new(Create {
                 classes,
                 class_of,
                 zone: p.opt_name("zone")?.unwrap_or_else(|| Sym::new("board")),
                 owner: p.object("owner")?,
+                unowned,
                 parent: p.object("parent")?,
                 count: p.expr_or("count", 1.0)?,
                 limit: p.opt_expr("limit")?,

@@ -55,10 +55,49 @@ fn settle(
     Ok(())
 }
 
+/// The condition `what` of `contains` / `contained_by`. A batch tests `what` once per
+/// related object for every candidate; when `what` reads the scope (`root`, `source`, …)
+/// and no outer condition fixed `root`, each candidate is tested alone instead, as its own
+/// `root`.
+#[derive(Debug)]
+struct Nested {
+    what: Box<dyn Condition>,
+    scoped: bool,
+}
+
+impl Nested {
+    fn new(what: Box<dyn Condition>) -> Nested {
+        let mut d = Deps::default();
+        what.deps(&mut d);
+        Nested {
+            scoped: d.scoped || d.everything,
+            what,
+        }
+    }
+
+    fn per_object(&self, cx: &Cx<'_>) -> bool {
+        self.scoped && cx.scope.root.is_none()
+    }
+}
+
+/// Tests each of `objs` alone, with it as `target` and `root`.
+fn per_object(
+    c: &dyn Condition,
+    cx: &Cx<'_>,
+    objs: &[ObjId],
+    out: &mut Vec<bool>,
+) -> Result<(), RuleError> {
+    for &o in objs {
+        let scope = cx.scope.with_target(o);
+        c.test_many(&cx.with_scope(&scope), &[o], out)?;
+    }
+    Ok(())
+}
+
 /// `contains`: a descendant of the object (a child through `parent`, at any depth)
 /// satisfies `what`.
 #[derive(Debug)]
-struct Contains(Box<dyn Condition>);
+struct Contains(Nested);
 
 impl Condition for Contains {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
@@ -68,6 +107,9 @@ impl Condition for Contains {
     }
 
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        if self.0.per_object(cx) {
+            return per_object(self, cx, objs, out);
+        }
         let mut order: Vec<(ObjId, usize)> = objs.iter().copied().zip(0..).collect();
         order.sort_unstable();
         // (descendant, candidate) for every candidate above every object.
@@ -84,7 +126,7 @@ impl Condition for Contains {
             });
         }
         let mut hit = vec![false; objs.len()];
-        settle(self.0.as_ref(), cx, &pairs, &mut hit)?;
+        settle(self.0.what.as_ref(), cx, &pairs, &mut hit)?;
         out.extend(hit);
         Ok(())
     }
@@ -92,14 +134,14 @@ impl Condition for Contains {
     fn deps(&self, d: &mut Deps) {
         d.structural_anywhere();
         let mut inner = Deps::default();
-        self.0.deps(&mut inner);
+        self.0.what.deps(&mut inner);
         d.nested(&inner);
     }
 }
 
 /// `contained_by`: an ancestor of the object (its parent, at any depth) satisfies `what`.
 #[derive(Debug)]
-struct ContainedBy(Box<dyn Condition>);
+struct ContainedBy(Nested);
 
 impl Condition for ContainedBy {
     fn test(&self, cx: &Cx<'_>, obj: ObjId) -> Result<bool, RuleError> {
@@ -109,12 +151,15 @@ impl Condition for ContainedBy {
     }
 
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        if self.0.per_object(cx) {
+            return per_object(self, cx, objs, out);
+        }
         let mut pairs = Vec::new();
         for (i, &o) in objs.iter().enumerate() {
             each_ancestor(cx.world, o, |a| pairs.push((a, i)));
         }
         let mut hit = vec![false; objs.len()];
-        settle(self.0.as_ref(), cx, &pairs, &mut hit)?;
+        settle(self.0.what.as_ref(), cx, &pairs, &mut hit)?;
         out.extend(hit);
         Ok(())
     }
@@ -122,7 +167,7 @@ impl Condition for ContainedBy {
     fn deps(&self, d: &mut Deps) {
         d.structural_anywhere();
         let mut inner = Deps::default();
-        self.0.deps(&mut inner);
+        self.0.what.deps(&mut inner);
         d.nested(&inner);
     }
 }
@@ -151,13 +196,13 @@ pub(super) fn register(r: &mut Registry) {
             "core:condition/contains",
             "a descendant of the object (a child through `parent`, at any depth) satisfies `what`",
             "the condition a descendant must satisfy (in it, `target` is the descendant)",
-            kind(|p| Ok(Box::new(Contains(what(p)?)))),
+            kind(|p| Ok(Box::new(Contains(Nested::new(what(p)?))))),
         ),
         (
             "core:condition/contained_by",
             "an ancestor of the object (its `parent`, at any depth) satisfies `what`",
             "the condition an ancestor must satisfy (in it, `target` is the ancestor)",
-            kind(|p| Ok(Box::new(ContainedBy(what(p)?)))),
+            kind(|p| Ok(Box::new(ContainedBy(Nested::new(what(p)?))))),
         ),
     ] {
         r.conditions

@@ -28,6 +28,8 @@ pub(super) struct Create {
     pub(super) class_of: Option<crate::rules::select::Select>,
     pub(super) zone: Sym,
     pub(super) owner: Option<ObjRef>,
+    /// The new objects have no owner (a monster an effect creates).
+    pub(super) unowned: bool,
     /// What the new objects are attached to (a building to its planet).
     pub(super) parent: Option<ObjRef>,
     pub(super) count: Expr,
@@ -41,6 +43,7 @@ impl Action for Create {
     fn run(&self, ax: &mut ActCx<'_>, _targets: &[ObjId]) -> Result<(), RuleError> {
         let cx = ax.cx();
         let owner = match &self.owner {
+            _ if self.unowned => None,
             Some(r) => Some(r.resolve(&cx)?),
             // The acting player: the holder (or its owner), else the event's player.
             None => super::acting_player(&cx),

@@ -80,7 +80,7 @@ impl<'w> Graph<'w> {
     }
 
     /// Calls `f` with each living object `node` has an edge to.
-    fn each_neighbour(&self, node: ObjId, mut f: impl FnMut(ObjId)) {
+    pub(crate) fn each_neighbour(&self, node: ObjId, mut f: impl FnMut(ObjId)) {
         let Ok(o) = self.world.object(node) else {
             return;
         };

@@ -1,7 +1,8 @@
 //! Object references kept in properties: `core:action/link` stores a selected object in
 //! a property (a spell on a stack remembers the target chosen when it was cast), and
 //! `core:selector/object` selects the object a reference names (`self.chosen`), so the
-//! reference can be followed — and re-checked with `where` — later.
+//! reference can be followed — and re-checked with `where` — later; `core:action/attach`
+//! changes what an object is attached to (its `parent`).
 
 use std::sync::Arc;
 
@@ -30,6 +31,39 @@ impl Action for Link {
                 Some(&o) => ax.world.set(t, self.key, Value::Obj(o))?,
                 None => ax.world.unset(t, self.key)?,
             };
+        }
+        Ok(())
+    }
+}
+
+/// Attaches each target to the first object `parent` selects: its new `parent` (a fleet
+/// moved to another system). An object is never attached to itself or below itself.
+#[derive(Debug)]
+struct Attach {
+    parent: Select,
+}
+
+impl Action for Attach {
+    fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        let mut found = Vec::new();
+        self.parent.select(&ax.cx(), &mut found)?;
+        let Some(&parent) = found.first() else {
+            return Ok(());
+        };
+        for &t in targets {
+            // The new parent must not be the target or one of its descendants.
+            let mut up = Some(parent);
+            let mut below_itself = false;
+            while let Some(a) = up {
+                if a == t {
+                    below_itself = true;
+                    break;
+                }
+                up = ax.world.object(a).ok().and_then(|o| o.parent);
+            }
+            if !below_itself {
+                ax.world.set_parent(t, Some(parent))?;
+            }
         }
         Ok(())
     }
@@ -66,8 +100,20 @@ impl SelectorKind for NamedKind {
     }
 }
 
-/// Registers `link` and `object`.
+/// Registers `link`, `attach` and `object`.
 pub(super) fn register(r: &mut Registry) {
+    r.actions
+        .register(builtin(
+            "core:action/attach",
+            "attaches each target to the first object `parent` selects (its new parent: a fleet moved into a system, a planet into another); nothing when it selects none; an object is never attached to itself or below itself",
+            vec![ParamSpec::required("parent", T::Selector, "the new parent (its first object; e.g. with `pick = \"random\"`)")],
+            Arc::new(FnKind(|p: &mut Params<'_, '_>| -> Result<Box<dyn Action>, ContentError> {
+                Ok(Box::new(Attach {
+                    parent: p.selector("parent")?.ok_or_else(|| p.error("parent", "`parent` is required"))?,
+                }))
+            })),
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
     r.actions
         .register(builtin(
             "core:action/link",

@@ -4,6 +4,7 @@
 mod actions;
 mod choices;
 mod conditions;
+mod connected;
 mod containment;
 mod create;
 mod effects;
@@ -12,6 +13,7 @@ pub(crate) mod graph;
 mod lanes;
 mod links;
 mod loaders;
+mod motion;
 mod nearest;
 mod passes;
 mod properties;
@@ -32,6 +34,8 @@ pub fn register(r: &mut Registry) {
     choices::register(r);
     conditions::register(r);
     spatial::register(r);
+    connected::register(r);
+    motion::register(r);
     containment::register(r);
     lanes::register(r);
     selectors::register(r);

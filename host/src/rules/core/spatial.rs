@@ -20,9 +20,9 @@ use crate::state::ObjId;
 /// candidate, so a batch selects it once; otherwise it is selected for each candidate,
 /// with the candidate as `target`, exactly as a lone test does.
 #[derive(Debug)]
-struct Of {
-    select: Select,
-    scoped: bool,
+pub(super) struct Of {
+    pub(super) select: Select,
+    pub(super) scoped: bool,
 }
 
 impl Of {
@@ -35,7 +35,7 @@ impl Of {
         }
     }
 
-    fn from_params(p: &mut Params<'_, '_>) -> Result<Of, ContentError> {
+    pub(super) fn from_params(p: &mut Params<'_, '_>) -> Result<Of, ContentError> {
         let select = p.selector("of")?.ok_or_else(|| {
             p.error("of", "`of` is required").help(
                 "give the objects to measure from, e.g. `of = { type = \"objects\", tag = \"palace\" }`",
@@ -45,7 +45,7 @@ impl Of {
     }
 
     /// The places (under `place`) of the selected objects, sorted, without repeats.
-    fn places(
+    pub(super) fn places(
         &self,
         cx: &Cx<'_>,
         place: impl Fn(ObjId) -> Option<ObjId>,
@@ -296,7 +296,7 @@ fn reg(r: &mut Registry, id: &str, doc: &str, params: Vec<ParamSpec>, imp: Arc<d
 }
 
 /// The `of` parameter every condition here takes.
-const OF: ParamSpec = ParamSpec::required(
+pub(super) const OF: ParamSpec = ParamSpec::required(
     "of",
     T::Selector,
     "the objects to measure from (a selector; in it `target` is the object under test)",

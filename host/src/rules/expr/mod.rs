@@ -96,6 +96,9 @@ pub enum Base {
     /// The object that gave the effect being run (`giver`: a given effect's actions
     /// reach the object whose action gave it, as Echoing Ooze's copy reaches the Ooze).
     Giver,
+    /// The object under test of the outermost condition (`root`: FOCS's
+    /// `RootCandidate`, the candidate a nested `number` or `contains` was reached from).
+    Root,
 }
 
 impl Base {
@@ -107,7 +110,10 @@ impl Base {
             Base::This => R::THIS,
             Base::Source => R::SOURCE,
             Base::Player => R::PLAYER,
-            Base::Target | Base::EventSource | Base::EventTarget | Base::Giver => R::OTHER,
+            // `root` is the outermost candidate: nothing a reuse could key on.
+            Base::Target | Base::EventSource | Base::EventTarget | Base::Giver | Base::Root => {
+                R::OTHER
+            }
         }
     }
 
@@ -118,6 +124,7 @@ impl Base {
             "target" => Base::Target,
             "player" => Base::Player,
             "giver" => Base::Giver,
+            "root" => Base::Root,
             _ => return None,
         })
     }
@@ -154,7 +161,7 @@ impl ObjRef {
             }
         } else {
             Base::parse(head).ok_or_else(|| {
-                err(format!("`{head}` is not an object; start with `self`, `source`, `target`, `player`, `giver` or `event.target`"))
+                err(format!("`{head}` is not an object; start with `self`, `source`, `target`, `player`, `giver`, `root` or `event.target`"))
             })?
         };
         let mut hops = smallvec::SmallVec::new();
@@ -175,6 +182,7 @@ impl ObjRef {
             Base::EventSource => cx.scope.event.as_ref().and_then(|e| e.source),
             Base::EventTarget => cx.scope.event.as_ref().and_then(|e| e.target),
             Base::Giver => cx.scope.giver,
+            Base::Root => cx.scope.root,
         };
         let mut cur = start.ok_or_else(|| RuleError::NoObject(self.to_string()))?;
         for hop in &self.hops {
@@ -203,6 +211,7 @@ impl fmt::Display for ObjRef {
             Base::EventSource => "event.source",
             Base::EventTarget => "event.target",
             Base::Giver => "giver",
+            Base::Root => "root",
         };
         f.write_str(b)?;
         for h in &self.hops {
@@ -543,7 +552,8 @@ impl fmt::Display for Expr {
     }
 }
 
-fn check_ident(p: &str) -> Result<(), String> {
+/// Whether `p` is a property or hop name (lowercase `[a-z0-9_]`, not empty); the error says why not.
+pub(crate) fn check_ident(p: &str) -> Result<(), String> {
     if p.is_empty()
         || !p
             .chars()
