@@ -157,53 +157,6 @@ error: no scenario's name or file contains `nothing like it` (under mods/a/tests
 "#]]);
 }
 
-/// `--jobs` runs scenario files on several threads; the report is the files' own order
-/// whatever finishes first (one failing among passing ones stays in its place).
-#[test]
-fn test_jobs_report_in_file_order() {
-    let dir = Scratch::new("jobs");
-    tessera(dir.path(), dir.path())
-        .args(["new", "mod", "a"])
-        .assert()
-        .success();
-    let tests = dir.path().join("mods/a/tests");
-    let example = std::fs::read_to_string(tests.join("example.toml")).unwrap();
-    for name in ["b", "c", "d"] {
-        std::fs::write(tests.join(format!("{name}.toml")), &example).unwrap();
-    }
-    let broken = example.replacen(
-        "[[step]]",
-        "[[step]]\nexpect = { \"nobody.health\" = 1 }",
-        1,
-    );
-    std::fs::write(tests.join("c.toml"), broken).unwrap();
-    let report = |jobs: &str| {
-        let out = tessera(dir.path(), dir.path())
-            .args(["test", "--jobs", jobs])
-            .assert()
-            .code(1)
-            .get_output()
-            .stdout
-            .clone();
-        String::from_utf8(out).unwrap()
-    };
-    let one = report("1");
-    assert_eq!(report("3"), one);
-    let files: Vec<&str> = one
-        .lines()
-        .filter_map(|l| l.rsplit_once("(mods/a/tests/").map(|(_, f)| f))
-        .collect();
-    assert_eq!(
-        files,
-        ["b.toml)", "c.toml)", "d.toml)", "example.toml)"],
-        "{one}"
-    );
-    assert!(
-        one.contains("FAILED") && one.ends_with("3 passed, 1 failed\n"),
-        "{one}"
-    );
-}
-
 /// Issue 21, defect 18: `tessera test tests` at the repository root failed three
 /// scenarios that `cargo test` passes, because `./server.toml` loaded the arena mods into
 /// them. A scenario runs on its own content unless it is in a mod, plays a match, or

@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use tessera_host::scenario::{self, ScenarioResult};
 use tessera_host::Registry;
@@ -21,10 +20,6 @@ pub struct TestArgs {
     /// Run only the scenarios whose name or file path contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
-    /// How many scenario files run at once (default: the machine's cores). Each runs in
-    /// its own world, so the report is the same whatever the number.
-    #[arg(long, short = 'j', value_name = "N")]
-    pub jobs: Option<std::num::NonZeroUsize>,
 }
 
 /// Whether mods should be loaded: named (`--mods`, `--server`), or found (`./server.toml`,
@@ -88,16 +83,15 @@ pub fn test(args: &TestArgs) -> Result<ExitCode, String> {
         }
     }
     let bar = style::progress(files.len() as u64, "scenarios");
-    let jobs = args
-        .jobs
-        .or_else(|| std::thread::available_parallelism().ok())
-        .map_or(1, |n| n.get());
-    let results = run_all(&files, jobs, |f| {
-        bar.set_message(f.display().to_string());
-        let r = scenario::run_file(f, &registry, &shared);
-        bar.inc(1);
-        r
-    });
+    let results: Vec<ScenarioResult> = files
+        .iter()
+        .map(|f| {
+            bar.set_message(f.display().to_string());
+            let r = scenario::run_file(f, &registry, &shared);
+            bar.inc(1);
+            r
+        })
+        .collect();
     bar.finish_and_clear();
     print!("{}", style::test_report(&scenario::report(&results)));
     let failed = results.iter().any(|r| !r.passed());
@@ -122,30 +116,6 @@ pub fn explain(
         scenario::explain(file, &registry, &shared, steps, what).map_err(|e| e.to_string())?
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Runs `run` on every file, on up to `jobs` threads, each taking the next file not yet
-/// taken; the results come back in the files' order.
-fn run_all(
-    files: &[PathBuf],
-    jobs: usize,
-    run: impl Fn(&Path) -> ScenarioResult + Sync,
-) -> Vec<ScenarioResult> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, ScenarioResult)>> = Mutex::new(Vec::with_capacity(files.len()));
-    std::thread::scope(|s| {
-        for _ in 0..jobs.clamp(1, files.len().max(1)) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(f) = files.get(i) else { break };
-                let r = run(f);
-                done.lock().unwrap_or_else(|e| e.into_inner()).push((i, r));
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
 }
 
 fn list(paths: &[PathBuf]) -> String {
