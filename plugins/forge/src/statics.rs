@@ -42,20 +42,10 @@ fn check_svar(face: &Face, s: &Ability) -> Result<Option<Value>, String> {
         .svar(name)
         .and_then(|v| COUNTS.iter().find(|(c, _)| *c == v.value))
         .map(|(_, r)| *r);
-    let ops = [
-        ("GE", ">="),
-        ("GT", ">"),
-        ("LE", "<="),
-        ("LT", "<"),
-        ("EQ", "=="),
-    ];
-    let compare = s.params.get("SVarCompare").and_then(|c| {
-        ops.iter().find_map(|(f, op)| {
-            c.strip_prefix(f)
-                .and_then(|n| n.parse::<i64>().ok())
-                .map(|n| (*op, n))
-        })
-    });
+    let compare = s
+        .params
+        .get("SVarCompare")
+        .and_then(|c| crate::valid::comparison(c));
     match (counted, compare) {
         (Some(r), Some((op, n))) => Ok(Some(
             json!({ "type": "compare", "left": format!("count({r})"), "op": op, "right": n }),

@@ -271,20 +271,7 @@ pub fn translate(
 /// its controller's hand). `Err` names a condition the rules cannot test.
 fn intervening_if(t: &Ability) -> Result<Option<Value>, Vec<String>> {
     let p = |k: &str| t.params.get(k);
-    let compare = |text: &str| -> Option<(&'static str, i64)> {
-        let ops = [
-            ("GE", ">="),
-            ("GT", ">"),
-            ("LE", "<="),
-            ("LT", "<"),
-            ("EQ", "=="),
-        ];
-        ops.iter().find_map(|(f, op)| {
-            text.strip_prefix(f)
-                .and_then(|n| n.parse().ok())
-                .map(|n| (*op, n))
-        })
-    };
+    let compare = crate::valid::comparison;
     let mut all = Vec::new();
     match (p("LifeTotal"), p("LifeAmount").and_then(compare)) {
         (None, None) if p("LifeAmount").is_none() => {}

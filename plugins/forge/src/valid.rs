@@ -7,6 +7,23 @@ use serde_json::{json, Value};
 
 use crate::card::slug;
 
+/// Forge's comparison suffix with its number (`GE3`, `LT10`: `SVarCompare$`,
+/// `LifeAmount$`, `cmcLE3`) as an operator of `core:condition/compare` and the number.
+pub(crate) fn comparison(text: &str) -> Option<(&'static str, i64)> {
+    const OPS: [(&str, &str); 5] = [
+        ("GE", ">="),
+        ("GT", ">"),
+        ("LE", "<="),
+        ("LT", "<"),
+        ("EQ", "=="),
+    ];
+    OPS.iter().find_map(|(f, op)| {
+        text.strip_prefix(f)
+            .and_then(|n| n.parse::<i64>().ok())
+            .map(|n| (*op, n))
+    })
+}
+
 /// The card types a valid expression may start with, and the tag each tests (`None`: any
 /// card).
 const BASES: &[(&str, Option<&str>)] = &[
@@ -71,13 +88,6 @@ fn property(p: &str) -> Option<Value> {
             .iter()
             .any(|k| p.starts_with(k)) =>
         {
-            let ops = [
-                ("LE", "<="),
-                ("LT", "<"),
-                ("GE", ">="),
-                ("GT", ">"),
-                ("EQ", "=="),
-            ];
             let (key, rest) = [
                 ("cmc", "mana_value"),
                 ("power", "power"),
@@ -85,11 +95,7 @@ fn property(p: &str) -> Option<Value> {
             ]
             .iter()
             .find_map(|(f, k)| p.strip_prefix(f).map(|r| (*k, r)))?;
-            let (op, n) = ops.iter().find_map(|(f, op)| {
-                rest.strip_prefix(f)
-                    .and_then(|n| n.parse::<i64>().ok())
-                    .map(|n| (*op, n))
-            })?;
+            let (op, n) = comparison(rest)?;
             json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": n })
         }
         "untapped" => json!({ "not": { "type": "has_tag", "tag": "tapped" } }),
