@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tessera_host::mods::{load, ServerConfig};
 use tessera_host::{Registry, Sym};
 
-use crate::plugin_build::{class_stats, ensure_built, repo};
+use crate::plugin_build::{class_stats, ensure_built, load_errors, repo};
 
 /// The corpus file; a clear failure when the folder beside the checkout is missing.
 fn corpus() -> PathBuf {
@@ -35,13 +35,7 @@ fn load_hearthbreaker() -> tessera_host::mods::LoadedMods {
 #[test]
 fn all_455_card_definitions_load_with_every_name_known() {
     let loaded = load_hearthbreaker();
-    let errors: Vec<String> = loaded
-        .diagnostics
-        .0
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| d.to_string())
-        .collect();
+    let errors = load_errors(&loaded);
     assert!(
         errors.is_empty(),
         "{} errors, the first: {}",

@@ -114,13 +114,18 @@ pub fn load_server_without_errors(server: &str) -> tessera_host::mods::LoadedMod
         Some(&server),
         std::sync::Arc::new(tessera_host::Registry::with_core()),
     );
-    let errors: Vec<String> = loaded
+    let errors = load_errors(&loaded);
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    loaded
+}
+
+/// The error diagnostics of a load (its `diagnostics`), as text.
+pub fn load_errors(loaded: &tessera_host::mods::LoadedMods) -> Vec<String> {
+    loaded
         .diagnostics
         .0
         .iter()
         .filter(|d| d.is_error())
         .map(|d| d.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
-    loaded
+        .collect()
 }
