@@ -248,6 +248,10 @@ impl Cx<'_> {
             // The freeorion mod has no movement: it tags every ship `stationary`.
             "Stationary" => Ok(json!({ "type": "has_tag", "tag": "stationary" })),
             "DesignHasHull" => self.design_has(n, "hull"),
+            "DesignHasPartClass" => self.design_has_class(n),
+            // The mod has no combat and no bombard orders: no ship is ordered to bombard.
+            "OrderedBombardedBy" => Ok(json!({ "not": { "all": [] } })),
+            "EmpireStockpile" => self.stockpile_range(n),
             "DesignHasPart" => self.design_has(n, "part"),
             "Design" => self.design_named(n),
             // FreeOrion's armed ship: a weapon or fighter hangar with damage above 0.

@@ -35,6 +35,25 @@ impl Cx<'_> {
             { "type": "has_tag", "tag": tag },
             { "type": "is", "key": "title", "value": name },
         ] });
+        self.design_count(n, what, "name")
+    }
+
+    /// `DesignHasPartClass low = 1 high = 999 class = Stealth`: the ship contains a part of
+    /// that class (a part's class is its tag: `stealth`).
+    pub(crate) fn design_has_class(&mut self, n: &Node) -> Built<Json> {
+        let Some(Value::Node(c)) = n.get("class") else {
+            return self.unsupported(n.line, "DesignHasPartClass without a class word", "");
+        };
+        let what = json!({ "all": [
+            { "type": "has_tag", "tag": "part" },
+            { "type": "has_tag", "tag": super::snake(&c.kind) },
+        ] });
+        self.design_count(n, what, "class")
+    }
+
+    /// A ship holding at least `low` (default 1) parts matching `what` (no upper bound, or
+    /// `high` ≥ 999, which the content writes for "any").
+    fn design_count(&mut self, n: &Node, what: Json, label: &str) -> Built<Json> {
         let bound = |cx: &mut Self, label: &str| -> Built<Option<f64>> {
             match n.get(label) {
                 None => Ok(None),
@@ -50,7 +69,7 @@ impl Cx<'_> {
         let high = bound(self, "high")?;
         if n.params
             .iter()
-            .any(|(l, _)| !matches!(l.as_str(), "name" | "low" | "high"))
+            .any(|(l, _)| l != label && !matches!(l.as_str(), "low" | "high"))
         {
             return self.unsupported(n.line, &format!("{} with other parameters", n.kind), "");
         }

@@ -23,6 +23,11 @@ pub(crate) struct Effects {
     /// Meter effects on a ship's parts (`SetCapacity partname = "GT_TROOP_POD" value =
     /// …`): the part's FOCS name and the `{ key, value }` effect.
     pub parts: Vec<(String, Json)>,
+    /// Empire meter effects (`SetEmpireMeter empire = E meter = M value = …`): the
+    /// empire's reference and the `{ key, value }` effect (see `empire`).
+    pub empire: Vec<(String, Json)>,
+    /// Specials removed from the targets (`RemoveSpecial name = X`; see `change`).
+    pub removals: Vec<String>,
 }
 
 impl Cx<'_> {
@@ -40,7 +45,16 @@ impl Cx<'_> {
 
     fn effect(&mut self, n: &Node, out: &mut Effects) -> Built<()> {
         self.line = n.line;
-        if let Some(meter) = n.kind.strip_prefix("Set").filter(|m| METERS.contains(m)) {
+        // A weapon's damage is its capacity meter, its shots its secondary stat (FOCS
+        // `SetDamage partname = …`, `SetMaxShots …`).
+        let meter = match n.kind.as_str() {
+            "SetDamage" if n.get("partname").is_some() => Some("Capacity"),
+            "SetMaxDamage" if n.get("partname").is_some() => Some("MaxCapacity"),
+            "SetShots" if n.get("partname").is_some() => Some("SecondaryStat"),
+            "SetMaxShots" if n.get("partname").is_some() => Some("MaxSecondaryStat"),
+            other => other.strip_prefix("Set").filter(|m| METERS.contains(m)),
+        };
+        if let Some(meter) = meter {
             // `SetMaxTroops Value = …` (capitalised label) occurs in the content too.
             let Some(v) = n.get("value").or_else(|| n.get("Value")) else {
                 return self.unsupported(n.line, &format!("{} without a value", n.kind), "");
@@ -83,6 +97,36 @@ impl Cx<'_> {
             "CreateShip" => {
                 let a = self.create_ship(n)?;
                 out.actions.push(a);
+                Ok(())
+            }
+            "AddSpecial" => {
+                let a = self.add_special(n)?;
+                out.actions.push(a);
+                Ok(())
+            }
+            "CreateBuilding" => {
+                let a = self.create_building(n)?;
+                out.actions.push(a);
+                Ok(())
+            }
+            "SetSpecies" => {
+                let a = self.set_species(n)?;
+                out.actions.extend(a);
+                Ok(())
+            }
+            "SetPlanetType" => {
+                let a = self.set_planet_type(n)?;
+                out.actions.push(a);
+                Ok(())
+            }
+            "SetPlanetSize" => {
+                let a = self.set_planet_size(n)?;
+                out.actions.push(a);
+                Ok(())
+            }
+            "SetEmpireMeter" => {
+                let e = self.empire_meter(n)?;
+                out.empire.push(e);
                 Ok(())
             }
             "GiveEmpireTech" => {
@@ -179,11 +223,12 @@ impl Cx<'_> {
                         "event": "freeorion:event/remove_special", "source": "self" }));
                     Ok(())
                 }
-                _ => self.unsupported(
-                    n.line,
-                    "RemoveSpecial of a special other than the entry itself on its source",
-                    "",
-                ),
+                // Another special, from each target (see `change`).
+                _ => {
+                    let name = self.remove_special_named(n)?;
+                    out.removals.push(name);
+                    Ok(())
+                }
             },
             // A system's star (`SetStarType type = Blue`): FreeOrion changes systems only.
             "SetStarType" => match n.get("type") {
@@ -214,6 +259,13 @@ impl Cx<'_> {
             let e = cx.effects(&list)?;
             if !e.parts.is_empty() {
                 return cx.unsupported(n.line, "If setting a ship part's meter", "");
+            }
+            if !e.empire.is_empty() || !e.removals.is_empty() {
+                return cx.unsupported(
+                    n.line,
+                    "If setting an empire meter or removing a special",
+                    "",
+                );
             }
             let mut by_key = Map::new();
             for s in e.sets {

@@ -18,10 +18,12 @@
 //! loader reports each as a warning and tags the class `untranslated` — never dropped
 //! silently.
 
+mod change;
 mod conditions;
 mod create;
 mod design;
 mod effects;
+mod empire;
 mod opinions;
 mod parts;
 mod rules;
@@ -506,11 +508,18 @@ impl<'a> Cx<'a> {
             .or(group_label)
             .unwrap_or_else(|| self.entry.clone());
         group.insert("label".into(), json!(label));
-        if built.sets.is_empty() && built.actions.is_empty() && built.parts.is_empty() {
+        if built.sets.is_empty()
+            && built.actions.is_empty()
+            && built.parts.is_empty()
+            && built.empire.is_empty()
+            && built.removals.is_empty()
+        {
             // `effects = NoOp`: a group that does nothing translates to nothing.
             return Err(Stop);
         }
         let mut out = self.part_groups(&group, &built.parts)?;
+        out.extend(self.empire_groups(&group, &built.empire, g.get("scope"))?);
+        out.extend(self.removal_groups(&group, &built.removals)?);
         if !built.sets.is_empty() {
             group.insert("effects".into(), Json::Array(built.sets));
         }

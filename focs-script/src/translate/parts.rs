@@ -83,7 +83,7 @@ impl Cx<'_> {
 
 /// A selection of objects by tag, zone, owner and condition as one condition (for
 /// `contained_by`); `None` when it picks (random, unique, …).
-fn selection_condition(sel: &Json) -> Option<Json> {
+pub(crate) fn selection_condition(sel: &Json) -> Option<Json> {
     let m = sel.as_object()?;
     if m.contains_key("pick") || m.get("type").and_then(Json::as_str) != Some("objects") {
         return None;

@@ -31,10 +31,28 @@ impl Cx<'_> {
     fn expr(&mut self, v: &Value, b: &mut Locals) -> Built<String> {
         Ok(match v {
             Value::Num(n) => number(*n),
+            Value::Ref(parts)
+                if parts
+                    .last()
+                    .is_some_and(|l| l == "DistanceFromOriginalType") =>
+            {
+                self.type_distance(&parts[..parts.len() - 1], b)?
+            }
             Value::Ref(parts) => self.property_ref(parts)?,
             Value::Neg(a) => format!("-({})", self.expr(a, b)?),
             Value::Binary(op, l, r) if matches!(*op, "+" | "-" | "*" | "/" | "^") => {
                 format!("({} {op} {})", self.expr(l, b)?, self.expr(r, b)?)
+            }
+            // A comparison as a number (`(Target.DistanceFromOriginalType == 0)`): 1 when
+            // it holds, else 0.
+            Value::Binary(op, _, _)
+                if matches!(*op, "<" | "<=" | ">" | ">=" | "==" | "!=" | "=") =>
+            {
+                let test = self.condition(v)?;
+                let name = format!("stat{}", b.lets.len() + 1);
+                b.lets
+                    .insert(name.clone(), json!({ "if": test, "then": 1, "else": 0 }));
+                name
             }
             Value::Call(name, args) => self.call(name, args, b)?,
             Value::Node(n) => self.value_node(n, b)?,
@@ -115,6 +133,7 @@ impl Cx<'_> {
                 _ => self.unsupported(n.line, "GameRule without a name", ""),
             },
             "Statistic" => self.statistic(n, b),
+            "EmpireStockpile" => self.stockpile(n),
             "HullFuel" => self.hull_stat(n, b, "base_fuel"),
             "SpeciesContentOpinion" => self.content_opinion(n, b),
             "PartCapacity" => self.part_stat(n, "base_capacity"),
@@ -136,6 +155,38 @@ impl Cx<'_> {
             }
             other => self.unsupported(n.line, &format!("the value {other}"), ""),
         }
+    }
+
+    /// `X.DistanceFromOriginalType`: FreeOrion's `Planet::TypeDifference` of the planet's
+    /// type and original type — steps around the wheel of the nine types (0 to 4), 0 when
+    /// either is an asteroid field or a gas giant.
+    fn type_distance(&mut self, obj: &[String], b: &mut Locals) -> Built<String> {
+        let of = self.path(obj)?;
+        let mut index = |key: &str| {
+            let mut terms = Vec::new();
+            for (i, ty) in WHEEL.iter().enumerate() {
+                let local = format!("stat{}", b.lets.len() + 1);
+                b.lets.insert(
+                    local.clone(),
+                    json!({ "if": { "type": "is", "of": of, "key": key, "value": ty },
+                    "then": i, "else": 0 }),
+                );
+                terms.push(local);
+            }
+            let ring = format!("stat{}", b.lets.len() + 1);
+            b.lets.insert(
+                ring.clone(),
+                json!({ "if": { "type": "is", "of": of, "key": key, "value": WHEEL },
+                "then": 1, "else": 0 }),
+            );
+            (format!("({})", terms.join(" + ")), ring)
+        };
+        let (now, now_ring) = index("planet_type");
+        let (was, was_ring) = index("original_type");
+        let diff = format!("abs({now} - {was})");
+        Ok(format!(
+            "(min({diff}, 9 - {diff}) * {now_ring} * {was_ring})"
+        ))
     }
 
     /// `SpeciesContentOpinion species = X.Species name = N`: 1 when the species likes `N`,
@@ -329,6 +380,11 @@ impl Cx<'_> {
         Ok(out)
     }
 }
+
+/// FreeOrion's wheel of planet types, in order (`PT_SWAMP` … `PT_OCEAN`).
+const WHEEL: [&str; 9] = [
+    "swamp", "toxic", "inferno", "radiated", "barren", "tundra", "desert", "terran", "ocean",
+];
 
 /// A number as expression text.
 pub(crate) fn number(n: f64) -> String {

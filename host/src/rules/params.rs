@@ -175,6 +175,32 @@ impl Params<'_, '_> {
             .collect()
     }
 
+    /// Like [`Params::ids`], but an id no loaded content defines is `None` rather than an
+    /// error (for a parameter with a fallback, such as `create`'s `otherwise`).
+    pub fn ids_if_defined(
+        &mut self,
+        key: &str,
+        category: &'static str,
+    ) -> Result<Vec<Option<Id>>, ContentError> {
+        let items: Vec<Json> = match self.map.get(key) {
+            None => return Ok(Vec::new()),
+            Some(Json::Array(a)) => a.clone(),
+            Some(v) => vec![v.clone()],
+        };
+        let path = self.path_of(key);
+        items
+            .iter()
+            .map(|v| match v {
+                Json::String(s) => match self.compiler.reference(s, category, &path) {
+                    Ok(id) => Ok(Some(id)),
+                    Err(e) if e.code == "E-CONTENT-UNKNOWN-ID" => Ok(None),
+                    Err(e) => Err(e),
+                },
+                other => Err(self.wrong_type(key, ParamType::Id(category), other)),
+            })
+            .collect()
+    }
+
     /// Optional text.
     pub fn opt_text(&mut self, key: &str) -> Result<Option<String>, ContentError> {
         match self.map.get(key) {

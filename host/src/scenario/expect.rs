@@ -13,7 +13,7 @@ use crate::bus::Event;
 use crate::game::{Game, Outcome};
 use crate::id::{Id, Sym};
 use crate::rules::registry::Action;
-use crate::state::{ObjId, Object, World};
+use crate::state::{ObjId, Object, Value, World};
 
 /// The most ticks one scenario step may advance (their events are all kept in memory).
 pub const MAX_TICKS_PER_STEP: u32 = 100_000;
@@ -416,6 +416,8 @@ fn property(w: &World, id: ObjId, key: &str, p: &str, want: &Json) -> Result<Jso
         Some(n) if n.fract() == 0.0 && n.abs() < 1e15 => Json::from(n as i64),
         Some(n) => serde_json::Number::from_f64(n).map_or(Json::Null, Json::Number),
         None => match w.base(id, Sym::new(p)) {
+            // Text as written (`"VOLCANIC_ASH_SPECIAL"`, not its quoted display).
+            Some(Value::Text(t)) => Json::String(t.to_string()),
             Some(v) => Json::String(v.to_string()),
             // Unset reads as 0, as it does in expressions.
             None if want.as_f64().is_some_and(|n| n != 0.0) => {

@@ -505,6 +505,7 @@ fn objects(r: &mut Registry) {
         vec![
             ParamSpec::optional("class", T::Any, "the class to create, or a list of classes to pick one from at random (the world's RNG) for each object, or a selector table (as `class_of`)"),
             ParamSpec::optional("class_of", T::Selector, "instead of `class`: create an object of the class of each selected object (a copy of a card)"),
+            ParamSpec::optional("otherwise", T::Id("class"), "the class to create instead of a `class` that no loaded content defines (content naming a class another mod or file may define: a generic class, told apart by `properties`); without it an undefined class is an error"),
             ParamSpec::optional("zone", T::Name, "where (default `board`)"),
             ParamSpec::optional("owner", T::Object, "who owns it (default: the holder's owner)"),
             ParamSpec::optional("unowned", T::Bool, "instead of `owner`: the new objects have no owner (default false)"),
@@ -522,6 +523,12 @@ fn objects(r: &mut Registry) {
                     return Err(p.error("class_of", "give either `class` or `class_of`, not both"));
                 }
                 (Vec::new(), p.selector("class")?)
+            } else if let Some(other) = p.opt_id("otherwise", "class")? {
+                // A class nobody defines falls back to `otherwise`, decided here: the
+                // classes of a generation are known when its content compiles.
+                let named = p.ids_if_defined("class", "class")?;
+                let classes = named.into_iter().map(|c| c.unwrap_or(other)).collect();
+                (classes, p.selector("class_of")?)
             } else {
                 (p.ids("class", "class")?, p.selector("class_of")?)
             };
