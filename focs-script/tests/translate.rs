@@ -111,8 +111,9 @@ fn every_entry_translates_or_names_what_it_lacks_at_file_line() {
         "{whole}/109 entries translate whole; constructs left out:\n{}",
         top.join("\n")
     );
-    // Measured when the translation was written (86 of 109): see the freeorion mod's README.
-    assert!(whole >= 86, "{whole}/109 translate whole");
+    // Measured when the translation was last extended (104 of 109; 86 before): see the
+    // freeorion mod's README.
+    assert!(whole >= 104, "{whole}/109 translate whole");
 }
 
 #[test]

@@ -103,9 +103,15 @@ impl Cx<'_> {
             }
         }
         let mut filters = Vec::new();
+        self.candidate_owned_by_source_owner = sel.contains_key("owner");
         for item in &rest {
-            filters.push(self.condition(item)?);
+            let c = self.condition(item);
+            if c.is_err() {
+                self.candidate_owned_by_source_owner = false;
+            }
+            filters.push(c?);
         }
+        self.candidate_owned_by_source_owner = false;
         match filters.len() {
             0 => {}
             1 => {

@@ -150,7 +150,13 @@ impl Cx<'_> {
                 "",
             );
         };
-        let empire = self.object_ref(&e.clone(), n.line)?;
+        let mut empire = self.object_ref(&e.clone(), n.line)?;
+        // A scope's candidates owned by the source's owner (`And [ … OwnedBy empire =
+        // Source.Owner … ResourceSupplyConnected empire = LocalCandidate.Owner … ]`): the
+        // candidate's empire is the source's owner.
+        if empire == "target.owner" && self.depth == 0 && self.candidate_owned_by_source_owner {
+            empire = "source.owner".into();
+        }
         // Evaluated at each system of the path, where `target` is that system.
         if empire.starts_with("target") || empire.starts_with("root") {
             return self.unsupported(

@@ -129,6 +129,14 @@ impl Cx<'_> {
                 out.empire.push(e);
                 Ok(())
             }
+            // A fleet that blockades (FreeOrion's obstructive flag): tag `obstructive`
+            // (the mod has no blockades to read it).
+            "SetObstructive" if n.params.is_empty() => {
+                out.actions.push(json!({ "type": "if",
+                    "condition": { "type": "has_tag", "tag": "fleet" },
+                    "then": [{ "type": "tag", "tag": "obstructive" }] }));
+                Ok(())
+            }
             "GiveEmpireTech" => {
                 let a = self.give_tech(n)?;
                 out.actions.push(a);

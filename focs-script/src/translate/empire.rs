@@ -12,6 +12,8 @@
 //!   and then only when that scope selects something.
 //! - `EmpireStockpile empire = E resource = R` → `E.r_stockpile`; as a condition with
 //!   `low`/`high`, bounds on it.
+//! - `SpeciesShipsDestroyed empire = E` → `E.ships_destroyed`; `TurnsSincePolicyAdopted
+//!   empire = E name = P` → the current turn less the `adopted_turn` of `E`'s adopted `P`.
 
 use serde_json::{json, Map, Value as Json};
 
@@ -92,6 +94,59 @@ impl Cx<'_> {
         };
         let empire = self.object_ref(&e.clone(), n.line)?;
         Ok(format!("{empire}.{}_stockpile", snake(&r.kind)))
+    }
+
+    /// `SpeciesShipsDestroyed empire = E`: the ships `E` has destroyed (of every species),
+    /// its `ships_destroyed` counter. A `species` parameter is not supported.
+    pub(crate) fn ships_destroyed(&mut self, n: &Node) -> Built<String> {
+        let Some(e) = n.get("empire") else {
+            return self.unsupported(n.line, "SpeciesShipsDestroyed without an empire", "");
+        };
+        if n.params.len() != 1 {
+            return self.unsupported(n.line, "SpeciesShipsDestroyed of one species", "");
+        }
+        let empire = self.object_ref(&e.clone(), n.line)?;
+        Ok(format!("{empire}.ships_destroyed"))
+    }
+
+    /// `TurnsSincePolicyAdopted empire = E name = P`: the turns since `E` adopted `P` (the
+    /// current turn less the `adopted_turn` the mod records when a policy object moves to
+    /// zone `adopted`); 0 when `E` has not adopted it.
+    pub(crate) fn turns_since_adopted(
+        &mut self,
+        n: &Node,
+        b: &mut super::values::Locals,
+    ) -> Built<String> {
+        let name = match n.get("name") {
+            Some(Value::Str(s)) => s.clone(),
+            Some(Value::Node(t)) if t.kind.starts_with("This") && t.params.is_empty() => {
+                self.entry.clone()
+            }
+            _ => {
+                return self.unsupported(
+                    n.line,
+                    "TurnsSincePolicyAdopted of a policy not named",
+                    "",
+                )
+            }
+        };
+        let Some(e) = n.get("empire") else {
+            return self.unsupported(n.line, "TurnsSincePolicyAdopted without an empire", "");
+        };
+        let empire = self.object_ref(&e.clone(), n.line)?;
+        let adopted = json!({ "type": "objects", "zone": "adopted", "where": { "all": [
+            { "type": "is", "key": "title", "value": name },
+            { "type": "same", "a": "target.owner", "b": empire },
+        ] } });
+        let has = format!("stat{}", b.lets.len() + 1);
+        b.lets
+            .insert(has.clone(), json!({ "exists": adopted.clone() }));
+        let since = format!("stat{}", b.lets.len() + 1);
+        b.lets.insert(
+            since.clone(),
+            json!({ "min": adopted, "key": "adopted_turn" }),
+        );
+        Ok(format!("({has} * (tick - {since}))"))
     }
 
     /// `EmpireStockpile … low = X high = Y` as a condition.

@@ -276,6 +276,10 @@ pub(crate) struct Cx<'a> {
     /// Whether the effects group being translated acts on its source only (`scope =
     /// Source`, or no scope).
     scope_is_source: bool,
+    /// Whether the candidates of the scope being translated are owned by the source's owner
+    /// (`OwnedBy empire = Source.Owner` in the same `And`): then `LocalCandidate.Owner` at
+    /// depth 0 is the source's owner.
+    pub(crate) candidate_owned_by_source_owner: bool,
     /// How deeply conditions nest (`RootCandidate` is the candidate only at depth 0).
     depth: usize,
     found: Vec<Unsupported>,
@@ -296,6 +300,7 @@ impl<'a> Cx<'a> {
             kind: String::new(),
             ship_part: None,
             scope_is_source: false,
+            candidate_owned_by_source_owner: false,
             found: Vec::new(),
             part: "the entry".into(),
             line: 0,
@@ -362,6 +367,15 @@ impl<'a> Cx<'a> {
         let mut props = Map::new();
         if let Some(Value::Str(s)) = entry.get("name") {
             props.insert("title".into(), json!(s));
+            // A species object names its species as planets do (`sp_human`).
+            if kind.focs == "Species" {
+                props.insert("species".into(), json!(class_name(s)));
+            }
+        }
+        // The turn a policy object was last adopted (moved to zone `adopted`; the mod's
+        // `policy_adopted` trigger records it), for `TurnsSincePolicyAdopted`.
+        if kind.focs == "Policy" {
+            props.insert("adopted_turn".into(), json!(0.0));
         }
         self.properties(entry, &mut props);
         if kind.focs == "Part" {

@@ -134,6 +134,23 @@ impl Cx<'_> {
             },
             "Statistic" => self.statistic(n, b),
             "EmpireStockpile" => self.stockpile(n),
+            "SpeciesShipsDestroyed" => self.ships_destroyed(n),
+            // The fewest starlane jumps between two objects' systems; -1 without a path
+            // (FreeOrion's, as the host's `jumps`).
+            "JumpsBetween" => {
+                let ends: Vec<Value> = n
+                    .params
+                    .iter()
+                    .filter(|(l, _)| l == "object")
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                let [a, b] = ends.as_slice() else {
+                    return self.unsupported(n.line, "JumpsBetween without two objects", "");
+                };
+                let (a, b) = (self.object_ref(a, n.line)?, self.object_ref(b, n.line)?);
+                Ok(format!("jumps({a}, {b})"))
+            }
+            "TurnsSincePolicyAdopted" => self.turns_since_adopted(n, b),
             "HullFuel" => self.hull_stat(n, b, "base_fuel"),
             "SpeciesContentOpinion" => self.content_opinion(n, b),
             "PartCapacity" => self.part_stat(n, "base_capacity"),
@@ -371,6 +388,8 @@ impl Cx<'_> {
                 "Fleet" | "FleetID" => "fleet",
                 // A moving fleet's next and previous systems (this mod moves none).
                 "NextSystemID" => "next_system",
+                // The empire that produced a building or ship.
+                "ProducedByEmpireID" | "ProducedByEmpire" => "produced_by",
                 "PreviousSystemID" => "previous_system",
                 other => return self.unsupported(0, &format!("{head}.{other} as an object"), ""),
             };
