@@ -225,14 +225,8 @@ impl Cx<'_> {
                 let id = self.object_param(n, "id")?;
                 Ok(json!({ "type": "same", "a": "target", "b": id }))
             }
-            "OwnerHasTech" => self.empire_list(n, "target.owner", "techs"),
-            "EmpireHasAdoptedPolicy" => {
-                let empire = match n.get("empire") {
-                    Some(e) => self.object_ref(e, n.line)?,
-                    None => "target.owner".to_owned(),
-                };
-                self.empire_list(n, &empire, "policies")
-            }
+            "OwnerHasTech" => self.empire_has(n, "researched"),
+            "EmpireHasAdoptedPolicy" => self.empire_has(n, "adopted"),
             "WithinStarlaneJumps" => self.within(n, "jumps", "within_jumps"),
             "WithinDistance" => self.within(n, "distance", "within_distance"),
             "Number" => self.number(n),
@@ -498,14 +492,41 @@ impl Cx<'_> {
         }
     }
 
-    /// `OwnerHasTech name = X`: the empire's list property holds the class name.
-    fn empire_list(&mut self, n: &Node, empire: &str, key: &str) -> Built<Json> {
-        match n.get("name").and_then(strings) {
-            Some(names) => Ok(
-                json!({ "type": "is", "of": empire, "key": key, "value": names.iter().map(|s| class_name(s)).collect::<Vec<_>>() }),
-            ),
-            None => self.unsupported(n.line, &format!("{} without a name", n.kind), ""),
-        }
+    /// `OwnerHasTech name = X` / `EmpireHasAdoptedPolicy name = X [empire = E]`: the
+    /// empire (`E`, else the candidate's owner) has an object titled `X` in `zone`
+    /// (`researched`, `adopted`) — what research, `GiveEmpireTech` and adoption move
+    /// there. The candidate's owner is `root.owner` inside the selection, so that form is
+    /// used where the candidate is the outermost one (depth 0) or the empire is not the
+    /// candidate's.
+    fn empire_has(&mut self, n: &Node, zone: &str) -> Built<Json> {
+        let Some(names) = n.get("name").and_then(strings) else {
+            return self.unsupported(n.line, &format!("{} without a name", n.kind), "");
+        };
+        let empire = match n.get("empire") {
+            Some(e) => self.object_ref(&e.clone(), n.line)?,
+            None => "target.owner".to_owned(),
+        };
+        let empire = match empire.strip_prefix("target") {
+            Some(rest) if self.depth == 0 => format!("root{rest}"),
+            // A nested candidate's empire: not reachable from inside the selection; its
+            // list of titles (`techs`, `policies`: what scenarios and the mod's founding
+            // give it; research and adoption do not add to them).
+            Some(_) => {
+                let key = if zone == "researched" {
+                    "techs"
+                } else {
+                    "policies"
+                };
+                let names: Vec<String> = names.iter().map(|s| class_name(s)).collect();
+                return Ok(json!({ "type": "is", "of": empire, "key": key, "value": names }));
+            }
+            None => empire,
+        };
+        Ok(json!({ "type": "number", "low": 1, "of": {
+            "type": "objects", "zone": zone, "where": { "all": [
+                { "type": "is", "key": "title", "value": names },
+                { "type": "same", "a": "target.owner", "b": empire },
+            ] } } }))
     }
 
     /// `WithinStarlaneJumps jumps = 6 condition = …` / `WithinDistance distance = …`.
