@@ -207,9 +207,16 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
                 continue;
             }
         }
-        // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it enters).
-        if k.name == "CARDNAME enters the battlefield tapped." {
-            parts.tags.push("enters_tapped".into());
+        // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it
+        // enters); split second (702.61: the rules let no spell be cast nor non-mana
+        // ability be activated while a spell tagged so is on the stack).
+        let tag = match k.name.as_str() {
+            "CARDNAME enters the battlefield tapped." => Some("enters_tapped"),
+            "Split second" => Some("split_second"),
+            _ => None,
+        };
+        if let (Some(tag), true) = (tag, k.params.is_empty()) {
+            parts.tags.push(tag.into());
             continue;
         }
         match KEYWORDS.iter().find(|(name, _)| *name == k.name) {
@@ -266,6 +273,41 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             _ => None,
         };
         let amount = crate::effect::number(a.params.get("Amount").or(Some("1")));
+        // `Amount$ X` with `X` a count the rules make (Gaea's Cradle's creatures you
+        // control): the card's aura keeps `mana_amount` at the count, which may be 0.
+        let counted = a
+            .params
+            .get("Amount")
+            .and_then(|x| face.svar(x))
+            .and_then(|v| crate::statics::COUNTS.iter().find(|(c, _)| *c == v.value))
+            .map(|(_, r)| *r);
+        if let (("AB", "Mana", Some("T"), Some(cs)), Some(r), true) = (
+            (key, api, a.params.get("Cost"), makes.clone()),
+            counted,
+            a.params
+                .keys_outside(&[
+                    "AB",
+                    "Cost",
+                    "Produced",
+                    "Amount",
+                    "SpellDescription",
+                    "AILogic",
+                    "References",
+                ])
+                .next()
+                .is_none(),
+        ) {
+            for c in cs {
+                tags.push(format!("makes_{c}"));
+            }
+            out.props.push(("mana_amount_counted".into(), json!(1)));
+            out.auras.push(json!({
+                "select": { "type": "objects", "zone": "battlefield", "where": { "type": "is_self" } },
+                "modifiers": [{ "key": "mana_amount", "op": "set", "value": format!("count({r})") }],
+                "zones": ["battlefield"],
+            }));
+            continue;
+        }
         match (key, api, a.params.get("Cost"), makes, amount) {
             ("AB", "Mana", Some(cost @ ("T" | "T Sac<1/CARDNAME>")), Some(cs), Some(n))
                 if plain && (1..=10).contains(&n) =>

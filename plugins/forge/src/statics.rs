@@ -23,7 +23,7 @@ const INERT: &[&str] = &[
 
 /// Counts the rules can make (`Count$Valid <valid>`, the `X` of `CheckSVar$ X`), and the
 /// mtg rules' selector ref counting them.
-const COUNTS: &[(&str, &str)] = &[
+pub const COUNTS: &[(&str, &str)] = &[
     ("Count$Valid Forest.YouCtrl", "my_forests"),
     ("Count$Valid Island.YouCtrl", "my_islands"),
     ("Count$Valid Swamp.YouCtrl", "my_swamps"),
