@@ -210,6 +210,11 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
         // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it
         // enters); split second (702.61: the rules let no spell be cast nor non-mana
         // ability be activated while a spell tagged so is on the stack).
+        // "Enchant creature" / "Enchant land": what the Aura may enchant is its
+        // `SP$ Attach`'s `ValidTgts$` ([`attach`]); another `Enchant` stays missing.
+        if matches!(k.name.as_str(), "Enchant creature" | "Enchant land") && k.params.is_empty() {
+            continue;
+        }
         let tag = match k.name.as_str() {
             "CARDNAME enters the battlefield tapped." => Some("enters_tapped"),
             "Split second" => Some("split_second"),
@@ -251,6 +256,15 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
         }
         let api = a.api.as_deref().unwrap_or("?");
         let key = a.params.0.first().map_or("?", |(k, _)| k.as_str());
+        // An Aura's spell (`SP$ Attach | ValidTgts$ Creature`): what it may enchant, as
+        // the mtg rules' `tgt_*` properties (`cast_aura`, auras.toml).
+        if (key, api) == ("SP", "Attach") && tags.iter().any(|t| t == "aura") {
+            match attach(a) {
+                Ok(props) => out.props.extend(props),
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
         let plain = a.params.0.iter().all(|(k, _)| {
             [
                 "AB",
@@ -339,6 +353,40 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             },
             _ => missing.push(format!("A:{key}$ {api}")),
         }
+    }
+}
+
+/// `A:SP$ Attach | Cost$ ... | ValidTgts$ <permanents>` of an Aura: the `tgt_*`
+/// properties of what it may enchant ([`crate::target::permanent`]); `Err` lists what the
+/// rules cannot do (another parameter, a target in another zone).
+fn attach(a: &forge_script::Ability) -> Result<Vec<(String, Value)>, Vec<String>> {
+    let mut missing: Vec<String> = a
+        .params
+        .keys_outside(&[
+            "SP",
+            "Cost",
+            "ValidTgts",
+            "TgtPrompt",
+            "AILogic",
+            "SpellDescription",
+        ])
+        .map(|k| format!("A:SP$ Attach with {k}$"))
+        .collect();
+    let props = match a.params.get("ValidTgts").map(crate::target::permanent) {
+        Some(Ok(props)) => props,
+        Some(Err(m)) => {
+            missing.push(format!("A:SP$ Attach {m}"));
+            Vec::new()
+        }
+        None => {
+            missing.push("A:SP$ Attach without ValidTgts$".into());
+            Vec::new()
+        }
+    };
+    if missing.is_empty() {
+        Ok(props)
+    } else {
+        Err(missing)
     }
 }
 

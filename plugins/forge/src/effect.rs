@@ -313,6 +313,26 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // The card itself from one zone to another (Rancor: "return CARDNAME to its
+        // owner's hand" from the graveyard), if it is still in that zone.
+        "ChangeZone"
+            if matches!(p("Defined"), None | Some("Self"))
+                && zone(p("Origin")).is_some_and(|z| z != "library" && z != "battlefield") =>
+        {
+            used.extend(["Origin", "Destination", "Defined"]);
+            match (zone(p("Origin")), zone(p("Destination"))) {
+                (Some(from), Some(to)) => vec![json!({ "type": "move", "zone": to,
+                    "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": from } } })],
+                _ => {
+                    missing.push(format!(
+                        "ChangeZone of the card from {} to {}",
+                        p("Origin").unwrap_or("?"),
+                        p("Destination").unwrap_or("?")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
         "WinsGame" => {
             used.push("Defined");
             if !matches!(p("Defined"), None | Some("You")) {
