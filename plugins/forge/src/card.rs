@@ -179,6 +179,10 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     tree["class"] = Value::Object(classes);
+    let refs = crate::effect::own_count_refs(&class, &tree.to_string());
+    if !refs.is_empty() {
+        tree["ref"] = Value::Object(refs);
+    }
     Ok(Card {
         tree,
         class,

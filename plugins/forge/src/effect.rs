@@ -382,7 +382,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
 }
 
 /// A creature token's class (named after the card and the token), and how many to make.
-fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), Vec<String>> {
+fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, Value), Vec<String>> {
     let p = |k: &str| a.params.get(k);
     let mut missing = Vec::new();
     if !matches!(p("TokenOwner"), None | Some("You")) {
@@ -400,7 +400,7 @@ fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), 
         missing.push(format!("Token TokenTypes$ {}", types.join(",")));
     }
     let (power, toughness) = (number(p("TokenPower")), number(p("TokenToughness")));
-    let amount = number(p("TokenAmount").or(Some("1")));
+    let amount = amount(face, p("TokenAmount").or(Some("1")));
     let (Some(power), Some(toughness), Some(amount)) = (power, toughness, amount) else {
         missing.push("Token without a number of power, toughness and amount".into());
         return Err(missing);
@@ -460,10 +460,22 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         .value
         .split_once('/')
         .map_or((svar.value.as_str(), ""), |(b, a)| (b, a));
+    let counted = crate::statics::COUNTS
+        .iter()
+        .find(|(c, _)| *c == base)
+        .map(|(_, r)| format!("count({r})"));
     let base = match base {
-        "Count$InYourHand" => "count(my_hand)",
-        "TriggerCount$DamageAmount" => "self.source_card.damage_taken",
-        _ => return None,
+        "Count$InYourHand" => "count(my_hand)".to_owned(),
+        "TriggerCount$DamageAmount" => "self.source_card.damage_taken".to_owned(),
+        _ if counted.is_some() => counted?,
+        // Permanents of a type you control (Krenko's Goblins): a count the card defines
+        // ([`own_count`]).
+        _ => match base.strip_prefix("Count$TypeYouCtrl.") {
+            Some(t) if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphabetic()) => {
+                format!("count({})", own_count(&slug(&face.name), t))
+            }
+            _ => return None,
+        },
     };
     let expr = match adjust.split_once('.') {
         None if adjust.is_empty() => base.to_owned(),
@@ -472,6 +484,30 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         _ => return None,
     };
     Some(json!(expr))
+}
+
+/// The name of the selector ref counting the permanents of type `t` its controller
+/// controls, defined by the card `class` itself (`<class>_count_<type>`: the card module
+/// adds a ref for each such name its content uses).
+pub fn own_count(class: &str, t: &str) -> String {
+    format!("{class}_count_{}", slug(t))
+}
+
+/// The refs for the counts the content of `class` uses ([`own_count`]): `ref.NAME` with
+/// a selector over its controller's permanents with the type's tag.
+pub fn own_count_refs(class: &str, content: &str) -> Map<String, Value> {
+    let prefix = format!("count({class}_count_");
+    let mut refs = Map::new();
+    for (i, _) in content.match_indices(&prefix) {
+        let rest = &content[i + prefix.len()..];
+        let Some(end) = rest.find(')') else { continue };
+        let tag = &rest[..end];
+        refs.insert(
+            format!("{class}_count_{tag}"),
+            json!({ "selector": { "type": "objects", "zone": "battlefield", "tag": tag, "owner": "friendly" } }),
+        );
+    }
+    refs
 }
 
 /// A whole number written as `3`, `+3` or `-2`.
