@@ -5,7 +5,8 @@
 //! TokenColors$` (a creature token, a class of its own: `<card>_token_<name>`), and
 //! `DestroyAll | ValidCards$ <valid>` (Wrath of God), `DealDamage | Defined$ You` (or the
 //! defending player; `NumDmg$ X` with `X` the damage that triggered it: Jackal Pup) and
-//! `Discard | Defined$ TriggeredTarget | Mode$ Random` (Hypnotic Specter).
+//! `Discard | Defined$ TriggeredTarget | Mode$ Random` (Hypnotic Specter), `AddTurn`
+//! (Time Walk) and `Fog`.
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Map, Value};
@@ -333,6 +334,28 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // Extra turns (500.7): the mtg rules' `end_turn` gives the next turn to a player
+        // with `extra_turns` left (Time Walk).
+        "AddTurn" => {
+            used.extend(["Defined", "NumTurns"]);
+            match (p("Defined"), number(p("NumTurns").or(Some("1")))) {
+                (None | Some("You"), Some(n)) if n > 0 => {
+                    vec![json!({ "type": "add", "key": "extra_turns", "amount": n, "to": "owner" })]
+                }
+                _ => {
+                    missing.push(format!(
+                        "AddTurn for {} of {}",
+                        p("Defined").unwrap_or("(none)"),
+                        p("NumTurns").unwrap_or("(none)")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        // "Prevent all combat damage that would be dealt this turn" (Fog): the players'
+        // replacement in the mtg rules prevents combat damage while a player is tagged
+        // `prevents_combat_damage` (until the cleanup).
+        "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");
             if !matches!(p("Defined"), None | Some("You")) {

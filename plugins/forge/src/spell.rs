@@ -36,6 +36,8 @@ const UNTARGETED: &[&str] = &[
     "Draw",
     "PumpAll",
     "ChangeZone",
+    "AddTurn",
+    "Fog",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
