@@ -232,8 +232,10 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         "PumpAll" => {
             used.extend(["ValidCards", "NumAtt", "NumDef", "KW"]);
             let mut modifiers = Vec::new();
+            // `NumAtt$ X` counted as it resolves (Craterhoof Behemoth's creatures you
+            // control): the values are frozen when the aura is given.
             for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
-                match (p(param), number(p(param))) {
+                match (p(param), amount(face, p(param))) {
                     (None, _) => {}
                     (Some(_), Some(n)) => {
                         modifiers.push(json!({ "key": key, "op": "add", "value": n }))
@@ -256,7 +258,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 p("ValidCards").unwrap_or("Creature"),
                 "PumpAll ValidCards$",
             ) {
-                Ok(which) => vec![json!({ "type": "give_aura",
+                Ok(which) => vec![json!({ "type": "give_aura", "freeze": true,
                     "aura": { "modifiers": modifiers, "until": "cleanup" },
                     "to": { "type": "objects", "zone": "battlefield", "where": [which, { "type": "has_tag", "tag": "creature" }] } })],
                 Err(m) => {
