@@ -127,6 +127,17 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     for r in &face.replacements {
+        // "This spell can't be countered" (a replacement that can't happen): a tag the
+        // counter spells read.
+        let keys = ["Event", "ValidCard", "ValidSA", "Layer", "Description"];
+        if r.params.get("Event") == Some("Counter")
+            && r.params.get("ValidCard") == Some("Card.Self")
+            && r.params.get("Layer") == Some("CantHappen")
+            && r.params.keys_outside(&keys).next().is_none()
+        {
+            parts.tags.push("uncounterable".into());
+            continue;
+        }
         match crate::replacement::translate(face, r) {
             Ok(rs) => parts.replacements.extend(rs),
             Err(m) => missing.extend(m),

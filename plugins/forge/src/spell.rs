@@ -113,7 +113,10 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
                 Some("Hand") => "hand",
                 _ => "graveyard",
             };
-            vec![json!({ "type": "move", "zone": zone, "to": { "ref": "spell_target" } })]
+            // A spell that can't be countered (`uncounterable`) stays on the stack.
+            vec![json!({ "type": "if", "to": { "ref": "spell_target" },
+                "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
+                "then": [{ "type": "move", "zone": zone }] })]
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),

@@ -39,6 +39,13 @@ pub fn permanent(valid: &str) -> Result<Vec<(String, Value)>, String> {
             return Err(format!("ValidTgts$ {valid}"));
         }
         for f in filters.split('+').filter(|f| !f.is_empty()) {
+            // `cmcLE3`: mana value 3 or less (`tgt_max_mana_value`, on while
+            // `tgt_mana_value_limited`).
+            if let Some(n) = f.strip_prefix("cmcLE").and_then(|n| n.parse::<i64>().ok()) {
+                props.push(("tgt_mana_value_limited".to_owned(), json!(1)));
+                props.push(("tgt_max_mana_value".to_owned(), json!(n)));
+                continue;
+            }
             let key = match f {
                 "YouCtrl" => "tgt_yours".to_owned(),
                 "OppCtrl" => "tgt_opponents".to_owned(),
@@ -91,9 +98,19 @@ mod tests {
             permanent("Creature.nonAngel+YouCtrl").unwrap_err(),
             "ValidTgts$ Creature.nonAngel"
         );
+        let p = permanent("Permanent.nonLand+cmcLE3").unwrap();
         assert_eq!(
-            permanent("Permanent.nonLand+cmcLE3").unwrap_err(),
-            "ValidTgts$ Permanent.cmcLE3"
+            p,
+            [
+                ("tgt_permanent".to_owned(), json!(1)),
+                ("tgt_not_land".to_owned(), json!(1)),
+                ("tgt_mana_value_limited".to_owned(), json!(1)),
+                ("tgt_max_mana_value".to_owned(), json!(3))
+            ]
+        );
+        assert_eq!(
+            permanent("Permanent.cmcGE3").unwrap_err(),
+            "ValidTgts$ Permanent.cmcGE3"
         );
         assert!(permanent("Player").is_err());
         assert!(is_plain("Creature,Player") && !is_plain("Creature.nonBlack"));
