@@ -270,6 +270,30 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         // Search your library (401.2: a hidden zone, no target) for up to `ChangeNum$`
         // cards matching `ChangeType$`, put them into a zone (tapped with `Tapped$`),
         // then shuffle: Demonic Tutor, Rampant Growth, Wood Elves.
+        // Put up to `ChangeNum$` cards matching `ChangeType$` from your hand onto the
+        // battlefield (Quicksilver Amulet: "you may put a creature card": taking it is
+        // never worse, as with searches).
+        "ChangeZone"
+            if p("Origin") == Some("Hand")
+                && p("Destination") == Some("Battlefield")
+                && p("Defined").is_none() =>
+        {
+            used.extend(["Origin", "Destination", "ChangeType", "ChangeNum"]);
+            let which = crate::valid::condition(
+                p("ChangeType").unwrap_or("Card"),
+                "ChangeZone ChangeType$",
+            );
+            match (which, number(p("ChangeNum").or(Some("1")))) {
+                (Ok(which), Some(n)) => vec![json!({ "type": "move", "zone": "battlefield",
+                    "to": { "type": "objects", "zone": "hand", "owner": "friendly", "where": which,
+                        "pick": { "chosen": n, "prompt": "put a card from your hand onto the battlefield" } } })],
+                (which, _) => {
+                    missing.push("ChangeZone from Hand with ChangeNum$".into());
+                    missing.extend(which.err());
+                    Vec::new()
+                }
+            }
+        }
         "ChangeZone" if p("Origin") == Some("Library") => {
             used.extend([
                 "Origin",
