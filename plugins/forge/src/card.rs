@@ -258,6 +258,23 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     let mut activated = false;
     for a in &face.abilities {
         if a.kind == AbilityKind::Spell && is_spell {
+            // An additional cost sacrificing an artifact or a creature (Tinker): the
+            // rules let the spell be cast only by a player who has one (`castable_now`),
+            // and the card's trigger sacrifices the one they choose as it is cast.
+            let mut a = a.clone();
+            if let Some((kind, rest)) = additional_sacrifice(a.params.get("Cost").unwrap_or("")) {
+                tags.push(format!("cast_sacrifices_{kind}"));
+                triggers.push(json!({
+                    "when": { "event": "cast", "target": { "type": "is_self" } },
+                    "zones": ["stack"],
+                    "do": [{ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly",
+                        "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }],
+                }));
+                if let Some(c) = a.params.0.iter_mut().find(|(k, _)| k == "Cost") {
+                    c.1 = rest;
+                }
+            }
+            let a = &a;
             match crate::spell::translate(face, class, a) {
                 Ok(s) => {
                     tags.extend(s.tags);
@@ -369,6 +386,24 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             _ => missing.push(format!("A:{key}$ {api}")),
         }
     }
+}
+
+/// A spell's `Cost$` with `Sac<1/Artifact>` or `Sac<1/Creature>`: the tag of what is
+/// sacrificed and the cost without it.
+fn additional_sacrifice(cost: &str) -> Option<(&'static str, String)> {
+    let parts: Vec<&str> = cost.split_whitespace().collect();
+    let (i, kind) = parts.iter().enumerate().find_map(|(i, p)| match *p {
+        "Sac<1/Artifact>" => Some((i, "artifact")),
+        "Sac<1/Creature>" => Some((i, "creature")),
+        _ => None,
+    })?;
+    let rest: Vec<&str> = parts
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .map(|(_, p)| *p)
+        .collect();
+    Some((kind, rest.join(" ")))
 }
 
 /// `A:SP$ Attach | Cost$ ... | ValidTgts$ <permanents>` of an Aura: the `tgt_*`
