@@ -226,7 +226,7 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
         // enters); split second (702.61: the rules let no spell be cast nor non-mana
         // ability be activated while a spell tagged so is on the stack).
         // "Enchant creature" / "Enchant land": what the Aura may enchant is its
-        // `SP$ Attach`'s `ValidTgts$` ([`attach`]); another `Enchant` stays missing.
+        // `SP$ Attach`'s `ValidTgts$` ([`crate::target::attach`]); another `Enchant` stays missing.
         if matches!(k.name.as_str(), "Enchant creature" | "Enchant land") && k.params.is_empty() {
             continue;
         }
@@ -262,7 +262,9 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             // rules let the spell be cast only by a player who has one (`castable_now`),
             // and the card's trigger sacrifices the one they choose as it is cast.
             let mut a = a.clone();
-            if let Some((kind, rest)) = additional_sacrifice(a.params.get("Cost").unwrap_or("")) {
+            if let Some((kind, rest)) =
+                crate::spell::additional_sacrifice(a.params.get("Cost").unwrap_or(""))
+            {
                 tags.push(format!("cast_sacrifices_{kind}"));
                 triggers.push(json!({
                     "when": { "event": "cast", "target": { "type": "is_self" } },
@@ -291,7 +293,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
         // An Aura's spell (`SP$ Attach | ValidTgts$ Creature`): what it may enchant, as
         // the mtg rules' `tgt_*` properties (`cast_aura`, auras.toml).
         if (key, api) == ("SP", "Attach") && tags.iter().any(|t| t == "aura") {
-            match attach(a) {
+            match crate::target::attach(a) {
                 Ok(props) => out.props.extend(props),
                 Err(m) => missing.extend(m),
             }
@@ -385,58 +387,6 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             },
             _ => missing.push(format!("A:{key}$ {api}")),
         }
-    }
-}
-
-/// A spell's `Cost$` with `Sac<1/Artifact>` or `Sac<1/Creature>`: the tag of what is
-/// sacrificed and the cost without it.
-fn additional_sacrifice(cost: &str) -> Option<(&'static str, String)> {
-    let parts: Vec<&str> = cost.split_whitespace().collect();
-    let (i, kind) = parts.iter().enumerate().find_map(|(i, p)| match *p {
-        "Sac<1/Artifact>" => Some((i, "artifact")),
-        "Sac<1/Creature>" => Some((i, "creature")),
-        _ => None,
-    })?;
-    let rest: Vec<&str> = parts
-        .iter()
-        .enumerate()
-        .filter(|(j, _)| *j != i)
-        .map(|(_, p)| *p)
-        .collect();
-    Some((kind, rest.join(" ")))
-}
-
-/// `A:SP$ Attach | Cost$ ... | ValidTgts$ <permanents>` of an Aura: the `tgt_*`
-/// properties of what it may enchant ([`crate::target::permanent`]); `Err` lists what the
-/// rules cannot do (another parameter, a target in another zone).
-fn attach(a: &forge_script::Ability) -> Result<Vec<(String, Value)>, Vec<String>> {
-    let mut missing: Vec<String> = a
-        .params
-        .keys_outside(&[
-            "SP",
-            "Cost",
-            "ValidTgts",
-            "TgtPrompt",
-            "AILogic",
-            "SpellDescription",
-        ])
-        .map(|k| format!("A:SP$ Attach with {k}$"))
-        .collect();
-    let props = match a.params.get("ValidTgts").map(crate::target::permanent) {
-        Some(Ok(props)) => props,
-        Some(Err(m)) => {
-            missing.push(format!("A:SP$ Attach {m}"));
-            Vec::new()
-        }
-        None => {
-            missing.push("A:SP$ Attach without ValidTgts$".into());
-            Vec::new()
-        }
-    };
-    if missing.is_empty() {
-        Ok(props)
-    } else {
-        Err(missing)
     }
 }
 

@@ -528,3 +528,20 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
         }
     }
 }
+/// A spell's `Cost$` with `Sac<1/Artifact>` or `Sac<1/Creature>`: the tag of what is
+/// sacrificed and the cost without it.
+pub fn additional_sacrifice(cost: &str) -> Option<(&'static str, String)> {
+    let parts: Vec<&str> = cost.split_whitespace().collect();
+    let (i, kind) = parts.iter().enumerate().find_map(|(i, p)| match *p {
+        "Sac<1/Artifact>" => Some((i, "artifact")),
+        "Sac<1/Creature>" => Some((i, "creature")),
+        _ => None,
+    })?;
+    let rest: Vec<&str> = parts
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .map(|(_, p)| *p)
+        .collect();
+    Some((kind, rest.join(" ")))
+}

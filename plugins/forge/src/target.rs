@@ -77,6 +77,40 @@ pub fn act_on(api: &str, to: Value) -> Value {
     }
 }
 
+/// `A:SP$ Attach | Cost$ ... | ValidTgts$ <permanents>` of an Aura: the `tgt_*`
+/// properties of what it may enchant ([`permanent`]); `Err` lists what the
+/// rules cannot do (another parameter, a target in another zone).
+pub fn attach(a: &forge_script::Ability) -> Result<Vec<(String, Value)>, Vec<String>> {
+    let mut missing: Vec<String> = a
+        .params
+        .keys_outside(&[
+            "SP",
+            "Cost",
+            "ValidTgts",
+            "TgtPrompt",
+            "AILogic",
+            "SpellDescription",
+        ])
+        .map(|k| format!("A:SP$ Attach with {k}$"))
+        .collect();
+    let props = match a.params.get("ValidTgts").map(permanent) {
+        Some(Ok(props)) => props,
+        Some(Err(m)) => {
+            missing.push(format!("A:SP$ Attach {m}"));
+            Vec::new()
+        }
+        None => {
+            missing.push("A:SP$ Attach without ValidTgts$".into());
+            Vec::new()
+        }
+    };
+    if missing.is_empty() {
+        Ok(props)
+    } else {
+        Err(missing)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
