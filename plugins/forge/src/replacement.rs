@@ -4,7 +4,7 @@
 //! graveyard from anywhere, exile it instead"). It becomes two class replacements of the
 //! mtg mod — on `destroyed` and on `moved`, when the event's `to` is the zone — that
 //! send the card to the other zone, while the holder is on the battlefield. Also
-//! `R:Event$ DamageDone` changing the damage's amount ([`damage_done`]: Furnace of Rath).
+//! `R:Event$ DamageDone` changing the damage's amount (Furnace of Rath).
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Value};
