@@ -18,6 +18,9 @@ pub struct Card {
     pub encoding: Encoding,
     /// `<init><registers>`: register index (as written: `red`, `power`) → value.
     pub registers: Vec<(String, i64)>,
+    /// `<init><registers>` whose value is an expression (`<register index="power"><value>
+    /// <counter ...>`: a `*/*` creature), references expanded: index → the `<value>` element.
+    pub computed: Vec<(String, Element)>,
     /// `<colors>` words.
     pub colors: Vec<String>,
     /// `<idcards>` words (card types: `creature`, `instant`, `global-enchantment`, …).
@@ -106,6 +109,7 @@ fn card_of(
         name: name.to_owned(),
         encoding,
         registers: Vec::new(),
+        computed: Vec::new(),
         colors: Vec::new(),
         idcards: Vec::new(),
         properties: Vec::new(),
@@ -200,8 +204,14 @@ fn init(file: &str, init: &Element, f: &Fragments, card: &mut Card) -> Result<()
                     let (Some(index), Some(value)) = (r.attr("index"), r.attr("value")) else {
                         // A register whose value is an expression element is kept out of the
                         // plain list; the translator sees the `<init>` element itself.
-                        if r.attr("index").is_none() {
+                        let Some(index) = r.attr("index") else {
                             return Err(Error::at(file, r, "a register needs an `index`"));
+                        };
+                        if let Some(v) = r.child("value") {
+                            let mut v = v.clone();
+                            v.children =
+                                expand_all(f, &v.children).map_err(|e| reference_error(file, e))?;
+                            card.computed.push((index.to_owned(), v));
                         }
                         continue;
                     };

@@ -303,19 +303,9 @@ fn absent_is_none<T>(r: Result<T, RuleError>) -> Result<Option<T>, RuleError> {
     }
 }
 
-/// A property's base value as a number (absent or not a number: 0).
-fn base_number(world: &World, obj: ObjId, key: Sym) -> f64 {
-    world.base(obj, key).and_then(Value::as_f64).unwrap_or(0.0)
-}
-
-/// Writes `v` when it differs from the base value (a pass that changes nothing leaves
-/// nothing for aura recompute to look at).
-fn write(world: &mut World, obj: ObjId, key: Sym, v: f64) -> Result<(), RuleError> {
-    let same = matches!(world.base(obj, key), Some(Value::Float(x)) if *x == v);
-    if !same {
-        world.set(obj, key, Value::float(v))?;
-    }
-    Ok(())
+/// A base value as a number (not a number: 0).
+fn number(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
 }
 
 /// The objects of every class that declares one of `keys` (in class id order): a meter
@@ -336,18 +326,29 @@ fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId
 }
 
 /// Step 2: the reset properties back to their reset values, on the objects of the
-/// classes that declare them.
+/// classes that declare them. Each object is read once; only the properties that differ
+/// from their reset value are written (most objects a pass leaves alone).
 fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
     if pass.reset.is_empty() {
         return;
     }
     let keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
+    let mut stale: Vec<(Sym, f64)> = Vec::new();
     for id in objects_declaring(world, gen, &keys) {
+        let Ok(o) = world.object(id) else {
+            continue;
+        };
+        stale.clear();
         for &(key, to) in &pass.reset {
-            if world.base(id, key).is_some() {
-                // The object was just listed: the write cannot fail.
-                let _ = write(world, id, key, to);
+            match o.props.get(&key) {
+                None => {}
+                Some(Value::Float(x)) if *x == to => {}
+                Some(_) => stale.push((key, to)),
             }
+        }
+        for &(key, to) in &stale {
+            // The object was just read: the write cannot fail.
+            let _ = world.set(id, key, Value::float(to));
         }
     }
 }
@@ -375,7 +376,12 @@ fn apply(
         report.applied += 1;
         acted.push(t);
         for (key, expr) in &g.effects {
-            let before = base_number(ax.world, t, *key);
+            // Absent counts as 0; a write is skipped only over an equal decimal (a
+            // pass that changes nothing leaves nothing for aura recompute to look at).
+            let (before, decimal) = match ax.world.base(t, *key) {
+                Some(v) => (number(v), matches!(v, Value::Float(_))),
+                None => (0.0, false),
+            };
             ax.scope = Scope {
                 this: Some(m.holder),
                 source: Some(m.source),
@@ -388,7 +394,9 @@ fn apply(
             let Some(after) = absent_is_none(expr.eval(&ax.cx()))? else {
                 continue;
             };
-            write(ax.world, t, *key, after)?;
+            if !(decimal && after == before) {
+                ax.world.set(t, *key, Value::float(after))?;
+            }
             if let Some(b) = book.as_deref_mut() {
                 if after != before {
                     let entry = AccountEntry {
@@ -428,10 +436,9 @@ fn clamp(
     let holders = objects_declaring(ax.world, ax.gen, &keys);
     for c in &pass.clamps {
         for &id in &holders {
-            if ax.world.base(id, c.key).is_none() {
+            let Some(before) = ax.world.base(id, c.key).map(number) else {
                 continue;
-            }
-            let before = base_number(ax.world, id, c.key);
+            };
             let scope = Scope {
                 target: Some(id),
                 this: Some(id),
@@ -447,7 +454,7 @@ fn clamp(
                 v = v.max(min.eval(&cx)?);
             }
             if v != before {
-                write(ax.world, id, c.key, v)?;
+                ax.world.set(id, c.key, Value::float(v))?;
                 if let Some(b) = book.as_deref_mut() {
                     let entry = AccountEntry {
                         source: id,

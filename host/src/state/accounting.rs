@@ -4,7 +4,7 @@
 //! checksum leaves it out and saves do not keep it (the next pass records it again).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::{IdHash, ObjId, World};
 use crate::id::Sym;
@@ -44,27 +44,53 @@ pub fn decimal(x: f64) -> String {
     }
 }
 
-/// Every recorded change of the last pass, by (object, property), in the order applied.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Every recorded change of the last pass, in the order applied. A pass records tens of
+/// thousands of changes and most are never asked about, so recording appends to a list
+/// and the index by (object, property) is built on the first question.
+#[derive(Debug, Clone, Default)]
 pub struct Accounting {
-    /// Hashed by identity (engine keys; a pass records tens of thousands of changes).
-    entries: HashMap<(ObjId, Sym), smallvec::SmallVec<[AccountEntry; 1]>, IdHash>,
+    entries: Vec<(ObjId, Sym, AccountEntry)>,
+    /// Positions in `entries` by (object, property), hashed by identity (engine keys).
+    index: OnceLock<HashMap<(ObjId, Sym), smallvec::SmallVec<[u32; 1]>, IdHash>>,
+}
+
+impl PartialEq for Accounting {
+    fn eq(&self, other: &Accounting) -> bool {
+        self.entries == other.entries
+    }
 }
 
 impl Accounting {
     /// Records a change.
     pub fn record(&mut self, obj: ObjId, key: Sym, entry: AccountEntry) {
-        self.entries.entry((obj, key)).or_default().push(entry);
+        self.entries.push((obj, key, entry));
+        self.index.take();
+    }
+
+    fn index(&self) -> &HashMap<(ObjId, Sym), smallvec::SmallVec<[u32; 1]>, IdHash> {
+        self.index.get_or_init(|| {
+            let mut index: HashMap<_, smallvec::SmallVec<[u32; 1]>, IdHash> = HashMap::default();
+            for (n, (obj, key, _)) in self.entries.iter().enumerate() {
+                // A pass records far fewer than 2^32 changes; more would be dropped here
+                // rather than mis-indexed.
+                if let Ok(n) = u32::try_from(n) {
+                    index.entry((*obj, *key)).or_default().push(n);
+                }
+            }
+            index
+        })
     }
 
     /// The changes recorded for one property of one object, in the order applied.
-    pub fn of(&self, obj: ObjId, key: Sym) -> &[AccountEntry] {
-        self.entries.get(&(obj, key)).map_or(&[], |v| v.as_slice())
+    pub fn of(&self, obj: ObjId, key: Sym) -> Vec<&AccountEntry> {
+        self.index().get(&(obj, key)).map_or_else(Vec::new, |at| {
+            at.iter().map(|&n| &self.entries[n as usize].2).collect()
+        })
     }
 
     /// How many (object, property) pairs have records.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.index().len()
     }
 
     /// Whether nothing is recorded.

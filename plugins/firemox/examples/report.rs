@@ -40,6 +40,8 @@ fn main() {
     let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     files.sort();
     let (mut ok, mut histogram) = (0usize, BTreeMap::<String, usize>::new());
+    // Cards that lack exactly one feature: what translating that feature would add.
+    let mut only = BTreeMap::<String, usize>::new();
     for p in &files {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("?");
         let bytes = std::fs::read(p).unwrap_or_default();
@@ -52,6 +54,9 @@ fn main() {
                 } else {
                     for m in &c.missing {
                         *histogram.entry(m.clone()).or_default() += 1;
+                    }
+                    if let [m] = c.missing.as_slice() {
+                        *only.entry(m.clone()).or_default() += 1;
                     }
                     println!("missing {}: {}", c.class, c.missing.join("; "));
                 }
@@ -69,6 +74,12 @@ fn main() {
         files.len()
     );
     let mut by_count: Vec<(String, usize)> = histogram.into_iter().collect();
+    by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (m, n) in by_count {
+        println!("{n:5}  {m}");
+    }
+    println!("\ncards lacking only one feature:");
+    let mut by_count: Vec<(String, usize)> = only.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (m, n) in by_count {
         println!("{n:5}  {m}");

@@ -34,6 +34,14 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("protection-from-green", "protection_from_green"),
     ("arcane", "arcane"),
     ("snow", "snow"),
+    ("aura", "aura"),
+    ("horsemanship", "horsemanship"),
+    ("fear", "fear"),
+    ("shadow", "shadow"),
+    ("shroud", "shroud"),
+    ("unblockable", "unblockable"),
+    ("does-not-untap", "does_not_untap"),
+    ("block-only-flying", "blocks_only_flyers"),
 ];
 
 /// Colour words (`<colors>`, registers) and the mtg letter of each.
@@ -78,6 +86,8 @@ pub struct Parts {
     pub missing: Vec<String>,
     /// Properties of the card's class besides the characteristics (an ability's cost).
     pub props: Vec<(String, Value)>,
+    /// Named selectors of the card (`count(...)` in computed values, [`crate::counts`]).
+    pub refs: Vec<(String, Value)>,
     /// Each mana ability's amount of mana and whether it sacrifices the card: the mtg
     /// rules' `mana_amount` and `sacrifice_for_mana` are the card's, so they must agree.
     pub mana: Vec<(i64, bool)>,
@@ -95,21 +105,35 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     props.insert("title".into(), json!(card.name));
     types(card, &mut parts);
     cost(card, &mut props, &mut parts);
+    let mut auras = Vec::new();
+    if let Some(a) = crate::counts::power_toughness(f, &class, &card.computed, &mut parts) {
+        auras.push(a);
+    }
     power_toughness(card, &mut props, &mut parts);
     properties(card, f, &mut parts);
     for a in &card.abilities {
         ability(card, &class, a, f, &mut parts);
     }
-    let mut auras = Vec::new();
     for m in &card.modifiers {
-        match crate::statics::translate(f, m) {
+        let own = matches!(m.name.as_str(), "register-modifier" | "property-modifier");
+        let a = if own {
+            crate::statics::translate_own(f, &class, m, &mut parts)
+        } else {
+            crate::statics::translate(f, &class, m, &mut parts)
+        };
+        match a {
             Ok(a) => auras.push(a),
             Err(m) => parts.missing.push(m),
         }
     }
     mana_abilities(&mut parts);
-    if card.attachment.is_some() {
-        parts.missing.push("attachment".into());
+    match (&card.attachment, card.is("local-enchantment")) {
+        (Some(a), true) => auras.extend(crate::attach::translate(f, a, &mut parts)),
+        (Some(_), false) => parts.missing.push("attachment".into()),
+        (None, true) => parts
+            .missing
+            .push("local-enchantment without an attachment".into()),
+        (None, false) => {}
     }
     for o in &card.other {
         parts.missing.push(format!("<{}>", o.name));
@@ -136,11 +160,16 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     }
     let mut classes = Map::new();
     classes.insert(class.clone(), def);
+    let mut tree = json!({});
     if missing.is_empty() {
         classes.extend(parts.classes);
+        if !parts.refs.is_empty() {
+            tree["ref"] = Value::Object(parts.refs.into_iter().collect());
+        }
     }
+    tree["class"] = Value::Object(classes);
     Card {
-        tree: json!({ "class": Value::Object(classes) }),
+        tree,
         class,
         missing,
     }
@@ -188,6 +217,8 @@ fn types(card: &Xml, out: &mut Parts) {
                 out.tags.extend([w.clone(), "spell".into()]);
                 playable = true;
             }
+            // The aura's tags come with its attachment ([`crate::attach`]).
+            "local-enchantment" => playable = true,
             "artifact" | "global-enchantment" => {
                 let t = if w == "artifact" {
                     "artifact"
@@ -246,9 +277,14 @@ fn cost(card: &Xml, props: &mut Map<String, Value>, out: &mut Parts) {
     }
 }
 
-/// `power` and `toughness` registers; a creature needs both.
+/// `power` and `toughness` registers (0 for a computed one, [`crate::counts`]); a creature
+/// needs both.
 fn power_toughness(card: &Xml, props: &mut Map<String, Value>, out: &mut Parts) {
-    match (card.register("power"), card.register("toughness")) {
+    let computed = |i: &str| card.computed.iter().any(|(k, _)| k == i).then_some(0);
+    match (
+        card.register("power").or_else(|| computed("power")),
+        card.register("toughness").or_else(|| computed("toughness")),
+    ) {
         (Some(p), Some(t)) => {
             props.insert("power".into(), json!(p));
             props.insert("max_health".into(), json!(t));
@@ -290,7 +326,9 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
             }
         }
         ("cast-land", _) if plain(f, "ability", "cast-land", a) => {}
+        ("cast-enchant", _) if card.is("local-enchantment") && plain(f, "ability", "cast-enchant", a) => {}
         ("lifelink", _) => out.tags.push("lifelink".into()),
+        ("cycling", _) => crate::hand::cycling(f, a, out),
         ("come-into-play-tapped", _) => out.triggers.push(json!({
             "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
             "do": [{ "type": "tag", "tag": "tapped" }],

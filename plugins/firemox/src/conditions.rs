@@ -38,13 +38,15 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
             _ => Err("test <not> with several tests".into()),
         },
         "controller" if on_tested => match e.attr("player") {
-            Some("you") => Ok(json!({ "type": "owned_by", "owner": "friendly" })),
+            // (`controller`: the controller of the card whose test it is.)
+            Some("you" | "controller") => Ok(json!({ "type": "owned_by", "owner": "friendly" })),
             Some("opponent") => Ok(json!({ "type": "owned_by", "owner": "enemy" })),
             other => Err(format!("test controller player={}", other.unwrap_or("?"))),
         },
         "has-idcard" if on_tested => match e.attr("idcard") {
             Some(
-                t @ ("creature" | "land" | "artifact" | "enchantment" | "instant" | "sorcery"),
+                t @ ("creature" | "land" | "artifact" | "enchantment" | "instant" | "sorcery"
+                | "plains" | "island" | "swamp" | "mountain" | "forest"),
             ) => Ok(json!({ "type": "has_tag", "tag": t })),
             Some("artifact-creature") => Ok(
                 json!({ "all": [{ "type": "has_tag", "tag": "artifact" }, { "type": "has_tag", "tag": "creature" }] }),

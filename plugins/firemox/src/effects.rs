@@ -505,7 +505,7 @@ fn branch(
 }
 
 /// A `<target>` inside effects that changes what the next effects act on: `this` (the
-/// card of an ability), `you` (the controller), or every card in play passing a test
+/// card of an ability), `attachedto` (what that card, an Aura, enchants), `you` (the controller), or every card in play passing a test
 /// (`mode="all"`, as `all-creatures` expands). `None` when `e` is not such a target.
 fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>> {
     if e.name != "target" {
@@ -520,6 +520,13 @@ fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>
         (Some("you"), None) if e.children.is_empty() && only(&["type", "name"]) => {
             Ok(json!("owner"))
         }
+        // The permanent the ability's card (an Aura) enchants, while it is on the
+        // battlefield (the mtg rules attach an aura as its `parent`).
+        (Some("attachedto"), None) if e.children.is_empty() && only(&["type", "name"]) => cx
+            .this
+            .as_ref()
+            .map(|_| json!({ "type": "object", "object": "self.source_card.parent", "where": { "type": "in_zone", "zone": "battlefield" } }))
+            .ok_or_else(|| "<target type=\"attachedto\"> in a spell".to_owned()),
         (Some("card"), Some("all"))
             if e.attr("restriction-zone") == Some("play")
                 && only(&["type", "mode", "restriction-zone", "name"]) =>

@@ -18,15 +18,19 @@
 //! | `<triggered-ability>` on entering the battlefield, attacking, blocking | an ability put on the stack ([`triggers`]) |
 //! | `<static-modifier filter-zone="play">` with a `<while>` test: +N/+N, keywords | a class aura ([`statics`]) |
 //! | `artifact`, `global-enchantment` | cast with the mtg rules' `cast_permanent` |
+//! | `local-enchantment`, `cast-enchant`, `<attachment>` with modifiers | an Aura of the mtg rules (`cast_aura`, a class aura over `mtg:enchanted`) ([`attach`]) |
 //!
 //! A card using anything else is still a class — tagged `untranslated`, with the features
 //! it lacks in its `missing` property — but not `deck_card`, so decks leave it out. Each
 //! lacking feature is also reported at its element (`report_unsupported`), so `tessera
 //! check --format json` lists every such card with what it lacks, and a histogram.
 
+pub mod attach;
 pub mod card;
 pub mod conditions;
+pub mod counts;
 pub mod effects;
+pub mod hand;
 pub mod play;
 pub mod spell;
 pub mod statics;

@@ -7,11 +7,15 @@
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
-use crate::card::KEYWORDS;
-use crate::conditions::condition;
+use crate::card::{Parts, KEYWORDS};
 
 /// The class aura for one `<static-modifier>`, or what it lacks.
-pub fn translate(f: &Fragments, s: &Element) -> Result<Value, String> {
+pub fn translate(
+    f: &Fragments,
+    class: &str,
+    s: &Element,
+    out: &mut Parts,
+) -> Result<Value, String> {
     if s.name != "static-modifier" {
         return Err(format!("<{}> in <modifiers>", s.name));
     }
@@ -30,7 +34,12 @@ pub fn translate(f: &Fragments, s: &Element) -> Result<Value, String> {
                     modifiers.push(modifier(f, m)?);
                 }
             }
-            "while" => filter = Some(condition(f, c).map_err(|m| format!("static-modifier {m}"))?),
+            "while" => {
+                filter = Some(
+                    crate::counts::test(f, class, c, out)
+                        .map_err(|m| format!("static-modifier {m}"))?,
+                )
+            }
             other => return Err(format!("static-modifier with <{other}>")),
         }
     }
@@ -44,9 +53,52 @@ pub fn translate(f: &Fragments, s: &Element) -> Result<Value, String> {
     Ok(json!({ "select": select, "modifiers": modifiers, "zones": ["battlefield"] }))
 }
 
+/// A modifier of the card itself (`<modifiers><register-modifier>` or
+/// `<property-modifier>`, with a `<while>` test and maybe a computed `<value>`): a class
+/// aura over the card while it is on the battlefield and the test holds (Anurid
+/// Barkripper's threshold, Ashenmoor Cohort's "another black creature").
+pub fn translate_own(
+    f: &Fragments,
+    class: &str,
+    m: &Element,
+    out: &mut Parts,
+) -> Result<Value, String> {
+    let mut tests = vec![json!({ "type": "is_self" })];
+    let mut bare = m.clone();
+    bare.children.clear();
+    let mut value = None;
+    for c in &m.children {
+        match c.name.as_str() {
+            "while" => tests.push(crate::counts::test(f, class, c, out)?),
+            "value" if m.name == "register-modifier" => {
+                value = Some(crate::counts::expression(f, class, c, out)?);
+            }
+            other => return Err(format!("own <{}> with <{other}>", m.name)),
+        }
+    }
+    if let Some(v) = &value {
+        bare.set_attr("value", "0");
+        let mut one = modifier(f, &bare).map_err(|e| format!("own {e}"))?;
+        let sign = if m.attr("operation") == Some("minus") {
+            "0 - "
+        } else {
+            ""
+        };
+        one["value"] = json!(format!("{sign}{v}"));
+        return Ok(own_aura(tests, one));
+    }
+    let one = modifier(f, &bare).map_err(|e| format!("own {e}"))?;
+    Ok(own_aura(tests, one))
+}
+
+fn own_aura(tests: Vec<Value>, modifier: Value) -> Value {
+    let select = json!({ "type": "objects", "zone": "battlefield", "where": tests });
+    json!({ "select": select, "modifiers": [modifier], "zones": ["battlefield"] })
+}
+
 /// One modifier: `<register-modifier index="power|toughness" operation="add" value="N">`
-/// or `<property-modifier property="flying">`.
-fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
+/// or `<property-modifier property="flying">` (also an aura's, [`crate::attach`]).
+pub fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
     let plain = |allowed: &[&str]| {
         m.children.is_empty() && m.attrs.iter().all(|(k, _)| allowed.contains(&k.as_str()))
     };
@@ -62,6 +114,7 @@ fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
                 m.attr("value").and_then(|v| f.value(v)),
             ) {
                 (Some("add"), Some(n)) => Ok(json!({ "key": key, "op": "add", "value": n })),
+                (Some("minus"), Some(n)) => Ok(json!({ "key": key, "op": "add", "value": -n })),
                 _ => Err("static register-modifier other than adding a number".into()),
             }
         }

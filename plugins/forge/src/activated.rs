@@ -5,7 +5,12 @@
 //! cost in `ability_cost_*` / `ability_life` (`ability_taps` when it also taps), paid by
 //! `activate_paid`, which raises `activated_paid`. A sacrifice in the cost
 //! (`Sac<1/CARDNAME>`; `Sac<1/Creature>` / `Sac<1/Land>`: tag `sacrifices_creature` /
-//! `sacrifices_land`, chosen as it is paid) is paid by the card's trigger. The card's trigger on that event puts
+//! `sacrifices_land`, chosen as it is paid) is paid by the card's trigger, and so are the
+//! other costs that choose objects (`Discard<1/Creature>`, `ExileFromGrave<N/Card>`,
+//! `Return<1/Forest>`, `tapXType<1/Creature>`: tags `discards_creature`,
+//! `exiles_from_graveyard`, `returns_forest`, `taps_creature`). `ActivationLimit$ 1` and
+//! `ActivationCardsInHand$ N` restrict when it may be activated (`once_each_turn`,
+//! `needs_hand_size`). The card's trigger on that event puts
 //! an ability object (`<card>_ab`) on the stack; the ability remembers its card
 //! (`source_card`), chooses its target when created and resolves like a spell
 //! (re-checked: an illegal target fizzles). Effects: at a target
@@ -41,6 +46,77 @@ struct Cost {
     generic: i64,
     coloured: Vec<(char, i64)>,
     life: i64,
+    /// Other costs that choose objects: `Discard<1/Creature>`, `ExileFromGrave<N/Card>`,
+    /// `Return<1/Forest>`, `tapXType<1/Creature>`.
+    chosen: Vec<Chosen>,
+}
+
+/// A cost paid with objects its controller chooses as they pay.
+#[derive(Clone, Copy)]
+enum Chosen {
+    /// Discard a creature card.
+    DiscardCreature,
+    /// Exile this many cards from the graveyard.
+    ExileFromGraveyard(i64),
+    /// Return a Forest you control to its owner's hand.
+    ReturnForest,
+    /// Tap an untapped creature you control.
+    TapCreature,
+}
+
+impl Chosen {
+    /// `Discard<1/Creature>`, `ExileFromGrave<N/Card>`, `Return<1/Forest>`,
+    /// `tapXType<1/Creature>`.
+    fn parse(part: &str) -> Option<Chosen> {
+        match part {
+            "Discard<1/Creature>" => Some(Chosen::DiscardCreature),
+            "Return<1/Forest>" => Some(Chosen::ReturnForest),
+            "tapXType<1/Creature>" => Some(Chosen::TapCreature),
+            _ => part
+                .strip_prefix("ExileFromGrave<")
+                .and_then(|r| r.strip_suffix("/Card>"))
+                .and_then(|n| n.parse::<i64>().ok())
+                .filter(|n| *n > 0)
+                .map(Chosen::ExileFromGraveyard),
+        }
+    }
+
+    /// The tag that tells the mtg rules' `activate_paid` what the player must have, a
+    /// property it reads, and the action paying it.
+    fn payment(self) -> (&'static str, Option<(String, Value)>, Value) {
+        let pick = |zone: &str, tag: Option<&str>, n: i64, prompt: &str, untapped: bool| {
+            let mut sel = json!({ "type": "objects", "zone": zone, "owner": "friendly", "pick": { "chosen": n, "prompt": prompt } });
+            if let Some(tag) = tag {
+                sel["tag"] = json!(tag);
+            }
+            if untapped {
+                sel["where"] = json!({ "not": { "type": "has_tag", "tag": "tapped" } });
+            }
+            sel
+        };
+        match self {
+            Chosen::DiscardCreature => (
+                "discards_creature",
+                None,
+                json!({ "type": "move", "zone": "graveyard", "to": pick("hand", Some("creature"), 1, "discard a creature card", false) }),
+            ),
+            Chosen::ExileFromGraveyard(n) => (
+                "exiles_from_graveyard",
+                Some(("ability_exile_count".into(), json!(n))),
+                json!({ "type": "move", "zone": "exile", "to": pick("graveyard", None, n, "exile cards from your graveyard", false) }),
+            ),
+            Chosen::ReturnForest => (
+                "returns_forest",
+                None,
+                json!({ "type": "move", "zone": "hand", "to": pick("battlefield", Some("forest"), 1, "return a Forest you control to its owner's hand", false) }),
+            ),
+            Chosen::TapCreature => (
+                "taps_creature",
+                None,
+                json!({ "type": "tag", "tag": "tapped", "to": pick("battlefield", Some("creature"), 1, "tap an untapped creature you control", true) }),
+            ),
+        }
+    }
 }
 
 /// Reads `Cost$`: `T`, numbers, `W U B R G C` and `PayLife<N>`; `Err` names the rest.
@@ -58,6 +134,8 @@ fn cost(text: &str) -> Result<Cost, String> {
         };
         if sac.is_some() && c.sacrifice.is_none() {
             c.sacrifice = sac;
+        } else if let Some(chosen) = Chosen::parse(part) {
+            c.chosen.push(chosen);
         } else if part == "T" {
             c.taps = true;
         } else if let Ok(n) = part.parse::<i64>() {
@@ -99,7 +177,36 @@ const KNOWN: &[&str] = &[
     "StackDescription",
     "AILogic",
     "References",
+    "ActivationLimit",
+    "ActivationCardsInHand",
 ];
+
+/// `ActivationLimit$ 1` (once each turn) and `ActivationCardsInHand$ N` (only with
+/// exactly N cards in hand) as the mtg rules' tags and properties; `Err` names another.
+fn restrictions(
+    a: &Ability,
+    tags: &mut Vec<String>,
+    props: &mut Vec<(String, Value)>,
+) -> Result<(), Vec<String>> {
+    match a.params.get("ActivationLimit") {
+        None => {}
+        Some("1") => tags.push("once_each_turn".into()),
+        Some(n) => return Err(vec![format!("A:AB$ with ActivationLimit$ {n}")]),
+    }
+    match a
+        .params
+        .get("ActivationCardsInHand")
+        .map(|n| n.parse::<i64>())
+    {
+        None => {}
+        Some(Ok(n)) => {
+            tags.push("needs_hand_size".into());
+            props.push(("ability_hand_size".into(), json!(n)));
+        }
+        Some(Err(_)) => return Err(vec!["A:AB$ with ActivationCardsInHand$".into()]),
+    }
+    Ok(())
+}
 
 /// Translates one `AB$` line of the card `class`; `Err` lists what it lacks.
 pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec<String>> {
@@ -111,9 +218,11 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let (def, mut classes) = ability(face, class, &title, a)?;
     let mut tags = Vec::new();
     let mut props = Vec::new();
+    restrictions(a, &mut tags, &mut props)?;
     let free = cost.generic == 0
         && cost.life == 0
         && cost.sacrifice.is_none()
+        && cost.chosen.is_empty()
         && cost.coloured.iter().all(|(_, n)| *n == 0);
     let event = if cost.taps && free {
         tags.push("tap_ability".to_owned());
@@ -148,6 +257,15 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
             );
         }
         None => {}
+    }
+    for chosen in &cost.chosen {
+        let (tag, prop, pay) = chosen.payment();
+        tags.push(tag.to_owned());
+        props.extend(prop);
+        act.insert(0, pay);
+    }
+    if tags.iter().any(|t| t == "once_each_turn") {
+        act.push(json!({ "type": "tag", "tag": "activated_this_turn", "to": "self" }));
     }
     let card_trigger = json!({
         "when": { "event": event, "target": { "type": "is_self" } },
@@ -190,10 +308,12 @@ pub fn ability(
         }
         let mut plain = a.clone();
         // The cost is paid on activation; the references name SVars the effect reads.
-        plain
-            .params
-            .0
-            .retain(|(k, _)| k != "Cost" && k != "References");
+        plain.params.0.retain(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "Cost" | "References" | "ActivationLimit" | "ActivationCardsInHand"
+            )
+        });
         let e = crate::effect::untargeted(face, class, &plain).map_err(|m| {
             m.into_iter()
                 .map(|m| format!("A:AB$ {m}"))

@@ -127,6 +127,17 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     for r in &face.replacements {
+        // "This spell can't be countered" (a replacement that can't happen): a tag the
+        // counter spells read.
+        let keys = ["Event", "ValidCard", "ValidSA", "Layer", "Description"];
+        if r.params.get("Event") == Some("Counter")
+            && r.params.get("ValidCard") == Some("Card.Self")
+            && r.params.get("Layer") == Some("CantHappen")
+            && r.params.keys_outside(&keys).next().is_none()
+        {
+            parts.tags.push("uncounterable".into());
+            continue;
+        }
         match crate::replacement::translate(face, r) {
             Ok(rs) => parts.replacements.extend(rs),
             Err(m) => missing.extend(m),
@@ -179,6 +190,10 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     tree["class"] = Value::Object(classes);
+    let refs = crate::effect::own_count_refs(&class, &tree.to_string());
+    if !refs.is_empty() {
+        tree["ref"] = Value::Object(refs);
+    }
     Ok(Card {
         tree,
         class,
@@ -207,9 +222,21 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
                 continue;
             }
         }
-        // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it enters).
-        if k.name == "CARDNAME enters the battlefield tapped." {
-            parts.tags.push("enters_tapped".into());
+        // "enters the battlefield tapped" (the mtg rules tap a permanent tagged so as it
+        // enters); split second (702.61: the rules let no spell be cast nor non-mana
+        // ability be activated while a spell tagged so is on the stack).
+        // "Enchant creature" / "Enchant land": what the Aura may enchant is its
+        // `SP$ Attach`'s `ValidTgts$` ([`crate::target::attach`]); another `Enchant` stays missing.
+        if matches!(k.name.as_str(), "Enchant creature" | "Enchant land") && k.params.is_empty() {
+            continue;
+        }
+        let tag = match k.name.as_str() {
+            "CARDNAME enters the battlefield tapped." => Some("enters_tapped"),
+            "Split second" => Some("split_second"),
+            _ => None,
+        };
+        if let (Some(tag), true) = (tag, k.params.is_empty()) {
+            parts.tags.push(tag.into());
             continue;
         }
         match KEYWORDS.iter().find(|(name, _)| *name == k.name) {
@@ -231,6 +258,25 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     let mut activated = false;
     for a in &face.abilities {
         if a.kind == AbilityKind::Spell && is_spell {
+            // An additional cost sacrificing an artifact or a creature (Tinker): the
+            // rules let the spell be cast only by a player who has one (`castable_now`),
+            // and the card's trigger sacrifices the one they choose as it is cast.
+            let mut a = a.clone();
+            if let Some((kind, rest)) =
+                crate::spell::additional_sacrifice(a.params.get("Cost").unwrap_or(""))
+            {
+                tags.push(format!("cast_sacrifices_{kind}"));
+                triggers.push(json!({
+                    "when": { "event": "cast", "target": { "type": "is_self" } },
+                    "zones": ["stack"],
+                    "do": [{ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly",
+                        "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }],
+                }));
+                if let Some(c) = a.params.0.iter_mut().find(|(k, _)| k == "Cost") {
+                    c.1 = rest;
+                }
+            }
+            let a = &a;
             match crate::spell::translate(face, class, a) {
                 Ok(s) => {
                     tags.extend(s.tags);
@@ -244,6 +290,15 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
         }
         let api = a.api.as_deref().unwrap_or("?");
         let key = a.params.0.first().map_or("?", |(k, _)| k.as_str());
+        // An Aura's spell (`SP$ Attach | ValidTgts$ Creature`): what it may enchant, as
+        // the mtg rules' `tgt_*` properties (`cast_aura`, auras.toml).
+        if (key, api) == ("SP", "Attach") && tags.iter().any(|t| t == "aura") {
+            match crate::target::attach(a) {
+                Ok(props) => out.props.extend(props),
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
         let plain = a.params.0.iter().all(|(k, _)| {
             [
                 "AB",
@@ -266,6 +321,41 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             _ => None,
         };
         let amount = crate::effect::number(a.params.get("Amount").or(Some("1")));
+        // `Amount$ X` with `X` a count the rules make (Gaea's Cradle's creatures you
+        // control): the card's aura keeps `mana_amount` at the count, which may be 0.
+        let counted = a
+            .params
+            .get("Amount")
+            .and_then(|x| face.svar(x))
+            .and_then(|v| crate::statics::COUNTS.iter().find(|(c, _)| *c == v.value))
+            .map(|(_, r)| *r);
+        if let (("AB", "Mana", Some("T"), Some(cs)), Some(r), true) = (
+            (key, api, a.params.get("Cost"), makes.clone()),
+            counted,
+            a.params
+                .keys_outside(&[
+                    "AB",
+                    "Cost",
+                    "Produced",
+                    "Amount",
+                    "SpellDescription",
+                    "AILogic",
+                    "References",
+                ])
+                .next()
+                .is_none(),
+        ) {
+            for c in cs {
+                tags.push(format!("makes_{c}"));
+            }
+            out.props.push(("mana_amount_counted".into(), json!(1)));
+            out.auras.push(json!({
+                "select": { "type": "objects", "zone": "battlefield", "where": { "type": "is_self" } },
+                "modifiers": [{ "key": "mana_amount", "op": "set", "value": format!("count({r})") }],
+                "zones": ["battlefield"],
+            }));
+            continue;
+        }
         match (key, api, a.params.get("Cost"), makes, amount) {
             ("AB", "Mana", Some(cost @ ("T" | "T Sac<1/CARDNAME>")), Some(cs), Some(n))
                 if plain && (1..=10).contains(&n) =>

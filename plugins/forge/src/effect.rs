@@ -5,7 +5,8 @@
 //! TokenColors$` (a creature token, a class of its own: `<card>_token_<name>`), and
 //! `DestroyAll | ValidCards$ <valid>` (Wrath of God), `DealDamage | Defined$ You` (or the
 //! defending player; `NumDmg$ X` with `X` the damage that triggered it: Jackal Pup) and
-//! `Discard | Defined$ TriggeredTarget | Mode$ Random` (Hypnotic Specter).
+//! `Discard | Defined$ TriggeredTarget | Mode$ Random` (Hypnotic Specter), `AddTurn`
+//! (Time Walk) and `Fog`.
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Map, Value};
@@ -231,8 +232,10 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         "PumpAll" => {
             used.extend(["ValidCards", "NumAtt", "NumDef", "KW"]);
             let mut modifiers = Vec::new();
+            // `NumAtt$ X` counted as it resolves (Craterhoof Behemoth's creatures you
+            // control): the values are frozen when the aura is given.
             for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
-                match (p(param), number(p(param))) {
+                match (p(param), amount(face, p(param))) {
                     (None, _) => {}
                     (Some(_), Some(n)) => {
                         modifiers.push(json!({ "key": key, "op": "add", "value": n }))
@@ -255,7 +258,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 p("ValidCards").unwrap_or("Creature"),
                 "PumpAll ValidCards$",
             ) {
-                Ok(which) => vec![json!({ "type": "give_aura",
+                Ok(which) => vec![json!({ "type": "give_aura", "freeze": true,
                     "aura": { "modifiers": modifiers, "until": "cleanup" },
                     "to": { "type": "objects", "zone": "battlefield", "where": [which, { "type": "has_tag", "tag": "creature" }] } })],
                 Err(m) => {
@@ -267,6 +270,30 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         // Search your library (401.2: a hidden zone, no target) for up to `ChangeNum$`
         // cards matching `ChangeType$`, put them into a zone (tapped with `Tapped$`),
         // then shuffle: Demonic Tutor, Rampant Growth, Wood Elves.
+        // Put up to `ChangeNum$` cards matching `ChangeType$` from your hand onto the
+        // battlefield (Quicksilver Amulet: "you may put a creature card": taking it is
+        // never worse, as with searches).
+        "ChangeZone"
+            if p("Origin") == Some("Hand")
+                && p("Destination") == Some("Battlefield")
+                && p("Defined").is_none() =>
+        {
+            used.extend(["Origin", "Destination", "ChangeType", "ChangeNum"]);
+            let which = crate::valid::condition(
+                p("ChangeType").unwrap_or("Card"),
+                "ChangeZone ChangeType$",
+            );
+            match (which, number(p("ChangeNum").or(Some("1")))) {
+                (Ok(which), Some(n)) => vec![json!({ "type": "move", "zone": "battlefield",
+                    "to": { "type": "objects", "zone": "hand", "owner": "friendly", "where": which,
+                        "pick": { "chosen": n, "prompt": "put a card from your hand onto the battlefield" } } })],
+                (which, _) => {
+                    missing.push("ChangeZone from Hand with ChangeNum$".into());
+                    missing.extend(which.err());
+                    Vec::new()
+                }
+            }
+        }
         "ChangeZone" if p("Origin") == Some("Library") => {
             used.extend([
                 "Origin",
@@ -313,6 +340,48 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // The card itself from one zone to another (Rancor: "return CARDNAME to its
+        // owner's hand" from the graveyard), if it is still in that zone.
+        "ChangeZone"
+            if matches!(p("Defined"), None | Some("Self"))
+                && zone(p("Origin")).is_some_and(|z| z != "library" && z != "battlefield") =>
+        {
+            used.extend(["Origin", "Destination", "Defined"]);
+            match (zone(p("Origin")), zone(p("Destination"))) {
+                (Some(from), Some(to)) => vec![json!({ "type": "move", "zone": to,
+                    "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": from } } })],
+                _ => {
+                    missing.push(format!(
+                        "ChangeZone of the card from {} to {}",
+                        p("Origin").unwrap_or("?"),
+                        p("Destination").unwrap_or("?")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        // Extra turns (500.7): the mtg rules' `end_turn` gives the next turn to a player
+        // with `extra_turns` left (Time Walk).
+        "AddTurn" => {
+            used.extend(["Defined", "NumTurns"]);
+            match (p("Defined"), number(p("NumTurns").or(Some("1")))) {
+                (None | Some("You"), Some(n)) if n > 0 => {
+                    vec![json!({ "type": "add", "key": "extra_turns", "amount": n, "to": "owner" })]
+                }
+                _ => {
+                    missing.push(format!(
+                        "AddTurn for {} of {}",
+                        p("Defined").unwrap_or("(none)"),
+                        p("NumTurns").unwrap_or("(none)")
+                    ));
+                    Vec::new()
+                }
+            }
+        }
+        // "Prevent all combat damage that would be dealt this turn" (Fog): the players'
+        // replacement in the mtg rules prevents combat damage while a player is tagged
+        // `prevents_combat_damage` (until the cleanup).
+        "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");
             if !matches!(p("Defined"), None | Some("You")) {
@@ -362,7 +431,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
 }
 
 /// A creature token's class (named after the card and the token), and how many to make.
-fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), Vec<String>> {
+fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, Value), Vec<String>> {
     let p = |k: &str| a.params.get(k);
     let mut missing = Vec::new();
     if !matches!(p("TokenOwner"), None | Some("You")) {
@@ -380,7 +449,7 @@ fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, i64), 
         missing.push(format!("Token TokenTypes$ {}", types.join(",")));
     }
     let (power, toughness) = (number(p("TokenPower")), number(p("TokenToughness")));
-    let amount = number(p("TokenAmount").or(Some("1")));
+    let amount = amount(face, p("TokenAmount").or(Some("1")));
     let (Some(power), Some(toughness), Some(amount)) = (power, toughness, amount) else {
         missing.push("Token without a number of power, toughness and amount".into());
         return Err(missing);
@@ -440,10 +509,22 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         .value
         .split_once('/')
         .map_or((svar.value.as_str(), ""), |(b, a)| (b, a));
+    let counted = crate::statics::COUNTS
+        .iter()
+        .find(|(c, _)| *c == base)
+        .map(|(_, r)| format!("count({r})"));
     let base = match base {
-        "Count$InYourHand" => "count(my_hand)",
-        "TriggerCount$DamageAmount" => "self.source_card.damage_taken",
-        _ => return None,
+        "Count$InYourHand" => "count(my_hand)".to_owned(),
+        "TriggerCount$DamageAmount" => "self.source_card.damage_taken".to_owned(),
+        _ if counted.is_some() => counted?,
+        // Permanents of a type you control (Krenko's Goblins): a count the card defines
+        // ([`own_count`]).
+        _ => match base.strip_prefix("Count$TypeYouCtrl.") {
+            Some(t) if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphabetic()) => {
+                format!("count({})", own_count(&slug(&face.name), t))
+            }
+            _ => return None,
+        },
     };
     let expr = match adjust.split_once('.') {
         None if adjust.is_empty() => base.to_owned(),
@@ -452,6 +533,30 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         _ => return None,
     };
     Some(json!(expr))
+}
+
+/// The name of the selector ref counting the permanents of type `t` its controller
+/// controls, defined by the card `class` itself (`<class>_count_<type>`: the card module
+/// adds a ref for each such name its content uses).
+pub fn own_count(class: &str, t: &str) -> String {
+    format!("{class}_count_{}", slug(t))
+}
+
+/// The refs for the counts the content of `class` uses ([`own_count`]): `ref.NAME` with
+/// a selector over its controller's permanents with the type's tag.
+pub fn own_count_refs(class: &str, content: &str) -> Map<String, Value> {
+    let prefix = format!("count({class}_count_");
+    let mut refs = Map::new();
+    for (i, _) in content.match_indices(&prefix) {
+        let rest = &content[i + prefix.len()..];
+        let Some(end) = rest.find(')') else { continue };
+        let tag = &rest[..end];
+        refs.insert(
+            format!("{class}_count_{tag}"),
+            json!({ "selector": { "type": "objects", "zone": "battlefield", "tag": tag, "owner": "friendly" } }),
+        );
+    }
+    refs
 }
 
 /// A whole number written as `3`, `+3` or `-2`.

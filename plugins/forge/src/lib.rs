@@ -14,10 +14,15 @@
 //! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G \| Amount$ N` | tags `makes_g`, ..., `mana_amount` |
 //! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` / `Destroy` / `Discard` with `ValidTgts$` (+ `SubAbility$`) | a trigger on `resolve` ([`spell`]; targets over permanents: [`target`]) |
 //! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` / `Draw` / `PumpAll` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
-//! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac` (one a card) | an ability put on the stack ([`activated`]) |
+//! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac / Discard / ExileFromGrave / Return / tapXType` (one a card; `ActivationLimit$ 1`, `ActivationCardsInHand$ N`) | an ability put on the stack ([`activated`]) |
+//! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
+//! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
+//! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
+//! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
-//! | `R:Event$ Moved` / `AddCounter` | class replacements ([`replacement`], [`counters`]) |
+//! | `R:Event$ Moved` / `AddCounter` / `DamageDone` | class replacements ([`replacement`], [`counters`]) |
+//! | `Count$TypeYouCtrl.<type>` | a ref the card defines (`<card>_count_<type>`) counting it |
 //!
 //! A card using anything else (an unsupported keyword, ability, trigger, static,
 //! replacement, mana symbol or card type) is still a class — tagged `untranslated`, with

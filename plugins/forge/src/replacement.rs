@@ -3,7 +3,8 @@
 //! <other> | Defined$ ReplacedCard` (Rest in Peace: "if a card would be put into a
 //! graveyard from anywhere, exile it instead"). It becomes two class replacements of the
 //! mtg mod — on `destroyed` and on `moved`, when the event's `to` is the zone — that
-//! send the card to the other zone, while the holder is on the battlefield.
+//! send the card to the other zone, while the holder is on the battlefield. Also
+//! `R:Event$ DamageDone` changing the damage's amount (Furnace of Rath).
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Value};
@@ -13,6 +14,9 @@ pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
     let event = r.params.get("Event").unwrap_or("?");
     if event == "AddCounter" {
         return crate::counters::add_counter(face, r).map(|r| vec![r]);
+    }
+    if event == "DamageDone" {
+        return damage_done(face, r).map(|r| vec![r]);
     }
     if event != "Moved" {
         return Err(vec![format!("R:Event$ {event}")]);
@@ -80,6 +84,89 @@ pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
         .collect())
 }
 
+/// `R:Event$ DamageDone | ActiveZones$ Battlefield | ValidSource$ Card | ValidTarget$
+/// Creature,Player | IsCombat$ True/False | ReplaceWith$ X`, with `X` a `DealDamage |
+/// Defined$ ReplacedTarget | DamageSource$ ReplacedSource | NumDmg$ Y` and `Y`
+/// `ReplaceCount$DamageAmount/Twice` (or `/Plus.N`): a class replacement changing the
+/// amount of the damage (Furnace of Rath: double). `IsCombat$` tells combat damage (from
+/// a creature the mtg rules tag `striking` while it deals it) from other damage.
+fn damage_done(face: &Face, r: &Ability) -> Result<Value, Vec<String>> {
+    let p = |k: &str| r.params.get(k);
+    let known = [
+        "Event",
+        "ActiveZones",
+        "ValidSource",
+        "ValidTarget",
+        "ReplaceWith",
+        "IsCombat",
+        "Secondary",
+        "Description",
+    ];
+    let mut missing: Vec<String> = r
+        .params
+        .keys_outside(&known)
+        .map(|k| format!("R:Event$ DamageDone with {k}$"))
+        .collect();
+    if p("ActiveZones") != Some("Battlefield") {
+        missing.push("R:Event$ DamageDone outside the battlefield".into());
+    }
+    // Any source: a card, or an ability (whose source is its card).
+    if !matches!(p("ValidSource"), None | Some("Card")) {
+        missing.push(format!(
+            "R:Event$ DamageDone ValidSource$ {}",
+            p("ValidSource").unwrap_or("")
+        ));
+    }
+    let mut target = Vec::new();
+    for t in p("ValidTarget").unwrap_or("Creature,Player").split(',') {
+        match t.trim() {
+            "Creature" => target.push(json!({ "type": "has_tag", "tag": "creature" })),
+            "Player" => target.push(json!({ "type": "has_tag", "tag": "player" })),
+            other => missing.push(format!("R:Event$ DamageDone ValidTarget$ {other}")),
+        }
+    }
+    let with = p("ReplaceWith")
+        .and_then(|n| face.svar(n))
+        .and_then(|s| s.ability.as_ref())
+        .filter(|a| {
+            a.api.as_deref() == Some("DealDamage")
+                && a.params.get("Defined") == Some("ReplacedTarget")
+                && a.params.get("DamageSource") == Some("ReplacedSource")
+        });
+    let formula = with
+        .and_then(|a| a.params.get("NumDmg"))
+        .and_then(|v| face.svar(v))
+        .and_then(|s| s.value.strip_prefix("ReplaceCount$DamageAmount/"));
+    let amount = match formula {
+        Some("Twice") => Some("event.amount * 2".to_owned()),
+        Some(f) => f
+            .strip_prefix("Plus.")
+            .and_then(|n| n.parse::<i64>().ok())
+            .map(|n| format!("event.amount + {n}")),
+        None => None,
+    };
+    if amount.is_none() {
+        missing.push("R:Event$ DamageDone ReplaceWith$ other than more of the same damage".into());
+    }
+    let combat = match p("IsCombat") {
+        None => None,
+        Some("True") => Some(json!({ "type": "has_tag", "tag": "striking" })),
+        Some("False") => Some(json!({ "not": { "type": "has_tag", "tag": "striking" } })),
+        Some(other) => {
+            missing.push(format!("R:Event$ DamageDone IsCombat$ {other}"));
+            None
+        }
+    };
+    if !missing.is_empty() {
+        return Err(missing);
+    }
+    let mut would = json!({ "event": "core:event/damaged", "target": { "any": target } });
+    if let Some(c) = combat {
+        would["condition"] = c;
+    }
+    Ok(json!({ "would": would, "zones": ["battlefield"], "amount": amount }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,12 +187,12 @@ mod tests {
             assert!(text.contains(part), "{part} in {text}");
         }
         let script = forge_script::parse(
-            "Name:R\nManaCost:G\nTypes:Enchantment\nR:Event$ DamageDone | ValidCard$ Creature\n",
+            "Name:R\nManaCost:G\nTypes:Enchantment\nR:Event$ GainLife | ValidCard$ Creature\n",
         );
         let face = &script.faces[0];
         assert_eq!(
             translate(face, &face.replacements[0]).unwrap_err(),
-            ["R:Event$ DamageDone"]
+            ["R:Event$ GainLife"]
         );
     }
 }

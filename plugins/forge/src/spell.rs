@@ -36,6 +36,8 @@ const UNTARGETED: &[&str] = &[
     "Draw",
     "PumpAll",
     "ChangeZone",
+    "AddTurn",
+    "Fog",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
@@ -111,7 +113,10 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
                 Some("Hand") => "hand",
                 _ => "graveyard",
             };
-            vec![json!({ "type": "move", "zone": zone, "to": { "ref": "spell_target" } })]
+            // A spell that can't be countered (`uncounterable`) stays on the stack.
+            vec![json!({ "type": "if", "to": { "ref": "spell_target" },
+                "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
+                "then": [{ "type": "move", "zone": zone }] })]
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),
@@ -522,4 +527,21 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
             (Vec::new(), false)
         }
     }
+}
+/// A spell's `Cost$` with `Sac<1/Artifact>` or `Sac<1/Creature>`: the tag of what is
+/// sacrificed and the cost without it.
+pub fn additional_sacrifice(cost: &str) -> Option<(&'static str, String)> {
+    let parts: Vec<&str> = cost.split_whitespace().collect();
+    let (i, kind) = parts.iter().enumerate().find_map(|(i, p)| match *p {
+        "Sac<1/Artifact>" => Some((i, "artifact")),
+        "Sac<1/Creature>" => Some((i, "creature")),
+        _ => None,
+    })?;
+    let rest: Vec<&str> = parts
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| *j != i)
+        .map(|(_, p)| *p)
+        .collect();
+    Some((kind, rest.join(" ")))
 }

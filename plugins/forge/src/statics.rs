@@ -23,7 +23,7 @@ const INERT: &[&str] = &[
 
 /// Counts the rules can make (`Count$Valid <valid>`, the `X` of `CheckSVar$ X`), and the
 /// mtg rules' selector ref counting them.
-const COUNTS: &[(&str, &str)] = &[
+pub const COUNTS: &[(&str, &str)] = &[
     ("Count$Valid Forest.YouCtrl", "my_forests"),
     ("Count$Valid Island.YouCtrl", "my_islands"),
     ("Count$Valid Swamp.YouCtrl", "my_swamps"),
@@ -98,7 +98,12 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
             other => missing.push(format!("S:Continuous with {other}$")),
         }
     }
+    let enchanted = matches!(
+        s.params.get("Affected"),
+        Some("Creature.EnchantedBy" | "Card.EnchantedBy" | "Land.EnchantedBy")
+    );
     let affected = match s.params.get("Affected") {
+        _ if enchanted => Value::Null,
         None => {
             missing.push("S:Continuous without Affected$".into());
             Value::Null
@@ -118,8 +123,15 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     if !missing.is_empty() {
         return Err(missing);
     }
+    // An Aura's static ability ("enchanted creature gets +2/+1") is over the object it
+    // enchants (the mtg rules' `enchanted`).
+    let select = if enchanted {
+        json!({ "ref": "enchanted" })
+    } else {
+        json!({ "type": "objects", "zone": "battlefield", "where": affected })
+    };
     let mut aura = json!({
-        "select": { "type": "objects", "zone": "battlefield", "where": affected },
+        "select": select,
         "modifiers": modifiers,
         "zones": ["battlefield"],
     });

@@ -39,6 +39,13 @@ pub fn permanent(valid: &str) -> Result<Vec<(String, Value)>, String> {
             return Err(format!("ValidTgts$ {valid}"));
         }
         for f in filters.split('+').filter(|f| !f.is_empty()) {
+            // `cmcLE3`: mana value 3 or less (`tgt_max_mana_value`, on while
+            // `tgt_mana_value_limited`).
+            if let Some(n) = f.strip_prefix("cmcLE").and_then(|n| n.parse::<i64>().ok()) {
+                props.push(("tgt_mana_value_limited".to_owned(), json!(1)));
+                props.push(("tgt_max_mana_value".to_owned(), json!(n)));
+                continue;
+            }
             let key = match f {
                 "YouCtrl" => "tgt_yours".to_owned(),
                 "OppCtrl" => "tgt_opponents".to_owned(),
@@ -70,6 +77,40 @@ pub fn act_on(api: &str, to: Value) -> Value {
     }
 }
 
+/// `A:SP$ Attach | Cost$ ... | ValidTgts$ <permanents>` of an Aura: the `tgt_*`
+/// properties of what it may enchant ([`permanent`]); `Err` lists what the
+/// rules cannot do (another parameter, a target in another zone).
+pub fn attach(a: &forge_script::Ability) -> Result<Vec<(String, Value)>, Vec<String>> {
+    let mut missing: Vec<String> = a
+        .params
+        .keys_outside(&[
+            "SP",
+            "Cost",
+            "ValidTgts",
+            "TgtPrompt",
+            "AILogic",
+            "SpellDescription",
+        ])
+        .map(|k| format!("A:SP$ Attach with {k}$"))
+        .collect();
+    let props = match a.params.get("ValidTgts").map(permanent) {
+        Some(Ok(props)) => props,
+        Some(Err(m)) => {
+            missing.push(format!("A:SP$ Attach {m}"));
+            Vec::new()
+        }
+        None => {
+            missing.push("A:SP$ Attach without ValidTgts$".into());
+            Vec::new()
+        }
+    };
+    if missing.is_empty() {
+        Ok(props)
+    } else {
+        Err(missing)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,9 +132,19 @@ mod tests {
             permanent("Creature.nonAngel+YouCtrl").unwrap_err(),
             "ValidTgts$ Creature.nonAngel"
         );
+        let p = permanent("Permanent.nonLand+cmcLE3").unwrap();
         assert_eq!(
-            permanent("Permanent.nonLand+cmcLE3").unwrap_err(),
-            "ValidTgts$ Permanent.cmcLE3"
+            p,
+            [
+                ("tgt_permanent".to_owned(), json!(1)),
+                ("tgt_not_land".to_owned(), json!(1)),
+                ("tgt_mana_value_limited".to_owned(), json!(1)),
+                ("tgt_max_mana_value".to_owned(), json!(3))
+            ]
+        );
+        assert_eq!(
+            permanent("Permanent.cmcGE3").unwrap_err(),
+            "ValidTgts$ Permanent.cmcGE3"
         );
         assert!(permanent("Player").is_err());
         assert!(is_plain("Creature,Player") && !is_plain("Creature.nonBlack"));

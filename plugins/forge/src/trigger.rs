@@ -141,7 +141,8 @@ pub fn translate(
     // missing).
     let may_return = exec.api.as_deref() == Some("ChangeZone")
         && exec.params.get("Origin") == Some("Graveyard")
-        && exec.params.get("Destination") == Some("Hand");
+        && exec.params.get("Destination") == Some("Hand")
+        && exec.params.get("ValidTgts").is_some();
     let may_search = exec.api.as_deref() == Some("ChangeZone")
         && exec.params.get("Origin") == Some("Library")
         && exec.params.get("ValidTgts").is_none();

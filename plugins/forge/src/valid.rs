@@ -41,6 +41,9 @@ const BASES: &[(&str, Option<&str>)] = &[
     ("Swamp", Some("swamp")),
     ("Mountain", Some("mountain")),
     ("Forest", Some("forest")),
+    // Artifact and enchantment subtypes (Stoneforge Mystic's search).
+    ("Equipment", Some("equipment")),
+    ("Aura", Some("aura")),
 ];
 
 /// Colour words Forge writes in properties (`Creature.White`), as the loader's colour tags.

@@ -17,6 +17,7 @@ mod motion;
 mod nearest;
 mod passes;
 mod properties;
+mod property_actions;
 mod selectors;
 mod spatial;
 

@@ -1,0 +1,180 @@
+//! Computed values: `<counter restriction-zone="play"><test/></counter>` (how many cards
+//! of a zone pass a test) as a selector ref of the card's own and `count(ref)` in an mtg
+//! expression, with `<add>`, `<minus>` and `<mult>` around it. Used for `*/*` creatures
+//! (`<register index="power"><value>...`), whose power and toughness become a class aura
+//! setting them (layer 7b) while the card is on the battlefield.
+
+use firemox_xml::{Element, Fragments};
+use serde_json::{json, Value};
+
+use crate::card::Parts;
+use crate::conditions::condition;
+
+/// Zones a `<counter restriction-zone>` may name, as mtg selectors' zone and extra test.
+fn zone(z: &str) -> Option<(&'static str, Option<Value>)> {
+    match z {
+        "play" => Some(("battlefield", None)),
+        "playANDtapped" => Some((
+            "battlefield",
+            Some(json!({ "type": "has_tag", "tag": "tapped" })),
+        )),
+        "playANDuntapped" => Some((
+            "battlefield",
+            Some(json!({ "not": { "type": "has_tag", "tag": "tapped" } })),
+        )),
+        "hand" => Some(("hand", None)),
+        "graveyard" => Some(("graveyard", None)),
+        "library" => Some(("library", None)),
+        _ => None,
+    }
+}
+
+/// The mtg expression for a value element's content (`<value>`'s one child): a counter
+/// (its selector added to `out.refs` under `<class>_count_<n>`), or arithmetic on one.
+pub fn expression(
+    f: &Fragments,
+    class: &str,
+    e: &Element,
+    out: &mut Parts,
+) -> Result<String, String> {
+    match e.name.as_str() {
+        "value" | "left" => match e.children.as_slice() {
+            [one] if e.attrs.is_empty() => expression(f, class, one, out),
+            [] => e
+                .attr("value")
+                .and_then(|v| f.value(v))
+                .map(|n| n.to_string())
+                .ok_or_else(|| format!("computed value <{}>", e.name)),
+            _ => Err(format!("computed value <{}> of several parts", e.name)),
+        },
+        "counter" => {
+            let z = e.attr("restriction-zone").unwrap_or("?");
+            let (zone, extra) = zone(z).ok_or_else(|| format!("counter in zone {z}"))?;
+            if e.attrs.len() != 1 {
+                return Err("counter with attributes other than restriction-zone".into());
+            }
+            let mut tests: Vec<Value> = extra.into_iter().collect();
+            match e.children.as_slice() {
+                [] => {}
+                [t] => tests.push(condition(f, t).map_err(|m| format!("counter {m}"))?),
+                _ => return Err("counter with several tests".into()),
+            }
+            let name = format!("{class}_count_{}", out.refs.len());
+            out.refs.push((
+                name.clone(),
+                json!({ "selector": { "type": "objects", "zone": zone, "where": tests } }),
+            ));
+            Ok(format!("count({name})"))
+        }
+        op @ ("add" | "minus" | "mult") => {
+            let sym = match op {
+                "add" => "+",
+                "minus" => "-",
+                _ => "*",
+            };
+            let side = |name: &str, out: &mut Parts| match (e.attr(name), e.child(name)) {
+                (Some(v), None) => f
+                    .value(v)
+                    .map(|n| n.to_string())
+                    .ok_or_else(|| format!("value `{v}`")),
+                (None, Some(c)) => expression(f, class, c, out),
+                _ => Err(format!("<{op}> without one {name}")),
+            };
+            let left = side("left", out)?;
+            let right = side("right", out)?;
+            Ok(format!("({left} {sym} {right})"))
+        }
+        "right" => expression(
+            f,
+            class,
+            &Element {
+                name: "left".into(),
+                ..e.clone()
+            },
+            out,
+        ),
+        other => Err(format!("computed value <{other}>")),
+    }
+}
+
+/// A `*/*` creature's computed `power` and `toughness` registers as a class aura setting
+/// them while it is on the battlefield (`None` when it has no computed register).
+pub fn power_toughness(
+    f: &Fragments,
+    class: &str,
+    computed: &[(String, Element)],
+    out: &mut Parts,
+) -> Option<Value> {
+    let mut modifiers = Vec::new();
+    for (index, v) in computed {
+        let key = match index.as_str() {
+            "power" => "power",
+            "toughness" => "max_health",
+            other => {
+                out.missing.push(format!("computed register {other}"));
+                continue;
+            }
+        };
+        match expression(f, class, v, out) {
+            Ok(x) => modifiers.push(json!({ "key": key, "op": "set", "value": x })),
+            Err(m) => out.missing.push(format!("computed {key}: {m}")),
+        }
+    }
+    (!modifiers.is_empty()).then(|| json!({ "modifiers": modifiers, "zones": ["battlefield"] }))
+}
+
+/// A test that may count cards (`<has restriction-zone>`: some card passes; `<sup>`,
+/// `<inf>`, `<equal>`, ... of computed values: threshold), with `and` / `or` / `not`
+/// around; any other test through [`condition`]. Counted selectors go to `out.refs`.
+pub fn test(f: &Fragments, class: &str, e: &Element, out: &mut Parts) -> Result<Value, String> {
+    let op = match e.name.as_str() {
+        "and" | "test" | "while" => {
+            let all = e
+                .children
+                .iter()
+                .map(|c| test(f, class, c, out))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(json!({ "all": all }));
+        }
+        "or" => {
+            let any = e
+                .children
+                .iter()
+                .map(|c| test(f, class, c, out))
+                .collect::<Result<Vec<_>, _>>()?;
+            return Ok(json!({ "any": any }));
+        }
+        "not" => {
+            return match e.children.as_slice() {
+                [one] => Ok(json!({ "not": test(f, class, one, out)? })),
+                _ => Err("test <not> with several tests".into()),
+            }
+        }
+        "has" => {
+            let counter = Element {
+                name: "counter".into(),
+                ..e.clone()
+            };
+            let n = expression(f, class, &counter, out)?;
+            return Ok(json!({ "type": "compare", "left": n, "op": ">", "right": 0 }));
+        }
+        "sup" => ">",
+        "inf" => "<",
+        "equal" => "==",
+        "sup-equal" => ">=",
+        "inf-equal" => "<=",
+        "not-equal" => "!=",
+        _ => return condition(f, e),
+    };
+    let mut side = |name: &str| match (e.attr(name), e.child(name)) {
+        (Some(v), None) => f
+            .value(v)
+            .map(|n| n.to_string())
+            .ok_or_else(|| format!("value `{v}`")),
+        (None, Some(c)) => expression(f, class, c, out),
+        _ => Err(format!("<{}> without one {name}", e.name)),
+    };
+    let left = side("left")?;
+    let right = side("right")?;
+    Ok(json!({ "type": "compare", "left": left, "op": op, "right": right }))
+}
