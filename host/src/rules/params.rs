@@ -160,19 +160,7 @@ impl Params<'_, '_> {
     /// Ids of a category: one (`"wolf"`) or a list (`["wolf", "bear"]`); each checked to
     /// exist. Absent: an empty list.
     pub fn ids(&mut self, key: &str, category: &'static str) -> Result<Vec<Id>, ContentError> {
-        let items: Vec<Json> = match self.map.get(key) {
-            None => return Ok(Vec::new()),
-            Some(Json::Array(a)) => a.clone(),
-            Some(v) => vec![v.clone()],
-        };
-        let path = self.path_of(key);
-        items
-            .iter()
-            .map(|v| match v {
-                Json::String(s) => self.compiler.reference(s, category, &path),
-                other => Err(self.wrong_type(key, ParamType::Id(category), other)),
-            })
-            .collect()
+        self.each_id(key, category, |r| r)
     }
 
     /// Like [`Params::ids`], but an id no loaded content defines is `None` rather than an
@@ -182,6 +170,20 @@ impl Params<'_, '_> {
         key: &str,
         category: &'static str,
     ) -> Result<Vec<Option<Id>>, ContentError> {
+        self.each_id(key, category, |r| match r {
+            Ok(id) => Ok(Some(id)),
+            Err(e) if e.code == "E-CONTENT-UNKNOWN-ID" => Ok(None),
+            Err(e) => Err(e),
+        })
+    }
+
+    /// One id or a list of them, each resolved and then judged by `on`.
+    fn each_id<T>(
+        &mut self,
+        key: &str,
+        category: &'static str,
+        on: impl Fn(Result<Id, ContentError>) -> Result<T, ContentError>,
+    ) -> Result<Vec<T>, ContentError> {
         let items: Vec<Json> = match self.map.get(key) {
             None => return Ok(Vec::new()),
             Some(Json::Array(a)) => a.clone(),
@@ -191,11 +193,7 @@ impl Params<'_, '_> {
         items
             .iter()
             .map(|v| match v {
-                Json::String(s) => match self.compiler.reference(s, category, &path) {
-                    Ok(id) => Ok(Some(id)),
-                    Err(e) if e.code == "E-CONTENT-UNKNOWN-ID" => Ok(None),
-                    Err(e) => Err(e),
-                },
+                Json::String(s) => on(self.compiler.reference(s, category, &path)),
                 other => Err(self.wrong_type(key, ParamType::Id(category), other)),
             })
             .collect()

@@ -13,6 +13,8 @@
 use forge_script::{Ability, Face, Keyword};
 use serde_json::{json, Value};
 
+use crate::replacement::replaced_amount;
+
 /// Forge's counter types the rules know: the property counting them and the event that
 /// puts them.
 const COUNTERS: &[(&str, &str, &str)] =
@@ -148,14 +150,7 @@ pub fn add_counter(face: &Face, r: &Ability) -> Result<Value, Vec<String>> {
         .and_then(|a| a.params.get("VarValue"))
         .and_then(|v| face.svar(v))
         .and_then(|s| s.value.strip_prefix("ReplaceCount$CounterNum/"));
-    let amount = match formula {
-        Some("Twice") => Some("event.amount * 2".to_owned()),
-        Some(f) => f
-            .strip_prefix("Plus.")
-            .and_then(|n| n.parse::<i64>().ok())
-            .map(|n| format!("event.amount + {n}")),
-        None => None,
-    };
+    let amount = formula.and_then(replaced_amount);
     let Some(amount) = amount else {
         missing.push("R:Event$ AddCounter ReplaceWith$ other than a new CounterNum".into());
         return Err(missing);

@@ -137,14 +137,7 @@ fn damage_done(face: &Face, r: &Ability) -> Result<Value, Vec<String>> {
         .and_then(|a| a.params.get("NumDmg"))
         .and_then(|v| face.svar(v))
         .and_then(|s| s.value.strip_prefix("ReplaceCount$DamageAmount/"));
-    let amount = match formula {
-        Some("Twice") => Some("event.amount * 2".to_owned()),
-        Some(f) => f
-            .strip_prefix("Plus.")
-            .and_then(|n| n.parse::<i64>().ok())
-            .map(|n| format!("event.amount + {n}")),
-        None => None,
-    };
+    let amount = formula.and_then(replaced_amount);
     if amount.is_none() {
         missing.push("R:Event$ DamageDone ReplaceWith$ other than more of the same damage".into());
     }
@@ -165,6 +158,18 @@ fn damage_done(face: &Face, r: &Ability) -> Result<Value, Vec<String>> {
         would["condition"] = c;
     }
     Ok(json!({ "would": would, "zones": ["battlefield"], "amount": amount }))
+}
+
+/// The amount a replacement makes of the event's own amount, from its `ReplaceCount$`
+/// formula after the `/`: `Twice` (doubled), `Plus.N` (N more); `None` for others.
+pub fn replaced_amount(formula: &str) -> Option<String> {
+    match formula {
+        "Twice" => Some("event.amount * 2".to_owned()),
+        f => f
+            .strip_prefix("Plus.")
+            .and_then(|n| n.parse::<i64>().ok())
+            .map(|n| format!("event.amount + {n}")),
+    }
 }
 
 #[cfg(test)]
