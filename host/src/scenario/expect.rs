@@ -34,6 +34,7 @@ pub(super) fn run_step(
         names.clone(),
         played.is_some(),
     )?));
+    one_command(step)?;
     let before = game.world().checksum();
     let result = perform(game, ns, step, actions, names, played);
     let outcome = match (&step.expect_error, result) {
@@ -56,6 +57,28 @@ pub(super) fn run_step(
     };
     name_created(step, &outcome, names)?;
     check_expectations(game, ns, step, names, &outcome)
+}
+
+/// A step does one thing: with two commands one would be left undone unnoticed.
+fn one_command(step: &StepSpec) -> Result<(), String> {
+    let given: Vec<&str> = [
+        ("emit", step.emit.is_some()),
+        ("do", step.actions.is_some()),
+        ("tick", step.tick.is_some()),
+        ("play", step.play.is_some()),
+        ("turns", step.turns.is_some()),
+        ("turn", step.turn.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(k, on)| on.then_some(k))
+    .collect();
+    if given.len() > 1 {
+        return Err(format!(
+            "the step has {}: a step does one of them; split it into one step each (in the order they should happen)",
+            given.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")
+        ));
+    }
+    Ok(())
 }
 
 /// Resolves an object name or path of the scenario.
@@ -473,4 +496,25 @@ fn check_events(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(text: &str) -> StepSpec {
+        toml::from_str(text).expect("a step")
+    }
+
+    /// A step with `do` and `play` used to run the actions and skip the move silently.
+    #[test]
+    fn a_step_with_two_commands_is_refused_naming_both() {
+        assert!(one_command(&step("tick = 1")).is_ok());
+        assert!(one_command(&step("name = \"nothing\"")).is_ok());
+        let err = one_command(&step("tick = 1\nturns = 2\ndo = []")).unwrap_err();
+        assert!(
+            err.contains("`do` and `tick` and `turns`") && err.contains("split it"),
+            "{err}"
+        );
+    }
 }
