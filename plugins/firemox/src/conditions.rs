@@ -114,25 +114,32 @@ pub fn value(f: &Fragments, e: Option<&Element>, attr: Option<&str>) -> Result<S
     }
 }
 
-/// `<sup>`, `<inf>`, `<equal>`, `<sup-equal>`, `<inf-equal>`, `<not-equal>` of two values
-/// ([`value`]) as an mtg comparison; other tests through [`condition`].
-pub fn test(f: &Fragments, e: &Element) -> Result<Value, String> {
-    let op = match e.name.as_str() {
+/// The mtg comparison operator of a Firemox comparison element (`<sup>` → `>`, …).
+pub fn comparison(name: &str) -> Option<&'static str> {
+    Some(match name {
         "sup" => ">",
         "inf" => "<",
         "equal" => "==",
         "sup-equal" => ">=",
         "inf-equal" => "<=",
         "not-equal" => "!=",
-        "test" | "and" => {
-            let all = e
-                .children
-                .iter()
-                .map(|c| test(f, c))
-                .collect::<Result<Vec<_>, _>>()?;
-            return Ok(json!({ "all": all }));
-        }
-        _ => return condition(f, e),
+        _ => return None,
+    })
+}
+
+/// `<sup>`, `<inf>`, `<equal>`, `<sup-equal>`, `<inf-equal>`, `<not-equal>` of two values
+/// ([`value`]) as an mtg comparison; other tests through [`condition`].
+pub fn test(f: &Fragments, e: &Element) -> Result<Value, String> {
+    if matches!(e.name.as_str(), "test" | "and") {
+        let all = e
+            .children
+            .iter()
+            .map(|c| test(f, c))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(json!({ "all": all }));
+    }
+    let Some(op) = comparison(&e.name) else {
+        return condition(f, e);
     };
     let left = value(f, e.child("left"), e.attr("left"))?;
     let right = value(f, e.child("right"), e.attr("right"))?;

@@ -8,7 +8,7 @@ use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
 use crate::card::Parts;
-use crate::conditions::condition;
+use crate::conditions::{comparison, condition};
 
 /// Zones a `<counter restriction-zone>` may name, as mtg selectors' zone and extra test.
 fn zone(z: &str) -> Option<(&'static str, Option<Value>)> {
@@ -127,7 +127,7 @@ pub fn power_toughness(
 /// `<inf>`, `<equal>`, ... of computed values: threshold), with `and` / `or` / `not`
 /// around; any other test through [`condition`]. Counted selectors go to `out.refs`.
 pub fn test(f: &Fragments, class: &str, e: &Element, out: &mut Parts) -> Result<Value, String> {
-    let op = match e.name.as_str() {
+    match e.name.as_str() {
         "and" | "test" | "while" => {
             let all = e
                 .children
@@ -158,13 +158,10 @@ pub fn test(f: &Fragments, class: &str, e: &Element, out: &mut Parts) -> Result<
             let n = expression(f, class, &counter, out)?;
             return Ok(json!({ "type": "compare", "left": n, "op": ">", "right": 0 }));
         }
-        "sup" => ">",
-        "inf" => "<",
-        "equal" => "==",
-        "sup-equal" => ">=",
-        "inf-equal" => "<=",
-        "not-equal" => "!=",
-        _ => return condition(f, e),
+        _ => {}
+    }
+    let Some(op) = comparison(&e.name) else {
+        return condition(f, e);
     };
     let mut side = |name: &str| match (e.attr(name), e.child(name)) {
         (Some(v), None) => f

@@ -246,6 +246,17 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
     }
 }
 
+/// The parameters of a mana ability the rules run as written (`AB$ Mana | Cost$ T |
+/// Produced$ G`); any other makes it something else.
+const MANA_ABILITY_KEYS: &[&str] = &[
+    "AB",
+    "Cost",
+    "Produced",
+    "Amount",
+    "SpellDescription",
+    "AILogic",
+];
+
 /// `A:` lines: `AB$ Mana | Cost$ T | Produced$ <colour or Any>` (a mana ability) becomes
 /// `makes_*` tags; an instant's or sorcery's `SP$` line a resolve trigger ([`crate::spell`]);
 /// other spells and abilities are not implemented yet.
@@ -299,17 +310,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             }
             continue;
         }
-        let plain = a.params.0.iter().all(|(k, _)| {
-            [
-                "AB",
-                "Cost",
-                "Produced",
-                "Amount",
-                "SpellDescription",
-                "AILogic",
-            ]
-            .contains(&k.as_str())
-        });
+        let plain = a.params.keys_outside(MANA_ABILITY_KEYS).next().is_none();
         let produced = a.params.get("Produced").unwrap_or("");
         let makes: Option<Vec<char>> = match produced {
             "Any" => Some("wubrg".chars().collect()),
@@ -333,17 +334,8 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             (key, api, a.params.get("Cost"), makes.clone()),
             counted,
             a.params
-                .keys_outside(&[
-                    "AB",
-                    "Cost",
-                    "Produced",
-                    "Amount",
-                    "SpellDescription",
-                    "AILogic",
-                    "References",
-                ])
-                .next()
-                .is_none(),
+                .keys_outside(MANA_ABILITY_KEYS)
+                .all(|k| k == "References"),
         ) {
             for c in cs {
                 tags.push(format!("makes_{c}"));
