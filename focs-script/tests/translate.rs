@@ -151,3 +151,36 @@ fn algo_elegance_has_the_structure_freeorion_gives_it() {
         json!([{ "key": "target_research", "value": "(value + ((target.population * 0.5) * 0.2))" }])
     );
 }
+
+#[test]
+fn target_inside_a_meter_values_nested_condition_is_the_effects_target() {
+    // buildings.macros: a species liking a building counts that building `Not InSystem
+    // id = Target.SystemID` — outside the *target planet's* system. Read as the nested
+    // candidate's own system, every building would be excluded and the count always 0.
+    let all = translate_all();
+    let mut seen = 0;
+    for (name, t) in &all {
+        let Some(classes) = t.tree["class"].as_object() else {
+            continue;
+        };
+        for class in classes.values() {
+            for g in class["effects"].as_array().into_iter().flatten() {
+                if g["label"] != json!("LIKES_BUILDING_LABEL") {
+                    continue;
+                }
+                let text = g["effects"].to_string();
+                // Some entries like buildings by a flat amount; the counted form is the one.
+                if !text.contains("count") {
+                    continue;
+                }
+                assert!(
+                    text.contains(r#""b":"effect_target.system""#),
+                    "{name}: {text}"
+                );
+                assert!(!text.contains(r#""b":"target.system""#), "{name}: {text}");
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 0, "no building liked by species was translated");
+}

@@ -69,7 +69,9 @@ impl Cx<'_> {
                 }
             };
             self.ship_part = part.clone();
+            self.in_meter_value = true;
             let value = self.value(v);
+            self.in_meter_value = false;
             self.ship_part = None;
             let value = value?;
             if let (None, Some(Value::Str(l))) = (&out.label, n.get("accountinglabel")) {

@@ -282,6 +282,10 @@ pub(crate) struct Cx<'a> {
     pub(crate) candidate_owned_by_source_owner: bool,
     /// How deeply conditions nest (`RootCandidate` is the candidate only at depth 0).
     depth: usize,
+    /// Whether a meter effect's value is being translated: there `Target` inside a
+    /// nested condition is the effect's target (the host's `effect_target`), not the
+    /// nested candidate.
+    in_meter_value: bool,
     found: Vec<Unsupported>,
     /// What the part being translated is (for `Unsupported::dropped`).
     part: String,
@@ -297,6 +301,7 @@ impl<'a> Cx<'a> {
             entry: entry.to_owned(),
             named: BTreeMap::new(),
             depth: 0,
+            in_meter_value: false,
             kind: String::new(),
             ship_part: None,
             scope_is_source: false,

@@ -360,7 +360,7 @@ impl Cx<'_> {
             Value::Node(n)
                 if n.params.is_empty() && matches!(n.kind.as_str(), "Source" | "Target") =>
             {
-                Ok(n.kind.to_ascii_lowercase())
+                self.path(std::slice::from_ref(&n.kind))
             }
             other => self.unsupported(line, &format!("the object {other:?}"), ""),
         }
@@ -373,6 +373,9 @@ impl Cx<'_> {
         };
         let base = match head.as_str() {
             "Source" => "source",
+            // Inside a meter value's nested condition `Target` is still the effect's
+            // target ("buildings not in the target's system"), not the candidate.
+            "Target" if self.depth > 0 && self.in_meter_value => "effect_target",
             "Target" | "LocalCandidate" => "target",
             "RootCandidate" if self.depth == 0 => "target",
             // Inside a nested condition: the outermost candidate (Tessera's `root`).

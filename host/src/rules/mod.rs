@@ -61,6 +61,10 @@ pub struct Scope {
     /// `RootCandidate`): the first [`Scope::with_target`] sets it, nested conditions
     /// (`number`'s `of`, `contains`' `what`) keep it while they rebind `target`.
     pub root: Option<ObjId>,
+    /// The object an effect pass's effect is setting a property of (`effect_target`):
+    /// `target` while the effect's value is evaluated, and still that object inside the
+    /// value's nested selections, where `target` is each candidate.
+    pub effect_target: Option<ObjId>,
 }
 
 impl Scope {
@@ -75,6 +79,7 @@ impl Scope {
             value: None,
             giver: None,
             root: None,
+            effect_target: None,
         }
     }
 

@@ -12,7 +12,8 @@
 //!    nothing each run; current values carry over).
 //! 3. **Apply** — the matched groups apply in priority order (lower first), then holder
 //!    order, then their order in the class. Each effect sets one property of each target
-//!    from an expression in which `value` is that property's running value, so
+//!    from an expression in which `value` is that property's running value and
+//!    `effect_target` the target (also inside the expression's nested selections), so
 //!    `value * 2` at a later priority doubles what earlier groups added. A stacking group
 //!    claims a target for the first group of it that applies; later groups of the same
 //!    stacking group skip that target.
@@ -387,6 +388,7 @@ fn apply(
                 source: Some(m.source),
                 target: Some(t),
                 value: Some(before),
+                effect_target: Some(t),
                 ..Scope::default()
             };
             // A value naming no object leaves the property as it is (FreeOrion's

@@ -238,6 +238,7 @@ pub fn run_pipeline(
         value: None,
         giver: None,
         root: None,
+        effect_target: None,
     };
     let saved = std::mem::replace(&mut ax.scope, scope);
     let mut failed = None;

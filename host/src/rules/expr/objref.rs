@@ -34,6 +34,10 @@ pub enum Base {
     /// The object under test of the outermost condition (`root`: FOCS's
     /// `RootCandidate`, the candidate a nested `number` or `contains` was reached from).
     Root,
+    /// The object an effect pass's effect is setting a property of (`effect_target`:
+    /// FOCS's `Target` inside an effect's value), kept inside nested conditions where
+    /// `target` is the object under test.
+    EffectTarget,
 }
 
 impl Base {
@@ -46,9 +50,12 @@ impl Base {
             Base::Source => R::SOURCE,
             Base::Player => R::PLAYER,
             // `root` is the outermost candidate: nothing a reuse could key on.
-            Base::Target | Base::EventSource | Base::EventTarget | Base::Giver | Base::Root => {
-                R::OTHER
-            }
+            Base::Target
+            | Base::EventSource
+            | Base::EventTarget
+            | Base::Giver
+            | Base::Root
+            | Base::EffectTarget => R::OTHER,
         }
     }
 
@@ -60,6 +67,7 @@ impl Base {
             "player" => Base::Player,
             "giver" => Base::Giver,
             "root" => Base::Root,
+            "effect_target" => Base::EffectTarget,
             _ => return None,
         })
     }
@@ -96,7 +104,7 @@ impl ObjRef {
             }
         } else {
             Base::parse(head).ok_or_else(|| {
-                err(format!("`{head}` is not an object; start with `self`, `source`, `target`, `player`, `giver`, `root` or `event.target`"))
+                err(format!("`{head}` is not an object; start with `self`, `source`, `target`, `player`, `giver`, `root`, `effect_target` or `event.target`"))
             })?
         };
         let mut hops = smallvec::SmallVec::new();
@@ -118,6 +126,7 @@ impl ObjRef {
             Base::EventTarget => cx.scope.event.as_ref().and_then(|e| e.target),
             Base::Giver => cx.scope.giver,
             Base::Root => cx.scope.root,
+            Base::EffectTarget => cx.scope.effect_target,
         };
         let mut cur = start.ok_or_else(|| RuleError::NoObject(self.to_string()))?;
         for hop in &self.hops {
@@ -147,6 +156,7 @@ impl fmt::Display for ObjRef {
             Base::EventTarget => "event.target",
             Base::Giver => "giver",
             Base::Root => "root",
+            Base::EffectTarget => "effect_target",
         };
         f.write_str(b)?;
         for h in &self.hops {
