@@ -1,6 +1,7 @@
 //! Instants and sorceries with one target: `SP$ DealDamage` (N damage to a creature or
 //! player), `SP$ Pump` (+N/+M and keywords until end of turn), `SP$ Counter` (a spell
-//! on the stack goes to its owner's graveyard) and `SP$ ChangeZone | Origin$ Battlefield |
+//! on the stack goes to its owner's graveyard; with `UnlessCost$ N`, unless its owner
+//! pays {N}: the mtg mod's `unless.toml`) and `SP$ ChangeZone | Origin$ Battlefield |
 //! Destination$ Exile` (or hand, graveyard), optionally followed by `SubAbility$` → `DB$
 //! GainLife` (you gain N life; or, with `Defined$ RememberedController | LifeAmount$ X`
 //! and `X` = `RememberedLKI$CardPower`, the target's controller gains its power as it
@@ -85,6 +86,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "NoRegen",
         "Mode",
         "DiscardValid",
+        "UnlessCost",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -116,7 +118,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             // A spell that can't be countered (`uncounterable`) stays on the stack.
             vec![json!({ "type": "if", "to": { "ref": "spell_target" },
                 "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
-                "then": [{ "type": "move", "zone": zone }] })]
+                "then": counter(a, zone, &mut missing) })]
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),
@@ -153,6 +155,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             "A:SP$ {api} with Destination$ {}",
             destination.unwrap_or("")
         ));
+    }
+    if api != "Counter" && a.params.get("UnlessCost").is_some() {
+        missing.push(format!("A:SP$ {api} with UnlessCost$"));
     }
     if !matches!(api, "Draw" | "Discard") && a.params.get("NumCards").is_some() {
         missing.push(format!("A:SP$ {api} with NumCards$"));
@@ -192,6 +197,27 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         classes: Vec::new(),
         props,
     })
+}
+
+/// What countering the target does: it goes to `zone`, or (`UnlessCost$ N`, a generic
+/// mana cost: Mana Leak) it is marked for the mtg mod's unless-cost rule, whose owner
+/// pays {N} or sees it go to the graveyard.
+fn counter(a: &Ability, zone: &str, missing: &mut Vec<String>) -> Vec<Value> {
+    let Some(cost) = a.params.get("UnlessCost") else {
+        return vec![json!({ "type": "move", "zone": zone })];
+    };
+    let Ok(n) = cost.trim().parse::<u32>() else {
+        missing.push(format!("A:SP$ Counter with UnlessCost$ {cost}"));
+        return Vec::new();
+    };
+    if zone != "graveyard" {
+        missing.push("A:SP$ Counter with UnlessCost$ and Destination$".into());
+    }
+    vec![
+        json!({ "type": "set", "key": "unless_generic", "value": n }),
+        json!({ "type": "tag", "tag": "unless_pending" }),
+        json!({ "type": "emit", "event": "unless_cost" }),
+    ]
 }
 
 /// A spell without a target: its effect, then into the graveyard.
