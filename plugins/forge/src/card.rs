@@ -202,13 +202,23 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
 }
 
 /// `K:` lines: combat keywords become tags, `etbCounter` a replacement
-/// ([`crate::counters`]), prowess and exalted triggers ([`crate::triggered_keywords`]);
+/// ([`crate::counters`]), `ETBReplacement` an unless-life tap ([`crate::entering`]), prowess and exalted triggers ([`crate::triggered_keywords`]);
 /// anything else is missing.
 fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<String>) {
     for k in &face.keywords {
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if k.name == "ETBReplacement" {
+            match crate::entering::etb_replacement(face, k) {
+                Ok((tag, (key, n))) => {
+                    parts.tags.push(tag);
+                    parts.props.push((key, json!(n)));
+                }
                 Err(m) => missing.push(m),
             }
             continue;

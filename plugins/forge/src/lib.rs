@@ -11,6 +11,7 @@
 //! | `K:Flying`, `K:First Strike`, `K:Protection from black`, ... | tags `flying`, `first_strike`, `protection_from_black`, ... |
 //! | `K:Prowess`, `K:Exalted` | triggers putting an ability on the stack ([`triggered_keywords`]) |
 //! | `K:etbCounter:P1P1:N` | a replacement putting counters as it enters ([`counters`]) |
+//! | `K:ETBReplacement:Other:X`, `X` = `AB$ Tap \| ETB$ True \| UnlessCost$ PayLife<N>` | tag `enters_tapped_unless_life`, `etb_life = N` ([`entering`]) |
 //! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G \| Amount$ N` | tags `makes_g`, ..., `mana_amount` |
 //! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` / `Destroy` / `Discard` with `ValidTgts$` (+ `SubAbility$`) | a trigger on `resolve` ([`spell`]; targets over permanents: [`target`]) |
 //! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` / `Draw` / `PumpAll` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
@@ -36,6 +37,7 @@ pub mod card;
 pub mod characteristics;
 pub mod counters;
 pub mod effect;
+pub mod entering;
 pub mod locate;
 pub mod replacement;
 pub mod spell;
