@@ -533,6 +533,9 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
             );
         }
     }
+    if api == "ChangeZone" && ab.params.get("DefinedPlayer") == Some("TargetedController") {
+        return (target_controller_searches(ab, missing), false);
+    }
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (
             vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })],
@@ -554,6 +557,41 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
         }
     }
 }
+/// `DB$ ChangeZone | DefinedPlayer$ TargetedController | Origin$ Library | Destination$
+/// Battlefield | Tapped$ True | ChangeType$ Land.Basic | ChangeNum$ 1` (optional or not):
+/// the target's controller may search their library for a basic land card and put it
+/// onto the battlefield tapped (Path to Exile; the mtg rules' `searches.toml`).
+fn target_controller_searches(ab: &Ability, missing: &mut Vec<String>) -> Vec<Value> {
+    let p = |k: &str| ab.params.get(k);
+    let fits = p("Origin") == Some("Library")
+        && p("Destination") == Some("Battlefield")
+        && p("Tapped") == Some("True")
+        && p("ChangeType") == Some("Land.Basic")
+        && matches!(p("ChangeNum"), None | Some("1"))
+        && ab.params.0.iter().all(|(k, _)| {
+            [
+                "DB",
+                "DefinedPlayer",
+                "Origin",
+                "Destination",
+                "Tapped",
+                "ChangeType",
+                "ChangeNum",
+                "Optional",
+                "StackDescription",
+                "SpellDescription",
+            ]
+            .contains(&k.as_str())
+        });
+    if !fits {
+        missing.push("SubAbility DB$ ChangeZone by TargetedController".into());
+        return Vec::new();
+    }
+    vec![
+        json!({ "type": "emit", "event": "may_search_basic_land", "to": { "type": "owner", "of": "self.chosen" } }),
+    ]
+}
+
 /// A spell's `Cost$` with `Sac<1/Artifact>` or `Sac<1/Creature>`: the tag of what is
 /// sacrificed and the cost without it.
 pub fn additional_sacrifice(cost: &str) -> Option<(&'static str, String)> {
