@@ -49,6 +49,8 @@ const INERT: &[&str] = &[
     "TokenImage",
     "NoRegen",
     "References",
+    // A hint to Forge's AI that the effect harms what it affects.
+    "IsCurse",
 ];
 
 /// Translates an untargeted ability (`DB$`, or `AB$` with `Cost$ 0`) of the card
@@ -87,12 +89,18 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
         "LoseLife" => {
             used.extend(["Defined", "LifeAmount"]);
-            if !matches!(p("Defined"), None | Some("You")) {
-                missing.push(format!("LoseLife Defined$ {}", p("Defined").unwrap_or("")));
-            }
+            // `Opponent`: in a two-player game, the other player.
+            let to = match p("Defined") {
+                None | Some("You") => json!("owner"),
+                Some("Opponent") => json!({ "type": "players", "which": "enemy" }),
+                Some(other) => {
+                    missing.push(format!("LoseLife Defined$ {other}"));
+                    json!("owner")
+                }
+            };
             match number(p("LifeAmount")) {
                 Some(n) => {
-                    vec![json!({ "type": "add", "key": "damage", "amount": n, "to": "owner" })]
+                    vec![json!({ "type": "add", "key": "damage", "amount": n, "to": to })]
                 }
                 None => {
                     missing.push(format!(

@@ -40,6 +40,8 @@ enum Moment {
     Damaged,
     /// The card deals damage to an opponent (Hypnotic Specter).
     DamagesOpponent,
+    /// A creature an opponent controls dies (Massacre Wurm).
+    OpponentCreatureDies,
     /// The beginning of each player's draw step (Howling Mine), or of its controller's.
     DrawStep {
         each: bool,
@@ -65,6 +67,11 @@ pub fn translate(
         ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
         ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
         ("Attacks", None, None) if own => Some(Moment::Attacks),
+        ("ChangesZone", Some("Battlefield"), Some("Graveyard"))
+            if t.params.get("ValidCard") == Some("Creature.OppCtrl") =>
+        {
+            Some(Moment::OpponentCreatureDies)
+        }
         ("Phase", None, None) if t.params.get("Phase") == Some("Upkeep") && you("ValidPlayer") => {
             Some(Moment::Upkeep)
         }
@@ -161,6 +168,7 @@ pub fn translate(
         Moment::AttacksAny => "attack_any",
         Moment::Damaged => "damaged",
         Moment::DamagesOpponent => "damage",
+        Moment::OpponentCreatureDies => "opponent_dies",
         Moment::DrawStep { .. } => "draw_step",
     };
     let earlier = face.triggers[..index]
@@ -193,6 +201,9 @@ pub fn translate(
         Moment::AttacksAny => format!("{} (a creature attacks)", face.name),
         Moment::Damaged => format!("{} (is dealt damage)", face.name),
         Moment::DamagesOpponent => format!("{} (deals damage to an opponent)", face.name),
+        Moment::OpponentCreatureDies => {
+            format!("{} (a creature an opponent controls dies)", face.name)
+        }
         Moment::DrawStep { .. } => format!("{} (draw step)", face.name),
     };
     let def = ability_class(&title, choose, legal, actions);
@@ -220,6 +231,19 @@ pub fn translate(
                     target.push(json!({ "type": "in_zone", "zone": "graveyard" }));
                 }
                 json!({ "when": { "event": event, "target": target }, "do": create })
+            })
+            .collect(),
+        // Another player's creature put into a graveyard from the battlefield (destroyed,
+        // or otherwise moved), heard by the card on the battlefield.
+        Moment::OpponentCreatureDies => ["core:event/destroyed", "core:event/moved"]
+            .iter()
+            .map(|event| {
+                json!({ "when": { "event": event, "target": [
+                    { "type": "has_tag", "tag": "creature" },
+                    { "type": "owned_by", "owner": "enemy" },
+                    { "type": "event_field", "field": "from", "is": "battlefield" },
+                    { "type": "in_zone", "zone": "graveyard" },
+                ] }, "zones": ["battlefield"], "do": create })
             })
             .collect(),
         Moment::Attacks => vec![json!({
