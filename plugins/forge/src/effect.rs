@@ -398,6 +398,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             // Two players: the opponent loses (104.2a).
             vec![json!({ "type": "tag", "tag": "lost", "to": { "ref": "enemy_players" } })]
         }
+        "Mana" => {
+            used.extend(["Produced", "Amount"]);
+            crate::mana::produced(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
         "RepeatEach" => {
             used.extend(["RepeatCards", "RepeatSubAbility"]);
             crate::counters::repeat_each(face, a).unwrap_or_else(|m| {

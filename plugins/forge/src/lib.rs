@@ -39,6 +39,7 @@ pub mod counters;
 pub mod effect;
 pub mod entering;
 pub mod locate;
+pub mod mana;
 pub mod replacement;
 pub mod spell;
 pub mod statics;

@@ -42,6 +42,9 @@ enum Moment {
     DamagesOpponent,
     /// A creature an opponent controls dies (Massacre Wurm).
     OpponentCreatureDies,
+    /// A land enters the battlefield under its controller's control (landfall: Lotus
+    /// Cobra).
+    Landfall,
     /// The beginning of each player's draw step (Howling Mine), or of its controller's.
     DrawStep {
         each: bool,
@@ -67,6 +70,11 @@ pub fn translate(
         ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
         ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
         ("Attacks", None, None) if own => Some(Moment::Attacks),
+        ("ChangesZone", None | Some("Any"), Some("Battlefield"))
+            if t.params.get("ValidCard") == Some("Land.YouCtrl") =>
+        {
+            Some(Moment::Landfall)
+        }
         ("ChangesZone", Some("Battlefield"), Some("Graveyard"))
             if t.params.get("ValidCard") == Some("Creature.OppCtrl") =>
         {
@@ -143,8 +151,8 @@ pub fn translate(
     else {
         return Err(vec![format!("T:Mode$ {mode} without an Execute$ ability")]);
     };
-    // "You may return target card ..." / "you may search your library for ...": taking
-    // it is never worse, so the rules always do (a "may" of any other effect stays
+    // "You may return target card ..." / "you may search your library for ..." / "you
+    // may add mana": taking it is never worse, so the rules always do (a "may" of any other effect stays
     // missing).
     let may_return = exec.api.as_deref() == Some("ChangeZone")
         && exec.params.get("Origin") == Some("Graveyard")
@@ -153,8 +161,11 @@ pub fn translate(
     let may_search = exec.api.as_deref() == Some("ChangeZone")
         && exec.params.get("Origin") == Some("Library")
         && exec.params.get("ValidTgts").is_none();
+    // Adding mana is never worse either (no mana burn).
+    let may_add_mana = exec.api.as_deref() == Some("Mana");
     if t.params.0.iter().any(|(k, _)| {
-        !known.contains(&k.as_str()) && !(k == "OptionalDecider" && (may_return || may_search))
+        !known.contains(&k.as_str())
+            && !(k == "OptionalDecider" && (may_return || may_search || may_add_mana))
     }) {
         return Err(vec![format!("T:Mode$ {mode}")]);
     }
@@ -169,6 +180,7 @@ pub fn translate(
         Moment::Damaged => "damaged",
         Moment::DamagesOpponent => "damage",
         Moment::OpponentCreatureDies => "opponent_dies",
+        Moment::Landfall => "landfall",
         Moment::DrawStep { .. } => "draw_step",
     };
     let earlier = face.triggers[..index]
@@ -204,6 +216,7 @@ pub fn translate(
         Moment::OpponentCreatureDies => {
             format!("{} (a creature an opponent controls dies)", face.name)
         }
+        Moment::Landfall => format!("{} (a land enters)", face.name),
         Moment::DrawStep { .. } => format!("{} (draw step)", face.name),
     };
     let def = ability_class(&title, choose, legal, actions);
@@ -246,6 +259,15 @@ pub fn translate(
                 ] }, "zones": ["battlefield"], "do": create })
             })
             .collect(),
+        Moment::Landfall => vec![json!({
+            "when": { "event": "core:event/moved", "target": [
+                { "type": "has_tag", "tag": "land" },
+                { "type": "owned_by", "owner": "friendly" },
+                { "type": "in_zone", "zone": "battlefield" },
+            ] },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
         Moment::Attacks => vec![json!({
             "when": { "event": "attacks", "target": { "type": "is_self" } },
             "do": create,
