@@ -165,7 +165,8 @@ pub fn translate(
     let may_add_mana = exec.api.as_deref() == Some("Mana");
     if t.params.0.iter().any(|(k, _)| {
         !known.contains(&k.as_str())
-            && !(k == "OptionalDecider" && (may_return || may_search || may_add_mana))
+            && !(k == "OptionalDecider"
+                && (t.params.get(k) == Some("You") || may_return || may_search || may_add_mana))
     }) {
         return Err(vec![format!("T:Mode$ {mode}")]);
     }
@@ -197,12 +198,26 @@ pub fn translate(
         let (choose, effect) = from_graveyard(exec)?;
         (Some(choose), effect)
     } else if exec.params.get("ValidTgts").is_some() {
-        let (choose, effect) = targeted(exec)?;
+        let (choose, effect) = targeted(face, exec)?;
         (Some(choose), effect)
     } else {
         (None, untargeted(face, class, exec)?)
     };
-    let Effect { actions, classes } = effect;
+    let Effect {
+        mut actions,
+        classes,
+    } = effect;
+    // "You may ...": its controller chooses as it resolves (the cases above, never worse,
+    // are always taken).
+    if t.params.get("OptionalDecider") == Some("You") && !(may_return || may_search || may_add_mana)
+    {
+        actions = vec![
+            json!({ "type": "choose_mode", "prompt": format!("{}: do it?", face.name), "modes": [
+            { "label": "yes", "do": actions },
+            { "label": "no", "do": [] },
+        ] }),
+        ];
+    }
     let title = match moment {
         Moment::Enters => format!("{} (enters the battlefield)", face.name),
         Moment::Leaves => format!("{} (leaves the battlefield)", face.name),
@@ -390,9 +405,10 @@ fn from_graveyard(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
 }
 
 /// A targeted trigger's ability: its target selector (chosen on creation) and effect.
-fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
+fn targeted(face: &Face, exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
     let api = exec.api.as_deref().unwrap_or("?");
     let mut missing = Vec::new();
+    let blink = returns_remembered(face, exec);
     let allowed = [
         "DB",
         "ValidTgts",
@@ -402,8 +418,15 @@ fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
         "Origin",
         "Destination",
     ];
+    let blink_keys = [
+        "AB",
+        "Cost",
+        "RememberTargets",
+        "ForgetOtherTargets",
+        "SubAbility",
+    ];
     for (k, _) in &exec.params.0 {
-        if !allowed.contains(&k.as_str()) {
+        if !allowed.contains(&k.as_str()) && !(blink && blink_keys.contains(&k.as_str())) {
             missing.push(format!("ETB DB$ {api} with {k}$"));
         }
     }
@@ -428,6 +451,15 @@ fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
         {
             json!({ "type": "move", "zone": "hand", "to": target })
         }
+        // Exiled, then returned to the battlefield by the mtg rules' `return_from_exile`
+        // once its leaving is handled (a new object, 400.7: untapped, undamaged, summoning
+        // sick; its enters-the-battlefield triggers fire again).
+        "ChangeZone" if blink => {
+            json!({ "type": "if", "to": target, "condition": { "type": "in_zone", "zone": "battlefield" }, "then": [
+            { "type": "move", "zone": "exile" },
+            { "type": "emit", "event": "return_from_exile" },
+        ] })
+        }
         other => {
             missing.push(format!("ETB DB$ {other}"));
             Value::Null
@@ -448,6 +480,36 @@ fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
             classes: Vec::new(),
         },
     ))
+}
+
+/// `AB$ ChangeZone | Origin$ Battlefield | Destination$ Exile | RememberTargets$ True |
+/// SubAbility$ X`, `X` = `DB$ ChangeZone | Defined$ Remembered | Origin$ Exile |
+/// Destination$ Battlefield [| GainControl$ True]`: "exile target creature, then return
+/// it to the battlefield under your control" (Restoration Angel; the targets are the
+/// trigger's controller's creatures, so control does not change).
+fn returns_remembered(face: &Face, exec: &Ability) -> bool {
+    let p = |k: &str| exec.params.get(k);
+    let exiles = exec.api.as_deref() == Some("ChangeZone")
+        && p("Origin") == Some("Battlefield")
+        && p("Destination") == Some("Exile")
+        && p("RememberTargets") == Some("True")
+        && matches!(p("Cost"), None | Some("0"))
+        && p("ValidTgts").is_some_and(|v| v.contains("YouCtrl"));
+    let returns = p("SubAbility")
+        .and_then(|n| face.svar(n))
+        .and_then(|s| s.ability.as_ref())
+        .is_some_and(|r| {
+            r.api.as_deref() == Some("ChangeZone")
+                && r.params.get("Defined") == Some("Remembered")
+                && r.params.get("Origin") == Some("Exile")
+                && r.params.get("Destination") == Some("Battlefield")
+                && r.params.0.iter().all(|(k, v)| match k.as_str() {
+                    "DB" | "Defined" | "Origin" | "Destination" => true,
+                    "GainControl" => v == "True",
+                    _ => false,
+                })
+        });
+    exiles && returns
 }
 
 /// An ability object's class. With a target (`choose`, a selector with a chosen pick) it
