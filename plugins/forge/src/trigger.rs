@@ -45,6 +45,8 @@ enum Moment {
     /// A land enters the battlefield under its controller's control (landfall: Lotus
     /// Cobra).
     Landfall,
+    /// An opponent draws a card (Consecrated Sphinx).
+    OpponentDraws,
     /// The beginning of each player's draw step (Howling Mine), or of its controller's.
     DrawStep {
         each: bool,
@@ -70,6 +72,9 @@ pub fn translate(
         ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
         ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
         ("Attacks", None, None) if own => Some(Moment::Attacks),
+        ("Drawn", None, None) if t.params.get("ValidCard") == Some("Card.OppOwn") => {
+            Some(Moment::OpponentDraws)
+        }
         ("ChangesZone", None | Some("Any"), Some("Battlefield"))
             if t.params.get("ValidCard") == Some("Land.YouCtrl") =>
         {
@@ -182,6 +187,7 @@ pub fn translate(
         Moment::DamagesOpponent => "damage",
         Moment::OpponentCreatureDies => "opponent_dies",
         Moment::Landfall => "landfall",
+        Moment::OpponentDraws => "opponent_draws",
         Moment::DrawStep { .. } => "draw_step",
     };
     let earlier = face.triggers[..index]
@@ -232,6 +238,7 @@ pub fn translate(
             format!("{} (a creature an opponent controls dies)", face.name)
         }
         Moment::Landfall => format!("{} (a land enters)", face.name),
+        Moment::OpponentDraws => format!("{} (an opponent draws a card)", face.name),
         Moment::DrawStep { .. } => format!("{} (draw step)", face.name),
     };
     let def = ability_class(&title, choose, legal, actions);
@@ -274,6 +281,12 @@ pub fn translate(
                 ] }, "zones": ["battlefield"], "do": create })
             })
             .collect(),
+        // The mtg rules raise `card_drawn` at each card drawn (its player: the drawer).
+        Moment::OpponentDraws => vec![json!({
+            "when": { "event": "card_drawn", "player": "enemy" },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
         Moment::Landfall => vec![json!({
             "when": { "event": "core:event/moved", "target": [
                 { "type": "has_tag", "tag": "land" },
