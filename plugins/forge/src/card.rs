@@ -112,6 +112,14 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     keywords(face, &class, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
+        // A mana ability's trigger (Wild Growth) does not use the stack.
+        if t.api.as_deref() == Some("TapsForMana") {
+            match crate::mana::taps_for_mana(face, t) {
+                Ok(trigger) => parts.triggers.push(trigger),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         match crate::trigger::translate(face, &class, i, t) {
             Ok(tr) => {
                 parts.triggers.extend(tr.card_triggers);
