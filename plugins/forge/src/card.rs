@@ -306,11 +306,20 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                 }
             }
             let a = &a;
-            match crate::spell::translate(face, class, a) {
+            let spell = if a.api.as_deref() == Some("Charm") {
+                crate::charm::translate(face, class, a)
+            } else {
+                crate::spell::translate(face, class, a)
+            };
+            match spell {
                 Ok(s) => {
                     tags.extend(s.tags);
                     out.props.extend(s.props);
-                    triggers.push(s.trigger);
+                    // A charm has one trigger per mode.
+                    match s.trigger {
+                        Value::Array(modes) => triggers.extend(modes),
+                        one => triggers.push(one),
+                    }
                     out.classes.extend(s.classes);
                 }
                 Err(m) => missing.extend(m),

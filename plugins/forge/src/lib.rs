@@ -14,6 +14,7 @@
 //! | `K:ETBReplacement:Other:X`, `X` = `AB$ Tap \| ETB$ True \| UnlessCost$ PayLife<N>` | tag `enters_tapped_unless_life`, `etb_life = N` ([`entering`]) |
 //! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G \| Amount$ N` | tags `makes_g`, ..., `mana_amount` |
 //! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` / `Destroy` / `Discard` with `ValidTgts$` (+ `SubAbility$`) | a trigger on `resolve` ([`spell`]; targets over permanents: [`target`]) |
+//! | `A:SP$ Charm \| Choices$ A,B,C` (choose one; one mode per kind of target) | each mode a spell of its own, told apart by the cast move (`cast_as`) ([`charm`]) |
 //! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` / `Draw` / `PumpAll` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
 //! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac / Discard / ExileFromGrave / Return / tapXType` (one a card; `ActivationLimit$ 1`, `ActivationCardsInHand$ N`) | an ability put on the stack ([`activated`]) |
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
@@ -35,6 +36,7 @@
 pub mod activated;
 pub mod card;
 pub mod characteristics;
+pub mod charm;
 pub mod counters;
 pub mod effect;
 pub mod entering;
