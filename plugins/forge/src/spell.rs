@@ -282,6 +282,13 @@ fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value
             Err(m) => missing.push(m),
         }
     }
+    // "Target player discards N cards" of their choice: the mtg rules' `discards_chosen`
+    // lets that player choose.
+    if a.params.get("Mode") == Some("TgtChoose") && a.params.get("DiscardValid").is_none() {
+        return vec![
+            json!({ "type": "emit", "event": "discards_chosen", "amount": n, "to": { "type": "object", "object": "self.chosen" } }),
+        ];
+    }
     let pick = match a.params.get("Mode") {
         Some("Random") if a.params.get("DiscardValid").is_none() => json!({ "random": n }),
         Some("RevealYouChoose") => json!({ "chosen": n, "prompt": "choose the card to discard" }),
