@@ -251,6 +251,12 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
         let tag = match k.name.as_str() {
             "CARDNAME enters the battlefield tapped." => Some("enters_tapped"),
             "Split second" => Some("split_second"),
+            // 508.1d: the rules do not let its controller finish declaring attackers while
+            // it could attack and does not.
+            "CARDNAME attacks each turn if able." | "CARDNAME attacks each combat if able." => {
+                Some("attacks_each_combat")
+            }
+            "CantBeBlockedBy Creature.Wall" => Some("unblockable_by_walls"),
             _ => None,
         };
         if let (Some(tag), true) = (tag, k.params.is_empty()) {
