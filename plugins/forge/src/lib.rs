@@ -34,6 +34,7 @@
 //! histogram; [`card::translate`] says why for each).
 
 pub mod activated;
+pub mod asks;
 pub mod card;
 pub mod characteristics;
 pub mod charm;
@@ -42,6 +43,7 @@ pub mod effect;
 pub mod entering;
 pub mod locate;
 pub mod mana;
+pub mod moment;
 pub mod replacement;
 pub mod spell;
 pub mod statics;

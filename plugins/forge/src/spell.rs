@@ -118,7 +118,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             // A spell that can't be countered (`uncounterable`) stays on the stack.
             vec![json!({ "type": "if", "to": { "ref": "spell_target" },
                 "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
-                "then": counter(a, zone, &mut missing) })]
+                "then": crate::asks::counter(a, zone, &mut missing) })]
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => draw(a, &tags, &mut missing),
@@ -197,27 +197,6 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         classes: Vec::new(),
         props,
     })
-}
-
-/// What countering the target does: it goes to `zone`, or (`UnlessCost$ N`, a generic
-/// mana cost: Mana Leak) it is marked for the mtg mod's unless-cost rule, whose owner
-/// pays {N} or sees it go to the graveyard.
-fn counter(a: &Ability, zone: &str, missing: &mut Vec<String>) -> Vec<Value> {
-    let Some(cost) = a.params.get("UnlessCost") else {
-        return vec![json!({ "type": "move", "zone": zone })];
-    };
-    let Ok(n) = cost.trim().parse::<u32>() else {
-        missing.push(format!("A:SP$ Counter with UnlessCost$ {cost}"));
-        return Vec::new();
-    };
-    if zone != "graveyard" {
-        missing.push("A:SP$ Counter with UnlessCost$ and Destination$".into());
-    }
-    vec![
-        json!({ "type": "set", "key": "unless_generic", "value": n }),
-        json!({ "type": "tag", "tag": "unless_pending" }),
-        json!({ "type": "emit", "event": "unless_cost" }),
-    ]
 }
 
 /// A spell without a target: its effect, then into the graveyard.
@@ -541,7 +520,7 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
         }
     }
     if api == "ChangeZone" && ab.params.get("DefinedPlayer") == Some("TargetedController") {
-        return (target_controller_searches(ab, missing), false);
+        return (crate::asks::target_controller_searches(ab, missing), false);
     }
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (
@@ -564,41 +543,6 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
         }
     }
 }
-/// `DB$ ChangeZone | DefinedPlayer$ TargetedController | Origin$ Library | Destination$
-/// Battlefield | Tapped$ True | ChangeType$ Land.Basic | ChangeNum$ 1` (optional or not):
-/// the target's controller may search their library for a basic land card and put it
-/// onto the battlefield tapped (Path to Exile; the mtg rules' `searches.toml`).
-fn target_controller_searches(ab: &Ability, missing: &mut Vec<String>) -> Vec<Value> {
-    let p = |k: &str| ab.params.get(k);
-    let fits = p("Origin") == Some("Library")
-        && p("Destination") == Some("Battlefield")
-        && p("Tapped") == Some("True")
-        && p("ChangeType") == Some("Land.Basic")
-        && matches!(p("ChangeNum"), None | Some("1"))
-        && ab.params.0.iter().all(|(k, _)| {
-            [
-                "DB",
-                "DefinedPlayer",
-                "Origin",
-                "Destination",
-                "Tapped",
-                "ChangeType",
-                "ChangeNum",
-                "Optional",
-                "StackDescription",
-                "SpellDescription",
-            ]
-            .contains(&k.as_str())
-        });
-    if !fits {
-        missing.push("SubAbility DB$ ChangeZone by TargetedController".into());
-        return Vec::new();
-    }
-    vec![
-        json!({ "type": "emit", "event": "may_search_basic_land", "to": { "type": "owner", "of": "self.chosen" } }),
-    ]
-}
-
 /// A spell's `Cost$` with `Sac<1/Artifact>` or `Sac<1/Creature>`: the tag of what is
 /// sacrificed and the cost without it.
 pub fn additional_sacrifice(cost: &str) -> Option<(&'static str, String)> {
