@@ -87,6 +87,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "Mode",
         "DiscardValid",
         "UnlessCost",
+        "LibraryPosition",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -155,6 +156,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             "A:SP$ {api} with Destination$ {}",
             destination.unwrap_or("")
         ));
+    }
+    if api != "ChangeZone" && a.params.get("LibraryPosition").is_some() {
+        missing.push(format!("A:SP$ {api} with LibraryPosition$"));
     }
     if api != "Counter" && a.params.get("UnlessCost").is_some() {
         missing.push(format!("A:SP$ {api} with UnlessCost$"));
@@ -316,7 +320,26 @@ fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>
             a.params.get("Origin").unwrap_or("(none)")
         ));
     }
+    // `LibraryPosition$ N`: N cards from the top (Oust: second from the top).
+    let position = a.params.get("LibraryPosition");
     match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
+        Some("library") if position.is_some() => match position.and_then(|n| n.parse::<u32>().ok())
+        {
+            Some(n) => {
+                vec![json!({ "type": "move", "zone": "library", "slot": n, "to": { "ref": at } })]
+            }
+            None => {
+                missing.push(format!(
+                    "A:SP$ ChangeZone with LibraryPosition$ {}",
+                    position.unwrap_or("")
+                ));
+                Vec::new()
+            }
+        },
+        Some(_) if position.is_some() => {
+            missing.push("A:SP$ ChangeZone with LibraryPosition$".into());
+            Vec::new()
+        }
         Some(zone) => {
             vec![json!({ "type": "move", "zone": zone, "to": { "ref": at } })]
         }
@@ -525,6 +548,13 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (
             vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })],
+            false,
+        ),
+        // "Its controller gains N life" (Oust).
+        ("GainLife", Some("TargetedController"), Some(n)) if plain => (
+            vec![
+                json!({ "type": "add", "key": "damage", "amount": -n, "to": { "type": "owner", "of": "self.chosen" } }),
+            ],
             false,
         ),
         ("GainLife", Some("RememberedController" | "TargetedController"), None)
