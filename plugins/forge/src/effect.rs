@@ -302,38 +302,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
-        // "Search your library for a card, then shuffle and put that card on top"
-        // (Vampiric Tutor): the card is marked `stays_on_top`, which the rules' shuffle
-        // leaves on top.
-        "ChangeZone"
-            if p("Origin") == Some("Library")
-                && p("Destination") == Some("Library")
-                && p("LibraryPosition") == Some("0") =>
-        {
-            used.extend([
-                "Origin",
-                "Destination",
-                "LibraryPosition",
-                "ChangeType",
-                "ChangeNum",
-                "Mandatory",
-            ]);
-            let which = crate::valid::condition(
-                p("ChangeType").unwrap_or("Card"),
-                "ChangeZone ChangeType$",
-            );
-            match (which, p("ChangeNum")) {
-                (Ok(which), None | Some("1")) => vec![
-                    json!({ "type": "tag", "tag": "stays_on_top", "to": { "type": "objects", "zone": "library", "owner": "friendly", "where": which,
-                        "pick": { "chosen": 1, "prompt": "search your library for a card to put on top" } } }),
-                    json!({ "type": "emit", "event": "shuffle", "to": "owner" }),
-                ],
-                (which, _) => {
-                    missing.push("ChangeZone from Library to Library".into());
-                    missing.extend(which.err());
-                    Vec::new()
-                }
-            }
+        // Library positions ([`crate::library`]): Vampiric Tutor, Brainstorm.
+        "ChangeZone" if crate::library::keys_of(a).is_some() => {
+            used.extend(crate::library::keys_of(a).unwrap_or_default());
+            crate::library::actions(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
         }
         "ChangeZone" if p("Origin") == Some("Library") => {
             used.extend([

@@ -41,6 +41,7 @@ pub mod charm;
 pub mod counters;
 pub mod effect;
 pub mod entering;
+pub mod library;
 pub mod locate;
 pub mod mana;
 pub mod moment;
