@@ -397,6 +397,19 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         // "Prevent all combat damage that would be dealt this turn" (Fog): the players'
         // replacement in the mtg rules prevents combat damage while a player is tagged
         // `prevents_combat_damage` (until the cleanup).
+        // Scry N (701.22): the rules' `scry` event, raised before what follows.
+        "Scry" => {
+            used.push("ScryNum");
+            match number(p("ScryNum").or(Some("1"))) {
+                Some(n) => {
+                    vec![json!({ "type": "emit", "event": "scry", "amount": n, "to": "owner" })]
+                }
+                None => {
+                    missing.push(format!("Scry ScryNum$ {}", p("ScryNum").unwrap_or("")));
+                    Vec::new()
+                }
+            }
+        }
         "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");

@@ -39,6 +39,7 @@ const UNTARGETED: &[&str] = &[
     "ChangeZone",
     "AddTurn",
     "Fog",
+    "Scry",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
