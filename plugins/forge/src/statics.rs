@@ -64,6 +64,9 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     if mode != "Continuous" {
         return Err(vec![format!("S:Mode$ {mode}")]);
     }
+    if let Some(aura) = extra_land_plays(s) {
+        return Ok(aura);
+    }
     let mut missing = Vec::new();
     let mut modifiers = Vec::new();
     for (k, v) in &s.params.0 {
@@ -169,6 +172,29 @@ fn raise_cost(s: &Ability) -> Result<Value, String> {
         })),
         _ => Err("S:Mode$ RaiseCost".into()),
     }
+}
+
+/// `S:Mode$ Continuous | Affected$ You | AddKeyword$ AdjustLandPlays:N` ("you may play N
+/// additional lands on each of your turns": Exploration): an aura over the card's
+/// controller adding N to their `land_limit`.
+fn extra_land_plays(s: &Ability) -> Option<Value> {
+    let n = s
+        .params
+        .get("AddKeyword")?
+        .strip_prefix("AdjustLandPlays:")
+        .and_then(number)?;
+    let plain = s.params.get("Affected") == Some("You")
+        && s.params
+            .0
+            .iter()
+            .all(|(k, _)| ["Mode", "Affected", "AddKeyword", "Description"].contains(&k.as_str()));
+    plain.then(|| {
+        json!({
+            "select": { "type": "players", "which": "friendly" },
+            "modifiers": [{ "key": "land_limit", "op": "add", "value": n, "layer": "add" }],
+            "zones": ["battlefield"],
+        })
+    })
 }
 
 /// A whole number written as `3`, `+3` or `-2`.
