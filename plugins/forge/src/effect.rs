@@ -155,20 +155,12 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
-        "DestroyAll" => {
-            used.push("ValidCards");
-            match crate::valid::condition(
-                p("ValidCards").unwrap_or("Card"),
-                "DestroyAll ValidCards$",
-            ) {
-                Ok(which) => vec![
-                    json!({ "type": "destroy", "to": { "type": "objects", "zone": "battlefield", "where": which } }),
-                ],
-                Err(m) => {
-                    missing.push(m);
-                    Vec::new()
-                }
-            }
+        "DestroyAll" | "DamageAll" => {
+            used.extend(crate::mass::KEYS);
+            crate::mass::actions(api, a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
         }
         "Token" => {
             used.extend([

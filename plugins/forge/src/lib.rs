@@ -44,6 +44,7 @@ pub mod entering;
 pub mod library;
 pub mod locate;
 pub mod mana;
+pub mod mass;
 pub mod moment;
 pub mod replacement;
 pub mod spell;

@@ -31,6 +31,7 @@ pub struct Spell {
 /// The spell APIs without a target ([`crate::effect::untargeted`]).
 const UNTARGETED: &[&str] = &[
     "DestroyAll",
+    "DamageAll",
     "ChangeZoneAll",
     "Token",
     "GainLife",
