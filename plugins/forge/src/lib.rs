@@ -46,6 +46,7 @@ pub mod locate;
 pub mod mana;
 pub mod mass;
 pub mod moment;
+pub mod players;
 pub mod replacement;
 pub mod spell;
 pub mod statics;

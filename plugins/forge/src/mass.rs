@@ -1,6 +1,8 @@
 //! Effects on every matching permanent, without a target: `DestroyAll | ValidCards$
 //! <valid>` (Wrath of God) and `DamageAll | NumDmg$ N | ValidCards$ <valid>` (Pyroclasm:
-//! N damage to each, dealt by the spell).
+//! N damage to each, dealt by the spell); and, at a target player, `ChangeZoneAll |
+//! Origin$ Graveyard | Destination$ Exile | ChangeType$ Card` (Jund Charm: exile all cards
+//! from target player's graveyard).
 
 use forge_script::Ability;
 use serde_json::{json, Value};
@@ -31,4 +33,23 @@ pub fn actions(api: &str, a: &Ability) -> Result<Vec<Value>, String> {
         },
         _ => Err(format!("{api} with NumDmg$")),
     }
+}
+
+/// `ChangeZoneAll | Origin$ Graveyard | Destination$ Exile | ChangeType$ Card` at the
+/// spell's target player (`self.chosen`): every card of their graveyard is exiled.
+pub fn player_graveyard(a: &Ability) -> Result<Vec<Value>, String> {
+    let p = |k: &str| a.params.get(k);
+    if p("Origin") != Some("Graveyard")
+        || p("Destination") != Some("Exile")
+        || !matches!(p("ChangeType"), None | Some("Card"))
+    {
+        return Err(format!(
+            "A:SP$ ChangeZoneAll at a player from {} to {}",
+            p("Origin").unwrap_or("?"),
+            p("Destination").unwrap_or("?")
+        ));
+    }
+    Ok(vec![
+        json!({ "type": "move", "zone": "exile", "to": { "type": "objects", "zone": "graveyard", "where": { "type": "owned_by", "by": "self.chosen" } } }),
+    ])
 }

@@ -88,6 +88,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "NoRegen",
         "Mode",
         "DiscardValid",
+        "CounterType",
+        "CounterNum",
+        "ChangeType",
         "UnlessCost",
         "LibraryPosition",
     ];
@@ -124,8 +127,21 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
                 "then": crate::asks::counter(a, zone, &mut missing) })]
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
-        "Draw" => draw(a, &tags, &mut missing),
-        "Discard" => discard(a, &tags, &mut missing),
+        "Draw" => crate::players::draw(a, &tags, &mut missing),
+        "Discard" => crate::players::discard(a, &tags, &mut missing),
+        // "Put N +1/+1 counters on target creature" (Jund Charm).
+        "PutCounter" if creatures_only && tags.iter().all(|t| t == "targets_creature") => {
+            crate::counters::put_on_target(a, json!({ "ref": at })).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
+        // "Exile all cards from target player's graveyard" (Jund Charm).
+        "ChangeZoneAll" if tags == ["targets_player"] => crate::mass::player_graveyard(a)
+            .unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            }),
         "Destroy" | "Tap" | "Untap"
             if tags
                 .iter()
@@ -150,7 +166,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         effect.extend(actions);
     }
     let destination = a.params.get("Destination");
-    if api != "ChangeZone"
+    if !matches!(api, "ChangeZone" | "ChangeZoneAll")
         && destination.is_some()
         && !(api == "Counter" && matches!(destination, Some("Graveyard" | "Hand")))
     {
@@ -173,7 +189,19 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     } else {
         "Battlefield"
     };
+    if api != "ChangeZoneAll" && a.params.get("ChangeType").is_some() {
+        missing.push(format!("A:SP$ {api} with ChangeType$"));
+    }
+    if api != "PutCounter"
+        && (a.params.get("CounterType").is_some() || a.params.get("CounterNum").is_some())
+    {
+        missing.push(format!("A:SP$ {api} with CounterType$"));
+    }
+    // (`ChangeZoneAll` checks its own zones, [`crate::mass::player_graveyard`].)
     for (k, v) in [("Origin", origin), ("RememberLKI", "True")] {
+        if api == "ChangeZoneAll" && k == "Origin" {
+            continue;
+        }
         if a.params.get(k).is_some_and(|x| x != v)
             || (a.params.get(k).is_some() && api != "ChangeZone")
         {
@@ -228,65 +256,6 @@ fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String
         classes: effect.classes,
         props: Vec::new(),
     })
-}
-
-/// `Draw | NumCards$ N | ValidTgts$ Player`: the target player draws N cards.
-fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_player") {
-        missing.push("A:SP$ Draw at a non-player".into());
-    }
-    match number(a.params.get("NumCards").or(Some("1"))) {
-        Some(n) => vec![
-            json!({ "type": "emit", "event": "draw", "count": n, "to": { "ref": "spell_target" } }),
-        ],
-        None => {
-            missing.push(format!(
-                "A:SP$ Draw NumCards$ {}",
-                a.params.get("NumCards").unwrap_or("")
-            ));
-            Vec::new()
-        }
-    }
-}
-
-/// `Discard | ValidTgts$ Player | NumCards$ N` with `Mode$ Random` (Hymn to Tourach) or
-/// `Mode$ RevealYouChoose | DiscardValid$ <valid>` (Duress: the caster chooses among the
-/// target player's cards that match): the cards go to the graveyard.
-fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_player") {
-        missing.push("A:SP$ Discard at a non-player".into());
-    }
-    let Some(n) = number(a.params.get("NumCards").or(Some("1"))) else {
-        missing.push("A:SP$ Discard NumCards$".into());
-        return Vec::new();
-    };
-    let mut conditions = vec![json!({ "type": "owned_by", "by": "self.chosen" })];
-    if let Some(v) = a.params.get("DiscardValid") {
-        match crate::valid::condition(v, "A:SP$ Discard DiscardValid$") {
-            Ok(c) => conditions.push(c),
-            Err(m) => missing.push(m),
-        }
-    }
-    // "Target player discards N cards" of their choice: the mtg rules' `discards_chosen`
-    // lets that player choose.
-    if a.params.get("Mode") == Some("TgtChoose") && a.params.get("DiscardValid").is_none() {
-        return vec![
-            json!({ "type": "emit", "event": "discards_chosen", "amount": n, "to": { "type": "object", "object": "self.chosen" } }),
-        ];
-    }
-    let pick = match a.params.get("Mode") {
-        Some("Random") if a.params.get("DiscardValid").is_none() => json!({ "random": n }),
-        Some("RevealYouChoose") => json!({ "chosen": n, "prompt": "choose the card to discard" }),
-        other => {
-            missing.push(format!(
-                "A:SP$ Discard with Mode$ {}",
-                other.unwrap_or("(none)")
-            ));
-            Value::Null
-        }
-    };
-    let from = json!({ "type": "objects", "zone": "hand", "where": conditions, "pick": pick });
-    vec![json!({ "type": "move", "zone": "graveyard", "to": from })]
 }
 
 /// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):
