@@ -112,6 +112,14 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     keywords(face, &class, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
+        // A mana ability's trigger (Wild Growth) does not use the stack.
+        if t.api.as_deref() == Some("TapsForMana") {
+            match crate::mana::taps_for_mana(face, t) {
+                Ok(trigger) => parts.triggers.push(trigger),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         match crate::trigger::translate(face, &class, i, t) {
             Ok(tr) => {
                 parts.triggers.extend(tr.card_triggers);
@@ -202,13 +210,23 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
 }
 
 /// `K:` lines: combat keywords become tags, `etbCounter` a replacement
-/// ([`crate::counters`]), prowess and exalted triggers ([`crate::triggered_keywords`]);
+/// ([`crate::counters`]), `ETBReplacement` an unless-life tap ([`crate::entering`]), prowess and exalted triggers ([`crate::triggered_keywords`]);
 /// anything else is missing.
 fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<String>) {
     for k in &face.keywords {
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if k.name == "ETBReplacement" {
+            match crate::entering::etb_replacement(face, k) {
+                Ok((tag, (key, n))) => {
+                    parts.tags.push(tag);
+                    parts.props.push((key, json!(n)));
+                }
                 Err(m) => missing.push(m),
             }
             continue;
@@ -233,6 +251,12 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
         let tag = match k.name.as_str() {
             "CARDNAME enters the battlefield tapped." => Some("enters_tapped"),
             "Split second" => Some("split_second"),
+            // 508.1d: the rules do not let its controller finish declaring attackers while
+            // it could attack and does not.
+            "CARDNAME attacks each turn if able." | "CARDNAME attacks each combat if able." => {
+                Some("attacks_each_combat")
+            }
+            "CantBeBlockedBy Creature.Wall" => Some("unblockable_by_walls"),
             _ => None,
         };
         if let (Some(tag), true) = (tag, k.params.is_empty()) {
@@ -288,11 +312,20 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                 }
             }
             let a = &a;
-            match crate::spell::translate(face, class, a) {
+            let spell = if a.api.as_deref() == Some("Charm") {
+                crate::charm::translate(face, class, a)
+            } else {
+                crate::spell::translate(face, class, a)
+            };
+            match spell {
                 Ok(s) => {
                     tags.extend(s.tags);
                     out.props.extend(s.props);
-                    triggers.push(s.trigger);
+                    // A charm has one trigger per mode.
+                    match s.trigger {
+                        Value::Array(modes) => triggers.extend(modes),
+                        one => triggers.push(one),
+                    }
                     out.classes.extend(s.classes);
                 }
                 Err(m) => missing.extend(m),

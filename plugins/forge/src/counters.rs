@@ -46,6 +46,26 @@ fn put(kind: &str, amount: Value, to: Option<Value>) -> Result<Value, String> {
     Ok(a)
 }
 
+/// `PutCounter | CounterType$ TYPE | CounterNum$ N` at the spell's target `at`.
+pub fn put_on_target(a: &Ability, at: Value) -> Result<Vec<Value>, String> {
+    let n: i64 = a
+        .params
+        .get("CounterNum")
+        .unwrap_or("1")
+        .parse()
+        .map_err(|_| {
+            format!(
+                "PutCounter CounterNum$ {}",
+                a.params.get("CounterNum").unwrap_or("")
+            )
+        })?;
+    Ok(vec![put(
+        a.params.get("CounterType").unwrap_or("?"),
+        json!(n),
+        Some(at),
+    )?])
+}
+
 /// `K:etbCounter:TYPE:N` → a class replacement of the card.
 pub fn etb_counter(k: &Keyword) -> Result<Value, String> {
     let (Some(kind), Some(n), None) = (k.params.first(), k.params.get(1), k.params.get(2)) else {

@@ -49,6 +49,8 @@ const INERT: &[&str] = &[
     "TokenImage",
     "NoRegen",
     "References",
+    // A hint to Forge's AI that the effect harms what it affects.
+    "IsCurse",
 ];
 
 /// Translates an untargeted ability (`DB$`, or `AB$` with `Cost$ 0`) of the card
@@ -87,12 +89,18 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
         "LoseLife" => {
             used.extend(["Defined", "LifeAmount"]);
-            if !matches!(p("Defined"), None | Some("You")) {
-                missing.push(format!("LoseLife Defined$ {}", p("Defined").unwrap_or("")));
-            }
+            // `Opponent`: in a two-player game, the other player.
+            let to = match p("Defined") {
+                None | Some("You") => json!("owner"),
+                Some("Opponent") => json!({ "type": "players", "which": "enemy" }),
+                Some(other) => {
+                    missing.push(format!("LoseLife Defined$ {other}"));
+                    json!("owner")
+                }
+            };
             match number(p("LifeAmount")) {
                 Some(n) => {
-                    vec![json!({ "type": "add", "key": "damage", "amount": n, "to": "owner" })]
+                    vec![json!({ "type": "add", "key": "damage", "amount": n, "to": to })]
                 }
                 None => {
                     missing.push(format!(
@@ -147,20 +155,12 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
-        "DestroyAll" => {
-            used.push("ValidCards");
-            match crate::valid::condition(
-                p("ValidCards").unwrap_or("Card"),
-                "DestroyAll ValidCards$",
-            ) {
-                Ok(which) => vec![
-                    json!({ "type": "destroy", "to": { "type": "objects", "zone": "battlefield", "where": which } }),
-                ],
-                Err(m) => {
-                    missing.push(m);
-                    Vec::new()
-                }
-            }
+        "DestroyAll" | "DamageAll" => {
+            used.extend(crate::mass::KEYS);
+            crate::mass::actions(api, a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
         }
         "Token" => {
             used.extend([
@@ -294,6 +294,14 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // Library positions ([`crate::library`]): Vampiric Tutor, Brainstorm.
+        "ChangeZone" if crate::library::keys_of(a).is_some() => {
+            used.extend(crate::library::keys_of(a).unwrap_or_default());
+            crate::library::actions(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
         "ChangeZone" if p("Origin") == Some("Library") => {
             used.extend([
                 "Origin",
@@ -381,6 +389,19 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         // "Prevent all combat damage that would be dealt this turn" (Fog): the players'
         // replacement in the mtg rules prevents combat damage while a player is tagged
         // `prevents_combat_damage` (until the cleanup).
+        // Scry N (701.22): the rules' `scry` event, raised before what follows.
+        "Scry" => {
+            used.push("ScryNum");
+            match number(p("ScryNum").or(Some("1"))) {
+                Some(n) => {
+                    vec![json!({ "type": "emit", "event": "scry", "amount": n, "to": "owner" })]
+                }
+                None => {
+                    missing.push(format!("Scry ScryNum$ {}", p("ScryNum").unwrap_or("")));
+                    Vec::new()
+                }
+            }
+        }
         "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");
@@ -389,6 +410,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             }
             // Two players: the opponent loses (104.2a).
             vec![json!({ "type": "tag", "tag": "lost", "to": { "ref": "enemy_players" } })]
+        }
+        "Mana" => {
+            used.extend(["Produced", "Amount"]);
+            crate::mana::produced(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
         }
         "RepeatEach" => {
             used.extend(["RepeatCards", "RepeatSubAbility"]);

@@ -11,8 +11,10 @@
 //! | `K:Flying`, `K:First Strike`, `K:Protection from black`, ... | tags `flying`, `first_strike`, `protection_from_black`, ... |
 //! | `K:Prowess`, `K:Exalted` | triggers putting an ability on the stack ([`triggered_keywords`]) |
 //! | `K:etbCounter:P1P1:N` | a replacement putting counters as it enters ([`counters`]) |
+//! | `K:ETBReplacement:Other:X`, `X` = `AB$ Tap \| ETB$ True \| UnlessCost$ PayLife<N>` | tag `enters_tapped_unless_life`, `etb_life = N` ([`entering`]) |
 //! | basic land types, `A:AB$ Mana \| Cost$ T \| Produced$ G \| Amount$ N` | tags `makes_g`, ..., `mana_amount` |
 //! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` / `Destroy` / `Discard` with `ValidTgts$` (+ `SubAbility$`) | a trigger on `resolve` ([`spell`]; targets over permanents: [`target`]) |
+//! | `A:SP$ Charm \| Choices$ A,B,C` (choose one; one mode per kind of target) | each mode a spell of its own, told apart by the cast move (`cast_as`) ([`charm`]) |
 //! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` / `Draw` / `PumpAll` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
 //! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac / Discard / ExileFromGrave / Return / tapXType` (one a card; `ActivationLimit$ 1`, `ActivationCardsInHand$ N`) | an ability put on the stack ([`activated`]) |
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
@@ -32,11 +34,19 @@
 //! histogram; [`card::translate`] says why for each).
 
 pub mod activated;
+pub mod asks;
 pub mod card;
 pub mod characteristics;
+pub mod charm;
 pub mod counters;
 pub mod effect;
+pub mod entering;
+pub mod library;
 pub mod locate;
+pub mod mana;
+pub mod mass;
+pub mod moment;
+pub mod players;
 pub mod replacement;
 pub mod spell;
 pub mod statics;

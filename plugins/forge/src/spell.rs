@@ -1,6 +1,7 @@
 //! Instants and sorceries with one target: `SP$ DealDamage` (N damage to a creature or
 //! player), `SP$ Pump` (+N/+M and keywords until end of turn), `SP$ Counter` (a spell
-//! on the stack goes to its owner's graveyard) and `SP$ ChangeZone | Origin$ Battlefield |
+//! on the stack goes to its owner's graveyard; with `UnlessCost$ N`, unless its owner
+//! pays {N}: the mtg mod's `unless.toml`) and `SP$ ChangeZone | Origin$ Battlefield |
 //! Destination$ Exile` (or hand, graveyard), optionally followed by `SubAbility$` → `DB$
 //! GainLife` (you gain N life; or, with `Defined$ RememberedController | LifeAmount$ X`
 //! and `X` = `RememberedLKI$CardPower`, the target's controller gains its power as it
@@ -30,6 +31,7 @@ pub struct Spell {
 /// The spell APIs without a target ([`crate::effect::untargeted`]).
 const UNTARGETED: &[&str] = &[
     "DestroyAll",
+    "DamageAll",
     "ChangeZoneAll",
     "Token",
     "GainLife",
@@ -38,6 +40,7 @@ const UNTARGETED: &[&str] = &[
     "ChangeZone",
     "AddTurn",
     "Fog",
+    "Scry",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
@@ -85,6 +88,11 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "NoRegen",
         "Mode",
         "DiscardValid",
+        "CounterType",
+        "CounterNum",
+        "ChangeType",
+        "UnlessCost",
+        "LibraryPosition",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -116,11 +124,24 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             // A spell that can't be countered (`uncounterable`) stays on the stack.
             vec![json!({ "type": "if", "to": { "ref": "spell_target" },
                 "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
-                "then": [{ "type": "move", "zone": zone }] })]
+                "then": crate::asks::counter(a, zone, &mut missing) })]
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
-        "Draw" => draw(a, &tags, &mut missing),
-        "Discard" => discard(a, &tags, &mut missing),
+        "Draw" => crate::players::draw(a, &tags, &mut missing),
+        "Discard" => crate::players::discard(a, &tags, &mut missing),
+        // "Put N +1/+1 counters on target creature" (Jund Charm).
+        "PutCounter" if creatures_only && tags.iter().all(|t| t == "targets_creature") => {
+            crate::counters::put_on_target(a, json!({ "ref": at })).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
+        // "Exile all cards from target player's graveyard" (Jund Charm).
+        "ChangeZoneAll" if tags == ["targets_player"] => crate::mass::player_graveyard(a)
+            .unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            }),
         "Destroy" | "Tap" | "Untap"
             if tags
                 .iter()
@@ -145,7 +166,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         effect.extend(actions);
     }
     let destination = a.params.get("Destination");
-    if api != "ChangeZone"
+    if !matches!(api, "ChangeZone" | "ChangeZoneAll")
         && destination.is_some()
         && !(api == "Counter" && matches!(destination, Some("Graveyard" | "Hand")))
     {
@@ -153,6 +174,12 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             "A:SP$ {api} with Destination$ {}",
             destination.unwrap_or("")
         ));
+    }
+    if api != "ChangeZone" && a.params.get("LibraryPosition").is_some() {
+        missing.push(format!("A:SP$ {api} with LibraryPosition$"));
+    }
+    if api != "Counter" && a.params.get("UnlessCost").is_some() {
+        missing.push(format!("A:SP$ {api} with UnlessCost$"));
     }
     if !matches!(api, "Draw" | "Discard") && a.params.get("NumCards").is_some() {
         missing.push(format!("A:SP$ {api} with NumCards$"));
@@ -162,7 +189,19 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     } else {
         "Battlefield"
     };
+    if api != "ChangeZoneAll" && a.params.get("ChangeType").is_some() {
+        missing.push(format!("A:SP$ {api} with ChangeType$"));
+    }
+    if api != "PutCounter"
+        && (a.params.get("CounterType").is_some() || a.params.get("CounterNum").is_some())
+    {
+        missing.push(format!("A:SP$ {api} with CounterType$"));
+    }
+    // (`ChangeZoneAll` checks its own zones, [`crate::mass::player_graveyard`].)
     for (k, v) in [("Origin", origin), ("RememberLKI", "True")] {
+        if api == "ChangeZoneAll" && k == "Origin" {
+            continue;
+        }
         if a.params.get(k).is_some_and(|x| x != v)
             || (a.params.get(k).is_some() && api != "ChangeZone")
         {
@@ -219,58 +258,6 @@ fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<String
     })
 }
 
-/// `Draw | NumCards$ N | ValidTgts$ Player`: the target player draws N cards.
-fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_player") {
-        missing.push("A:SP$ Draw at a non-player".into());
-    }
-    match number(a.params.get("NumCards").or(Some("1"))) {
-        Some(n) => vec![
-            json!({ "type": "emit", "event": "draw", "count": n, "to": { "ref": "spell_target" } }),
-        ],
-        None => {
-            missing.push(format!(
-                "A:SP$ Draw NumCards$ {}",
-                a.params.get("NumCards").unwrap_or("")
-            ));
-            Vec::new()
-        }
-    }
-}
-
-/// `Discard | ValidTgts$ Player | NumCards$ N` with `Mode$ Random` (Hymn to Tourach) or
-/// `Mode$ RevealYouChoose | DiscardValid$ <valid>` (Duress: the caster chooses among the
-/// target player's cards that match): the cards go to the graveyard.
-fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
-    if tags.iter().any(|t| t != "targets_player") {
-        missing.push("A:SP$ Discard at a non-player".into());
-    }
-    let Some(n) = number(a.params.get("NumCards").or(Some("1"))) else {
-        missing.push("A:SP$ Discard NumCards$".into());
-        return Vec::new();
-    };
-    let mut conditions = vec![json!({ "type": "owned_by", "by": "self.chosen" })];
-    if let Some(v) = a.params.get("DiscardValid") {
-        match crate::valid::condition(v, "A:SP$ Discard DiscardValid$") {
-            Ok(c) => conditions.push(c),
-            Err(m) => missing.push(m),
-        }
-    }
-    let pick = match a.params.get("Mode") {
-        Some("Random") if a.params.get("DiscardValid").is_none() => json!({ "random": n }),
-        Some("RevealYouChoose") => json!({ "chosen": n, "prompt": "choose the card to discard" }),
-        other => {
-            missing.push(format!(
-                "A:SP$ Discard with Mode$ {}",
-                other.unwrap_or("(none)")
-            ));
-            Value::Null
-        }
-    };
-    let from = json!({ "type": "objects", "zone": "hand", "where": conditions, "pick": pick });
-    vec![json!({ "type": "move", "zone": "graveyard", "to": from })]
-}
-
 /// `ChangeZone | Origin$ Battlefield | Destination$ Exile` (hand, graveyard, library):
 /// the target creature goes there.
 fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>) -> Vec<Value> {
@@ -304,7 +291,26 @@ fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>
             a.params.get("Origin").unwrap_or("(none)")
         ));
     }
+    // `LibraryPosition$ N`: N cards from the top (Oust: second from the top).
+    let position = a.params.get("LibraryPosition");
     match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
+        Some("library") if position.is_some() => match position.and_then(|n| n.parse::<u32>().ok())
+        {
+            Some(n) => {
+                vec![json!({ "type": "move", "zone": "library", "slot": n, "to": { "ref": at } })]
+            }
+            None => {
+                missing.push(format!(
+                    "A:SP$ ChangeZone with LibraryPosition$ {}",
+                    position.unwrap_or("")
+                ));
+                Vec::new()
+            }
+        },
+        Some(_) if position.is_some() => {
+            missing.push("A:SP$ ChangeZone with LibraryPosition$".into());
+            Vec::new()
+        }
         Some(zone) => {
             vec![json!({ "type": "move", "zone": zone, "to": { "ref": at } })]
         }
@@ -507,9 +513,19 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
             );
         }
     }
+    if api == "ChangeZone" && ab.params.get("DefinedPlayer") == Some("TargetedController") {
+        return (crate::asks::target_controller_searches(ab, missing), false);
+    }
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (
             vec![json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" })],
+            false,
+        ),
+        // "Its controller gains N life" (Oust).
+        ("GainLife", Some("TargetedController"), Some(n)) if plain => (
+            vec![
+                json!({ "type": "add", "key": "damage", "amount": -n, "to": { "type": "owner", "of": "self.chosen" } }),
+            ],
             false,
         ),
         ("GainLife", Some("RememberedController" | "TargetedController"), None)

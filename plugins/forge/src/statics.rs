@@ -5,7 +5,8 @@
 //! keywords in `ability` (6), losing all abilities in `lose_abilities` (6, ordered
 //! before the abilities it removes, 613.8), set power/toughness in `set` (7b), +N/+N in
 //! `add` (7c); within a layer by timestamp — Humility and Glorious Anthem give 2/2 in
-//! either order, and Humility switches a Lord of Atlantis's bonus off.
+//! either order, and Humility switches a Lord of Atlantis's bonus off. `S:Mode$
+//! RaiseCost` raises the generic cost of the spells in hands ([`raise_cost`]).
 
 use forge_script::{Ability, Face};
 use serde_json::{json, Value};
@@ -57,8 +58,14 @@ fn check_svar(face: &Face, s: &Ability) -> Result<Option<Value>, String> {
 /// Translates one `S:` line of `face` into a class aura; `Err` lists what it lacks.
 pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     let mode = s.api.as_deref().unwrap_or("?");
+    if mode == "RaiseCost" {
+        return raise_cost(s).map_err(|m| vec![m]);
+    }
     if mode != "Continuous" {
         return Err(vec![format!("S:Mode$ {mode}")]);
+    }
+    if let Some(aura) = extra_land_plays(s) {
+        return Ok(aura);
     }
     let mut missing = Vec::new();
     let mut modifiers = Vec::new();
@@ -140,6 +147,54 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
         aura["while"] = c;
     }
     Ok(aura)
+}
+
+/// `S:Mode$ RaiseCost | ValidCard$ <valid> | Type$ Spell | Amount$ N` ("noncreature spells
+/// cost {1} more to cast": Thalia): a class aura adding N to the generic cost of every
+/// matching card in a hand (the cards cast from there; lands are not spells), on while
+/// the card is on the battlefield. The mtg rules pay a card's cost parts, so the raised
+/// `cost_generic` is what is paid; its mana value is not changed (202.3).
+fn raise_cost(s: &Ability) -> Result<Value, String> {
+    let fits = s.params.get("Type") == Some("Spell")
+        && s.params.0.iter().all(|(k, _)| {
+            ["Mode", "ValidCard", "Type", "Amount", "Description"].contains(&k.as_str())
+        });
+    let amount = s.params.get("Amount").and_then(number);
+    let valid = crate::valid::condition(
+        s.params.get("ValidCard").unwrap_or("Card"),
+        "S:RaiseCost ValidCard$",
+    )?;
+    match amount {
+        Some(n) if fits => Ok(json!({
+            "select": { "type": "objects", "zone": "hand", "where": [valid, { "not": { "type": "has_tag", "tag": "land" } }] },
+            "modifiers": [{ "key": "cost_generic", "op": "add", "value": n, "layer": "add" }],
+            "zones": ["battlefield"],
+        })),
+        _ => Err("S:Mode$ RaiseCost".into()),
+    }
+}
+
+/// `S:Mode$ Continuous | Affected$ You | AddKeyword$ AdjustLandPlays:N` ("you may play N
+/// additional lands on each of your turns": Exploration): an aura over the card's
+/// controller adding N to their `land_limit`.
+fn extra_land_plays(s: &Ability) -> Option<Value> {
+    let n = s
+        .params
+        .get("AddKeyword")?
+        .strip_prefix("AdjustLandPlays:")
+        .and_then(number)?;
+    let plain = s.params.get("Affected") == Some("You")
+        && s.params
+            .0
+            .iter()
+            .all(|(k, _)| ["Mode", "Affected", "AddKeyword", "Description"].contains(&k.as_str()));
+    plain.then(|| {
+        json!({
+            "select": { "type": "players", "which": "friendly" },
+            "modifiers": [{ "key": "land_limit", "op": "add", "value": n, "layer": "add" }],
+            "zones": ["battlefield"],
+        })
+    })
 }
 
 /// A whole number written as `3`, `+3` or `-2`.

@@ -14,6 +14,7 @@ use forge_script::{Ability, Face};
 use serde_json::{json, Map, Value};
 
 use crate::effect::{untargeted, Effect};
+use crate::moment::Moment;
 
 /// The card's trigger and the classes to add (its ability, and a token's class).
 pub struct Triggered {
@@ -21,29 +22,6 @@ pub struct Triggered {
     pub card_triggers: Vec<Value>,
     /// The ability class (first) and any token class, by name.
     pub classes: Vec<(String, Value)>,
-}
-
-/// When the trigger fires: on entering, or on leaving, the battlefield, when it
-/// attacks, at the beginning of its controller's upkeep, or when its controller casts a
-/// spell.
-#[derive(Clone, Copy, PartialEq)]
-enum Moment {
-    Enters,
-    Leaves,
-    Dies,
-    Attacks,
-    Upkeep,
-    SpellCast,
-    /// A creature its controller controls attacks (Hellrider).
-    AttacksAny,
-    /// The card is dealt damage (Jackal Pup).
-    Damaged,
-    /// The card deals damage to an opponent (Hypnotic Specter).
-    DamagesOpponent,
-    /// The beginning of each player's draw step (Howling Mine), or of its controller's.
-    DrawStep {
-        each: bool,
-    },
 }
 
 /// Translates the `index`-th `T:` line of the card `class`; `Err` lists what it lacks.
@@ -54,45 +32,7 @@ pub fn translate(
     t: &Ability,
 ) -> Result<Triggered, Vec<String>> {
     let mode = t.api.as_deref().unwrap_or("?");
-    let own = matches!(
-        t.params.get("ValidCard"),
-        Some("Card.Self" | "Creature.Self")
-    );
-    let (origin, dest) = (t.params.get("Origin"), t.params.get("Destination"));
-    let you = |k: &str| t.params.get(k) == Some("You");
-    let moment = match (mode, origin, dest) {
-        ("ChangesZone", None | Some("Any"), Some("Battlefield")) if own => Some(Moment::Enters),
-        ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
-        ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
-        ("Attacks", None, None) if own => Some(Moment::Attacks),
-        ("Phase", None, None) if t.params.get("Phase") == Some("Upkeep") && you("ValidPlayer") => {
-            Some(Moment::Upkeep)
-        }
-        ("SpellCast", None, None) if you("ValidActivatingPlayer") => Some(Moment::SpellCast),
-        ("Phase", None, None) if t.params.get("Phase") == Some("Draw") => {
-            match t.params.get("ValidPlayer") {
-                Some("Player") => Some(Moment::DrawStep { each: true }),
-                Some("You") => Some(Moment::DrawStep { each: false }),
-                _ => None,
-            }
-        }
-        ("Attacks", None, None) if t.params.get("ValidCard") == Some("Creature.YouCtrl") => {
-            Some(Moment::AttacksAny)
-        }
-        ("DamageDone", None, None)
-            if t.params.get("ValidTarget") == Some("Card.Self")
-                && t.params.get("ValidSource").is_none() =>
-        {
-            Some(Moment::Damaged)
-        }
-        ("DamageDone", None, None)
-            if t.params.get("ValidSource") == Some("Card.Self")
-                && t.params.get("ValidTarget") == Some("Opponent") =>
-        {
-            Some(Moment::DamagesOpponent)
-        }
-        _ => None,
-    };
+    let moment = crate::moment::of(t);
     let known = [
         "Mode",
         "Origin",
@@ -136,8 +76,8 @@ pub fn translate(
     else {
         return Err(vec![format!("T:Mode$ {mode} without an Execute$ ability")]);
     };
-    // "You may return target card ..." / "you may search your library for ...": taking
-    // it is never worse, so the rules always do (a "may" of any other effect stays
+    // "You may return target card ..." / "you may search your library for ..." / "you
+    // may add mana": taking it is never worse, so the rules always do (a "may" of any other effect stays
     // missing).
     let may_return = exec.api.as_deref() == Some("ChangeZone")
         && exec.params.get("Origin") == Some("Graveyard")
@@ -146,8 +86,12 @@ pub fn translate(
     let may_search = exec.api.as_deref() == Some("ChangeZone")
         && exec.params.get("Origin") == Some("Library")
         && exec.params.get("ValidTgts").is_none();
+    // Adding mana is never worse either (no mana burn).
+    let may_add_mana = exec.api.as_deref() == Some("Mana");
     if t.params.0.iter().any(|(k, _)| {
-        !known.contains(&k.as_str()) && !(k == "OptionalDecider" && (may_return || may_search))
+        !known.contains(&k.as_str())
+            && !(k == "OptionalDecider"
+                && (t.params.get(k) == Some("You") || may_return || may_search || may_add_mana))
     }) {
         return Err(vec![format!("T:Mode$ {mode}")]);
     }
@@ -161,6 +105,9 @@ pub fn translate(
         Moment::AttacksAny => "attack_any",
         Moment::Damaged => "damaged",
         Moment::DamagesOpponent => "damage",
+        Moment::OpponentCreatureDies => "opponent_dies",
+        Moment::Landfall => "landfall",
+        Moment::OpponentDraws => "opponent_draws",
         Moment::DrawStep { .. } => "draw_step",
     };
     let earlier = face.triggers[..index]
@@ -177,12 +124,26 @@ pub fn translate(
         let (choose, effect) = from_graveyard(exec)?;
         (Some(choose), effect)
     } else if exec.params.get("ValidTgts").is_some() {
-        let (choose, effect) = targeted(exec)?;
+        let (choose, effect) = targeted(face, exec)?;
         (Some(choose), effect)
     } else {
         (None, untargeted(face, class, exec)?)
     };
-    let Effect { actions, classes } = effect;
+    let Effect {
+        mut actions,
+        classes,
+    } = effect;
+    // "You may ...": its controller chooses as it resolves (the cases above, never worse,
+    // are always taken).
+    if t.params.get("OptionalDecider") == Some("You") && !(may_return || may_search || may_add_mana)
+    {
+        actions = vec![
+            json!({ "type": "choose_mode", "prompt": format!("{}: do it?", face.name), "modes": [
+            { "label": "yes", "do": actions },
+            { "label": "no", "do": [] },
+        ] }),
+        ];
+    }
     let title = match moment {
         Moment::Enters => format!("{} (enters the battlefield)", face.name),
         Moment::Leaves => format!("{} (leaves the battlefield)", face.name),
@@ -193,6 +154,11 @@ pub fn translate(
         Moment::AttacksAny => format!("{} (a creature attacks)", face.name),
         Moment::Damaged => format!("{} (is dealt damage)", face.name),
         Moment::DamagesOpponent => format!("{} (deals damage to an opponent)", face.name),
+        Moment::OpponentCreatureDies => {
+            format!("{} (a creature an opponent controls dies)", face.name)
+        }
+        Moment::Landfall => format!("{} (a land enters)", face.name),
+        Moment::OpponentDraws => format!("{} (an opponent draws a card)", face.name),
         Moment::DrawStep { .. } => format!("{} (draw step)", face.name),
     };
     let def = ability_class(&title, choose, legal, actions);
@@ -201,63 +167,7 @@ pub fn translate(
     if let Some(cond) = intervening_if(t)? {
         create = json!([{ "type": "if", "condition": cond, "then": create }]);
     }
-    let card_triggers = match moment {
-        Moment::Enters => vec![json!({
-            "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
-            "do": create,
-        })],
-        // Destroyed, or otherwise moved, from the battlefield: both events carry `from`;
-        // the card hears it from where it went.
-        // Dies: the same, heard in the graveyard.
-        Moment::Leaves | Moment::Dies => ["core:event/destroyed", "core:event/moved"]
-            .iter()
-            .map(|event| {
-                let mut target = vec![
-                    json!({ "type": "is_self" }),
-                    json!({ "type": "event_field", "field": "from", "is": "battlefield" }),
-                ];
-                if moment == Moment::Dies {
-                    target.push(json!({ "type": "in_zone", "zone": "graveyard" }));
-                }
-                json!({ "when": { "event": event, "target": target }, "do": create })
-            })
-            .collect(),
-        Moment::Attacks => vec![json!({
-            "when": { "event": "attacks", "target": { "type": "is_self" } },
-            "do": create,
-        })],
-        Moment::Upkeep => vec![json!({
-            "when": { "event": "upkeep", "player": "friendly" },
-            "zones": ["battlefield"],
-            "do": create,
-        })],
-        Moment::AttacksAny => vec![json!({
-            "when": { "event": "attacks", "target": [{ "type": "has_tag", "tag": "creature" }, { "type": "owned_by", "owner": "friendly" }] },
-            "zones": ["battlefield"],
-            "do": create,
-        })],
-        // The amount is kept on the card for the ability (`self.source_card.damage_taken`).
-        Moment::Damaged => vec![json!({
-            "when": { "event": "core:event/damaged", "target": { "type": "is_self" } },
-            "zones": ["battlefield"],
-            "do": [{ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" }, create[0].clone()],
-        })],
-        Moment::DamagesOpponent => vec![json!({
-            "when": { "event": "core:event/damaged", "condition": { "type": "is_self" }, "target": [{ "type": "has_tag", "tag": "player" }, { "type": "owned_by", "owner": "enemy" }] },
-            "zones": ["battlefield"],
-            "do": create,
-        })],
-        Moment::DrawStep { each } => vec![json!({
-            "when": { "event": "draw_step", "player": if each { "any" } else { "friendly" } },
-            "zones": ["battlefield"],
-            "do": create,
-        })],
-        Moment::SpellCast => vec![json!({
-            "when": { "event": "cast", "player": "friendly", "target": cast },
-            "zones": ["battlefield"],
-            "do": create,
-        })],
-    };
+    let card_triggers = crate::moment::card_triggers(moment, &create, cast);
     let mut all = vec![(ability, def)];
     all.extend(classes);
     Ok(Triggered {
@@ -344,9 +254,10 @@ fn from_graveyard(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
 }
 
 /// A targeted trigger's ability: its target selector (chosen on creation) and effect.
-fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
+fn targeted(face: &Face, exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
     let api = exec.api.as_deref().unwrap_or("?");
     let mut missing = Vec::new();
+    let blink = returns_remembered(face, exec);
     let allowed = [
         "DB",
         "ValidTgts",
@@ -356,8 +267,16 @@ fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
         "Origin",
         "Destination",
     ];
+    let blink_keys = [
+        "AB",
+        "Cost",
+        "RememberTargets",
+        "ForgetOtherTargets",
+        "SubAbility",
+    ];
     for (k, _) in &exec.params.0 {
-        if !allowed.contains(&k.as_str()) {
+        let key = k.as_str();
+        if !(allowed.contains(&key) || blink && blink_keys.contains(&key)) {
             missing.push(format!("ETB DB$ {api} with {k}$"));
         }
     }
@@ -382,6 +301,15 @@ fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
         {
             json!({ "type": "move", "zone": "hand", "to": target })
         }
+        // Exiled, then returned to the battlefield by the mtg rules' `return_from_exile`
+        // once its leaving is handled (a new object, 400.7: untapped, undamaged, summoning
+        // sick; its enters-the-battlefield triggers fire again).
+        "ChangeZone" if blink => {
+            json!({ "type": "if", "to": target, "condition": { "type": "in_zone", "zone": "battlefield" }, "then": [
+            { "type": "move", "zone": "exile" },
+            { "type": "emit", "event": "return_from_exile" },
+        ] })
+        }
         other => {
             missing.push(format!("ETB DB$ {other}"));
             Value::Null
@@ -402,6 +330,36 @@ fn targeted(exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
             classes: Vec::new(),
         },
     ))
+}
+
+/// `AB$ ChangeZone | Origin$ Battlefield | Destination$ Exile | RememberTargets$ True |
+/// SubAbility$ X`, `X` = `DB$ ChangeZone | Defined$ Remembered | Origin$ Exile |
+/// Destination$ Battlefield [| GainControl$ True]`: "exile target creature, then return
+/// it to the battlefield under your control" (Restoration Angel; the targets are the
+/// trigger's controller's creatures, so control does not change).
+fn returns_remembered(face: &Face, exec: &Ability) -> bool {
+    let p = |k: &str| exec.params.get(k);
+    let exiles = exec.api.as_deref() == Some("ChangeZone")
+        && p("Origin") == Some("Battlefield")
+        && p("Destination") == Some("Exile")
+        && p("RememberTargets") == Some("True")
+        && matches!(p("Cost"), None | Some("0"))
+        && p("ValidTgts").is_some_and(|v| v.contains("YouCtrl"));
+    let returns = p("SubAbility")
+        .and_then(|n| face.svar(n))
+        .and_then(|s| s.ability.as_ref())
+        .is_some_and(|r| {
+            r.api.as_deref() == Some("ChangeZone")
+                && r.params.get("Defined") == Some("Remembered")
+                && r.params.get("Origin") == Some("Exile")
+                && r.params.get("Destination") == Some("Battlefield")
+                && r.params.0.iter().all(|(k, v)| match k.as_str() {
+                    "DB" | "Defined" | "Origin" | "Destination" => true,
+                    "GainControl" => v == "True",
+                    _ => false,
+                })
+        });
+    exiles && returns
 }
 
 /// An ability object's class. With a target (`choose`, a selector with a chosen pick) it

@@ -1,0 +1,55 @@
+//! Effects on every matching permanent, without a target: `DestroyAll | ValidCards$
+//! <valid>` (Wrath of God) and `DamageAll | NumDmg$ N | ValidCards$ <valid>` (Pyroclasm:
+//! N damage to each, dealt by the spell); and, at a target player, `ChangeZoneAll |
+//! Origin$ Graveyard | Destination$ Exile | ChangeType$ Card` (Jund Charm: exile all cards
+//! from target player's graveyard).
+
+use forge_script::Ability;
+use serde_json::{json, Value};
+
+/// The parameters these effects read (`ValidDescription$` is only text).
+pub const KEYS: &[&str] = &["ValidCards", "NumDmg", "ValidDescription"];
+
+/// The actions of the `api` (`DestroyAll` or `DamageAll`) effect `a`; `Err` names what the
+/// rules lack.
+pub fn actions(api: &str, a: &Ability) -> Result<Vec<Value>, String> {
+    let which = crate::valid::condition(
+        a.params.get("ValidCards").unwrap_or("Card"),
+        &format!("{api} ValidCards$"),
+    )?;
+    let all = json!({ "type": "objects", "zone": "battlefield", "where": which });
+    match api {
+        "DestroyAll" if a.params.get("NumDmg").is_none() => {
+            Ok(vec![json!({ "type": "destroy", "to": all })])
+        }
+        "DamageAll" => match a.params.get("NumDmg").and_then(|n| n.parse::<i64>().ok()) {
+            Some(n) => Ok(vec![
+                json!({ "type": "damage", "amount": n, "source": "self", "to": all }),
+            ]),
+            None => Err(format!(
+                "DamageAll NumDmg$ {}",
+                a.params.get("NumDmg").unwrap_or("")
+            )),
+        },
+        _ => Err(format!("{api} with NumDmg$")),
+    }
+}
+
+/// `ChangeZoneAll | Origin$ Graveyard | Destination$ Exile | ChangeType$ Card` at the
+/// spell's target player (`self.chosen`): every card of their graveyard is exiled.
+pub fn player_graveyard(a: &Ability) -> Result<Vec<Value>, String> {
+    let p = |k: &str| a.params.get(k);
+    if p("Origin") != Some("Graveyard")
+        || p("Destination") != Some("Exile")
+        || !matches!(p("ChangeType"), None | Some("Card"))
+    {
+        return Err(format!(
+            "A:SP$ ChangeZoneAll at a player from {} to {}",
+            p("Origin").unwrap_or("?"),
+            p("Destination").unwrap_or("?")
+        ));
+    }
+    Ok(vec![
+        json!({ "type": "move", "zone": "exile", "to": { "type": "objects", "zone": "graveyard", "where": { "type": "owned_by", "by": "self.chosen" } } }),
+    ])
+}
