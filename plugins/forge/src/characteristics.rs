@@ -22,9 +22,15 @@ const LAND_TYPES: &[(&str, char)] = &[
 /// missing.
 pub fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     let is = |t: &str| face.types.iter().any(|x| x == t);
-    let permanent = ["Creature", "Land", "Artifact", "Enchantment"]
-        .iter()
-        .any(|t| is(t));
+    let permanent = [
+        "Creature",
+        "Land",
+        "Artifact",
+        "Enchantment",
+        "Planeswalker",
+    ]
+    .iter()
+    .any(|t| is(t));
     for t in ["Instant", "Sorcery"] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
@@ -33,7 +39,7 @@ pub fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     }
     let spell = is("Instant") || is("Sorcery");
     // Tribal (Kindred) only gives a non-creature card creature types: they are tags.
-    for t in ["Planeswalker", "Battle"] {
+    for t in ["Battle"] {
         if is(t) {
             missing.push(format!("card type {t}"));
         }
@@ -46,7 +52,13 @@ pub fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
             missing.push(format!("supertype {t}"));
         }
     }
-    for t in ["Creature", "Land", "Artifact", "Enchantment"] {
+    for t in [
+        "Creature",
+        "Land",
+        "Artifact",
+        "Enchantment",
+        "Planeswalker",
+    ] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
             tags.push("permanent".into());

@@ -15,6 +15,7 @@
 //! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` / `Destroy` / `Discard` with `ValidTgts$` (+ `SubAbility$`) | a trigger on `resolve` ([`spell`]; targets over permanents: [`target`]) |
 //! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` / `Draw` / `PumpAll` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
 //! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac / Discard / ExileFromGrave / Return / tapXType` (one a card; `ActivationLimit$ 1`, `ActivationCardsInHand$ N`) | an ability put on the stack ([`activated`]) |
+//! | `Types:Planeswalker`, `Loyalty:N`, `A:AB$ <api> \| Cost$ AddCounter<N/LOYALTY> / SubCounter<N/LOYALTY> \| Planeswalker$ True` | tags `planeswalker`, `loyalty_ability_<slot>`, `loyalty`, `loyalty_cost_<slot>`: the rules' loyalty abilities ([`loyalty`]) |
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
 //! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
@@ -37,6 +38,7 @@ pub mod characteristics;
 pub mod counters;
 pub mod effect;
 pub mod locate;
+pub mod loyalty;
 pub mod replacement;
 pub mod spell;
 pub mod statics;
