@@ -111,8 +111,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     crate::characteristics::power_toughness(face, &mut props, &mut missing);
     if parts.tags.iter().any(|t| t == "planeswalker") {
         match crate::loyalty::printed(face) {
-            Ok((k, v)) => {
-                props.insert(k, v);
+            Ok(n) => {
+                props.insert("loyalty".into(), json!(n));
+                props.insert("printed_loyalty".into(), json!(n));
             }
             Err(m) => missing.push(m),
         }

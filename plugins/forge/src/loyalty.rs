@@ -45,11 +45,11 @@ fn cost(text: &str) -> Option<i64> {
     counter("AddCounter<").or_else(|| counter("SubCounter<").map(|n| -n))
 }
 
-/// The printed loyalty (`Loyalty:3`) as the card's `loyalty`; `Err` when it is missing or
-/// not a number.
-pub fn printed(face: &Face) -> Result<(String, Value), String> {
+/// The printed loyalty (`Loyalty:3`: the card's `loyalty` and `printed_loyalty`); `Err`
+/// when it is missing or not a number.
+pub fn printed(face: &Face) -> Result<i64, String> {
     match face.loyalty.as_deref().map(|l| l.trim().parse::<i64>()) {
-        Some(Ok(n)) if n > 0 => Ok(("loyalty".into(), json!(n))),
+        Some(Ok(n)) if n > 0 => Ok(n),
         Some(_) => Err(format!(
             "Loyalty:{} (not a number)",
             face.loyalty.as_deref().unwrap_or("")
