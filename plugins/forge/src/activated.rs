@@ -370,6 +370,20 @@ pub fn ability(
                 }
             }
         }
+        // Mill (701.17): the target player's top cards go to their graveyard.
+        "Mill"
+            if players
+                && !valid.contains("Creature")
+                && matches!(a.params.get("Destination"), None | Some("Graveyard")) =>
+        {
+            match number(a.params.get("NumCards").or(Some("1"))) {
+                Some(n) => json!({ "type": "emit", "event": "mill", "count": n, "to": at }),
+                None => {
+                    missing.push(format!("A:AB$ {api} NumCards$"));
+                    Value::Null
+                }
+            }
+        }
         "Destroy" | "Tap" | "Untap" if !players => crate::target::act_on(api, at),
         "Pump"
             if !players

@@ -109,6 +109,15 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     crate::characteristics::types(face, &mut parts.tags, &mut missing);
     crate::characteristics::cost(face, &mut props, &mut parts.tags, &mut missing);
     crate::characteristics::power_toughness(face, &mut props, &mut missing);
+    if parts.tags.iter().any(|t| t == "planeswalker") {
+        match crate::loyalty::printed(face) {
+            Ok(n) => {
+                props.insert("loyalty".into(), json!(n));
+                props.insert("printed_loyalty".into(), json!(n));
+            }
+            Err(m) => missing.push(m),
+        }
+    }
     keywords(face, &class, &mut parts, &mut missing);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
@@ -291,7 +300,21 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
         missing.push("an instant or sorcery without A:SP$".into());
     }
     let mut activated = false;
+    let mut loyalty_slot = 0;
     for a in &face.abilities {
+        if crate::loyalty::is_loyalty(a) {
+            loyalty_slot += 1;
+            match crate::loyalty::translate(face, class, loyalty_slot, a) {
+                Ok(l) => {
+                    tags.push(l.tag);
+                    triggers.push(l.card_trigger);
+                    out.classes.extend(l.classes);
+                    out.props.push(l.prop);
+                }
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
         if a.kind == AbilityKind::Spell && is_spell {
             // An additional cost sacrificing an artifact or a creature (Tinker): the
             // rules let the spell be cast only by a player who has one (`castable_now`),

@@ -16,15 +16,23 @@ const LAND_TYPES: &[(&str, char)] = &[
     ("Forest", 'g'),
 ];
 
-/// Card types, supertypes and subtypes: creatures, lands, artifacts and enchantments are
+/// The card types of permanents the rules play (each also a tag, with `permanent`).
+const PERMANENT_TYPES: [&str; 5] = [
+    "Creature",
+    "Land",
+    "Artifact",
+    "Enchantment",
+    "Planeswalker",
+];
+
+/// Card types, supertypes and subtypes: creatures, lands, artifacts, enchantments and
+/// planeswalkers are
 /// permanents (cast with `cast_creature` / `cast_permanent`); other card types, and the
 /// supertypes whose rules are not implemented yet (the legend rule's `Legendary`), are
 /// missing.
 pub fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     let is = |t: &str| face.types.iter().any(|x| x == t);
-    let permanent = ["Creature", "Land", "Artifact", "Enchantment"]
-        .iter()
-        .any(|t| is(t));
+    let permanent = PERMANENT_TYPES.iter().any(|t| is(t));
     for t in ["Instant", "Sorcery"] {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
@@ -33,10 +41,8 @@ pub fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
     }
     let spell = is("Instant") || is("Sorcery");
     // Tribal (Kindred) only gives a non-creature card creature types: they are tags.
-    for t in ["Planeswalker", "Battle"] {
-        if is(t) {
-            missing.push(format!("card type {t}"));
-        }
+    if is("Battle") {
+        missing.push("card type Battle".into());
     }
     if !permanent && !spell && !missing.iter().any(|m| m.starts_with("card type")) {
         missing.push("no card type the rules play".into());
@@ -46,7 +52,7 @@ pub fn types(face: &Face, tags: &mut Vec<String>, missing: &mut Vec<String>) {
             missing.push(format!("supertype {t}"));
         }
     }
-    for t in ["Creature", "Land", "Artifact", "Enchantment"] {
+    for t in PERMANENT_TYPES {
         if is(t) {
             tags.push(t.to_ascii_lowercase());
             tags.push("permanent".into());

@@ -72,6 +72,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 None | Some("You") => json!("owner"),
                 // The player whose draw step triggered it: the one whose turn it is.
                 Some("TriggeredPlayer") => json!({ "type": "players", "tag": "turn" }),
+                Some("Each") => json!({ "type": "players" }),
                 Some(other) => {
                     missing.push(format!("Draw Defined$ {other}"));
                     json!("owner")
