@@ -287,3 +287,73 @@ do = [{ type = "set", key = "ticks", value = 0, to = "self" }, { type = "untag",
     assert!(!text.contains("no legal move"), "{text}");
     assert!(text.contains("draw (") || text.contains("wins"), "{text}");
 }
+
+/// The loop guard (Magic's 104.4b in spirit): a greedy agent that gains score from a free
+/// move (`spin`) would repeat it forever while the turn cannot end (a `pending` item must
+/// be settled by passing first). Past `MOVES_PER_TURN` moves only the moves marked
+/// `passes = true` are offered while no turn-ending move is legal, so the turn ends and
+/// the match reaches its turn limit; the same seed gives the same game.
+#[test]
+fn past_the_move_limit_a_free_loop_gives_way_to_passing() {
+    let t = crate::mods_fixture::Tree::new("loop-guard");
+    t.add("spin", "1.0.0", "");
+    t.write(
+        "spin",
+        "content/game.toml",
+        r#"
+[game]
+player_class = "player"
+start = "started"
+turn_limit = 4
+score = "self.spins"
+
+[class.player]
+properties = { spins = 0, pending = 1 }
+tags = ["player"]
+
+[event.started]
+[trigger.first]
+when = "started"
+select = { type = "players", pick = { first = 1 } }
+do = [{ type = "tag", tag = "active" }]
+
+# Free and always legal: the greedy agent's favourite.
+[move.spin]
+subject = { type = "self" }
+do = [{ type = "add", key = "spins", amount = 1, to = "self" }]
+
+[move.settle]
+subject = { type = "self", where = { type = "compare", left = "target.pending", op = ">", right = 0 } }
+passes = true
+do = [{ type = "set", key = "pending", value = 0, to = "self" }]
+
+[move.end]
+subject = { type = "self", where = { type = "compare", left = "target.pending", op = "==", right = 0 } }
+ends_turn = true
+do = [{ type = "untag", tag = "active", to = "self" }, { type = "set", key = "pending", value = 1, to = { type = "players", which = "enemy" } }, { type = "tag", tag = "active", to = { type = "players", which = "enemy" } }]
+"#,
+    );
+    let run = || {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .current_dir(&t.root)
+            .args([
+                "run",
+                "--mods",
+                "mods",
+                "--seed",
+                "3",
+                "--agents",
+                "greedy,greedy",
+            ])
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let text = run();
+    assert!(text.contains("turn limit 4 reached"), "{text}");
+    // Each turn: 60 spins, then the guard leaves only `settle`, then only `end`.
+    let settles = text.lines().filter(|l| l.contains("settle")).count();
+    assert_eq!(settles, 4, "{text}");
+    assert_eq!(run(), text, "same seed, same game");
+}

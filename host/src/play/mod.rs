@@ -26,7 +26,7 @@ pub use testing::{TestAgent, TestSetup, TestStyle};
 use crate::bus::Event;
 use crate::game::{Controller, ControllerError, Game, MoveOption, ScriptedController};
 use crate::id::Id;
-use crate::rules::{DeckDef, Generation, RuleError};
+use crate::rules::{DeckDef, Generation, MoveDef, RuleError};
 use crate::state::ObjId;
 use agents::SeatController;
 
@@ -341,7 +341,7 @@ impl Match {
 
     /// The seat whose turn it is and the moves its agent will be offered next, in the
     /// order [`Controller::choose_move`] sees them (moves refused this turn left out;
-    /// after [`MOVES_PER_TURN`] moves only those that end the turn, if any is legal).
+    /// after [`MOVES_PER_TURN`] moves see [`past_the_limit`]).
     pub fn offered(&self) -> Result<(usize, Vec<MoveOption>), PlayError> {
         let gen = self.game.generation();
         let def = gen.game.as_ref().ok_or_else(gone)?;
@@ -355,7 +355,6 @@ impl Match {
                 active.len()
             )));
         };
-        let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
         let mut moves: Vec<MoveOption> = self
             .game
             .legal_moves(self.players[*seat])
@@ -363,8 +362,8 @@ impl Match {
             .into_iter()
             .filter(|m| !self.refused.contains(m))
             .collect();
-        if self.moves_this_turn >= MOVES_PER_TURN && moves.iter().any(ends) {
-            moves.retain(ends);
+        if self.moves_this_turn >= MOVES_PER_TURN {
+            past_the_limit(gen, &mut moves);
         }
         if moves.is_empty() {
             return Err(PlayError::Rules(format!(
@@ -581,6 +580,24 @@ fn trial_match(staged: &crate::reload::Staged) -> Option<String> {
 
 /// The game definition vanished from a generation the match runs under (a reload that
 /// dropped `[game]` is refused before it goes live): a bug in Tessera.
+/// Narrows the legal moves of a turn that has taken [`MOVES_PER_TURN`] moves, in the
+/// spirit of Magic's loop rule (104.4b): the moves that end the turn if any is legal, else
+/// those that pass (`passes = true`: giving priority away lets the stack resolve) if any
+/// is, else all of them (so a turn that cannot end yet still goes on). A free action
+/// repeated forever therefore cannot keep a turn from ending.
+fn past_the_limit(gen: &Generation, moves: &mut Vec<MoveOption>) {
+    let flagged = |m: &MoveOption, flag: fn(&MoveDef) -> bool| {
+        gen.moves.iter().any(|d| d.id == m.id && flag(d))
+    };
+    let ends = |m: &MoveOption| flagged(m, |d| d.ends_turn);
+    let passes = |m: &MoveOption| flagged(m, |d| d.passes);
+    if moves.iter().any(ends) {
+        moves.retain(ends);
+    } else if moves.iter().any(passes) {
+        moves.retain(passes);
+    }
+}
+
 fn gone() -> PlayError {
     PlayError::Rule {
         context: "the match".into(),

@@ -242,6 +242,11 @@ pub struct MoveSpec {
     /// The move ends the player's turn.
     #[serde(default)]
     pub ends_turn: bool,
+    /// The move gives up the player's chance to act without ending the turn (passing
+    /// priority): once a turn has taken too many moves and no move ending it is legal,
+    /// only such moves are offered, so a loop of free actions cannot go on forever.
+    #[serde(default)]
+    pub passes: bool,
     /// Log line: `{player}`, `{subject}` and `{target}` are replaced by display names.
     #[serde(default)]
     pub log: Option<String>,

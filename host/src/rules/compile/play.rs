@@ -65,6 +65,8 @@ pub struct MoveDef {
     pub actions: Vec<Box<dyn Action>>,
     /// Whether it ends the turn.
     pub ends_turn: bool,
+    /// Whether it gives up the player's chance to act (see `MoveSpec::passes`).
+    pub passes: bool,
     /// Log line template.
     pub log: Option<String>,
     /// Where it is written.
@@ -164,6 +166,7 @@ impl Compiler<'_> {
             target,
             actions,
             ends_turn: spec.ends_turn,
+            passes: spec.passes,
             log: spec.log.clone(),
             origin: self.origin(&path, format!("move `{id}`")),
         })
