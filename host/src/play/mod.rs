@@ -578,8 +578,6 @@ fn trial_match(staged: &crate::reload::Staged) -> Option<String> {
         .map(|e| format!("a new match could not start under it: {e}"))
 }
 
-/// The game definition vanished from a generation the match runs under (a reload that
-/// dropped `[game]` is refused before it goes live): a bug in Tessera.
 /// Narrows the legal moves of a turn that has taken [`MOVES_PER_TURN`] moves, in the
 /// spirit of Magic's loop rule (104.4b): the moves that end the turn if any is legal, else
 /// those that pass (`passes = true`: giving priority away lets the stack resolve) if any
@@ -598,6 +596,8 @@ fn past_the_limit(gen: &Generation, moves: &mut Vec<MoveOption>) {
     }
 }
 
+/// The game definition vanished from a generation the match runs under (a reload that
+/// dropped `[game]` is refused before it goes live): a bug in Tessera.
 fn gone() -> PlayError {
     PlayError::Rule {
         context: "the match".into(),
