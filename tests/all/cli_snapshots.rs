@@ -135,13 +135,19 @@ error: `colony` is not `object.property` (e.g. `capital.target_industry`)
 fn forge_cards_tree() -> Tree {
     let t = Tree::new("cli-snap-forge");
     let mtg = repo().join("mods/mtg");
-    for rel in [
-        "content/game.toml",
-        "content/moves.toml",
-        "content/properties.toml",
-        "content/rules.toml",
-        "locale/en.toml",
-    ] {
+    // Every rules file (they refer to each other's events and refs) and the locale.
+    let mut files: Vec<String> = std::fs::read_dir(mtg.join("content"))
+        .expect("the mtg mod's content folder")
+        .map(|e| {
+            format!(
+                "content/{}",
+                e.expect("entry").file_name().to_string_lossy()
+            )
+        })
+        .filter(|f| f.ends_with(".toml"))
+        .collect();
+    files.push("locale/en.toml".into());
+    for rel in &files {
         let text = std::fs::read_to_string(mtg.join(rel)).expect("the mtg mod's file");
         t.write("mtg", rel, &text);
     }
