@@ -134,6 +134,14 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // Shuffled into each library, then each player draws ([`crate::everyone`]).
+        "ChangeZoneAll" if crate::everyone::shuffles_into_libraries(a) => {
+            used.extend(crate::everyone::SHUFFLE_KEYS);
+            crate::everyone::shuffle_into_libraries(face, a).unwrap_or_else(|m| {
+                missing.extend(m);
+                Vec::new()
+            })
+        }
         "ChangeZoneAll" => {
             used.extend(["ChangeType", "Origin", "Destination"]);
             let (from, to) = (zone(p("Origin")), zone(p("Destination")));
@@ -207,6 +215,10 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     Vec::new()
                 }
             }
+        }
+        "Discard" if crate::everyone::discard_hands(a).is_some() => {
+            used.extend(["Defined", "Mode"]);
+            crate::everyone::discard_hands(a).unwrap_or_default()
         }
         "Discard" => {
             used.extend(["Defined", "NumCards", "Mode"]);
@@ -432,7 +444,8 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
     };
     let mut actions = actions;
-    if let Some(next) = p("SubAbility") {
+    let sub_done = crate::everyone::shuffles_into_libraries(a);
+    if let Some(next) = p("SubAbility").filter(|_| !sub_done) {
         used.push("SubAbility");
         match face.svar(next).and_then(|s| s.ability.as_ref()) {
             // `Cleanup` forgets remembered objects: nothing is remembered here.

@@ -42,6 +42,7 @@ pub mod charm;
 pub mod counters;
 pub mod effect;
 pub mod entering;
+pub mod everyone;
 pub mod library;
 pub mod locate;
 pub mod loyalty;
