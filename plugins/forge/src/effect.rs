@@ -415,6 +415,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // "Sacrifice CARDNAME" (`Defined$ Self` or `SacValid$ Self`): the card goes from the
+        // battlefield to its owner's graveyard, if it is still there (701.17).
+        "Sacrifice" if matches!((p("Defined"), p("SacValid")), (Some("Self"), None) | (None, Some("Self"))) => {
+            used.extend(["Defined", "SacValid"]);
+            vec![json!({ "type": "move", "zone": "graveyard",
+                "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } })]
+        }
         "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");

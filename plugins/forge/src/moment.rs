@@ -32,6 +32,10 @@ pub enum Moment {
     DrawStep {
         each: bool,
     },
+    /// The beginning of each end step (Pestilence, Ichorid), or of its controller's.
+    EndStep {
+        each: bool,
+    },
 }
 
 /// The moment of the `T:` line `t`, if the rules know it.
@@ -69,6 +73,13 @@ pub fn of(t: &Ability) -> Option<Moment> {
             match t.params.get("ValidPlayer") {
                 Some("Player") => Some(Moment::DrawStep { each: true }),
                 Some("You") => Some(Moment::DrawStep { each: false }),
+                _ => None,
+            }
+        }
+        ("Phase", None, None) if t.params.get("Phase") == Some("End of Turn") => {
+            match t.params.get("ValidPlayer") {
+                None | Some("Player") => Some(Moment::EndStep { each: true }),
+                Some("You") => Some(Moment::EndStep { each: false }),
                 _ => None,
             }
         }
@@ -170,6 +181,11 @@ pub fn card_triggers(moment: Moment, create: &Value, cast: Option<Value>) -> Vec
         })],
         Moment::DrawStep { each } => vec![json!({
             "when": { "event": "draw_step", "player": if each { "any" } else { "friendly" } },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
+        Moment::EndStep { each } => vec![json!({
+            "when": { "event": "end_step", "player": if each { "any" } else { "friendly" } },
             "zones": ["battlefield"],
             "do": create,
         })],
