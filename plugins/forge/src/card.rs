@@ -230,6 +230,17 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
             }
             continue;
         }
+        // Equip N ([`crate::equipment`]): the rules' `equip` move.
+        if let Some(e) = crate::equipment::equip(&k.name).filter(|_| k.params.is_empty()) {
+            match e {
+                Ok((tag, props)) => {
+                    parts.tags.push(tag);
+                    parts.props.extend(props);
+                }
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         if k.name == "ETBReplacement" {
             match crate::entering::etb_replacement(face, k) {
                 Ok((tag, (key, n))) => {

@@ -20,6 +20,7 @@
 //! | `Types:Planeswalker`, `Loyalty:N`, `A:AB$ <api> \| Cost$ AddCounter<N/LOYALTY> / SubCounter<N/LOYALTY> \| Planeswalker$ True` | tags `planeswalker`, `loyalty_ability_<slot>`, `loyalty`, `loyalty_cost_<slot>`: the rules' loyalty abilities ([`loyalty`]) |
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
 //! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
+//! | `K:Equip N`, `S:... Affected$ Creature.EquippedBy` | tag `equip`, `equip_cost_*`: the rules' equip move; class auras over `equipped` ([`equipment`]) |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw, end of turn; `TriggerZones$ Graveyard` at upkeep), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]; a cost paid as it resolves: [`trigger_cost`]) |
@@ -43,6 +44,7 @@ pub mod charm;
 pub mod counters;
 pub mod effect;
 pub mod entering;
+pub mod equipment;
 pub mod everyone;
 pub mod library;
 pub mod locate;

@@ -109,8 +109,12 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
         s.params.get("Affected"),
         Some("Creature.EnchantedBy" | "Card.EnchantedBy" | "Land.EnchantedBy")
     );
+    let equipped = matches!(
+        s.params.get("Affected"),
+        Some("Creature.EquippedBy" | "Card.EquippedBy")
+    );
     let affected = match s.params.get("Affected") {
-        _ if enchanted => Value::Null,
+        _ if enchanted || equipped => Value::Null,
         None => {
             missing.push("S:Continuous without Affected$".into());
             Value::Null
@@ -134,6 +138,9 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     // enchants (the mtg rules' `enchanted`).
     let select = if enchanted {
         json!({ "ref": "enchanted" })
+    } else if equipped {
+        // An Equipment's ("equipped creature gets +2/+0"): the rules' `equipped`.
+        json!({ "ref": "equipped" })
     } else {
         json!({ "type": "objects", "zone": "battlefield", "where": affected })
     };
