@@ -94,12 +94,21 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             let to = match p("Defined") {
                 None | Some("You") => json!("owner"),
                 Some("Opponent") => json!({ "type": "players", "which": "enemy" }),
+                // The player a damage trigger's damage was dealt to.
+                Some("TriggeredTarget") => json!({ "type": "object", "object": "self.triggered_target", "where": { "type": "has_tag", "tag": "player" } }),
                 Some(other) => {
                     missing.push(format!("LoseLife Defined$ {other}"));
                     json!("owner")
                 }
             };
+            let half_up = p("LifeAmount").and_then(|x| face.svar(x)).is_some_and(|v| {
+                v.value == "TriggeredTarget$LifeTotal/HalfUp" && p("Defined") == Some("TriggeredTarget")
+            });
             match number(p("LifeAmount")) {
+                // "Loses half their life, rounded up" (Quietus Spike): one life at a time,
+                // as many times as half of it rounded up (`count` rounds down).
+                _ if half_up => vec![json!({ "type": "emit", "event": "lose_one_life",
+                    "count": "(self.triggered_target.health + 1) / 2", "to": to })],
                 Some(n) => {
                     vec![json!({ "type": "add", "key": "damage", "amount": n, "to": to })]
                 }

@@ -49,6 +49,7 @@ pub fn translate(
         "ValidTarget",
         "LifeTotal",
         "LifeAmount",
+        "CombatDamage",
         "IsPresent",
         "PresentZone",
         "PresentCompare",
@@ -121,6 +122,7 @@ pub fn translate(
         Moment::OpponentDraws => "opponent_draws",
         Moment::DrawStep { .. } => "draw_step",
         Moment::EndStep { .. } => "end_step",
+        Moment::DealsDamage { .. } => "deals_damage",
     };
     let earlier = face.triggers[..index]
         .iter()
@@ -176,6 +178,10 @@ pub fn translate(
         Moment::OpponentDraws => format!("{} (an opponent draws a card)", face.name),
         Moment::DrawStep { .. } => format!("{} (draw step)", face.name),
         Moment::EndStep { .. } => format!("{} (end step)", face.name),
+        Moment::DealsDamage { equipped: true, .. } => {
+            format!("{} (equipped creature deals damage)", face.name)
+        }
+        Moment::DealsDamage { .. } => format!("{} (deals damage)", face.name),
     };
     let def = ability_class(&title, choose, legal, actions);
     let mut create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
