@@ -30,6 +30,9 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Protection from black", "protection_from_black"),
     ("Protection from red", "protection_from_red"),
     ("Protection from green", "protection_from_green"),
+    // Creature types the rules' protection knows (moves.toml, game.toml).
+    ("Protection from Demons", "protection_from_demon"),
+    ("Protection from Dragons", "protection_from_dragon"),
 ];
 
 /// Colour letters and the colour tag of each.
