@@ -385,6 +385,16 @@ pub fn ability(
             }
         }
         "Destroy" | "Tap" | "Untap" if !players => crate::target::act_on(api, at),
+        // "Attach CARDNAME to target creature you control" (Cranial Plating): the card, if
+        // still on the battlefield, is attached to it (the rules' Equipment, equipment.toml).
+        "Attach"
+            if !players
+                && props.iter().all(|(k, _)| k == "tgt_creature" || k == "tgt_yours")
+                && matches!(a.params.get("Defined"), None | Some("Self")) =>
+        {
+            json!({ "type": "attach", "parent": at,
+                "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } })
+        }
         "Pump"
             if !players
                 && !props.iter().any(|(k, _)| {

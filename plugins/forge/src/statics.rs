@@ -32,6 +32,7 @@ pub const COUNTS: &[(&str, &str)] = &[
     ("Count$Valid Plains.YouCtrl", "my_plains"),
     ("Count$Valid Creature.YouCtrl", "my_creatures"),
     ("Count$Valid Land.YouCtrl", "my_lands"),
+    ("Count$Valid Artifact.YouCtrl", "my_artifacts"),
 ];
 
 /// `CheckSVar$ X | SVarCompare$ GE1` → the aura's `while` condition (`count(ref) >= 1`).
@@ -83,7 +84,13 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
                 } else {
                     ("set", "set")
                 };
-                match number(v) {
+                // `AddPower$ X` with `X` a count the rules make (Cranial Plating's
+                // artifacts you control), kept up to date by the aura.
+                let counted = face
+                    .svar(v)
+                    .and_then(|x| COUNTS.iter().find(|(c, _)| *c == x.value))
+                    .map(|(_, r)| json!(format!("count({r})")));
+                match number(v).map(|n| json!(n)).or(counted) {
                     Some(n) => {
                         modifiers.push(json!({ "key": key, "op": op, "value": n, "layer": layer }))
                     }
