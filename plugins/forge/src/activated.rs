@@ -442,7 +442,7 @@ pub fn ability(
 
 /// `Pump | NumAtt$ +N | NumDef$ +M | KW$ Flying`: the creature `to` gets them until end
 /// of turn.
-fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
+pub(crate) fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
     let mut modifiers = Vec::new();
     let mut missing = Vec::new();
     for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {

@@ -30,6 +30,8 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Protection from black", "protection_from_black"),
     ("Protection from red", "protection_from_red"),
     ("Protection from green", "protection_from_green"),
+    // "This creature assigns no combat damage" (given until end of turn: Ophidian).
+    ("HIDDEN CARDNAME assigns no combat damage", "assigns_no_combat_damage"),
     // Creature types the rules' protection knows (moves.toml, game.toml).
     ("Protection from Demons", "protection_from_demon"),
     ("Protection from Dragons", "protection_from_dragon"),
@@ -364,6 +366,17 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                         one => triggers.push(one),
                     }
                     out.classes.extend(s.classes);
+                }
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
+        // Ninjutsu ([`crate::ninjutsu`]): the rules' own move, from the hand.
+        if crate::ninjutsu::is_ninjutsu(a) {
+            match crate::ninjutsu::translate(a) {
+                Ok((tag, props)) => {
+                    tags.push(tag);
+                    out.props.extend(props);
                 }
                 Err(m) => missing.extend(m),
             }

@@ -431,6 +431,15 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             vec![json!({ "type": "move", "zone": "graveyard",
                 "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } })]
         }
+        // "CARDNAME gets +N/+M / gains K until end of turn" (`Defined$ Self` or none).
+        "Pump" if matches!(p("Defined"), None | Some("Self")) && p("ValidTgts").is_none() => {
+            used.extend(["Defined", "NumAtt", "NumDef", "KW"]);
+            let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
+            crate::activated::pump(a, this).map(|p| vec![p]).unwrap_or_else(|m| {
+                missing.extend(m);
+                Vec::new()
+            })
+        }
         "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");

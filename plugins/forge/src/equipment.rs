@@ -9,12 +9,16 @@ use serde_json::{json, Value};
 /// properties; `None` for another keyword, `Err` for a cost the rules cannot pay.
 pub fn equip(keyword: &str) -> Option<Result<(String, Vec<(String, Value)>), String>> {
     let cost = keyword.strip_prefix("Equip ")?;
-    Some(parts(cost).map(|props| ("equip".to_owned(), props)).ok_or_else(|| format!("K:{keyword}")))
+    Some(
+        cost_parts("equip", cost)
+            .map(|props| ("equip".to_owned(), props))
+            .ok_or_else(|| format!("K:{keyword}")),
+    )
 }
 
-/// A mana cost written `2 W W` → `equip_cost_generic`, `equip_cost_w`, ... and
-/// `equip_mana_value`.
-fn parts(cost: &str) -> Option<Vec<(String, Value)>> {
+/// A mana cost written `2 W W` → `<what>_cost_generic`, `<what>_cost_w`, ... and
+/// `<what>_mana_value` (`equip`, `ninjutsu`); `None` with another symbol.
+pub fn cost_parts(what: &str, cost: &str) -> Option<Vec<(String, Value)>> {
     let mut generic = 0i64;
     let mut coloured: Vec<(char, i64)> = "wubrgc".chars().map(|c| (c, 0)).collect();
     for symbol in cost.split_whitespace() {
@@ -27,9 +31,9 @@ fn parts(cost: &str) -> Option<Vec<(String, Value)>> {
         }
     }
     let total = generic + coloured.iter().map(|(_, n)| n).sum::<i64>();
-    let mut props = vec![("equip_cost_generic".to_owned(), json!(generic))];
-    props.extend(coloured.iter().map(|(c, n)| (format!("equip_cost_{c}"), json!(n))));
-    props.push(("equip_mana_value".into(), json!(total)));
+    let mut props = vec![(format!("{what}_cost_generic"), json!(generic))];
+    props.extend(coloured.iter().map(|(c, n)| (format!("{what}_cost_{c}"), json!(n))));
+    props.push((format!("{what}_mana_value"), json!(total)));
     Some(props)
 }
 

@@ -21,6 +21,8 @@
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
 //! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
 //! | `K:Equip N`, `S:... Affected$ Creature.EquippedBy` | tag `equip`, `equip_cost_*`: the rules' equip move; class auras over `equipped` ([`equipment`]) |
+//! | `A:AB$ ChangeZone \| Ninjutsu$ True \| Cost$ N U Return<1/Creature.attacking+unblocked>` | tag `ninjutsu`, `ninjutsu_cost_*`: the rules' ninjutsu move ([`ninjutsu`]) |
+//! | `T:Mode$ AttackerUnblocked`; `KW$ HIDDEN CARDNAME assigns no combat damage` | the rules' `attacker_unblocked`; tag `assigns_no_combat_damage` |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw, end of turn; `TriggerZones$ Graveyard` at upkeep), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]; a cost paid as it resolves: [`trigger_cost`]) |
@@ -52,6 +54,7 @@ pub mod loyalty;
 pub mod mana;
 pub mod mass;
 pub mod moment;
+pub mod ninjutsu;
 pub mod players;
 pub mod replacement;
 pub mod spell;

@@ -39,6 +39,8 @@ pub enum Moment {
         to: DamageTo,
         combat: bool,
     },
+    /// The card attacks and isn't blocked (Ophidian).
+    Unblocked,
     /// The beginning of each end step (Pestilence, Ichorid), or of its controller's.
     EndStep {
         each: bool,
@@ -97,6 +99,7 @@ pub fn of(t: &Ability) -> Option<Moment> {
         ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
         ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
         ("Attacks", None, None) if own => Some(Moment::Attacks),
+        ("AttackerUnblocked", None, None) if own => Some(Moment::Unblocked),
         ("Drawn", None, None) if t.params.get("ValidCard") == Some("Card.OppOwn") => {
             Some(Moment::OpponentDraws)
         }
@@ -232,6 +235,10 @@ pub fn card_triggers(moment: Moment, create: &Value, cast: Option<Value>) -> Vec
             "do": create,
         })],
         Moment::DealsDamage { equipped, to, combat } => vec![deals_damage_trigger(equipped, to, combat, create)],
+        Moment::Unblocked => vec![json!({
+            "when": { "event": "attacker_unblocked", "target": { "type": "is_self" } },
+            "do": create,
+        })],
         Moment::EndStep { each } => vec![json!({
             "when": { "event": "end_step", "player": if each { "any" } else { "friendly" } },
             "zones": ["battlefield"],

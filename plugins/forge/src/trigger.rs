@@ -123,6 +123,7 @@ pub fn translate(
         Moment::DrawStep { .. } => "draw_step",
         Moment::EndStep { .. } => "end_step",
         Moment::DealsDamage { .. } => "deals_damage",
+        Moment::Unblocked => "unblocked",
     };
     let earlier = face.triggers[..index]
         .iter()
@@ -182,6 +183,7 @@ pub fn translate(
             format!("{} (equipped creature deals damage)", face.name)
         }
         Moment::DealsDamage { .. } => format!("{} (deals damage)", face.name),
+        Moment::Unblocked => format!("{} (attacks and isn't blocked)", face.name),
     };
     let def = ability_class(&title, choose, legal, actions);
     let mut create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
