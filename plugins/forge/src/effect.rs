@@ -403,6 +403,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        "Dig" => {
+            used.extend(crate::library::DIG);
+            crate::library::dig(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
         "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");

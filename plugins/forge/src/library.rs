@@ -4,7 +4,8 @@
 //! marked `stays_on_top`, which the mtg rules' shuffle leaves on top) and "put N cards
 //! from your hand on top of your library" (`ChangeZone | Origin$ Hand | Destination$
 //! Library | ChangeNum$ N`: Brainstorm, after its draws; the rules' `puts_back` event,
-//! raised after the draws, lets the player choose them).
+//! raised after the draws, lets the player choose them). And "look at the top N cards,
+//! put M of them somewhere and the rest on the bottom" (`Dig`: Impulse, Opt, Goblin Guide).
 
 use forge_script::Ability;
 use serde_json::{json, Value};
@@ -63,4 +64,89 @@ pub fn actions(a: &Ability) -> Result<Vec<Value>, String> {
             "pick": { "chosen": 1, "prompt": "search your library for a card to put on top" } } }),
         json!({ "type": "emit", "event": "shuffle", "to": "owner" }),
     ])
+}
+
+/// The parameters [`dig`] reads.
+pub const DIG: &[&str] = &[
+    "DigNum",
+    "ChangeNum",
+    "ChangeValid",
+    "DestinationZone",
+    "LibraryPosition",
+    "LibraryPosition2",
+    "Optional",
+    "Reveal",
+    "Defined",
+];
+
+/// `Dig | DigNum$ N | ChangeNum$ M` (701.*: look at the top N cards of a library; M of
+/// them, or `All` that fit `ChangeValid$`, go to `DestinationZone$` — the hand unless
+/// said, the bottom of the library with `LibraryPosition$ -1` — and the rest to the
+/// bottom, or stay on top with `LibraryPosition2$ 0`). `Optional$`: "you may" move them.
+/// The cards looked at are tagged `digging` meanwhile; the rest keep their order (one
+/// of the orders "in any order" allows). `Err` names what the rules lack.
+pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
+    let p = |k: &str| a.params.get(k);
+    let num = |k: &str| -> Result<i64, String> {
+        p(k).unwrap_or("1").parse().map_err(|_| format!("Dig with {k}$ {}", p(k).unwrap_or("")))
+    };
+    let dig_num = num("DigNum")?;
+    let all = p("ChangeNum") == Some("All");
+    let change_num = if all { 0 } else { num("ChangeNum")? };
+    // Whose library: the caster's, or (two players) the defending player's.
+    let owner = match p("Defined") {
+        None | Some("You") => "friendly",
+        Some("DefendingPlayer") if all => "enemy",
+        Some(other) => return Err(format!("Dig with Defined$ {other}")),
+    };
+    let dest = match (p("DestinationZone"), p("LibraryPosition")) {
+        (None | Some("Hand"), None) => "hand",
+        (Some("Library"), Some("-1")) => "library",
+        (Some(z @ ("Graveyard" | "Exile")), None) => crate::effect::zone(Some(z)).unwrap_or("graveyard"),
+        (z, pos) => {
+            return Err(format!(
+                "Dig to {} at {}",
+                z.unwrap_or("Hand"),
+                pos.unwrap_or("(no position)")
+            ))
+        }
+    };
+    let rest_to_bottom = match p("LibraryPosition2") {
+        None | Some("-1") => true,
+        Some("0") => false,
+        Some(other) => return Err(format!("Dig with LibraryPosition2$ {other}")),
+    };
+    let dug = |extra: Value| {
+        let mut s = json!({ "type": "objects", "zone": "library", "owner": owner, "tag": "digging" });
+        if let (Some(s), Some(extra)) = (s.as_object_mut(), extra.as_object()) {
+            s.extend(extra.clone());
+        }
+        s
+    };
+    let mut which = json!({});
+    if let Some(v) = p("ChangeValid") {
+        which["where"] = crate::valid::condition(v, "Dig ChangeValid$")?;
+    }
+    // Moving as many as were looked at needs no choice.
+    if !all && change_num < dig_num {
+        which["pick"] = json!({ "chosen": change_num, "prompt": format!("the card(s) to put into the {dest}") });
+    }
+    let mut put = vec![json!({ "type": "move", "zone": dest, "to": dug(which) })];
+    if p("Optional") == Some("True") {
+        put = vec![json!({ "type": "choose_mode", "prompt": format!("put the card(s) into the {dest}?"), "modes": [
+            { "label": "yes", "do": put },
+            { "label": "no", "do": [] },
+        ] })];
+    }
+    let mut actions = vec![json!({ "type": "tag", "tag": "digging",
+        "to": { "type": "objects", "zone": "library", "owner": owner, "sort": "slot", "pick": { "first": dig_num } } })];
+    actions.extend(put);
+    if rest_to_bottom {
+        actions.push(json!({ "type": "move", "zone": "library", "to": dug(json!({})) }));
+    }
+    for zone in ["library", dest] {
+        actions.push(json!({ "type": "untag", "tag": "digging",
+            "to": { "type": "objects", "zone": zone, "owner": owner, "tag": "digging" } }));
+    }
+    Ok(actions)
 }

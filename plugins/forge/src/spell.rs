@@ -41,6 +41,7 @@ const UNTARGETED: &[&str] = &[
     "AddTurn",
     "Fog",
     "Scry",
+    "Dig",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
