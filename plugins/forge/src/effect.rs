@@ -403,6 +403,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        "Sacrifice" => {
+            used.extend(crate::players::SACRIFICE);
+            crate::players::sacrifice(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
         "Dig" => {
             used.extend(crate::library::DIG);
             crate::library::dig(a).unwrap_or_else(|m| {
