@@ -99,7 +99,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     json!("owner")
                 }
             };
-            match number(p("LifeAmount")) {
+            match amount(face, p("LifeAmount")) {
                 Some(n) => {
                     vec![json!({ "type": "add", "key": "damage", "amount": n, "to": to })]
                 }
@@ -449,9 +449,15 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
     if let Some(next) = p("SubAbility") {
         used.push("SubAbility");
         match face.svar(next).and_then(|s| s.ability.as_ref()) {
-            // `Cleanup` forgets remembered objects: nothing is remembered here.
+            // `Cleanup | ClearRemembered$ True` forgets the objects remembered (tagged
+            // `remembered`, e.g. by `Dig | RememberChanged$ True`).
             Some(c)
-                if c.api.as_deref() == Some("Cleanup") && c.params.get("SubAbility").is_none() => {}
+                if c.api.as_deref() == Some("Cleanup") && c.params.get("SubAbility").is_none() =>
+            {
+                if c.params.get("ClearRemembered") == Some("True") {
+                    actions.push(json!({ "type": "untag", "tag": "remembered", "to": { "type": "objects", "tag": "remembered" } }));
+                }
+            }
             Some(sub) => match untargeted(face, class, sub) {
                 Ok(e) => {
                     actions.extend(e.actions);
@@ -558,6 +564,8 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         .map(|(_, r)| format!("count({r})"));
     let base = match base {
         "Count$InYourHand" => "count(my_hand)".to_owned(),
+        // The mana value of the cards remembered (Dark Confidant's revealed card).
+        "Remembered$CardManaCost" => "sum(remembered_cards, mana_value)".to_owned(),
         "TriggerCount$DamageAmount" => "self.source_card.damage_taken".to_owned(),
         _ if counted.is_some() => counted?,
         // Permanents of a type you control (Krenko's Goblins): a count the card defines

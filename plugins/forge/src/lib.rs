@@ -21,7 +21,7 @@
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
 //! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
-//! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
+//! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
 //! | `Sacrifice \| Defined$ Player \| SacValid$ Creature` (no target) | the rules' `sacrifices_creature` for each player ([`players`]) |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |

@@ -77,6 +77,7 @@ pub const DIG: &[&str] = &[
     "Optional",
     "Reveal",
     "Defined",
+    "RememberChanged",
 ];
 
 /// `Dig | DigNum$ N | ChangeNum$ M` (701.*: look at the top N cards of a library; M of
@@ -143,6 +144,11 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
     actions.extend(put);
     if rest_to_bottom {
         actions.push(json!({ "type": "move", "zone": "library", "to": dug(json!({})) }));
+    }
+    // The cards moved are remembered (`Remembered$CardManaCost`) until a `Cleanup`.
+    if p("RememberChanged") == Some("True") {
+        actions.push(json!({ "type": "tag", "tag": "remembered",
+            "to": { "type": "objects", "zone": dest, "owner": owner, "tag": "digging" } }));
     }
     for zone in ["library", dest] {
         actions.push(json!({ "type": "untag", "tag": "digging",
