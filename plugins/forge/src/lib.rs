@@ -23,6 +23,8 @@
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
 //! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
 //! | `Sacrifice \| Defined$ Player \| SacValid$ Creature` (no target) | the rules' `sacrifices_creature` for each player ([`players`]) |
+//! | `Token \| TokenScript$ b_1_1_harpy_flying` (colours, size, types, keywords), `TokenTapped$`, `TokenAttacking$` | a token class; tokens entering attacking attack the defending player (the rules' `enters_attacking`) ([`tokens`]) |
+//! | `Count$Devotion.<Colour>` | `sum(my_permanents, cost_<letter>)` |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
@@ -55,6 +57,7 @@ pub mod replacement;
 pub mod spell;
 pub mod statics;
 pub mod target;
+pub mod tokens;
 pub mod trigger;
 pub mod triggered_keywords;
 pub mod valid;

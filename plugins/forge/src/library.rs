@@ -89,7 +89,9 @@ pub const DIG: &[&str] = &[
 pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
     let p = |k: &str| a.params.get(k);
     let num = |k: &str| -> Result<i64, String> {
-        p(k).unwrap_or("1").parse().map_err(|_| format!("Dig with {k}$ {}", p(k).unwrap_or("")))
+        p(k).unwrap_or("1")
+            .parse()
+            .map_err(|_| format!("Dig with {k}$ {}", p(k).unwrap_or("")))
     };
     let dig_num = num("DigNum")?;
     let all = p("ChangeNum") == Some("All");
@@ -103,7 +105,9 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
     let dest = match (p("DestinationZone"), p("LibraryPosition")) {
         (None | Some("Hand"), None) => "hand",
         (Some("Library"), Some("-1")) => "library",
-        (Some(z @ ("Graveyard" | "Exile")), None) => crate::effect::zone(Some(z)).unwrap_or("graveyard"),
+        (Some(z @ ("Graveyard" | "Exile")), None) => {
+            crate::effect::zone(Some(z)).unwrap_or("graveyard")
+        }
         (z, pos) => {
             return Err(format!(
                 "Dig to {} at {}",
@@ -118,7 +122,8 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
         Some(other) => return Err(format!("Dig with LibraryPosition2$ {other}")),
     };
     let dug = |extra: Value| {
-        let mut s = json!({ "type": "objects", "zone": "library", "owner": owner, "tag": "digging" });
+        let mut s =
+            json!({ "type": "objects", "zone": "library", "owner": owner, "tag": "digging" });
         if let (Some(s), Some(extra)) = (s.as_object_mut(), extra.as_object()) {
             s.extend(extra.clone());
         }
@@ -134,10 +139,12 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
     }
     let mut put = vec![json!({ "type": "move", "zone": dest, "to": dug(which) })];
     if p("Optional") == Some("True") {
-        put = vec![json!({ "type": "choose_mode", "prompt": format!("put the card(s) into the {dest}?"), "modes": [
+        put = vec![
+            json!({ "type": "choose_mode", "prompt": format!("put the card(s) into the {dest}?"), "modes": [
             { "label": "yes", "do": put },
             { "label": "no", "do": [] },
-        ] })];
+        ] }),
+        ];
     }
     let mut actions = vec![json!({ "type": "tag", "tag": "digging",
         "to": { "type": "objects", "zone": "library", "owner": owner, "sort": "slot", "pick": { "first": dig_num } } })];

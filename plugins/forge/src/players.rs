@@ -77,7 +77,10 @@ pub const SACRIFICE: &[&str] = &["Defined", "SacValid"];
 pub fn sacrifice(a: &Ability) -> Result<Vec<Value>, String> {
     let p = |k: &str| a.params.get(k);
     if p("SacValid") != Some("Creature") {
-        return Err(format!("Sacrifice SacValid$ {}", p("SacValid").unwrap_or("(none)")));
+        return Err(format!(
+            "Sacrifice SacValid$ {}",
+            p("SacValid").unwrap_or("(none)")
+        ));
     }
     let who = match p("Defined") {
         Some("Player") => json!({ "type": "players" }),
@@ -85,5 +88,7 @@ pub fn sacrifice(a: &Ability) -> Result<Vec<Value>, String> {
         Some("Opponent") => json!({ "type": "players", "which": "enemy" }),
         Some(other) => return Err(format!("Sacrifice Defined$ {other}")),
     };
-    Ok(vec![json!({ "type": "emit", "event": "sacrifices_creature", "to": who })])
+    Ok(vec![
+        json!({ "type": "emit", "event": "sacrifices_creature", "to": who }),
+    ])
 }

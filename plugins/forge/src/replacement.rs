@@ -68,15 +68,18 @@ pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
         Some(v) if !v.contains(',') => (v, true),
         _ => (valid_card, false),
     };
-    let valid = crate::valid::condition(valid_card, "R:Event$ Moved ValidCard$")
-    .unwrap_or_else(|m| {
-        missing.push(m);
-        Value::Null
-    });
+    let valid =
+        crate::valid::condition(valid_card, "R:Event$ Moved ValidCard$").unwrap_or_else(|m| {
+            missing.push(m);
+            Value::Null
+        });
     if !missing.is_empty() {
         return Err(missing);
     }
-    let mut target = vec![valid, json!({ "type": "event_field", "field": "to", "is": would_go })];
+    let mut target = vec![
+        valid,
+        json!({ "type": "event_field", "field": "to", "is": would_go }),
+    ];
     if not_cast {
         target.push(json!({ "not": { "type": "event_field", "field": "from", "is": "stack" } }));
     }

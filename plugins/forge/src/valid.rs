@@ -84,8 +84,13 @@ fn property(p: &str) -> Option<Value> {
         "YouCtrl" => json!({ "type": "owned_by", "owner": "friendly" }),
         "OppCtrl" => json!({ "type": "owned_by", "owner": "enemy" }),
         "Self" => json!({ "type": "is_self" }),
-        "Other" => json!({ "not": { "type": "is_self" } }),
+        // Not the card itself: the holder (a static's card), nor the card whose ability
+        // is resolving (`self.source_card`: battle cry's "each other attacking creature").
+        "Other" => {
+            json!({ "not": { "any": [{ "type": "is_self" }, { "type": "same", "a": "target", "b": "self.source_card" }] } })
+        }
         "tapped" => json!({ "type": "has_tag", "tag": "tapped" }),
+        "attacking" => json!({ "type": "has_tag", "tag": "attacking" }),
         // Mana value (`cmcLE3`: 3 or less), power, toughness (`powerLE2`).
         p if ["cmc", "power", "toughness"]
             .iter()
@@ -135,7 +140,7 @@ mod tests {
         let c = condition("Creature.Merfolk+Other", "Affected$").unwrap();
         assert_eq!(
             c,
-            json!([{ "type": "has_tag", "tag": "creature" }, { "type": "has_tag", "tag": "merfolk" }, { "not": { "type": "is_self" } }])
+            json!([{ "type": "has_tag", "tag": "creature" }, { "type": "has_tag", "tag": "merfolk" }, { "not": { "any": [{ "type": "is_self" }, { "type": "same", "a": "target", "b": "self.source_card" }] } }])
         );
         let c = condition("Creature.nonBlack,Player", "ValidTgts$").unwrap_err();
         assert_eq!(c, "ValidTgts$ Player");
