@@ -240,6 +240,13 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
             }
             continue;
         }
+        if k.name == "MayEffectFromOpeningHand" {
+            match crate::entering::from_opening_hand(face, k) {
+                Ok(tag) => parts.tags.push(tag),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         if let Some((trigger, ability)) =
             crate::triggered_keywords::translate(&k.name, &face.name, class)
         {

@@ -82,7 +82,8 @@ fn one(alt: &str) -> Result<Vec<Value>, String> {
 fn property(p: &str) -> Option<Value> {
     Some(match p {
         "YouCtrl" => json!({ "type": "owned_by", "owner": "friendly" }),
-        "OppCtrl" => json!({ "type": "owned_by", "owner": "enemy" }),
+        // (The rules know one owner per card, which is also its controller.)
+        "OppCtrl" | "OppOwn" => json!({ "type": "owned_by", "owner": "enemy" }),
         "Self" => json!({ "type": "is_self" }),
         // Not the card itself: the holder (a static's card), nor the card whose ability
         // is resolving (`self.source_card`: battle cry's "each other attacking creature").
