@@ -64,7 +64,7 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     if mode != "Continuous" {
         return Err(vec![format!("S:Mode$ {mode}")]);
     }
-    if let Some(aura) = extra_land_plays(s) {
+    if let Some(aura) = controller_keyword(s) {
         return Ok(aura);
     }
     let mut missing = Vec::new();
@@ -174,15 +174,20 @@ fn raise_cost(s: &Ability) -> Result<Value, String> {
     }
 }
 
-/// `S:Mode$ Continuous | Affected$ You | AddKeyword$ AdjustLandPlays:N` ("you may play N
-/// additional lands on each of your turns": Exploration): an aura over the card's
-/// controller adding N to their `land_limit`.
-fn extra_land_plays(s: &Ability) -> Option<Value> {
-    let n = s
-        .params
-        .get("AddKeyword")?
-        .strip_prefix("AdjustLandPlays:")
-        .and_then(number)?;
+/// `S:Mode$ Continuous | Affected$ You | AddKeyword$ K`, a keyword of the card's
+/// controller: `AdjustLandPlays:N` ("you may play N additional lands on each of your
+/// turns": Exploration) adds N to their `land_limit`; `Skip your draw step.` (Yawgmoth's
+/// Bargain) tags them `skips_draw_step`, which the rules' turn reads. An aura over that
+/// player.
+fn controller_keyword(s: &Ability) -> Option<Value> {
+    let keyword = s.params.get("AddKeyword")?;
+    let modifier = match keyword.strip_prefix("AdjustLandPlays:").and_then(number) {
+        Some(n) => json!({ "key": "land_limit", "op": "add", "value": n, "layer": "add" }),
+        None if keyword == "Skip your draw step." => {
+            json!({ "key": "skips_draw_step", "op": "tag", "layer": "ability" })
+        }
+        None => return None,
+    };
     let plain = s.params.get("Affected") == Some("You")
         && s.params
             .0
@@ -191,7 +196,7 @@ fn extra_land_plays(s: &Ability) -> Option<Value> {
     plain.then(|| {
         json!({
             "select": { "type": "players", "which": "friendly" },
-            "modifiers": [{ "key": "land_limit", "op": "add", "value": n, "layer": "add" }],
+            "modifiers": [modifier],
             "zones": ["battlefield"],
         })
     })
