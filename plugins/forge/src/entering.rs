@@ -66,7 +66,10 @@ pub fn from_opening_hand(face: &Face, k: &Keyword) -> Result<String, String> {
     let [svar] = k.params.as_slice() else {
         return Err(lacks());
     };
-    let a = face.svar(svar).and_then(|s| s.ability.as_ref()).ok_or_else(lacks)?;
+    let a = face
+        .svar(svar)
+        .and_then(|s| s.ability.as_ref())
+        .ok_or_else(lacks)?;
     let p = |key: &str| a.params.get(key);
     let fits = a.api.as_deref() == Some("ChangeZone")
         && p("Defined") == Some("Self")
@@ -74,7 +77,15 @@ pub fn from_opening_hand(face: &Face, k: &Keyword) -> Result<String, String> {
         && p("Destination") == Some("Battlefield")
         && matches!(p("Cost"), None | Some("0"))
         && a.params.0.iter().all(|(key, _)| {
-            ["AB", "Cost", "Defined", "Origin", "Destination", "SpellDescription"].contains(&key.as_str())
+            [
+                "AB",
+                "Cost",
+                "Defined",
+                "Origin",
+                "Destination",
+                "SpellDescription",
+            ]
+            .contains(&key.as_str())
         });
     if fits {
         Ok("begins_on_battlefield".into())

@@ -100,6 +100,10 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
                     }
                 }
             }
+            // "Can't attack" (Ensnaring Bridge): the rules' `cannot_attack`.
+            "AddHiddenKeyword" if v == "CARDNAME can't attack." => {
+                modifiers.push(json!({ "key": "cannot_attack", "op": "tag", "layer": "ability" }))
+            }
             "RemoveAllAbilities" if v == "True" => modifiers
                 .push(json!({ "key": "no_abilities", "op": "tag", "layer": "lose_abilities" })),
             other => missing.push(format!("S:Continuous with {other}$")),
@@ -115,10 +119,19 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
             missing.push("S:Continuous without Affected$".into());
             Value::Null
         }
-        Some(a) => crate::valid::condition(a, "S:Continuous Affected$").unwrap_or_else(|m| {
-            missing.push(m);
-            Value::Null
-        }),
+        Some(a) => {
+            // `X` in `Affected$` (`Creature.powerGTX`) is the card's SVar X.
+            let x = crate::effect::amount(face, Some("X"));
+            crate::valid::condition_with_x(
+                a,
+                "S:Continuous Affected$",
+                x.as_ref().and_then(Value::as_str),
+            )
+            .unwrap_or_else(|m| {
+                missing.push(m);
+                Value::Null
+            })
+        }
     };
     if modifiers.is_empty() {
         missing.push("S:Continuous that changes nothing the rules know".into());

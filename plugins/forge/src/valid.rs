@@ -52,9 +52,17 @@ const COLOURS: &[&str] = &["White", "Blue", "Black", "Red", "Green"];
 /// `expr` as one condition (an `any` over its `,`-separated alternatives); `Err` names
 /// the part that is not understood (for the card's `missing` list, prefixed by `what`).
 pub fn condition(expr: &str, what: &str) -> Result<Value, String> {
+    condition_with_x(expr, what, None)
+}
+
+/// [`condition`], where a comparison may be with `X` (`Creature.powerGTX`: Ensnaring
+/// Bridge), `x` being X as an expression of the rules (`count(my_hand)`).
+pub fn condition_with_x(expr: &str, what: &str, x: Option<&str>) -> Result<Value, String> {
     let mut alternatives = Vec::new();
     for alt in expr.split(',').map(str::trim) {
-        alternatives.push(Value::Array(one(alt).map_err(|p| format!("{what} {p}"))?));
+        alternatives.push(Value::Array(
+            one(alt, x).map_err(|p| format!("{what} {p}"))?,
+        ));
     }
     Ok(match alternatives.len() {
         1 => alternatives.remove(0),
@@ -63,7 +71,7 @@ pub fn condition(expr: &str, what: &str) -> Result<Value, String> {
 }
 
 /// One alternative: the base type's tag, then each `+`-joined property.
-fn one(alt: &str) -> Result<Vec<Value>, String> {
+fn one(alt: &str, x: Option<&str>) -> Result<Vec<Value>, String> {
     let (base, props) = alt.split_once('.').unwrap_or((alt, ""));
     let Some((_, tag)) = BASES.iter().find(|(b, _)| *b == base) else {
         return Err(alt.to_owned());
@@ -73,13 +81,13 @@ fn one(alt: &str) -> Result<Vec<Value>, String> {
         all.push(json!({ "type": "has_tag", "tag": t }));
     }
     for p in props.split('+').filter(|p| !p.is_empty()) {
-        all.push(property(p).ok_or_else(|| format!("{base}.{p}"))?);
+        all.push(property(p, x).ok_or_else(|| format!("{base}.{p}"))?);
     }
     Ok(all)
 }
 
 /// One property: whose it is, which it is, its colour or type (or their negation).
-fn property(p: &str) -> Option<Value> {
+fn property(p: &str, x: Option<&str>) -> Option<Value> {
     Some(match p {
         "YouCtrl" => json!({ "type": "owned_by", "owner": "friendly" }),
         // (The rules know one owner per card, which is also its controller.)
@@ -104,8 +112,16 @@ fn property(p: &str) -> Option<Value> {
             ]
             .iter()
             .find_map(|(f, k)| p.strip_prefix(f).map(|r| (*k, r)))?;
-            let (op, n) = comparison(rest)?;
-            json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": n })
+            let right = match (comparison(rest), x) {
+                (Some((op, n)), _) => Some((op, json!(n))),
+                // `GTX`: compared with X.
+                (None, Some(x)) => comparison(&rest.replace('X', "0"))
+                    .filter(|_| rest.ends_with('X'))
+                    .map(|(op, _)| (op, json!(x))),
+                (None, None) => None,
+            };
+            let (op, right) = right?;
+            json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": right })
         }
         "untapped" => json!({ "not": { "type": "has_tag", "tag": "tapped" } }),
         _ => match p.strip_prefix("non") {
