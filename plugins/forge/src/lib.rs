@@ -28,6 +28,7 @@
 //! | `K:MayEffectFromOpeningHand:<svar>` (`ChangeZone` of itself from hand to battlefield) | tag `begins_on_battlefield`: the rules put it onto the battlefield once the opening hand is drawn ([`entering`]) |
 //! | `S:Mode$ Continuous \| Affected$ You \| AddKeyword$ Skip your draw step.` / `AdjustLandPlays:N` | an aura over the controller: tag `skips_draw_step` / `land_limit` + N ([`statics`]) |
 //! | `S:Continuous \| Affected$ Creature.powerGTX \| AddHiddenKeyword$ CARDNAME can't attack.` (`X` an SVar amount) | a class aura tagging `cannot_attack`, its filter comparing with X ([`statics`], [`valid`]) |
+//! | `AB$ Effect \| Duration$ Permanent \| Triggers$ T` (`ValidTgts$ Opponent \| EffectOwner$ Targeted`), `T` = `Mode$ Drawn \| TriggerZones$ Command` | an emblem: an object of class `<card>_emblem` in its owner's `command` zone, whose trigger puts an ability on the stack ([`emblem`]) |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
@@ -48,6 +49,7 @@ pub mod characteristics;
 pub mod charm;
 pub mod counters;
 pub mod effect;
+pub mod emblem;
 pub mod entering;
 pub mod library;
 pub mod locate;
