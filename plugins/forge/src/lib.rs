@@ -21,7 +21,7 @@
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
 //! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
-//! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
+//! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer` / `TargetedController`, `DestinationZone$ Battlefield`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
 //! | `Sacrifice \| Defined$ Player \| SacValid$ Creature` (no target) | the rules' `sacrifices_creature` for each player ([`players`]) |
 //! | `Token \| TokenScript$ b_1_1_harpy_flying` (colours, size, types, keywords), `TokenTapped$`, `TokenAttacking$` | a token class; tokens entering attacking attack the defending player (the rules' `enters_attacking`) ([`tokens`]) |
 //! | `Count$Devotion.<Colour>` | `sum(my_permanents, cost_<letter>)` |
@@ -29,6 +29,7 @@
 //! | `S:Mode$ Continuous \| Affected$ You \| AddKeyword$ Skip your draw step.` / `AdjustLandPlays:N` | an aura over the controller: tag `skips_draw_step` / `land_limit` + N ([`statics`]) |
 //! | `S:Continuous \| Affected$ Creature.powerGTX \| AddHiddenKeyword$ CARDNAME can't attack.` (`X` an SVar amount) | a class aura tagging `cannot_attack`, its filter comparing with X ([`statics`], [`valid`]) |
 //! | `AB$ Effect \| Duration$ Permanent \| Triggers$ T` (`ValidTgts$ Opponent \| EffectOwner$ Targeted`), `T` = `Mode$ Drawn \| TriggerZones$ Command` | an emblem: an object of class `<card>_emblem` in its owner's `command` zone, whose trigger puts an ability on the stack ([`emblem`]) |
+//! | `SP$ ChangeZone \| Destination$ Library \| Shuffle$ True` | moved, then its owner's `shuffle` ([`spell`]) |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |

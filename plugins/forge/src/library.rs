@@ -78,6 +78,7 @@ pub const DIG: &[&str] = &[
     "Reveal",
     "Defined",
     "RememberChanged",
+    "DestinationZone2",
 ];
 
 /// `Dig | DigNum$ N | ChangeNum$ M` (701.*: look at the top N cards of a library; M of
@@ -96,10 +97,14 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
     let dig_num = num("DigNum")?;
     let all = p("ChangeNum") == Some("All");
     let change_num = if all { 0 } else { num("ChangeNum")? };
-    // Whose library: the caster's, or (two players) the defending player's.
-    let owner = match p("Defined") {
-        None | Some("You") => "friendly",
-        Some("DefendingPlayer") if all => "enemy",
+    // Whose library: the caster's, or (two players, nobody choosing) the defending
+    // player's or the target's owner's (Chaos Warp).
+    let whose = match p("Defined") {
+        None | Some("You") => json!({ "type": "owned_by", "owner": "friendly" }),
+        Some("DefendingPlayer") if all => json!({ "type": "owned_by", "owner": "enemy" }),
+        Some("TargetedController") if all => {
+            json!({ "type": "owned_by", "by": "self.chosen.owner" })
+        }
         Some(other) => return Err(format!("Dig with Defined$ {other}")),
     };
     let dest = match (p("DestinationZone"), p("LibraryPosition")) {
@@ -108,6 +113,8 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
         (Some(z @ ("Graveyard" | "Exile")), None) => {
             crate::effect::zone(Some(z)).unwrap_or("graveyard")
         }
+        // Onto the battlefield, when nobody chooses (summoning sick, 302.6).
+        (Some("Battlefield"), None) if all => "battlefield",
         (z, pos) => {
             return Err(format!(
                 "Dig to {} at {}",
@@ -116,28 +123,35 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
             ))
         }
     };
+    if !matches!(p("DestinationZone2"), None | Some("Library")) {
+        return Err(format!(
+            "Dig with DestinationZone2$ {}",
+            p("DestinationZone2").unwrap_or("")
+        ));
+    }
     let rest_to_bottom = match p("LibraryPosition2") {
         None | Some("-1") => true,
         Some("0") => false,
         Some(other) => return Err(format!("Dig with LibraryPosition2$ {other}")),
     };
-    let dug = |extra: Value| {
-        let mut s =
-            json!({ "type": "objects", "zone": "library", "owner": owner, "tag": "digging" });
-        if let (Some(s), Some(extra)) = (s.as_object_mut(), extra.as_object()) {
-            s.extend(extra.clone());
-        }
-        s
+    let in_zone = |zone: &str, mut conditions: Vec<Value>| {
+        conditions.insert(0, whose.clone());
+        json!({ "type": "objects", "zone": zone, "tag": "digging", "where": conditions })
     };
-    let mut which = json!({});
+    let mut moved = Vec::new();
     if let Some(v) = p("ChangeValid") {
-        which["where"] = crate::valid::condition(v, "Dig ChangeValid$")?;
+        moved.push(crate::valid::condition(v, "Dig ChangeValid$")?);
     }
+    let mut which = in_zone("library", moved);
     // Moving as many as were looked at needs no choice.
     if !all && change_num < dig_num {
         which["pick"] = json!({ "chosen": change_num, "prompt": format!("the card(s) to put into the {dest}") });
     }
-    let mut put = vec![json!({ "type": "move", "zone": dest, "to": dug(which) })];
+    let mut put = Vec::new();
+    if dest == "battlefield" {
+        put.push(json!({ "type": "tag", "tag": "sick", "to": which.clone() }));
+    }
+    put.push(json!({ "type": "move", "zone": dest, "to": which }));
     if p("Optional") == Some("True") {
         put = vec![
             json!({ "type": "choose_mode", "prompt": format!("put the card(s) into the {dest}?"), "modes": [
@@ -147,19 +161,20 @@ pub fn dig(a: &Ability) -> Result<Vec<Value>, String> {
         ];
     }
     let mut actions = vec![json!({ "type": "tag", "tag": "digging",
-        "to": { "type": "objects", "zone": "library", "owner": owner, "sort": "slot", "pick": { "first": dig_num } } })];
+        "to": { "type": "objects", "zone": "library", "where": whose, "sort": "slot", "pick": { "first": dig_num } } })];
     actions.extend(put);
     if rest_to_bottom {
-        actions.push(json!({ "type": "move", "zone": "library", "to": dug(json!({})) }));
+        actions.push(
+            json!({ "type": "move", "zone": "library", "to": in_zone("library", Vec::new()) }),
+        );
     }
     // The cards moved are remembered (`Remembered$CardManaCost`) until a `Cleanup`.
     if p("RememberChanged") == Some("True") {
-        actions.push(json!({ "type": "tag", "tag": "remembered",
-            "to": { "type": "objects", "zone": dest, "owner": owner, "tag": "digging" } }));
+        actions
+            .push(json!({ "type": "tag", "tag": "remembered", "to": in_zone(dest, Vec::new()) }));
     }
     for zone in ["library", dest] {
-        actions.push(json!({ "type": "untag", "tag": "digging",
-            "to": { "type": "objects", "zone": zone, "owner": owner, "tag": "digging" } }));
+        actions.push(json!({ "type": "untag", "tag": "digging", "to": in_zone(zone, Vec::new()) }));
     }
     Ok(actions)
 }
