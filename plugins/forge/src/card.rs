@@ -240,6 +240,18 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
             }
             continue;
         }
+        if k.name == "Chapter" {
+            match crate::saga::translate(face, class, k) {
+                Ok(saga) => {
+                    parts.tags.extend(saga.tags);
+                    parts.props.extend(saga.props);
+                    parts.triggers.push(saga.trigger);
+                    parts.classes.extend(saga.classes);
+                }
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
         if k.name == "MayEffectFromOpeningHand" {
             match crate::entering::from_opening_hand(face, k) {
                 Ok(tag) => parts.tags.push(tag),

@@ -30,6 +30,8 @@
 //! | `S:Continuous \| Affected$ Creature.powerGTX \| AddHiddenKeyword$ CARDNAME can't attack.` (`X` an SVar amount) | a class aura tagging `cannot_attack`, its filter comparing with X ([`statics`], [`valid`]) |
 //! | `AB$ Effect \| Duration$ Permanent \| Triggers$ T` (`ValidTgts$ Opponent \| EffectOwner$ Targeted`), `T` = `Mode$ Drawn \| TriggerZones$ Command` | an emblem: an object of class `<card>_emblem` in its owner's `command` zone, whose trigger puts an ability on the stack ([`emblem`]) |
 //! | `SP$ ChangeZone \| Destination$ Library \| Shuffle$ True` | moved, then its owner's `shuffle` ([`spell`]) |
+//! | `K:Chapter:N:A1,...,AN` (Sagas) | tag `saga`, `chapters` = N; the card's trigger on the rules' `lore_added` puts chapter `lore`'s ability on the stack ([`saga`]) |
+//! | a subtype as a valid's base (`Knight.YouCtrl`) | the subtype's tag ([`valid`]) |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
@@ -60,6 +62,7 @@ pub mod mass;
 pub mod moment;
 pub mod players;
 pub mod replacement;
+pub mod saga;
 pub mod spell;
 pub mod statics;
 pub mod target;

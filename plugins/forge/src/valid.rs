@@ -73,8 +73,12 @@ pub fn condition_with_x(expr: &str, what: &str, x: Option<&str>) -> Result<Value
 /// One alternative: the base type's tag, then each `+`-joined property.
 fn one(alt: &str, x: Option<&str>) -> Result<Vec<Value>, String> {
     let (base, props) = alt.split_once('.').unwrap_or((alt, ""));
-    let Some((_, tag)) = BASES.iter().find(|(b, _)| *b == base) else {
-        return Err(alt.to_owned());
+    let tag = match BASES.iter().find(|(b, _)| *b == base) {
+        Some((_, tag)) => tag.map(str::to_owned),
+        // Any other subtype (`Knight.YouCtrl`: History of Benalia) is its type's tag; words
+        // that name no object's type (players, spells) are refused.
+        None if is_subtype(base) => Some(slug(base)),
+        None => return Err(alt.to_owned()),
     };
     let mut all = Vec::new();
     if let Some(t) = tag {
@@ -84,6 +88,24 @@ fn one(alt: &str, x: Option<&str>) -> Result<Vec<Value>, String> {
         all.push(property(p, x).ok_or_else(|| format!("{base}.{p}"))?);
     }
     Ok(all)
+}
+
+/// Whether `word` may be a subtype: one capitalised word that is not a player, a spell or
+/// an emblem.
+fn is_subtype(word: &str) -> bool {
+    word.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && word.chars().all(|c| c.is_ascii_alphabetic())
+        && ![
+            "Player",
+            "Opponent",
+            "You",
+            "Spell",
+            "Emblem",
+            "Any",
+            "Triggered",
+            "Targeted",
+        ]
+        .contains(&word)
 }
 
 /// One property: whose it is, which it is, its colour or type (or their negation).
