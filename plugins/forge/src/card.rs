@@ -207,7 +207,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     tree["class"] = Value::Object(classes);
-    let refs = crate::effect::own_count_refs(&class, &tree.to_string());
+    let content = tree.to_string();
+    let mut refs = crate::effect::own_count_refs(&class, &content);
+    refs.extend(crate::counting::refs(face, &content));
     if !refs.is_empty() {
         tree["ref"] = Value::Object(refs);
     }

@@ -498,6 +498,10 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
             let (letter, _) = crate::card::COLOURS.iter().find(|(_, c)| *c == colour)?;
             format!("sum(my_permanents, cost_{letter})")
         }
+        // Any other `Count$Valid`: a count the card defines ([`crate::counting`]).
+        _ if base.starts_with("Count$Valid ") => {
+            crate::counting::count(face, base.strip_prefix("Count$Valid ")?)?
+        }
         // Permanents of a type you control (Krenko's Goblins): a count the card defines
         // ([`own_count`]).
         _ => match base.strip_prefix("Count$TypeYouCtrl.") {

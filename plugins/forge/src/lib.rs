@@ -32,6 +32,7 @@
 //! | `SP$ ChangeZone \| Destination$ Library \| Shuffle$ True` | moved, then its owner's `shuffle` ([`spell`]) |
 //! | `K:Chapter:N:A1,...,AN` (Sagas) | tag `saga`, `chapters` = N; the card's trigger on the rules' `lore_added` puts chapter `lore`'s ability on the stack ([`saga`]) |
 //! | a subtype as a valid's base (`Knight.YouCtrl`) | the subtype's tag ([`valid`]) |
+//! | `Count$Valid <valid>` (any valid, `named<Name>` included) | a ref of the card's own, `count(<card>_valid_<i>)` ([`counting`]); `S:Continuous AddPower$ X` reads it |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
@@ -51,6 +52,7 @@ pub mod card;
 pub mod characteristics;
 pub mod charm;
 pub mod counters;
+pub mod counting;
 pub mod effect;
 pub mod emblem;
 pub mod entering;

@@ -20,6 +20,8 @@ const INERT: &[&str] = &[
     "Affected",
     "CheckSVar",
     "SVarCompare",
+    // The SVars the ability reads (its `X`), for Forge's AI.
+    "References",
 ];
 
 /// Counts the rules can make (`Count$Valid <valid>`, the `X` of `CheckSVar$ X`), and the
@@ -83,7 +85,11 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
                 } else {
                     ("set", "set")
                 };
-                match number(v) {
+                // A number, or an SVar the rules can count (`X` = `Count$Valid ...`).
+                let value = number(v)
+                    .map(|n| json!(n))
+                    .or_else(|| crate::effect::amount(face, Some(v)));
+                match value {
                     Some(n) => {
                         modifiers.push(json!({ "key": key, "op": op, "value": n, "layer": layer }))
                     }

@@ -146,6 +146,10 @@ fn property(p: &str, x: Option<&str>) -> Option<Value> {
             json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": right })
         }
         "untapped" => json!({ "not": { "type": "has_tag", "tag": "tapped" } }),
+        // `namedRelentless Rats`: the card's name.
+        p if p.starts_with("named") => {
+            json!({ "type": "is", "key": "title", "value": p.strip_prefix("named")? })
+        }
         _ => match p.strip_prefix("non") {
             Some(t) => json!({ "not": type_or_colour(t)? }),
             None => type_or_colour(p)?,
