@@ -83,25 +83,6 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         out.missing.push("several activated abilities".into());
         return;
     }
-    // An ability costing nothing (`<pay-mana/>`: Viscid Lemures) could be activated
-    // forever: the agents have no loop rule (104.4b) to stop it.
-    let free = cost
-        .mana
-        .as_ref()
-        .is_some_and(|m| m.iter().all(|(_, n)| *n == 0));
-    if free && !cost.taps && !cost.sacrifice && cost.sacrifices.is_none() && cost.life == 0 {
-        out.missing
-            .push("activated ability costing nothing (it may be activated forever)".into());
-        return;
-    }
-    // "{T}: untap target creature" (Seeker of Skybreak) may untap its own card and be
-    // activated again, endlessly: the agents have no loop rule (104.4b) to stop it.
-    let untaps = effects.children.iter().any(|e| e.name == "untap");
-    if cost.taps && cost.mana.is_none() && !cost.targets.is_empty() && untaps {
-        out.missing
-            .push("{T} ability untapping its target (it may untap itself forever)".into());
-        return;
-    }
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
     // Without a target chosen, Firemox's target list is empty and its modifiers go to
     // the card itself (Killer Whale's "{U}: gains flying until end of turn").

@@ -289,6 +289,9 @@ pub fn ability(
     a: &Ability,
 ) -> Result<(Value, Vec<(String, Value)>), Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
+    if api == "Effect" {
+        return crate::emblem::ability(face, class, title, a);
+    }
     let Some(valid) = a.params.get("ValidTgts") else {
         if api == "Pump" && matches!(a.params.get("Defined"), None | Some("Self")) {
             let extra: Vec<String> = a

@@ -212,7 +212,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     tree["class"] = Value::Object(classes);
-    let refs = crate::effect::own_count_refs(&class, &tree.to_string());
+    let content = tree.to_string();
+    let mut refs = crate::effect::own_count_refs(&class, &content);
+    refs.extend(crate::counting::refs(face, &content));
     if !refs.is_empty() {
         tree["ref"] = Value::Object(refs);
     }
@@ -252,6 +254,25 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
                     parts.tags.push(tag);
                     parts.props.push((key, json!(n)));
                 }
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if k.name == "Chapter" {
+            match crate::saga::translate(face, class, k) {
+                Ok(saga) => {
+                    parts.tags.extend(saga.tags);
+                    parts.props.extend(saga.props);
+                    parts.triggers.push(saga.trigger);
+                    parts.classes.extend(saga.classes);
+                }
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
+        if k.name == "MayEffectFromOpeningHand" {
+            match crate::entering::from_opening_hand(face, k) {
+                Ok(tag) => parts.tags.push(tag),
                 Err(m) => missing.push(m),
             }
             continue;

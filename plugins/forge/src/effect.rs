@@ -104,7 +104,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             let half_up = p("LifeAmount").and_then(|x| face.svar(x)).is_some_and(|v| {
                 v.value == "TriggeredTarget$LifeTotal/HalfUp" && p("Defined") == Some("TriggeredTarget")
             });
-            match number(p("LifeAmount")) {
+            match amount(face, p("LifeAmount")) {
                 // "Loses half their life, rounded up" (Quietus Spike): one life at a time,
                 // as many times as half of it rounded up (`count` rounds down).
                 _ if half_up => vec![json!({ "type": "emit", "event": "lose_one_life",
@@ -181,17 +181,8 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             })
         }
         "Token" => {
-            used.extend([
-                "TokenOwner",
-                "TokenName",
-                "TokenColors",
-                "TokenTypes",
-                "TokenPower",
-                "TokenToughness",
-                "TokenAmount",
-                "TokenKeywords",
-            ]);
-            match token(face, class, a) {
+            used.extend(crate::tokens::PARAMS);
+            match crate::tokens::token(face, class, a) {
                 Ok((name, def, amount)) => {
                     let create = json!({ "type": "create", "class": name, "zone": "battlefield", "count": amount });
                     classes.push((name, def));
@@ -440,6 +431,20 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 Vec::new()
             })
         }
+        "Sacrifice" => {
+            used.extend(crate::players::SACRIFICE);
+            crate::players::sacrifice(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
+        "Dig" => {
+            used.extend(crate::library::DIG);
+            crate::library::dig(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
         "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");
@@ -473,9 +478,15 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
     if let Some(next) = p("SubAbility").filter(|_| !sub_done) {
         used.push("SubAbility");
         match face.svar(next).and_then(|s| s.ability.as_ref()) {
-            // `Cleanup` forgets remembered objects: nothing is remembered here.
+            // `Cleanup | ClearRemembered$ True` forgets the objects remembered (tagged
+            // `remembered`, e.g. by `Dig | RememberChanged$ True`).
             Some(c)
-                if c.api.as_deref() == Some("Cleanup") && c.params.get("SubAbility").is_none() => {}
+                if c.api.as_deref() == Some("Cleanup") && c.params.get("SubAbility").is_none() =>
+            {
+                if c.params.get("ClearRemembered") == Some("True") {
+                    actions.push(json!({ "type": "untag", "tag": "remembered", "to": { "type": "objects", "tag": "remembered" } }));
+                }
+            }
             Some(sub) => match untargeted(face, class, sub) {
                 Ok(e) => {
                     actions.extend(e.actions);
@@ -497,73 +508,6 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
     Ok(Effect { actions, classes })
 }
 
-/// A creature token's class (named after the card and the token), and how many to make.
-fn token(face: &Face, class: &str, a: &Ability) -> Result<(String, Value, Value), Vec<String>> {
-    let p = |k: &str| a.params.get(k);
-    let mut missing = Vec::new();
-    if !matches!(p("TokenOwner"), None | Some("You")) {
-        missing.push(format!(
-            "Token TokenOwner$ {}",
-            p("TokenOwner").unwrap_or("")
-        ));
-    }
-    let types: Vec<&str> = p("TokenTypes")
-        .unwrap_or("")
-        .split(',')
-        .map(str::trim)
-        .collect();
-    if !types.contains(&"Creature") {
-        missing.push(format!("Token TokenTypes$ {}", types.join(",")));
-    }
-    let (power, toughness) = (number(p("TokenPower")), number(p("TokenToughness")));
-    let amount = amount(face, p("TokenAmount").or(Some("1")));
-    let (Some(power), Some(toughness), Some(amount)) = (power, toughness, amount) else {
-        missing.push("Token without a number of power, toughness and amount".into());
-        return Err(missing);
-    };
-    if !missing.is_empty() {
-        return Err(missing);
-    }
-    let token_name = p("TokenName").unwrap_or("Token");
-    let mut tags: Vec<String> = vec!["token".into(), "permanent".into(), "sick".into()];
-    tags.extend(types.iter().map(|t| slug(t)));
-    for c in p("TokenColors")
-        .unwrap_or("")
-        .split(',')
-        .filter(|c| !c.is_empty())
-    {
-        tags.push(c.trim().to_ascii_lowercase());
-    }
-    for k in p("TokenKeywords")
-        .unwrap_or("")
-        .split('&')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
-        match crate::card::KEYWORDS.iter().find(|(name, _)| *name == k) {
-            Some((_, tag)) => tags.push((*tag).to_owned()),
-            None => missing.push(format!("Token TokenKeywords$ {k}")),
-        }
-    }
-    if !missing.is_empty() {
-        return Err(missing);
-    }
-    let mut props = Map::new();
-    props.insert(
-        "title".into(),
-        json!(format!("{token_name} token ({})", face.name)),
-    );
-    props.insert("power".into(), json!(power));
-    props.insert("max_health".into(), json!(toughness));
-    props.insert("mana_value".into(), json!(0));
-    let name = format!("{class}_token_{}", slug(token_name));
-    Ok((
-        name,
-        json!({ "properties": Value::Object(props), "tags": tags }),
-        amount,
-    ))
-}
-
 /// An amount: a whole number, or an SVar (`X`) counting something the rules can count —
 /// `Count$InYourHand` (cards in your hand, `/Minus.N` or `/Plus.N` after it) or
 /// `TriggerCount$DamageAmount` (the damage that triggered the card) — as an expression.
@@ -582,8 +526,20 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         .map(|(_, r)| format!("count({r})"));
     let base = match base {
         "Count$InYourHand" => "count(my_hand)".to_owned(),
+        // The mana value of the cards remembered (Dark Confidant's revealed card).
+        "Remembered$CardManaCost" => "sum(remembered_cards, mana_value)".to_owned(),
         "TriggerCount$DamageAmount" => "self.source_card.damage_taken".to_owned(),
         _ if counted.is_some() => counted?,
+        // Devotion to a colour (700.5): its mana symbols among the costs of your permanents.
+        _ if base.starts_with("Count$Devotion.") => {
+            let colour = base.strip_prefix("Count$Devotion.")?.to_ascii_lowercase();
+            let (letter, _) = crate::card::COLOURS.iter().find(|(_, c)| *c == colour)?;
+            format!("sum(my_permanents, cost_{letter})")
+        }
+        // Any other `Count$Valid`: a count the card defines ([`crate::counting`]).
+        _ if base.starts_with("Count$Valid ") => {
+            crate::counting::count(face, base.strip_prefix("Count$Valid ")?)?
+        }
         // Permanents of a type you control (Krenko's Goblins): a count the card defines
         // ([`own_count`]).
         _ => match base.strip_prefix("Count$TypeYouCtrl.") {

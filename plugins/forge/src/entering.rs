@@ -3,7 +3,9 @@
 //! life (`AB$ Tap | ETB$ True | Defined$ Self | UnlessCost$ PayLife<N> | UnlessPayer$
 //! You`: Hallowed Fountain and the other shock lands). The card is tagged
 //! `enters_tapped_unless_life` with `etb_life` = N; the mtg rules ask its owner as it
-//! enters (`unless.toml`). Any other `ETBReplacement` is reported missing.
+//! enters (`unless.toml`). Any other `ETBReplacement` is reported missing. And "if this
+//! card is in your opening hand, you may begin the game with it on the battlefield"
+//! (`K:MayEffectFromOpeningHand:<svar>`: the Leylines), the tag `begins_on_battlefield`.
 
 use forge_script::{Face, Keyword};
 
@@ -52,5 +54,42 @@ pub fn etb_replacement(face: &Face, k: &Keyword) -> Result<(String, (String, i64
             Ok(("enters_tapped_unless_life".into(), ("etb_life".into(), n)))
         }
         _ => Err(lacks()),
+    }
+}
+
+/// `K:MayEffectFromOpeningHand:<svar>` with `<svar>` = `AB$ ChangeZone | Defined$ Self |
+/// Origin$ Hand | Destination$ Battlefield` → the tag `begins_on_battlefield` (the mtg
+/// rules put such cards of an opening hand onto the battlefield, `rules.toml`); `Err`
+/// names the construct the card lacks.
+pub fn from_opening_hand(face: &Face, k: &Keyword) -> Result<String, String> {
+    let lacks = || format!("K:MayEffectFromOpeningHand:{}", k.params.join(":"));
+    let [svar] = k.params.as_slice() else {
+        return Err(lacks());
+    };
+    let a = face
+        .svar(svar)
+        .and_then(|s| s.ability.as_ref())
+        .ok_or_else(lacks)?;
+    let p = |key: &str| a.params.get(key);
+    let fits = a.api.as_deref() == Some("ChangeZone")
+        && p("Defined") == Some("Self")
+        && p("Origin") == Some("Hand")
+        && p("Destination") == Some("Battlefield")
+        && matches!(p("Cost"), None | Some("0"))
+        && a.params.0.iter().all(|(key, _)| {
+            [
+                "AB",
+                "Cost",
+                "Defined",
+                "Origin",
+                "Destination",
+                "SpellDescription",
+            ]
+            .contains(&key.as_str())
+        });
+    if fits {
+        Ok("begins_on_battlefield".into())
+    } else {
+        Err(lacks())
     }
 }

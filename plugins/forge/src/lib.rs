@@ -24,6 +24,18 @@
 //! | `A:AB$ ChangeZone \| Ninjutsu$ True \| Cost$ N U Return<1/Creature.attacking+unblocked>` | tag `ninjutsu`, `ninjutsu_cost_*`: the rules' ninjutsu move ([`ninjutsu`]) |
 //! | `T:Mode$ AttackerUnblocked`; `KW$ HIDDEN CARDNAME assigns no combat damage` | the rules' `attacker_unblocked`; tag `assigns_no_combat_damage` |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
+//! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer` / `TargetedController`, `DestinationZone$ Battlefield`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
+//! | `Sacrifice \| Defined$ Player \| SacValid$ Creature` (no target) | the rules' `sacrifices_creature` for each player ([`players`]) |
+//! | `Token \| TokenScript$ b_1_1_harpy_flying` (colours, size, types, keywords), `TokenTapped$`, `TokenAttacking$` | a token class; tokens entering attacking attack the defending player (the rules' `enters_attacking`) ([`tokens`]) |
+//! | `Count$Devotion.<Colour>` | `sum(my_permanents, cost_<letter>)` |
+//! | `K:MayEffectFromOpeningHand:<svar>` (`ChangeZone` of itself from hand to battlefield) | tag `begins_on_battlefield`: the rules put it onto the battlefield once the opening hand is drawn ([`entering`]) |
+//! | `S:Mode$ Continuous \| Affected$ You \| AddKeyword$ Skip your draw step.` / `AdjustLandPlays:N` | an aura over the controller: tag `skips_draw_step` / `land_limit` + N ([`statics`]) |
+//! | `S:Continuous \| Affected$ Creature.powerGTX \| AddHiddenKeyword$ CARDNAME can't attack.` (`X` an SVar amount) | a class aura tagging `cannot_attack`, its filter comparing with X ([`statics`], [`valid`]) |
+//! | `AB$ Effect \| Duration$ Permanent \| Triggers$ T` (`ValidTgts$ Opponent \| EffectOwner$ Targeted`), `T` = `Mode$ Drawn \| TriggerZones$ Command` | an emblem: an object of class `<card>_emblem` in its owner's `command` zone, whose trigger puts an ability on the stack ([`emblem`]) |
+//! | `SP$ ChangeZone \| Destination$ Library \| Shuffle$ True` | moved, then its owner's `shuffle` ([`spell`]) |
+//! | `K:Chapter:N:A1,...,AN` (Sagas) | tag `saga`, `chapters` = N; the card's trigger on the rules' `lore_added` puts chapter `lore`'s ability on the stack ([`saga`]) |
+//! | a subtype as a valid's base (`Knight.YouCtrl`) | the subtype's tag ([`valid`]) |
+//! | `Count$Valid <valid>` (any valid, `named<Name>` included) | a ref of the card's own, `count(<card>_valid_<i>)` ([`counting`]); `S:Continuous AddPower$ X` reads it |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw, end of turn; `TriggerZones$ Graveyard` at upkeep), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]; a cost paid as it resolves: [`trigger_cost`]) |
 //! | `SP$ Discard \| Mode$ Hand \| Defined$ Each`, `SP$ ChangeZoneAll \| Destination$ Library \| Shuffle$ True` (then each draws) | effects on every player ([`everyone`]) |
@@ -44,7 +56,9 @@ pub mod card;
 pub mod characteristics;
 pub mod charm;
 pub mod counters;
+pub mod counting;
 pub mod effect;
+pub mod emblem;
 pub mod entering;
 pub mod equipment;
 pub mod everyone;
@@ -57,9 +71,11 @@ pub mod moment;
 pub mod ninjutsu;
 pub mod players;
 pub mod replacement;
+pub mod saga;
 pub mod spell;
 pub mod statics;
 pub mod target;
+pub mod tokens;
 pub mod trigger;
 pub mod trigger_cost;
 pub mod triggered_keywords;

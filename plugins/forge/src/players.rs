@@ -1,6 +1,8 @@
 //! Spells at a target player (`ValidTgts$ Player`, the spell's `self.chosen`): they draw
 //! cards, or discard — at random, chosen by the caster among the matching ones, or (`Mode$
-//! TgtChoose`) chosen by that player through the mtg rules' `discards_chosen`.
+//! TgtChoose`) chosen by that player through the mtg rules' `discards_chosen`. And
+//! "each player (you, each opponent) sacrifices a creature" (`Sacrifice | Defined$ Player
+//! | SacValid$ Creature`), each choosing their own through the rules' `sacrifices_creature`.
 
 use forge_script::Ability;
 use serde_json::{json, Value};
@@ -64,4 +66,29 @@ pub fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<V
     };
     let from = json!({ "type": "objects", "zone": "hand", "where": conditions, "pick": pick });
     vec![json!({ "type": "move", "zone": "graveyard", "to": from })]
+}
+
+/// The parameters [`sacrifice`] reads.
+pub const SACRIFICE: &[&str] = &["Defined", "SacValid"];
+
+/// `Sacrifice | Defined$ Player / You / Opponent | SacValid$ Creature` without a target:
+/// each of those players sacrifices a creature of their choice (the mtg rules'
+/// `sacrifices_creature`, asked of that player). `Err` names what the rules lack.
+pub fn sacrifice(a: &Ability) -> Result<Vec<Value>, String> {
+    let p = |k: &str| a.params.get(k);
+    if p("SacValid") != Some("Creature") {
+        return Err(format!(
+            "Sacrifice SacValid$ {}",
+            p("SacValid").unwrap_or("(none)")
+        ));
+    }
+    let who = match p("Defined") {
+        Some("Player") => json!({ "type": "players" }),
+        None | Some("You") => json!("owner"),
+        Some("Opponent") => json!({ "type": "players", "which": "enemy" }),
+        Some(other) => return Err(format!("Sacrifice Defined$ {other}")),
+    };
+    Ok(vec![
+        json!({ "type": "emit", "event": "sacrifices_creature", "to": who }),
+    ])
 }

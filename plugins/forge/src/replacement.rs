@@ -3,7 +3,8 @@
 //! <other> | Defined$ ReplacedCard` (Rest in Peace: "if a card would be put into a
 //! graveyard from anywhere, exile it instead"). It becomes two class replacements of the
 //! mtg mod — on `destroyed` and on `moved`, when the event's `to` is the zone — that
-//! send the card to the other zone, while the holder is on the battlefield. Also
+//! send the card to the other zone, while the holder is on the battlefield (`wasNotCast`:
+//! unless it moves from the stack — Containment Priest). Also
 //! `R:Event$ DamageDone` changing the damage's amount (Furnace of Rath).
 
 use forge_script::{Ability, Face};
@@ -60,23 +61,33 @@ pub fn translate(face: &Face, r: &Ability) -> Result<Vec<Value>, Vec<String>> {
             ""
         }
     };
-    let valid = crate::valid::condition(
-        r.params.get("ValidCard").unwrap_or("Card"),
-        "R:Event$ Moved ValidCard$",
-    )
-    .unwrap_or_else(|m| {
-        missing.push(m);
-        Value::Null
-    });
+    // `wasNotCast` (Containment Priest): a card cast enters from the stack, so the card
+    // was not cast when it would move from anywhere else.
+    let valid_card = r.params.get("ValidCard").unwrap_or("Card");
+    let (valid_card, not_cast) = match valid_card.strip_suffix("+wasNotCast") {
+        Some(v) if !v.contains(',') => (v, true),
+        _ => (valid_card, false),
+    };
+    let valid =
+        crate::valid::condition(valid_card, "R:Event$ Moved ValidCard$").unwrap_or_else(|m| {
+            missing.push(m);
+            Value::Null
+        });
     if !missing.is_empty() {
         return Err(missing);
     }
-    let to_zone = json!({ "type": "event_field", "field": "to", "is": would_go });
+    let mut target = vec![
+        valid,
+        json!({ "type": "event_field", "field": "to", "is": would_go }),
+    ];
+    if not_cast {
+        target.push(json!({ "not": { "type": "event_field", "field": "from", "is": "stack" } }));
+    }
     Ok(["core:event/destroyed", "core:event/moved"]
         .iter()
         .map(|event| {
             json!({
-                "would": { "event": event, "target": [valid, to_zone] },
+                "would": { "event": event, "target": target },
                 "zones": [holder_zone],
                 "to": goes,
             })

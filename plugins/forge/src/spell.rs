@@ -42,6 +42,7 @@ const UNTARGETED: &[&str] = &[
     "Fog",
     "Scry",
     "Discard",
+    "Dig",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
@@ -94,6 +95,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "ChangeType",
         "UnlessCost",
         "LibraryPosition",
+        "Shuffle",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -292,6 +294,11 @@ fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>
             a.params.get("Origin").unwrap_or("(none)")
         ));
     }
+    if a.params.get("Shuffle").is_some_and(|s| s != "True")
+        || (a.params.get("Shuffle").is_some() && a.params.get("Destination") != Some("Library"))
+    {
+        missing.push("A:SP$ ChangeZone with Shuffle$".into());
+    }
     // `LibraryPosition$ N`: N cards from the top (Oust: second from the top).
     let position = a.params.get("LibraryPosition");
     match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
@@ -312,6 +319,11 @@ fn change_zone(a: &Ability, tags: &[String], at: &str, missing: &mut Vec<String>
             missing.push("A:SP$ ChangeZone with LibraryPosition$".into());
             Vec::new()
         }
+        // "Its owner shuffles it into their library" (`Shuffle$ True`: Chaos Warp).
+        Some("library") if a.params.get("Shuffle") == Some("True") => vec![
+            json!({ "type": "move", "zone": "library", "to": { "ref": at } }),
+            json!({ "type": "emit", "event": "shuffle", "to": { "type": "owner", "of": "self.chosen" } }),
+        ],
         Some(zone) => {
             vec![json!({ "type": "move", "zone": zone, "to": { "ref": at } })]
         }
@@ -516,6 +528,24 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
     }
     if api == "ChangeZone" && ab.params.get("DefinedPlayer") == Some("TargetedController") {
         return (crate::asks::target_controller_searches(ab, missing), false);
+    }
+    // "Then reveals the top card of their library ..." (Chaos Warp).
+    if api == "Dig" && ab.params.get("SubAbility").is_none() {
+        let unknown = ab
+            .params
+            .keys_outside(crate::library::DIG)
+            .find(|k| !["DB", "SpellDescription", "StackDescription"].contains(k));
+        return match (unknown, crate::library::dig(ab)) {
+            (None, Ok(actions)) => (actions, false),
+            (Some(k), _) => {
+                missing.push(format!("SubAbility DB$ Dig with {k}$"));
+                (Vec::new(), false)
+            }
+            (None, Err(m)) => {
+                missing.push(m);
+                (Vec::new(), false)
+            }
+        };
     }
     match (api, ab.params.get("Defined"), number(amount)) {
         ("GainLife", None | Some("You"), Some(n)) if plain => (

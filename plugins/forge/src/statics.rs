@@ -20,6 +20,8 @@ const INERT: &[&str] = &[
     "Affected",
     "CheckSVar",
     "SVarCompare",
+    // The SVars the ability reads (its `X`), for Forge's AI.
+    "References",
 ];
 
 /// Counts the rules can make (`Count$Valid <valid>`, the `X` of `CheckSVar$ X`), and the
@@ -65,7 +67,7 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     if mode != "Continuous" {
         return Err(vec![format!("S:Mode$ {mode}")]);
     }
-    if let Some(aura) = extra_land_plays(s) {
+    if let Some(aura) = controller_keyword(s) {
         return Ok(aura);
     }
     let mut missing = Vec::new();
@@ -84,13 +86,11 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
                 } else {
                     ("set", "set")
                 };
-                // `AddPower$ X` with `X` a count the rules make (Cranial Plating's
-                // artifacts you control), kept up to date by the aura.
-                let counted = face
-                    .svar(v)
-                    .and_then(|x| COUNTS.iter().find(|(c, _)| *c == x.value))
-                    .map(|(_, r)| json!(format!("count({r})")));
-                match number(v).map(|n| json!(n)).or(counted) {
+                // A number, or an SVar the rules can count (`X` = `Count$Valid ...`).
+                let value = number(v)
+                    .map(|n| json!(n))
+                    .or_else(|| crate::effect::amount(face, Some(v)));
+                match value {
                     Some(n) => {
                         modifiers.push(json!({ "key": key, "op": op, "value": n, "layer": layer }))
                     }
@@ -106,6 +106,10 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
                         None => missing.push(format!("S:Continuous AddKeyword$ {kw}")),
                     }
                 }
+            }
+            // "Can't attack" (Ensnaring Bridge): the rules' `cannot_attack`.
+            "AddHiddenKeyword" if v == "CARDNAME can't attack." => {
+                modifiers.push(json!({ "key": "cannot_attack", "op": "tag", "layer": "ability" }))
             }
             "RemoveAllAbilities" if v == "True" => modifiers
                 .push(json!({ "key": "no_abilities", "op": "tag", "layer": "lose_abilities" })),
@@ -126,10 +130,19 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
             missing.push("S:Continuous without Affected$".into());
             Value::Null
         }
-        Some(a) => crate::valid::condition(a, "S:Continuous Affected$").unwrap_or_else(|m| {
-            missing.push(m);
-            Value::Null
-        }),
+        Some(a) => {
+            // `X` in `Affected$` (`Creature.powerGTX`) is the card's SVar X.
+            let x = crate::effect::amount(face, Some("X"));
+            crate::valid::condition_with_x(
+                a,
+                "S:Continuous Affected$",
+                x.as_ref().and_then(Value::as_str),
+            )
+            .unwrap_or_else(|m| {
+                missing.push(m);
+                Value::Null
+            })
+        }
     };
     if modifiers.is_empty() {
         missing.push("S:Continuous that changes nothing the rules know".into());
@@ -188,15 +201,20 @@ fn raise_cost(s: &Ability) -> Result<Value, String> {
     }
 }
 
-/// `S:Mode$ Continuous | Affected$ You | AddKeyword$ AdjustLandPlays:N` ("you may play N
-/// additional lands on each of your turns": Exploration): an aura over the card's
-/// controller adding N to their `land_limit`.
-fn extra_land_plays(s: &Ability) -> Option<Value> {
-    let n = s
-        .params
-        .get("AddKeyword")?
-        .strip_prefix("AdjustLandPlays:")
-        .and_then(number)?;
+/// `S:Mode$ Continuous | Affected$ You | AddKeyword$ K`, a keyword of the card's
+/// controller: `AdjustLandPlays:N` ("you may play N additional lands on each of your
+/// turns": Exploration) adds N to their `land_limit`; `Skip your draw step.` (Yawgmoth's
+/// Bargain) tags them `skips_draw_step`, which the rules' turn reads. An aura over that
+/// player.
+fn controller_keyword(s: &Ability) -> Option<Value> {
+    let keyword = s.params.get("AddKeyword")?;
+    let modifier = match keyword.strip_prefix("AdjustLandPlays:").and_then(number) {
+        Some(n) => json!({ "key": "land_limit", "op": "add", "value": n, "layer": "add" }),
+        None if keyword == "Skip your draw step." => {
+            json!({ "key": "skips_draw_step", "op": "tag", "layer": "ability" })
+        }
+        None => return None,
+    };
     let plain = s.params.get("Affected") == Some("You")
         && s.params
             .0
@@ -205,7 +223,7 @@ fn extra_land_plays(s: &Ability) -> Option<Value> {
     plain.then(|| {
         json!({
             "select": { "type": "players", "which": "friendly" },
-            "modifiers": [{ "key": "land_limit", "op": "add", "value": n, "layer": "add" }],
+            "modifiers": [modifier],
             "zones": ["battlefield"],
         })
     })

@@ -52,9 +52,17 @@ const COLOURS: &[&str] = &["White", "Blue", "Black", "Red", "Green"];
 /// `expr` as one condition (an `any` over its `,`-separated alternatives); `Err` names
 /// the part that is not understood (for the card's `missing` list, prefixed by `what`).
 pub fn condition(expr: &str, what: &str) -> Result<Value, String> {
+    condition_with_x(expr, what, None)
+}
+
+/// [`condition`], where a comparison may be with `X` (`Creature.powerGTX`: Ensnaring
+/// Bridge), `x` being X as an expression of the rules (`count(my_hand)`).
+pub fn condition_with_x(expr: &str, what: &str, x: Option<&str>) -> Result<Value, String> {
     let mut alternatives = Vec::new();
     for alt in expr.split(',').map(str::trim) {
-        alternatives.push(Value::Array(one(alt).map_err(|p| format!("{what} {p}"))?));
+        alternatives.push(Value::Array(
+            one(alt, x).map_err(|p| format!("{what} {p}"))?,
+        ));
     }
     Ok(match alternatives.len() {
         1 => alternatives.remove(0),
@@ -63,29 +71,57 @@ pub fn condition(expr: &str, what: &str) -> Result<Value, String> {
 }
 
 /// One alternative: the base type's tag, then each `+`-joined property.
-fn one(alt: &str) -> Result<Vec<Value>, String> {
+fn one(alt: &str, x: Option<&str>) -> Result<Vec<Value>, String> {
     let (base, props) = alt.split_once('.').unwrap_or((alt, ""));
-    let Some((_, tag)) = BASES.iter().find(|(b, _)| *b == base) else {
-        return Err(alt.to_owned());
+    let tag = match BASES.iter().find(|(b, _)| *b == base) {
+        Some((_, tag)) => tag.map(str::to_owned),
+        // Any other subtype (`Knight.YouCtrl`: History of Benalia) is its type's tag; words
+        // that name no object's type (players, spells) are refused.
+        None if is_subtype(base) => Some(slug(base)),
+        None => return Err(alt.to_owned()),
     };
     let mut all = Vec::new();
     if let Some(t) = tag {
         all.push(json!({ "type": "has_tag", "tag": t }));
     }
     for p in props.split('+').filter(|p| !p.is_empty()) {
-        all.push(property(p).ok_or_else(|| format!("{base}.{p}"))?);
+        all.push(property(p, x).ok_or_else(|| format!("{base}.{p}"))?);
     }
     Ok(all)
 }
 
+/// Whether `word` may be a subtype: one capitalised word that is not a player, a spell or
+/// an emblem.
+fn is_subtype(word: &str) -> bool {
+    word.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && word.chars().all(|c| c.is_ascii_alphabetic())
+        && ![
+            "Player",
+            "Opponent",
+            "You",
+            "Spell",
+            "Emblem",
+            "Any",
+            "Triggered",
+            "Targeted",
+        ]
+        .contains(&word)
+}
+
 /// One property: whose it is, which it is, its colour or type (or their negation).
-fn property(p: &str) -> Option<Value> {
+fn property(p: &str, x: Option<&str>) -> Option<Value> {
     Some(match p {
         "YouCtrl" => json!({ "type": "owned_by", "owner": "friendly" }),
-        "OppCtrl" => json!({ "type": "owned_by", "owner": "enemy" }),
+        // (The rules know one owner per card, which is also its controller.)
+        "OppCtrl" | "OppOwn" => json!({ "type": "owned_by", "owner": "enemy" }),
         "Self" => json!({ "type": "is_self" }),
-        "Other" => json!({ "not": { "type": "is_self" } }),
+        // Not the card itself: the holder (a static's card), nor the card whose ability
+        // is resolving (`self.source_card`: battle cry's "each other attacking creature").
+        "Other" => {
+            json!({ "not": { "any": [{ "type": "is_self" }, { "type": "same", "a": "target", "b": "self.source_card" }] } })
+        }
         "tapped" => json!({ "type": "has_tag", "tag": "tapped" }),
+        "attacking" => json!({ "type": "has_tag", "tag": "attacking" }),
         // Mana value (`cmcLE3`: 3 or less), power, toughness (`powerLE2`).
         p if ["cmc", "power", "toughness"]
             .iter()
@@ -98,10 +134,22 @@ fn property(p: &str) -> Option<Value> {
             ]
             .iter()
             .find_map(|(f, k)| p.strip_prefix(f).map(|r| (*k, r)))?;
-            let (op, n) = comparison(rest)?;
-            json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": n })
+            let right = match (comparison(rest), x) {
+                (Some((op, n)), _) => Some((op, json!(n))),
+                // `GTX`: compared with X.
+                (None, Some(x)) => comparison(&rest.replace('X', "0"))
+                    .filter(|_| rest.ends_with('X'))
+                    .map(|(op, _)| (op, json!(x))),
+                (None, None) => None,
+            };
+            let (op, right) = right?;
+            json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": right })
         }
         "untapped" => json!({ "not": { "type": "has_tag", "tag": "tapped" } }),
+        // `namedRelentless Rats`: the card's name.
+        p if p.starts_with("named") => {
+            json!({ "type": "is", "key": "title", "value": p.strip_prefix("named")? })
+        }
         _ => match p.strip_prefix("non") {
             Some(t) => json!({ "not": type_or_colour(t)? }),
             None => type_or_colour(p)?,
@@ -135,7 +183,7 @@ mod tests {
         let c = condition("Creature.Merfolk+Other", "Affected$").unwrap();
         assert_eq!(
             c,
-            json!([{ "type": "has_tag", "tag": "creature" }, { "type": "has_tag", "tag": "merfolk" }, { "not": { "type": "is_self" } }])
+            json!([{ "type": "has_tag", "tag": "creature" }, { "type": "has_tag", "tag": "merfolk" }, { "not": { "any": [{ "type": "is_self" }, { "type": "same", "a": "target", "b": "self.source_card" }] } }])
         );
         let c = condition("Creature.nonBlack,Player", "ValidTgts$").unwrap_err();
         assert_eq!(c, "ValidTgts$ Player");
