@@ -75,6 +75,9 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     for (k, v) in &s.params.0 {
         match k.as_str() {
             k if INERT.contains(&k) => {}
+            // "CARDNAME has hexproof as long as it's untapped": `Affected$` over the card
+            // itself (below).
+            "AffectedDefined" if v == "Self" => {}
             "AddPower" | "AddToughness" | "SetPower" | "SetToughness" => {
                 let key = if k.ends_with("Power") {
                     "power"
@@ -143,6 +146,10 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
                 Value::Null
             })
         }
+    };
+    let affected = match s.params.get("AffectedDefined") {
+        Some(_) => json!([{ "type": "is_self" }, affected]),
+        None => affected,
     };
     if modifiers.is_empty() {
         missing.push("S:Continuous that changes nothing the rules know".into());
