@@ -193,6 +193,12 @@ fn restrictions(
         Some("1") => tags.push("once_each_turn".into()),
         Some(n) => return Err(vec![format!("A:AB$ with ActivationLimit$ {n}")]),
     }
+    // "Activate only as a sorcery" (level up): the rules' `sorcery_speed_ability`.
+    match a.params.get("SorcerySpeed") {
+        None => {}
+        Some("True") => tags.push("sorcery_speed_ability".into()),
+        Some(v) => return Err(vec![format!("A:AB$ with SorcerySpeed$ {v}")]),
+    }
     match a
         .params
         .get("ActivationCardsInHand")
@@ -314,7 +320,7 @@ pub fn ability(
         plain.params.0.retain(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "Cost" | "References" | "ActivationLimit" | "ActivationCardsInHand"
+                "Cost" | "References" | "ActivationLimit" | "ActivationCardsInHand" | "SorcerySpeed"
             )
         });
         let e = crate::effect::untargeted(face, class, &plain).map_err(|m| {

@@ -124,6 +124,10 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     keywords(face, &class, &mut parts, &mut missing);
+    // Level up N (702.87): "{N}: put a level counter on this; level up only as a
+    // sorcery", an activated ability like the script's own.
+    let levelled = crate::levels::with_level_up(face);
+    let face = levelled.as_ref().unwrap_or(face);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         // A mana ability's trigger (Wild Growth) does not use the stack.
@@ -247,6 +251,9 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
                 Err(m) => missing.push(m),
             }
             continue;
+        }
+        if k.name == "Level up" && k.params.len() == 1 {
+            continue; // [`crate::levels`]: an activated ability.
         }
         if k.name == "ETBReplacement" {
             match crate::entering::etb_replacement(face, k) {

@@ -422,6 +422,13 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             vec![json!({ "type": "move", "zone": "graveyard",
                 "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } })]
         }
+        "PutCounter" if matches!(p("Defined"), None | Some("Self")) => {
+            used.extend(["Defined", "CounterType", "CounterNum"]);
+            crate::counters::put_on_card(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
         // "CARDNAME gets +N/+M / gains K until end of turn" (`Defined$ Self` or none).
         "Pump" if matches!(p("Defined"), None | Some("Self")) && p("ValidTgts").is_none() => {
             used.extend(["Defined", "NumAtt", "NumDef", "KW"]);

@@ -62,6 +62,7 @@ pub mod emblem;
 pub mod entering;
 pub mod equipment;
 pub mod everyone;
+pub mod levels;
 pub mod library;
 pub mod locate;
 pub mod loyalty;

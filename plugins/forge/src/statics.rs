@@ -45,14 +45,19 @@ fn check_svar(face: &Face, s: &Ability) -> Result<Option<Value>, String> {
     let counted = face
         .svar(name)
         .and_then(|v| COUNTS.iter().find(|(c, _)| *c == v.value))
-        .map(|(_, r)| *r);
+        .map(|(_, r)| format!("count({r})"))
+        // Another count the rules make (`Count$Valid Card.Self+counters_GE2_LEVEL`).
+        .or_else(|| {
+            crate::effect::amount(face, Some(name))
+                .and_then(|v| v.as_str().map(str::to_owned))
+        });
     let compare = s
         .params
         .get("SVarCompare")
         .and_then(|c| crate::valid::comparison(c));
     match (counted, compare) {
         (Some(r), Some((op, n))) => Ok(Some(
-            json!({ "type": "compare", "left": format!("count({r})"), "op": op, "right": n }),
+            json!({ "type": "compare", "left": r, "op": op, "right": n }),
         )),
         _ => Err("S:Continuous with CheckSVar$".into()),
     }
