@@ -130,6 +130,7 @@ fn cost(text: &str) -> Result<Cost, String> {
             "Sac<1/CARDNAME>" => Some("self"),
             "Sac<1/Creature>" => Some("creature"),
             "Sac<1/Land>" => Some("land"),
+            "Sac<1/Artifact>" => Some("artifact"),
             _ => None,
         };
         if sac.is_some() && c.sacrifice.is_none() {

@@ -252,6 +252,18 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
             }
             continue;
         }
+        // Modular N ([`crate::modular`]).
+        if let Some(m) = crate::modular::translate(k, class, &face.name).filter(|_| k.params.is_empty()) {
+            match m {
+                Ok(m) => {
+                    parts.replacements.push(m.replacement);
+                    parts.triggers.extend(m.triggers);
+                    parts.classes.push(m.class);
+                }
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         if k.name == "Level up" && k.params.len() == 1 {
             continue; // [`crate::levels`]: an activated ability.
         }

@@ -23,6 +23,8 @@
 //! | `K:Equip N`, `S:... Affected$ Creature.EquippedBy` | tag `equip`, `equip_cost_*`: the rules' equip move; class auras over `equipped` ([`equipment`]) |
 //! | `A:AB$ ChangeZone \| Ninjutsu$ True \| Cost$ N U Return<1/Creature.attacking+unblocked>` | tag `ninjutsu`, `ninjutsu_cost_*`: the rules' ninjutsu move ([`ninjutsu`]) |
 //! | `T:Mode$ AttackerUnblocked`; `KW$ HIDDEN CARDNAME assigns no combat damage` | the rules' `attacker_unblocked`; tag `assigns_no_combat_damage` |
+//! | `K:Level up:W`; `K:Modular N` | a sorcery-speed activated ability putting `level` counters ([`levels`]); enters with counters, a dies trigger moving them ([`modular`]) |
+//! | `K:Protection from Demons` / `Dragons` | tags `protection_from_demon` / `_dragon` |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
 //! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer` / `TargetedController`, `DestinationZone$ Battlefield`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
 //! | `Sacrifice \| Defined$ Player \| SacValid$ Creature` (no target) | the rules' `sacrifices_creature` for each player ([`players`]) |
@@ -68,6 +70,7 @@ pub mod locate;
 pub mod loyalty;
 pub mod mana;
 pub mod mass;
+pub mod modular;
 pub mod moment;
 pub mod ninjutsu;
 pub mod players;
