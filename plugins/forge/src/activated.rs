@@ -35,6 +35,8 @@ pub struct Activated {
     pub tags: Vec<String>,
     /// The cost's properties (`ability_cost_*`, `ability_life`).
     pub props: Vec<(String, Value)>,
+    /// Class auras of the card (what a counter cost may remove: `ability_counters`).
+    pub auras: Vec<Value>,
 }
 
 /// An activated ability's cost.
@@ -49,6 +51,8 @@ struct Cost {
     /// Other costs that choose objects: `Discard<1/Creature>`, `ExileFromGrave<N/Card>`,
     /// `Return<1/Forest>`, `tapXType<1/Creature>`.
     chosen: Vec<Chosen>,
+    /// `SubCounter<N/TYPE>`: the property counting the counters removed, and how many.
+    counters: Option<(&'static str, i64)>,
 }
 
 /// A cost paid with objects its controller chooses as they pay.
@@ -133,7 +137,14 @@ fn cost(text: &str) -> Result<Cost, String> {
             "Sac<1/Artifact>" => Some("artifact"),
             _ => None,
         };
-        if sac.is_some() && c.sacrifice.is_none() {
+        let sub = part
+            .strip_prefix("SubCounter<")
+            .and_then(|r| r.strip_suffix('>'))
+            .and_then(|r| r.split_once('/'))
+            .and_then(|(n, kind)| Some((crate::counters::property_of(kind)?, n.parse::<i64>().ok()?)));
+        if sub.is_some() && c.counters.is_none() {
+            c.counters = sub;
+        } else if sac.is_some() && c.sacrifice.is_none() {
             c.sacrifice = sac;
         } else if let Some(chosen) = Chosen::parse(part) {
             c.chosen.push(chosen);
@@ -227,6 +238,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let mut props = Vec::new();
     restrictions(a, &mut tags, &mut props)?;
     let free = cost.generic == 0
+        && cost.counters.is_none()
         && cost.life == 0
         && cost.sacrifice.is_none()
         && cost.chosen.is_empty()
@@ -271,6 +283,20 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         props.extend(prop);
         act.insert(0, pay);
     }
+    // Removing counters (`SubCounter<N/CHARGE>`): the card must have them (its aura
+    // keeps `ability_counters` at its count; the rules' `removes_counters`), and its
+    // trigger removes them as the ability goes on the stack.
+    let mut auras = Vec::new();
+    if let Some((key, n)) = cost.counters {
+        tags.push("removes_counters".to_owned());
+        props.push(("ability_counter_cost".to_owned(), json!(n)));
+        auras.push(json!({
+            "select": { "type": "objects", "zone": "battlefield", "where": { "type": "is_self" } },
+            "modifiers": [{ "key": "ability_counters", "op": "set", "value": format!("target.{key}") }],
+            "zones": ["battlefield"],
+        }));
+        act.insert(0, json!({ "type": "add", "key": key, "amount": -n, "to": "self" }));
+    }
     if tags.iter().any(|t| t == "once_each_turn") {
         act.push(json!({ "type": "tag", "tag": "activated_this_turn", "to": "self" }));
     }
@@ -284,6 +310,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         classes,
         tags,
         props,
+        auras,
     })
 }
 
@@ -296,6 +323,9 @@ pub fn ability(
     a: &Ability,
 ) -> Result<(Value, Vec<(String, Value)>), Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
+    if api == "Charm" {
+        return crate::charm_ability::ability(face, class, title, a);
+    }
     if api == "Effect" {
         return crate::emblem::ability(face, class, title, a);
     }

@@ -497,6 +497,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                     triggers.push(ab.card_trigger);
                     out.classes.extend(ab.classes);
                     out.props.extend(ab.props);
+                    out.auras.extend(ab.auras);
                 }
                 Err(m) => missing.extend(m),
             },
