@@ -322,6 +322,16 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
                 Some("attacks_each_combat")
             }
             "CantBeBlockedBy Creature.Wall" => Some("unblockable_by_walls"),
+            // "Can't be blocked by creatures with power N or less" (Questing Beast).
+            n if n
+                .strip_prefix("CantBeBlockedBy Creature.powerLE")
+                .and_then(|n| n.parse::<i64>().ok())
+                .is_some() =>
+            {
+                let n = n.trim_start_matches("CantBeBlockedBy Creature.powerLE");
+                parts.props.push(("blockers_power_above".into(), json!(n.parse::<i64>().unwrap_or(0))));
+                Some("blocked_only_by_power")
+            }
             _ => None,
         };
         if let (Some(tag), true) = (tag, k.params.is_empty()) {

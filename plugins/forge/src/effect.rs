@@ -535,7 +535,8 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         "Count$InYourHand" => "count(my_hand)".to_owned(),
         // The mana value of the cards remembered (Dark Confidant's revealed card).
         "Remembered$CardManaCost" => "sum(remembered_cards, mana_value)".to_owned(),
-        "TriggerCount$DamageAmount" => "self.source_card.damage_taken".to_owned(),
+        // Kept on the ability by its damage trigger ([`crate::moment`]).
+        "TriggerCount$DamageAmount" => "self.damage_amount".to_owned(),
         _ if counted.is_some() => counted?,
         // Devotion to a colour (700.5): its mana symbols among the costs of your permanents.
         _ if base.starts_with("Count$Devotion.") => {

@@ -219,11 +219,15 @@ pub fn card_triggers(moment: Moment, create: &Value, cast: Option<Value>) -> Vec
             "do": create,
         })],
         // The amount is kept on the card for the ability (`self.source_card.damage_taken`).
-        Moment::Damaged => vec![json!({
-            "when": { "event": "core:event/damaged", "target": { "type": "is_self" } },
-            "zones": ["battlefield"],
-            "do": [{ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" }, create[0].clone()],
-        })],
+        Moment::Damaged => {
+            let mut act = vec![json!({ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" })];
+            act.extend(after_create(create, vec![json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } })]));
+            vec![json!({
+                "when": { "event": "core:event/damaged", "target": { "type": "is_self" } },
+                "zones": ["battlefield"],
+                "do": act,
+            })]
+        }
         Moment::DamagesOpponent => vec![json!({
             "when": { "event": "core:event/damaged", "condition": { "type": "is_self" }, "target": [{ "type": "has_tag", "tag": "player" }, { "type": "owned_by", "owner": "enemy" }] },
             "zones": ["battlefield"],
@@ -272,12 +276,29 @@ fn deals_damage_trigger(equipped: bool, to: DamageTo, combat: bool, create: &Val
         }
         DamageTo::Any => json!([]),
     };
-    let mut act = create.as_array().cloned().unwrap_or_default();
-    act.push(json!({ "type": "link", "key": "triggered_target", "object": { "type": "object", "object": "event.target" }, "to": { "ref": "top_of_stack" } }));
-    act.push(json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } }));
+    let act = after_create(create, vec![
+        json!({ "type": "link", "key": "triggered_target", "object": { "type": "object", "object": "event.target" }, "to": { "ref": "top_of_stack" } }),
+        json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } }),
+    ]);
     json!({
         "when": { "event": "core:event/damaged", "condition": source, "target": target },
         "zones": ["battlefield"],
         "do": [{ "type": "if", "condition": { "type": "compare", "left": "event.amount", "op": ">", "right": 0 }, "then": act }],
     })
+}
+
+/// `create` (the actions putting the ability on the stack, maybe inside an intervening
+/// "if") followed by `extra`, run on the new ability (`top_of_stack`) only when it was
+/// created.
+fn after_create(create: &Value, extra: Vec<Value>) -> Vec<Value> {
+    let mut acts = create.as_array().cloned().unwrap_or_default();
+    match acts.first_mut() {
+        Some(first) if first["type"] == "if" => {
+            if let Some(then) = first["then"].as_array_mut() {
+                then.extend(extra);
+            }
+        }
+        _ => acts.extend(extra),
+    }
+    acts
 }

@@ -69,6 +69,9 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     if mode == "RaiseCost" {
         return raise_cost(s).map_err(|m| vec![m]);
     }
+    if mode == "CantPreventDamage" {
+        return cant_prevent(s).map_err(|m| vec![m]);
+    }
     if mode != "Continuous" {
         return Err(vec![format!("S:Mode$ {mode}")]);
     }
@@ -186,6 +189,24 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
         aura["while"] = c;
     }
     Ok(aura)
+}
+
+/// `S:Mode$ CantPreventDamage | IsCombat$ True | ValidSource$ Creature.YouCtrl` ("combat
+/// damage that would be dealt by creatures you control can't be prevented": Questing
+/// Beast): an aura tagging its controller `combat_damage_unpreventable`, which the mtg
+/// rules' prevention effects (protection, Fog) read.
+fn cant_prevent(s: &Ability) -> Result<Value, String> {
+    let fits = s.params.get("IsCombat") == Some("True")
+        && s.params.get("ValidSource") == Some("Creature.YouCtrl")
+        && s.params.keys_outside(&["Mode", "IsCombat", "ValidSource", "Description"]).next().is_none();
+    fits.then(|| {
+        json!({
+            "select": { "type": "players", "which": "friendly" },
+            "modifiers": [{ "key": "combat_damage_unpreventable", "op": "tag", "layer": "ability" }],
+            "zones": ["battlefield"],
+        })
+    })
+    .ok_or_else(|| "S:Mode$ CantPreventDamage".into())
 }
 
 /// `S:Mode$ RaiseCost | ValidCard$ <valid> | Type$ Spell | Amount$ N` ("noncreature spells
