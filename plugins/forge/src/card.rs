@@ -219,6 +219,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     let content = tree.to_string();
     let mut refs = crate::effect::own_count_refs(&class, &content);
     refs.extend(crate::counting::refs(face, &content));
+    refs.extend(crate::charm_two::refs(face, &class, &content));
     if !refs.is_empty() {
         tree["ref"] = Value::Object(refs);
     }

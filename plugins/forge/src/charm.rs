@@ -47,6 +47,10 @@ pub fn translate(
         .filter(|(k, _)| !CHARM_KEYS.contains(&k.as_str()))
         .map(|(k, _)| format!("A:SP$ Charm with {k}$"))
         .collect();
+    // "Choose two" ([`crate::charm_two`]).
+    if a.params.get("CharmNum") == Some("2") && missing.is_empty() {
+        return crate::charm_two::translate(face, class, a);
+    }
     if !matches!(a.params.get("CharmNum"), None | Some("1")) {
         missing.push(format!(
             "A:SP$ Charm with CharmNum$ {}",

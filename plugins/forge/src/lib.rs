@@ -27,6 +27,7 @@
 //! | `K:Protection from Demons` / `Dragons` | tags `protection_from_demon` / `_dragon` |
 //! | `A:AB$ Charm \| Cost$ SubCounter<1/CHARGE> \| Choices$ ...` | a modal ability ([`charm_ability`]) costing the card's counters (`removes_counters`) |
 //! | `K:CantBeBlockedBy Creature.powerLEN`; `S:Mode$ CantPreventDamage \| IsCombat$ True` | tag `blocked_only_by_power`, `blockers_power_above`; the controller's `combat_damage_unpreventable` |
+//! | `A:SP$ Charm \| CharmNum$ 2` | modes and targets chosen as it is cast, counted legal targets on resolution ([`charm_two`]) |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
 //! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer` / `TargetedController`, `DestinationZone$ Battlefield`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
 //! | `Sacrifice \| Defined$ Player \| SacValid$ Creature` (no target) | the rules' `sacrifices_creature` for each player ([`players`]) |
@@ -60,6 +61,7 @@ pub mod card;
 pub mod characteristics;
 pub mod charm;
 pub mod charm_ability;
+pub mod charm_two;
 pub mod counters;
 pub mod counting;
 pub mod effect;
