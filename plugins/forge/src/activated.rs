@@ -141,7 +141,9 @@ fn cost(text: &str) -> Result<Cost, String> {
             .strip_prefix("SubCounter<")
             .and_then(|r| r.strip_suffix('>'))
             .and_then(|r| r.split_once('/'))
-            .and_then(|(n, kind)| Some((crate::counters::property_of(kind)?, n.parse::<i64>().ok()?)));
+            .and_then(|(n, kind)| {
+                Some((crate::counters::property_of(kind)?, n.parse::<i64>().ok()?))
+            });
         if sub.is_some() && c.counters.is_none() {
             c.counters = sub;
         } else if sac.is_some() && c.sacrifice.is_none() {
@@ -295,7 +297,10 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
             "modifiers": [{ "key": "ability_counters", "op": "set", "value": format!("target.{key}") }],
             "zones": ["battlefield"],
         }));
-        act.insert(0, json!({ "type": "add", "key": key, "amount": -n, "to": "self" }));
+        act.insert(
+            0,
+            json!({ "type": "add", "key": key, "amount": -n, "to": "self" }),
+        );
     }
     if tags.iter().any(|t| t == "once_each_turn") {
         act.push(json!({ "type": "tag", "tag": "activated_this_turn", "to": "self" }));
@@ -351,7 +356,11 @@ pub fn ability(
         plain.params.0.retain(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "Cost" | "References" | "ActivationLimit" | "ActivationCardsInHand" | "SorcerySpeed"
+                "Cost"
+                    | "References"
+                    | "ActivationLimit"
+                    | "ActivationCardsInHand"
+                    | "SorcerySpeed"
             )
         });
         let e = crate::effect::untargeted(face, class, &plain).map_err(|m| {
@@ -429,7 +438,9 @@ pub fn ability(
         // still on the battlefield, is attached to it (the rules' Equipment, equipment.toml).
         "Attach"
             if !players
-                && props.iter().all(|(k, _)| k == "tgt_creature" || k == "tgt_yours")
+                && props
+                    .iter()
+                    .all(|(k, _)| k == "tgt_creature" || k == "tgt_yours")
                 && matches!(a.params.get("Defined"), None | Some("Self")) =>
         {
             json!({ "type": "attach", "parent": at,

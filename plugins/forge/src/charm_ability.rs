@@ -12,7 +12,15 @@ use serde_json::{json, Value};
 use crate::trigger::ability_class;
 
 /// The parameters of the charm line itself.
-const KEYS: &[&str] = &["AB", "Cost", "Choices", "CharmNum", "Defined", "SpellDescription", "AILogic"];
+const KEYS: &[&str] = &[
+    "AB",
+    "Cost",
+    "Choices",
+    "CharmNum",
+    "Defined",
+    "SpellDescription",
+    "AILogic",
+];
 
 /// The ability class of the charm `a` of the card `class`, and the classes its modes
 /// need; `Err` lists what the rules lack.
@@ -45,15 +53,18 @@ pub fn ability(
             Ok((targeted, actions, more)) => {
                 let n = i + 1;
                 let label = m.params.get("SpellDescription").unwrap_or(name).to_owned();
-                let mut pick = vec![json!({ "type": "set", "key": "charm_mode", "value": n, "to": "self" })];
+                let mut pick =
+                    vec![json!({ "type": "set", "key": "charm_mode", "value": n, "to": "self" })];
                 let mut mode_def = json!({ "label": label, "do": [] });
                 let mut act = actions;
                 if targeted {
                     pick.push(json!({ "type": "link", "key": "chosen", "to": "self", "object": { "type": "objects", "zone": "battlefield", "tag": "creature",
                         "where": { "ref": "targetable_by_me" }, "pick": { "chosen": 1, "prompt": m.params.get("TgtPrompt").unwrap_or("Select target creature") } } }));
                     mode_def["if"] = json!({ "type": "compare", "left": "count(all_creatures)", "op": ">", "right": 0 });
-                    act = vec![json!({ "type": "if", "condition": { "type": "compare", "left": "count(etb_target)", "op": "==", "right": 0 },
-                        "then": [{ "type": "emit", "event": "fizzled", "to": "self" }], "else": act })];
+                    act = vec![
+                        json!({ "type": "if", "condition": { "type": "compare", "left": "count(etb_target)", "op": "==", "right": 0 },
+                        "then": [{ "type": "emit", "event": "fizzled", "to": "self" }], "else": act }),
+                    ];
                 }
                 mode_def["do"] = Value::Array(pick);
                 modes.push(mode_def);
@@ -82,7 +93,10 @@ fn mode(
 ) -> Result<(bool, Vec<Value>, Vec<(String, Value)>), Vec<String>> {
     let api = m.api.as_deref().unwrap_or("?");
     let mut plain = m.clone();
-    plain.params.0.retain(|(k, _)| !matches!(k.as_str(), "SpellDescription" | "IsCurse" | "TgtPrompt"));
+    plain
+        .params
+        .0
+        .retain(|(k, _)| !matches!(k.as_str(), "SpellDescription" | "IsCurse" | "TgtPrompt"));
     let at = json!({ "ref": "etb_target" });
     match (plain.params.get("ValidTgts"), plain.params.get("Defined")) {
         (Some("Creature"), None) => {
@@ -92,7 +106,11 @@ fn mode(
                 "Destroy" => json!({ "type": "destroy", "to": at }),
                 "DealDamage" => match crate::effect::number(plain.params.get("NumDmg")) {
                     Some(n) => json!({ "type": "damage", "amount": n, "source": "self", "to": at }),
-                    None => return Err(vec![format!("A:AB$ Charm mode DealDamage without a number")]),
+                    None => {
+                        return Err(vec![format!(
+                            "A:AB$ Charm mode DealDamage without a number"
+                        )])
+                    }
                 },
                 other => return Err(vec![format!("A:AB$ Charm mode {other} at a creature")]),
             };
@@ -111,11 +129,18 @@ fn mode(
             let equipped = json!({ "type": "object", "object": "self.source_card.parent",
                 "where": [{ "type": "in_zone", "zone": "battlefield" }, { "type": "has_tag", "tag": "creature" }] });
             plain.params.0.retain(|(k, _)| k != "Defined");
-            Ok((false, vec![crate::activated::pump(&plain, equipped)?], Vec::new()))
+            Ok((
+                false,
+                vec![crate::activated::pump(&plain, equipped)?],
+                Vec::new(),
+            ))
         }
         _ => {
-            let e = crate::effect::untargeted(face, class, &plain)
-                .map_err(|m| m.into_iter().map(|m| format!("A:AB$ Charm mode {m}")).collect::<Vec<_>>())?;
+            let e = crate::effect::untargeted(face, class, &plain).map_err(|m| {
+                m.into_iter()
+                    .map(|m| format!("A:AB$ Charm mode {m}"))
+                    .collect::<Vec<_>>()
+            })?;
             Ok((false, e.actions, e.classes))
         }
     }

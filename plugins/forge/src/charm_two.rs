@@ -32,16 +32,29 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     let mut count_legal = Vec::new();
     let mut resolve = Vec::new();
     let mut classes = Vec::new();
-    for (i, name) in a.params.get("Choices").unwrap_or("").split(',').map(str::trim).enumerate() {
+    for (i, name) in a
+        .params
+        .get("Choices")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .enumerate()
+    {
         let n = i + 1;
         let Some(m) = face.svar(name).and_then(|s| s.ability.as_ref()) else {
             missing.push(format!("A:SP$ Charm choice {name} (not an ability)"));
             continue;
         };
         // The mode as its text says, without its closing full stop.
-        let label = m.params.get("SpellDescription").unwrap_or(name).trim_end_matches(['.', ';', ' ']).to_owned();
+        let label = m
+            .params
+            .get("SpellDescription")
+            .unwrap_or(name)
+            .trim_end_matches(['.', ';', ' '])
+            .to_owned();
         let chosen = json!({ "type": "compare", "left": format!("self.charm_mode_{n}"), "op": "==", "right": 1 });
-        let flag = json!({ "type": "set", "key": format!("charm_mode_{n}"), "value": 1, "to": "self" });
+        let flag =
+            json!({ "type": "set", "key": format!("charm_mode_{n}"), "value": 1, "to": "self" });
         if m.params.get("ValidTgts").is_none() {
             match untargeted(face, class, m) {
                 Ok((acts, more)) => {
@@ -54,13 +67,20 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             continue;
         }
         let Some(t) = targeted(m) else {
-            missing.push(format!("A:SP$ Charm with CharmNum$ 2 mode {} at ValidTgts$ {}", m.api.as_deref().unwrap_or("?"), m.params.get("ValidTgts").unwrap_or("")));
+            missing.push(format!(
+                "A:SP$ Charm with CharmNum$ 2 mode {} at ValidTgts$ {}",
+                m.api.as_deref().unwrap_or("?"),
+                m.params.get("ValidTgts").unwrap_or("")
+            ));
             continue;
         };
         let key = format!("charm_target_{n}");
         let target = json!({ "type": "object", "object": format!("self.{key}"), "where": t.legal });
         let Some(act) = (t.act)(target.clone(), m) else {
-            missing.push(format!("A:SP$ Charm mode {}", m.api.as_deref().unwrap_or("?")));
+            missing.push(format!(
+                "A:SP$ Charm mode {}",
+                m.api.as_deref().unwrap_or("?")
+            ));
             continue;
         };
         let mut pick = t.pick.clone();
@@ -68,9 +88,11 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         modes.push(json!({ "label": label, "if": { "type": "compare", "left": format!("count({class}_charm_{n})"), "op": ">", "right": 0 },
             "do": [flag, { "type": "link", "key": key, "object": pick, "to": "self" },
                    { "type": "add", "key": "targeted_modes", "amount": 1, "to": "self" }] }));
-        count_legal.push(json!({ "type": "if", "condition": chosen.clone(), "to": target, "then": [
+        count_legal.push(
+            json!({ "type": "if", "condition": chosen.clone(), "to": target, "then": [
             { "type": "add", "key": "legal_targets", "amount": 1, "to": "self" },
-        ] }));
+        ] }),
+        );
         resolve.push(json!({ "type": "if", "condition": chosen, "then": [act] }));
     }
     if !missing.is_empty() {
@@ -84,7 +106,8 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             { "type": "choose_mode", "count": 2, "prompt": format!("{}: choose two", face.name), "modes": modes },
         ],
     });
-    let mut on_resolve = vec![json!({ "type": "set", "key": "legal_targets", "value": 0, "to": "self" })];
+    let mut on_resolve =
+        vec![json!({ "type": "set", "key": "legal_targets", "value": 0, "to": "self" })];
     on_resolve.extend(count_legal);
     on_resolve.push(json!({ "type": "if",
         "condition": [{ "type": "compare", "left": "self.targeted_modes", "op": ">", "right": 0 }, { "type": "compare", "left": "self.legal_targets", "op": "==", "right": 0 }],
@@ -96,7 +119,12 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "zones": ["stack"],
         "do": on_resolve,
     });
-    Ok(Spell { tags: vec!["untargeted".into()], trigger: Value::Array(vec![cast, resolve]), classes, props: Vec::new() })
+    Ok(Spell {
+        tags: vec!["untargeted".into()],
+        trigger: Value::Array(vec![cast, resolve]),
+        classes,
+        props: Vec::new(),
+    })
 }
 
 /// The refs the card `class` defines for its choose-two charm's targeted modes
@@ -104,13 +132,28 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
 /// `content` uses.
 pub fn refs(face: &Face, class: &str, content: &str) -> serde_json::Map<String, Value> {
     let mut refs = serde_json::Map::new();
-    for a in face.abilities.iter().filter(|a| a.api.as_deref() == Some("Charm")) {
-        for (i, name) in a.params.get("Choices").unwrap_or("").split(',').map(str::trim).enumerate() {
+    for a in face
+        .abilities
+        .iter()
+        .filter(|a| a.api.as_deref() == Some("Charm"))
+    {
+        for (i, name) in a
+            .params
+            .get("Choices")
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .enumerate()
+        {
             let key = format!("{class}_charm_{}", i + 1);
             if !content.contains(&format!("count({key})")) {
                 continue;
             }
-            if let Some(t) = face.svar(name).and_then(|s| s.ability.as_ref()).and_then(targeted) {
+            if let Some(t) = face
+                .svar(name)
+                .and_then(|s| s.ability.as_ref())
+                .and_then(targeted)
+            {
                 refs.insert(key, json!({ "selector": t.pick }));
             }
         }
@@ -119,14 +162,31 @@ pub fn refs(face: &Face, class: &str, content: &str) -> serde_json::Map<String, 
 }
 
 /// An untargeted mode's actions (`TapAll`, or [`crate::effect::untargeted`]).
-fn untargeted(face: &Face, class: &str, m: &Ability) -> Result<(Vec<Value>, Vec<(String, Value)>), Vec<String>> {
+fn untargeted(
+    face: &Face,
+    class: &str,
+    m: &Ability,
+) -> Result<(Vec<Value>, Vec<(String, Value)>), Vec<String>> {
     if m.api.as_deref() == Some("TapAll") {
-        let extra: Vec<String> = m.params.keys_outside(&["DB", "ValidCards", "SpellDescription"]).map(|k| format!("TapAll with {k}$")).collect();
-        let which = crate::valid::condition(m.params.get("ValidCards").unwrap_or("Permanent"), "TapAll ValidCards$").map_err(|e| vec![e])?;
+        let extra: Vec<String> = m
+            .params
+            .keys_outside(&["DB", "ValidCards", "SpellDescription"])
+            .map(|k| format!("TapAll with {k}$"))
+            .collect();
+        let which = crate::valid::condition(
+            m.params.get("ValidCards").unwrap_or("Permanent"),
+            "TapAll ValidCards$",
+        )
+        .map_err(|e| vec![e])?;
         if !extra.is_empty() {
             return Err(extra);
         }
-        return Ok((vec![json!({ "type": "tag", "tag": "tapped", "to": { "type": "objects", "zone": "battlefield", "where": which } })], Vec::new()));
+        return Ok((
+            vec![
+                json!({ "type": "tag", "tag": "tapped", "to": { "type": "objects", "zone": "battlefield", "where": which } }),
+            ],
+            Vec::new(),
+        ));
     }
     let mut plain = m.clone();
     plain.params.0.retain(|(k, _)| k != "SpellDescription");
@@ -141,49 +201,81 @@ fn targeted(m: &Ability) -> Option<Targeted> {
     let base = ["DB", "ValidTgts", "TgtPrompt", "SpellDescription"];
     let battlefield = |tag: &str| json!([{ "type": "in_zone", "zone": "battlefield" }, { "type": "has_tag", "tag": tag }, { "ref": "targetable_by_me" }]);
     match (m.api.as_deref()?, p("ValidTgts")?) {
-        ("Counter", "Card") if p("TargetType") == Some("Spell") && known(&[&base[..], &["TargetType"]].concat()) => Some(Targeted {
-            pick: json!({ "type": "objects", "zone": "stack", "tag": "card", "where": { "not": { "type": "is_self" } } }),
-            legal: json!([{ "type": "in_zone", "zone": "stack" }, { "type": "has_tag", "tag": "card" }]),
-            act: |t, _| Some(json!({ "type": "if", "to": t, "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } }, "then": [{ "type": "move", "zone": "graveyard" }] })),
-        }),
-        ("ChangeZone", "Permanent") if p("Origin") == Some("Battlefield") && p("Destination") == Some("Hand") && known(&[&base[..], &["Origin", "Destination"]].concat()) => Some(Targeted {
-            pick: json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "targetable_by_me" } }),
-            legal: battlefield("permanent"),
-            act: |t, _| Some(json!({ "type": "move", "zone": "hand", "to": t })),
-        }),
-        ("ChangeZone", "Creature.YouCtrl") if p("Origin") == Some("Graveyard") && p("Destination") == Some("Hand") && known(&[&base[..], &["Origin", "Destination"]].concat()) => Some(Targeted {
-            pick: json!({ "type": "objects", "zone": "graveyard", "tag": "creature", "owner": "friendly" }),
-            legal: json!([{ "type": "in_zone", "zone": "graveyard" }, { "type": "has_tag", "tag": "creature" }, { "type": "owned_by", "owner": "friendly" }]),
-            act: |t, _| Some(json!({ "type": "move", "zone": "hand", "to": t })),
-        }),
-        ("Discard", "Player") if p("Mode") == Some("TgtChoose") && known(&[&base[..], &["Mode", "NumCards"]].concat()) => Some(Targeted {
-            pick: json!({ "type": "players" }),
-            legal: json!({ "type": "has_tag", "tag": "player" }),
-            act: |t, m| {
-                let n = crate::effect::number(m.params.get("NumCards").or(Some("1")))?;
-                Some(json!({ "type": "emit", "event": "discards_chosen", "amount": n, "to": t }))
-            },
-        }),
+        ("Counter", "Card")
+            if p("TargetType") == Some("Spell")
+                && known(&[&base[..], &["TargetType"]].concat()) =>
+        {
+            Some(Targeted {
+                pick: json!({ "type": "objects", "zone": "stack", "tag": "card", "where": { "not": { "type": "is_self" } } }),
+                legal: json!([{ "type": "in_zone", "zone": "stack" }, { "type": "has_tag", "tag": "card" }]),
+                act: |t, _| {
+                    Some(
+                        json!({ "type": "if", "to": t, "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } }, "then": [{ "type": "move", "zone": "graveyard" }] }),
+                    )
+                },
+            })
+        }
+        ("ChangeZone", "Permanent")
+            if p("Origin") == Some("Battlefield")
+                && p("Destination") == Some("Hand")
+                && known(&[&base[..], &["Origin", "Destination"]].concat()) =>
+        {
+            Some(Targeted {
+                pick: json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "targetable_by_me" } }),
+                legal: battlefield("permanent"),
+                act: |t, _| Some(json!({ "type": "move", "zone": "hand", "to": t })),
+            })
+        }
+        ("ChangeZone", "Creature.YouCtrl")
+            if p("Origin") == Some("Graveyard")
+                && p("Destination") == Some("Hand")
+                && known(&[&base[..], &["Origin", "Destination"]].concat()) =>
+        {
+            Some(Targeted {
+                pick: json!({ "type": "objects", "zone": "graveyard", "tag": "creature", "owner": "friendly" }),
+                legal: json!([{ "type": "in_zone", "zone": "graveyard" }, { "type": "has_tag", "tag": "creature" }, { "type": "owned_by", "owner": "friendly" }]),
+                act: |t, _| Some(json!({ "type": "move", "zone": "hand", "to": t })),
+            })
+        }
+        ("Discard", "Player")
+            if p("Mode") == Some("TgtChoose")
+                && known(&[&base[..], &["Mode", "NumCards"]].concat()) =>
+        {
+            Some(Targeted {
+                pick: json!({ "type": "players" }),
+                legal: json!({ "type": "has_tag", "tag": "player" }),
+                act: |t, m| {
+                    let n = crate::effect::number(m.params.get("NumCards").or(Some("1")))?;
+                    Some(
+                        json!({ "type": "emit", "event": "discards_chosen", "amount": n, "to": t }),
+                    )
+                },
+            })
+        }
         ("Destroy", "Artifact") if known(&base) => Some(Targeted {
             pick: json!({ "type": "objects", "zone": "battlefield", "tag": "artifact", "where": { "ref": "targetable_by_me" } }),
             legal: battlefield("artifact"),
             act: |t, _| Some(json!({ "type": "destroy", "to": t })),
         }),
-        ("DealDamage", "Creature,Player,Planeswalker") if known(&[&base[..], &["NumDmg"]].concat()) => Some(Targeted {
-            pick: json!({ "from": [
+        ("DealDamage", "Creature,Player,Planeswalker")
+            if known(&[&base[..], &["NumDmg"]].concat()) =>
+        {
+            Some(Targeted {
+                pick: json!({ "from": [
                 { "type": "objects", "zone": "battlefield", "tag": "creature", "where": { "ref": "targetable_by_me" } },
                 { "type": "objects", "zone": "battlefield", "tag": "planeswalker", "where": { "ref": "targetable_by_me" } },
                 { "type": "players" },
             ] }),
-            legal: json!({ "any": [
+                legal: json!({ "any": [
                 { "type": "has_tag", "tag": "player" },
                 { "all": [{ "type": "in_zone", "zone": "battlefield" }, { "any": [{ "type": "has_tag", "tag": "creature" }, { "type": "has_tag", "tag": "planeswalker" }] }, { "ref": "targetable_by_me" }] },
             ] }),
-            act: |t, m| {
-                let n = crate::effect::number(m.params.get("NumDmg"))?;
-                Some(json!({ "type": "damage", "amount": n, "source": "self", "to": t }))
-            },
-        }),
+                act: |t, m| {
+                    let n = crate::effect::number(m.params.get("NumDmg"))?;
+                    Some(json!({ "type": "damage", "amount": n, "source": "self", "to": t }))
+                },
+            })
+        }
         _ => None,
     }
 }

@@ -27,7 +27,10 @@ const COUNTERS: &[(&str, &str, &str)] = &[
 /// The property counting a Forge counter type's counters (`LEVEL` → `level`), if the
 /// rules know it.
 pub fn property_of(kind: &str) -> Option<&'static str> {
-    COUNTERS.iter().find(|(k, ..)| *k == kind).map(|(_, p, _)| *p)
+    COUNTERS
+        .iter()
+        .find(|(k, ..)| *k == kind)
+        .map(|(_, p, _)| *p)
 }
 
 /// `PutCounter | CounterType$ TYPE | CounterNum$ N` without a target: on the card itself

@@ -95,14 +95,17 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 None | Some("You") => json!("owner"),
                 Some("Opponent") => json!({ "type": "players", "which": "enemy" }),
                 // The player a damage trigger's damage was dealt to.
-                Some("TriggeredTarget") => json!({ "type": "object", "object": "self.triggered_target", "where": { "type": "has_tag", "tag": "player" } }),
+                Some("TriggeredTarget") => {
+                    json!({ "type": "object", "object": "self.triggered_target", "where": { "type": "has_tag", "tag": "player" } })
+                }
                 Some(other) => {
                     missing.push(format!("LoseLife Defined$ {other}"));
                     json!("owner")
                 }
             };
             let half_up = p("LifeAmount").and_then(|x| face.svar(x)).is_some_and(|v| {
-                v.value == "TriggeredTarget$LifeTotal/HalfUp" && p("Defined") == Some("TriggeredTarget")
+                v.value == "TriggeredTarget$LifeTotal/HalfUp"
+                    && p("Defined") == Some("TriggeredTarget")
             });
             match amount(face, p("LifeAmount")) {
                 // "Loses half their life, rounded up" (Quietus Spike): one life at a time,
@@ -417,7 +420,12 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
         // "Sacrifice CARDNAME" (`Defined$ Self` or `SacValid$ Self`): the card goes from the
         // battlefield to its owner's graveyard, if it is still there (701.17).
-        "Sacrifice" if matches!((p("Defined"), p("SacValid")), (Some("Self"), None) | (None, Some("Self"))) => {
+        "Sacrifice"
+            if matches!(
+                (p("Defined"), p("SacValid")),
+                (Some("Self"), None) | (None, Some("Self"))
+            ) =>
+        {
             used.extend(["Defined", "SacValid"]);
             vec![json!({ "type": "move", "zone": "graveyard",
                 "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } })]
@@ -433,10 +441,12 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         "Pump" if matches!(p("Defined"), None | Some("Self")) && p("ValidTgts").is_none() => {
             used.extend(["Defined", "NumAtt", "NumDef", "KW"]);
             let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
-            crate::activated::pump(a, this).map(|p| vec![p]).unwrap_or_else(|m| {
-                missing.extend(m);
-                Vec::new()
-            })
+            crate::activated::pump(a, this)
+                .map(|p| vec![p])
+                .unwrap_or_else(|m| {
+                    missing.extend(m);
+                    Vec::new()
+                })
         }
         "Sacrifice" => {
             used.extend(crate::players::SACRIFICE);

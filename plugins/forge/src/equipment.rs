@@ -25,14 +25,22 @@ pub fn cost_parts(what: &str, cost: &str) -> Option<Vec<(String, Value)>> {
         match symbol.parse::<i64>() {
             Ok(n) if n >= 0 => generic += n,
             _ => {
-                let c = symbol.to_ascii_lowercase().chars().next().filter(|_| symbol.len() == 1)?;
+                let c = symbol
+                    .to_ascii_lowercase()
+                    .chars()
+                    .next()
+                    .filter(|_| symbol.len() == 1)?;
                 coloured.iter_mut().find(|(k, _)| *k == c)?.1 += 1;
             }
         }
     }
     let total = generic + coloured.iter().map(|(_, n)| n).sum::<i64>();
     let mut props = vec![(format!("{what}_cost_generic"), json!(generic))];
-    props.extend(coloured.iter().map(|(c, n)| (format!("{what}_cost_{c}"), json!(n))));
+    props.extend(
+        coloured
+            .iter()
+            .map(|(c, n)| (format!("{what}_cost_{c}"), json!(n))),
+    );
     props.push((format!("{what}_mana_value"), json!(total)));
     Some(props)
 }

@@ -63,7 +63,10 @@ pub fn shuffle_into_libraries(face: &Face, a: &Ability) -> Result<Vec<Value>, Ve
         None => 0,
         Some(Some(d)) if each_draws(d).is_some() => each_draws(d).unwrap_or(0),
         Some(_) => {
-            missing.push("ChangeZoneAll into libraries with SubAbility$ other than each player drawing".into());
+            missing.push(
+                "ChangeZoneAll into libraries with SubAbility$ other than each player drawing"
+                    .into(),
+            );
             0
         }
     };
@@ -103,7 +106,13 @@ mod tests {
         let (face, a) = spell("A:SP$ ChangeZoneAll | Cost$ 2 U | ChangeType$ Card | Origin$ Hand,Graveyard | Destination$ Library | Shuffle$ True | SubAbility$ D | UseAllOriginZones$ True\nSVar:D:DB$ Draw | NumCards$ 7 | Defined$ Each");
         assert!(shuffles_into_libraries(&a));
         let acts = Value::Array(shuffle_into_libraries(&face, &a).unwrap()).to_string();
-        for part in ["\"zone\":\"hand\"", "\"zone\":\"graveyard\"", "draws_after_shuffle", "\"value\":7", "shuffle"] {
+        for part in [
+            "\"zone\":\"hand\"",
+            "\"zone\":\"graveyard\"",
+            "draws_after_shuffle",
+            "\"value\":7",
+            "shuffle",
+        ] {
             assert!(acts.contains(part), "{part} in {acts}");
         }
         let (face, a) = spell("A:SP$ ChangeZoneAll | Origin$ Hand | Destination$ Library | Shuffle$ True | SubAbility$ D\nSVar:D:DB$ Draw | NumCards$ 7");

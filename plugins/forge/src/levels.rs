@@ -16,7 +16,12 @@ pub fn with_level_up(face: &Face) -> Option<Face> {
         "Name:x\nA:AB$ PutCounter | Cost$ {} | CounterType$ LEVEL | CounterNum$ 1 | SorcerySpeed$ True | SpellDescription$ Level up\n",
         k.params[0]
     );
-    let ability = forge_script::parse(&line).faces.first()?.abilities.first()?.clone();
+    let ability = forge_script::parse(&line)
+        .faces
+        .first()?
+        .abilities
+        .first()?
+        .clone();
     let mut out = face.clone();
     out.abilities.push(ability);
     Some(out)
@@ -28,7 +33,10 @@ mod tests {
 
     #[test]
     fn level_up_is_an_activated_ability() {
-        let face = forge_script::parse("Name:S\nManaCost:W\nTypes:Creature Human\nPT:1/1\nK:Level up:W\n").faces[0].clone();
+        let face =
+            forge_script::parse("Name:S\nManaCost:W\nTypes:Creature Human\nPT:1/1\nK:Level up:W\n")
+                .faces[0]
+                .clone();
         let f = with_level_up(&face).unwrap();
         let a = f.abilities.last().unwrap();
         assert_eq!(a.params.get("Cost"), Some("W"));

@@ -69,6 +69,7 @@ pub mod emblem;
 pub mod entering;
 pub mod equipment;
 pub mod everyone;
+pub mod keywords;
 pub mod levels;
 pub mod library;
 pub mod locate;

@@ -20,7 +20,9 @@ pub fn actions(api: &str, a: &Ability) -> Result<Vec<Value>, String> {
     )?;
     let all = json!({ "type": "objects", "zone": "battlefield", "where": which });
     match api {
-        "DestroyAll" if a.params.get("NumDmg").is_none() && a.params.get("ValidPlayers").is_none() => {
+        "DestroyAll"
+            if a.params.get("NumDmg").is_none() && a.params.get("ValidPlayers").is_none() =>
+        {
             Ok(vec![json!({ "type": "destroy", "to": all })])
         }
         "DamageAll" => match a.params.get("NumDmg").and_then(|n| n.parse::<i64>().ok()) {

@@ -56,11 +56,18 @@ fn build(n: &str, class: &str, name: &str) -> Option<Modular> {
         "where": [{ "type": "has_tag", "tag": "artifact" }, { "ref": "targetable_by_me" }],
         "pick": { "chosen": 1, "prompt": "modular: choose target artifact creature" } });
     let put = json!({ "type": "add", "key": "p1p1", "amount": "self.modular_count", "would": "put_p1p1", "to": { "ref": "etb_target" } });
-    let effect = vec![json!({ "type": "choose_mode", "prompt": format!("{name}: put its +1/+1 counters on the artifact creature?"), "modes": [
+    let effect = vec![
+        json!({ "type": "choose_mode", "prompt": format!("{name}: put its +1/+1 counters on the artifact creature?"), "modes": [
         { "label": "yes", "do": [put] },
         { "label": "no", "do": [] },
-    ] })];
-    let def = ability_class(&format!("{name} (modular)"), Some(choose), "etb_target", effect);
+    ] }),
+    ];
+    let def = ability_class(
+        &format!("{name} (modular)"),
+        Some(choose),
+        "etb_target",
+        effect,
+    );
     Some(Modular {
         replacement,
         triggers,
@@ -74,12 +81,20 @@ mod tests {
 
     #[test]
     fn modular_one() {
-        let k = Keyword { name: "Modular 1".into(), params: Vec::new(), line: 1 };
+        let k = Keyword {
+            name: "Modular 1".into(),
+            params: Vec::new(),
+            line: 1,
+        };
         let m = translate(&k, "ravager", "Ravager").unwrap().unwrap();
         assert_eq!(m.triggers.len(), 2);
         assert!(m.triggers[0].to_string().contains("event.last.p1p1"));
         assert_eq!(m.class.0, "ravager_modular");
-        let bad = Keyword { name: "Modular X".into(), params: Vec::new(), line: 1 };
+        let bad = Keyword {
+            name: "Modular X".into(),
+            params: Vec::new(),
+            line: 1,
+        };
         assert!(translate(&bad, "r", "R").unwrap().is_err());
     }
 }

@@ -220,7 +220,9 @@ pub fn card_triggers(moment: Moment, create: &Value, cast: Option<Value>) -> Vec
         })],
         // The amount is kept on the card for the ability (`self.source_card.damage_taken`).
         Moment::Damaged => {
-            let mut act = vec![json!({ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" })];
+            let mut act = vec![
+                json!({ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" }),
+            ];
             act.extend(after_create(create, vec![json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } })]));
             vec![json!({
                 "when": { "event": "core:event/damaged", "target": { "type": "is_self" } },
@@ -238,7 +240,11 @@ pub fn card_triggers(moment: Moment, create: &Value, cast: Option<Value>) -> Vec
             "zones": ["battlefield"],
             "do": create,
         })],
-        Moment::DealsDamage { equipped, to, combat } => vec![deals_damage_trigger(equipped, to, combat, create)],
+        Moment::DealsDamage {
+            equipped,
+            to,
+            combat,
+        } => vec![deals_damage_trigger(equipped, to, combat, create)],
         Moment::Unblocked => vec![json!({
             "when": { "event": "attacker_unblocked", "target": { "type": "is_self" } },
             "do": create,
@@ -276,10 +282,13 @@ fn deals_damage_trigger(equipped: bool, to: DamageTo, combat: bool, create: &Val
         }
         DamageTo::Any => json!([]),
     };
-    let act = after_create(create, vec![
-        json!({ "type": "link", "key": "triggered_target", "object": { "type": "object", "object": "event.target" }, "to": { "ref": "top_of_stack" } }),
-        json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } }),
-    ]);
+    let act = after_create(
+        create,
+        vec![
+            json!({ "type": "link", "key": "triggered_target", "object": { "type": "object", "object": "event.target" }, "to": { "ref": "top_of_stack" } }),
+            json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } }),
+        ],
+    );
     json!({
         "when": { "event": "core:event/damaged", "condition": source, "target": target },
         "zones": ["battlefield"],

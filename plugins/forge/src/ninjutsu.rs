@@ -5,7 +5,7 @@
 //! (`content/ninjutsu.toml`), returning the unblocked attacker as it is paid.
 
 use forge_script::Ability;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The return part of every ninjutsu cost.
 const RETURN: &str = "Return<1/Creature.attacking+unblocked>";
@@ -56,6 +56,7 @@ pub fn translate(a: &Ability) -> Result<(String, Vec<(String, Value)>), Vec<Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn ninjutsu_cost() {

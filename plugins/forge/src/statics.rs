@@ -48,8 +48,7 @@ fn check_svar(face: &Face, s: &Ability) -> Result<Option<Value>, String> {
         .map(|(_, r)| format!("count({r})"))
         // Another count the rules make (`Count$Valid Card.Self+counters_GE2_LEVEL`).
         .or_else(|| {
-            crate::effect::amount(face, Some(name))
-                .and_then(|v| v.as_str().map(str::to_owned))
+            crate::effect::amount(face, Some(name)).and_then(|v| v.as_str().map(str::to_owned))
         });
     let compare = s
         .params
@@ -198,7 +197,10 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
 fn cant_prevent(s: &Ability) -> Result<Value, String> {
     let fits = s.params.get("IsCombat") == Some("True")
         && s.params.get("ValidSource") == Some("Creature.YouCtrl")
-        && s.params.keys_outside(&["Mode", "IsCombat", "ValidSource", "Description"]).next().is_none();
+        && s.params
+            .keys_outside(&["Mode", "IsCombat", "ValidSource", "Description"])
+            .next()
+            .is_none();
     fits.then(|| {
         json!({
             "select": { "type": "players", "which": "friendly" },

@@ -234,8 +234,9 @@ fn intervening_if(t: &Ability) -> Result<Option<Value>, Vec<String>> {
             all.push(json!({ "not": { "type": "has_tag", "tag": "tapped" } }));
         }
         // "If no creatures are on the battlefield" (Pestilence).
-        (Some("Creature"), None, Some((op, n))) => all
-            .push(json!({ "type": "compare", "left": "count(all_creatures)", "op": op, "right": n })),
+        (Some("Creature"), None, Some((op, n))) => all.push(
+            json!({ "type": "compare", "left": "count(all_creatures)", "op": op, "right": n }),
+        ),
         (Some("Card.YouCtrl"), Some("Hand"), Some((op, n))) => {
             all.push(json!({ "type": "compare", "left": "count(my_hand)", "op": op, "right": n }))
         }
@@ -479,24 +480,41 @@ fn target_filter(valid: Option<&str>, missing: &mut Vec<String>) -> Value {
 /// Beast): the planeswalker is chosen among those of the player the trigger's damage was
 /// dealt to (`triggered_target`) as the ability is created, and must still be a
 /// planeswalker on the battlefield as it resolves (`planeswalker_target`).
-fn at_damaged_players_planeswalker(face: &Face, exec: &Ability) -> Result<(Value, Effect), Vec<String>> {
+fn at_damaged_players_planeswalker(
+    face: &Face,
+    exec: &Ability,
+) -> Result<(Value, Effect), Vec<String>> {
     let mut missing: Vec<String> = exec
         .params
         .keys_outside(&["DB", "AB", "ValidTgts", "TgtPrompt", "NumDmg", "References"])
         .map(|k| format!("DealDamage to a planeswalker with {k}$"))
         .collect();
-    if exec.api.as_deref() != Some("DealDamage") || exec.params.get("Cost").is_some_and(|c| c != "0") {
-        missing.push(format!("{} at a planeswalker", exec.api.as_deref().unwrap_or("?")));
+    if exec.api.as_deref() != Some("DealDamage")
+        || exec.params.get("Cost").is_some_and(|c| c != "0")
+    {
+        missing.push(format!(
+            "{} at a planeswalker",
+            exec.api.as_deref().unwrap_or("?")
+        ));
     }
     let amount = crate::effect::amount(face, exec.params.get("NumDmg"));
     let Some(amount) = amount.filter(|_| missing.is_empty()) else {
         missing.push("DealDamage to a planeswalker without an amount".into());
         return Err(missing);
     };
-    let prompt = exec.params.get("TgtPrompt").unwrap_or("Select target planeswalker");
+    let prompt = exec
+        .params
+        .get("TgtPrompt")
+        .unwrap_or("Select target planeswalker");
     let choose = json!({ "type": "objects", "zone": "battlefield", "tag": "planeswalker",
         "where": [{ "type": "owned_by", "by": "self.triggered_target" }, { "ref": "targetable_by_me" }],
         "pick": { "chosen": 1, "prompt": prompt } });
     let effect = json!({ "type": "damage", "amount": amount, "source": "self", "to": { "ref": "planeswalker_target" } });
-    Ok((choose, Effect { actions: vec![effect], classes: Vec::new() }))
+    Ok((
+        choose,
+        Effect {
+            actions: vec![effect],
+            classes: Vec::new(),
+        },
+    ))
 }

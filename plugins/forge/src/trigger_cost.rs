@@ -47,7 +47,10 @@ pub fn may_pay(title: &str, cost: &str, effect: Vec<Value>) -> Result<Vec<Value>
 /// `Creature.Black+Other` → (`Creature.Black`, true).
 fn without_other(valid: &str) -> (String, bool) {
     let (base, props) = valid.split_once('.').unwrap_or((valid, ""));
-    let kept: Vec<&str> = props.split('+').filter(|p| !p.is_empty() && *p != "Other").collect();
+    let kept: Vec<&str> = props
+        .split('+')
+        .filter(|p| !p.is_empty() && *p != "Other")
+        .collect();
     let other = props.split('+').any(|p| p == "Other");
     match kept.is_empty() {
         true => (base.to_owned(), other),
@@ -69,10 +72,26 @@ mod tests {
 
     #[test]
     fn exile_a_card_other_than_this_one() {
-        assert_eq!(without_other("Creature.Black+Other"), ("Creature.Black".into(), true));
+        assert_eq!(
+            without_other("Creature.Black+Other"),
+            ("Creature.Black".into(), true)
+        );
         assert_eq!(without_other("Card"), ("Card".into(), false));
-        let acts = Value::Array(may_pay("I", "ExileFromGrave<1/Creature.Black+Other>", vec![json!({ "type": "x" })]).unwrap()).to_string();
-        for part in ["cost_source", "\"zone\":\"exile\"", "\"tag\":\"black\"", "count(paid_cost)"] {
+        let acts = Value::Array(
+            may_pay(
+                "I",
+                "ExileFromGrave<1/Creature.Black+Other>",
+                vec![json!({ "type": "x" })],
+            )
+            .unwrap(),
+        )
+        .to_string();
+        for part in [
+            "cost_source",
+            "\"zone\":\"exile\"",
+            "\"tag\":\"black\"",
+            "count(paid_cost)",
+        ] {
             assert!(acts.contains(part), "{part} in {acts}");
         }
         assert!(may_pay("I", "Sac<1/Creature>", Vec::new()).is_err());
