@@ -88,11 +88,13 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         modes.push(json!({ "label": label, "if": { "type": "compare", "left": format!("count({class}_charm_{n})"), "op": ">", "right": 0 },
             "do": [flag, { "type": "link", "key": key, "object": pick, "to": "self" },
                    { "type": "add", "key": "targeted_modes", "amount": 1, "to": "self" }] }));
-        count_legal.push(
-            json!({ "type": "if", "condition": chosen.clone(), "to": target, "then": [
-            { "type": "add", "key": "legal_targets", "amount": 1, "to": "self" },
-        ] }),
-        );
+        // (An `if` without targets tests the spell itself, which no legality condition
+        // admits.)
+        count_legal.push(json!({ "type": "if", "condition": chosen.clone(), "then": [
+            { "type": "if", "to": target, "condition": t.legal, "then": [
+                { "type": "add", "key": "legal_targets", "amount": 1, "to": "self" },
+            ] },
+        ] }));
         resolve.push(json!({ "type": "if", "condition": chosen, "then": [act] }));
     }
     if !missing.is_empty() {
@@ -207,10 +209,10 @@ fn targeted(m: &Ability) -> Option<Targeted> {
         {
             Some(Targeted {
                 pick: json!({ "type": "objects", "zone": "stack", "tag": "card", "where": { "not": { "type": "is_self" } } }),
-                legal: json!([{ "type": "in_zone", "zone": "stack" }, { "type": "has_tag", "tag": "card" }]),
+                legal: json!([{ "type": "in_zone", "zone": "stack" }, { "type": "has_tag", "tag": "card" }, { "not": { "type": "is_self" } }]),
                 act: |t, _| {
                     Some(
-                        json!({ "type": "if", "to": t, "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } }, "then": [{ "type": "move", "zone": "graveyard" }] }),
+                        json!({ "type": "if", "to": t, "condition": [{ "not": { "type": "is_self" } }, { "type": "in_zone", "zone": "stack" }, { "not": { "type": "has_tag", "tag": "uncounterable" } }], "then": [{ "type": "move", "zone": "graveyard" }] }),
                     )
                 },
             })
