@@ -63,6 +63,8 @@ struct Parts {
     replacements: Vec<Value>,
     classes: Vec<(String, Value)>,
     props: Vec<(String, Value)>,
+    /// Triggers of the world the card defines (`[trigger.NAME]`), by name.
+    world_triggers: Vec<(String, Value)>,
 }
 
 /// Why a script cannot become a class at all (it has no name).
@@ -207,6 +209,9 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     tree["class"] = Value::Object(classes);
+    if missing.is_empty() && !parts.world_triggers.is_empty() {
+        tree["trigger"] = Value::Object(parts.world_triggers.into_iter().collect());
+    }
     let content = tree.to_string();
     let mut refs = crate::effect::own_count_refs(&class, &content);
     refs.extend(crate::counting::refs(face, &content));
@@ -228,6 +233,16 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if k.name == "ETBReplacement" && k.params.first().is_some_and(|p| p == "Copy") {
+            match crate::copies::enters_as_copy(face, class, k) {
+                Ok(copy) => {
+                    parts.replacements.push(copy.replacement);
+                    parts.world_triggers.extend(copy.triggers);
+                }
                 Err(m) => missing.push(m),
             }
             continue;

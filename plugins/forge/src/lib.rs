@@ -33,6 +33,7 @@
 //! | `K:Chapter:N:A1,...,AN` (Sagas) | tag `saga`, `chapters` = N; the card's trigger on the rules' `lore_added` puts chapter `lore`'s ability on the stack ([`saga`]) |
 //! | a subtype as a valid's base (`Knight.YouCtrl`) | the subtype's tag ([`valid`]) |
 //! | `Count$Valid <valid>` (any valid, `named<Name>` included) | a ref of the card's own, `count(<card>_valid_<i>)` ([`counting`]); `S:Continuous AddPower$ X` reads it |
+//! | `K:ETBReplacement:Copy:<svar>:Optional` (`ChooseCard` + `Clone`) | a replacement as it would enter: the controller may choose a permanent, the card `become`s its class (tag `<card>_copy`); a world trigger of the card's turns it back once it leaves ([`copies`]) |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
@@ -51,6 +52,7 @@ pub mod asks;
 pub mod card;
 pub mod characteristics;
 pub mod charm;
+pub mod copies;
 pub mod counters;
 pub mod counting;
 pub mod effect;
