@@ -35,6 +35,8 @@ pub struct Activated {
     pub tags: Vec<String>,
     /// The cost's properties (`ability_cost_*`, `ability_life`).
     pub props: Vec<(String, Value)>,
+    /// Class auras of the card (what a counter cost may remove: `ability_counters`).
+    pub auras: Vec<Value>,
 }
 
 /// An activated ability's cost.
@@ -49,6 +51,8 @@ struct Cost {
     /// Other costs that choose objects: `Discard<1/Creature>`, `ExileFromGrave<N/Card>`,
     /// `Return<1/Forest>`, `tapXType<1/Creature>`.
     chosen: Vec<Chosen>,
+    /// `SubCounter<N/TYPE>`: the property counting the counters removed, and how many.
+    counters: Option<(&'static str, i64)>,
 }
 
 /// A cost paid with objects its controller chooses as they pay.
@@ -130,9 +134,19 @@ fn cost(text: &str) -> Result<Cost, String> {
             "Sac<1/CARDNAME>" => Some("self"),
             "Sac<1/Creature>" => Some("creature"),
             "Sac<1/Land>" => Some("land"),
+            "Sac<1/Artifact>" => Some("artifact"),
             _ => None,
         };
-        if sac.is_some() && c.sacrifice.is_none() {
+        let sub = part
+            .strip_prefix("SubCounter<")
+            .and_then(|r| r.strip_suffix('>'))
+            .and_then(|r| r.split_once('/'))
+            .and_then(|(n, kind)| {
+                Some((crate::counters::property_of(kind)?, n.parse::<i64>().ok()?))
+            });
+        if sub.is_some() && c.counters.is_none() {
+            c.counters = sub;
+        } else if sac.is_some() && c.sacrifice.is_none() {
             c.sacrifice = sac;
         } else if let Some(chosen) = Chosen::parse(part) {
             c.chosen.push(chosen);
@@ -193,6 +207,12 @@ fn restrictions(
         Some("1") => tags.push("once_each_turn".into()),
         Some(n) => return Err(vec![format!("A:AB$ with ActivationLimit$ {n}")]),
     }
+    // "Activate only as a sorcery" (level up): the rules' `sorcery_speed_ability`.
+    match a.params.get("SorcerySpeed") {
+        None => {}
+        Some("True") => tags.push("sorcery_speed_ability".into()),
+        Some(v) => return Err(vec![format!("A:AB$ with SorcerySpeed$ {v}")]),
+    }
     match a
         .params
         .get("ActivationCardsInHand")
@@ -220,6 +240,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     let mut props = Vec::new();
     restrictions(a, &mut tags, &mut props)?;
     let free = cost.generic == 0
+        && cost.counters.is_none()
         && cost.life == 0
         && cost.sacrifice.is_none()
         && cost.chosen.is_empty()
@@ -264,6 +285,23 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         props.extend(prop);
         act.insert(0, pay);
     }
+    // Removing counters (`SubCounter<N/CHARGE>`): the card must have them (its aura
+    // keeps `ability_counters` at its count; the rules' `removes_counters`), and its
+    // trigger removes them as the ability goes on the stack.
+    let mut auras = Vec::new();
+    if let Some((key, n)) = cost.counters {
+        tags.push("removes_counters".to_owned());
+        props.push(("ability_counter_cost".to_owned(), json!(n)));
+        auras.push(json!({
+            "select": { "type": "objects", "zone": "battlefield", "where": { "type": "is_self" } },
+            "modifiers": [{ "key": "ability_counters", "op": "set", "value": format!("target.{key}") }],
+            "zones": ["battlefield"],
+        }));
+        act.insert(
+            0,
+            json!({ "type": "add", "key": key, "amount": -n, "to": "self" }),
+        );
+    }
     if tags.iter().any(|t| t == "once_each_turn") {
         act.push(json!({ "type": "tag", "tag": "activated_this_turn", "to": "self" }));
     }
@@ -277,6 +315,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         classes,
         tags,
         props,
+        auras,
     })
 }
 
@@ -289,6 +328,9 @@ pub fn ability(
     a: &Ability,
 ) -> Result<(Value, Vec<(String, Value)>), Vec<String>> {
     let api = a.api.as_deref().unwrap_or("?");
+    if api == "Charm" {
+        return crate::charm_ability::ability(face, class, title, a);
+    }
     if api == "Effect" {
         return crate::emblem::ability(face, class, title, a);
     }
@@ -314,7 +356,11 @@ pub fn ability(
         plain.params.0.retain(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "Cost" | "References" | "ActivationLimit" | "ActivationCardsInHand"
+                "Cost"
+                    | "References"
+                    | "ActivationLimit"
+                    | "ActivationCardsInHand"
+                    | "SorcerySpeed"
             )
         });
         let e = crate::effect::untargeted(face, class, &plain).map_err(|m| {
@@ -388,6 +434,18 @@ pub fn ability(
             }
         }
         "Destroy" | "Tap" | "Untap" if !players => crate::target::act_on(api, at),
+        // "Attach CARDNAME to target creature you control" (Cranial Plating): the card, if
+        // still on the battlefield, is attached to it (the rules' Equipment, equipment.toml).
+        "Attach"
+            if !players
+                && props
+                    .iter()
+                    .all(|(k, _)| k == "tgt_creature" || k == "tgt_yours")
+                && matches!(a.params.get("Defined"), None | Some("Self")) =>
+        {
+            json!({ "type": "attach", "parent": at,
+                "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } })
+        }
         "Pump"
             if !players
                 && !props.iter().any(|(k, _)| {
@@ -435,7 +493,7 @@ pub fn ability(
 
 /// `Pump | NumAtt$ +N | NumDef$ +M | KW$ Flying`: the creature `to` gets them until end
 /// of turn.
-fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
+pub(crate) fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
     let mut modifiers = Vec::new();
     let mut missing = Vec::new();
     for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {

@@ -30,6 +30,14 @@ pub const KEYWORDS: &[(&str, &str)] = &[
     ("Protection from black", "protection_from_black"),
     ("Protection from red", "protection_from_red"),
     ("Protection from green", "protection_from_green"),
+    // "This creature assigns no combat damage" (given until end of turn: Ophidian).
+    (
+        "HIDDEN CARDNAME assigns no combat damage",
+        "assigns_no_combat_damage",
+    ),
+    // Creature types the rules' protection knows (moves.toml, game.toml).
+    ("Protection from Demons", "protection_from_demon"),
+    ("Protection from Dragons", "protection_from_dragon"),
 ];
 
 /// Colour letters and the colour tag of each.
@@ -121,6 +129,10 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     keywords(face, &class, &mut parts, &mut missing);
+    // Level up N (702.87): "{N}: put a level counter on this; level up only as a
+    // sorcery", an activated ability like the script's own.
+    let levelled = crate::levels::with_level_up(face);
+    let face = levelled.as_ref().unwrap_or(face);
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         // A mana ability's trigger (Wild Growth) does not use the stack.
@@ -246,6 +258,34 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
                 Err(m) => missing.push(m),
             }
             continue;
+        }
+        // Equip N ([`crate::equipment`]): the rules' `equip` move.
+        if let Some(e) = crate::equipment::equip(&k.name).filter(|_| k.params.is_empty()) {
+            match e {
+                Ok((tag, props)) => {
+                    parts.tags.push(tag);
+                    parts.props.extend(props);
+                }
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        // Modular N ([`crate::modular`]).
+        if let Some(m) =
+            crate::modular::translate(k, class, &face.name).filter(|_| k.params.is_empty())
+        {
+            match m {
+                Ok(m) => {
+                    parts.replacements.push(m.replacement);
+                    parts.triggers.extend(m.triggers);
+                    parts.classes.push(m.class);
+                }
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if k.name == "Level up" && k.params.len() == 1 {
+            continue; // [`crate::levels`]: an activated ability.
         }
         if k.name == "ETBReplacement" {
             match crate::entering::etb_replacement(face, k) {
@@ -391,6 +431,17 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
             }
             continue;
         }
+        // Ninjutsu ([`crate::ninjutsu`]): the rules' own move, from the hand.
+        if crate::ninjutsu::is_ninjutsu(a) {
+            match crate::ninjutsu::translate(a) {
+                Ok((tag, props)) => {
+                    tags.push(tag);
+                    out.props.extend(props);
+                }
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
         let api = a.api.as_deref().unwrap_or("?");
         let key = a.params.0.first().map_or("?", |(k, _)| k.as_str());
         // An Aura's spell (`SP$ Attach | ValidTgts$ Creature`): what it may enchant, as
@@ -466,6 +517,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                     triggers.push(ab.card_trigger);
                     out.classes.extend(ab.classes);
                     out.props.extend(ab.props);
+                    out.auras.extend(ab.auras);
                 }
                 Err(m) => missing.extend(m),
             },

@@ -17,8 +17,29 @@ use crate::replacement::replaced_amount;
 
 /// Forge's counter types the rules know: the property counting them and the event that
 /// puts them.
-const COUNTERS: &[(&str, &str, &str)] =
-    &[("P1P1", "p1p1", "put_p1p1"), ("M1M1", "m1m1", "put_m1m1")];
+const COUNTERS: &[(&str, &str, &str)] = &[
+    ("P1P1", "p1p1", "put_p1p1"),
+    ("M1M1", "m1m1", "put_m1m1"),
+    ("LEVEL", "level", "put_level"),
+    ("CHARGE", "charge", "put_charge"),
+];
+
+/// The property counting a Forge counter type's counters (`LEVEL` → `level`), if the
+/// rules know it.
+pub fn property_of(kind: &str) -> Option<&'static str> {
+    COUNTERS
+        .iter()
+        .find(|(k, ..)| *k == kind)
+        .map(|(_, p, _)| *p)
+}
+
+/// `PutCounter | CounterType$ TYPE | CounterNum$ N` without a target: on the card itself
+/// (`Defined$ Self` or none), if it is still on the battlefield (level up, Umezawa's
+/// Jitte's charge counters).
+pub fn put_on_card(a: &Ability) -> Result<Vec<Value>, String> {
+    let card = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
+    put_on_target(a, card)
+}
 
 /// The event that puts counters of a Forge counter type.
 fn event(kind: Option<&str>) -> Result<&'static str, String> {

@@ -94,12 +94,24 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             let to = match p("Defined") {
                 None | Some("You") => json!("owner"),
                 Some("Opponent") => json!({ "type": "players", "which": "enemy" }),
+                // The player a damage trigger's damage was dealt to.
+                Some("TriggeredTarget") => {
+                    json!({ "type": "object", "object": "self.triggered_target", "where": { "type": "has_tag", "tag": "player" } })
+                }
                 Some(other) => {
                     missing.push(format!("LoseLife Defined$ {other}"));
                     json!("owner")
                 }
             };
+            let half_up = p("LifeAmount").and_then(|x| face.svar(x)).is_some_and(|v| {
+                v.value == "TriggeredTarget$LifeTotal/HalfUp"
+                    && p("Defined") == Some("TriggeredTarget")
+            });
             match amount(face, p("LifeAmount")) {
+                // "Loses half their life, rounded up" (Quietus Spike): one life at a time,
+                // as many times as half of it rounded up (`count` rounds down).
+                _ if half_up => vec![json!({ "type": "emit", "event": "lose_one_life",
+                    "count": "(self.triggered_target.health + 1) / 2", "to": to })],
                 Some(n) => {
                     vec![json!({ "type": "add", "key": "damage", "amount": n, "to": to })]
                 }
@@ -133,6 +145,14 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     Vec::new()
                 }
             }
+        }
+        // Shuffled into each library, then each player draws ([`crate::everyone`]).
+        "ChangeZoneAll" if crate::everyone::shuffles_into_libraries(a) => {
+            used.extend(crate::everyone::SHUFFLE_KEYS);
+            crate::everyone::shuffle_into_libraries(face, a).unwrap_or_else(|m| {
+                missing.extend(m);
+                Vec::new()
+            })
         }
         "ChangeZoneAll" => {
             used.extend(["ChangeType", "Origin", "Destination"]);
@@ -198,6 +218,10 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     Vec::new()
                 }
             }
+        }
+        "Discard" if crate::everyone::discard_hands(a).is_some() => {
+            used.extend(["Defined", "Mode"]);
+            crate::everyone::discard_hands(a).unwrap_or_default()
         }
         "Discard" => {
             used.extend(["Defined", "NumCards", "Mode"]);
@@ -394,6 +418,36 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                 }
             }
         }
+        // "Sacrifice CARDNAME" (`Defined$ Self` or `SacValid$ Self`): the card goes from the
+        // battlefield to its owner's graveyard, if it is still there (701.17).
+        "Sacrifice"
+            if matches!(
+                (p("Defined"), p("SacValid")),
+                (Some("Self"), None) | (None, Some("Self"))
+            ) =>
+        {
+            used.extend(["Defined", "SacValid"]);
+            vec![json!({ "type": "move", "zone": "graveyard",
+                "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } })]
+        }
+        "PutCounter" if matches!(p("Defined"), None | Some("Self")) => {
+            used.extend(["Defined", "CounterType", "CounterNum"]);
+            crate::counters::put_on_card(a).unwrap_or_else(|m| {
+                missing.push(m);
+                Vec::new()
+            })
+        }
+        // "CARDNAME gets +N/+M / gains K until end of turn" (`Defined$ Self` or none).
+        "Pump" if matches!(p("Defined"), None | Some("Self")) && p("ValidTgts").is_none() => {
+            used.extend(["Defined", "NumAtt", "NumDef", "KW"]);
+            let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
+            crate::activated::pump(a, this)
+                .map(|p| vec![p])
+                .unwrap_or_else(|m| {
+                    missing.extend(m);
+                    Vec::new()
+                })
+        }
         "Sacrifice" => {
             used.extend(crate::players::SACRIFICE);
             crate::players::sacrifice(a).unwrap_or_else(|m| {
@@ -437,7 +491,8 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
     };
     let mut actions = actions;
-    if let Some(next) = p("SubAbility") {
+    let sub_done = crate::everyone::shuffles_into_libraries(a);
+    if let Some(next) = p("SubAbility").filter(|_| !sub_done) {
         used.push("SubAbility");
         match face.svar(next).and_then(|s| s.ability.as_ref()) {
             // `Cleanup | ClearRemembered$ True` forgets the objects remembered (tagged

@@ -20,6 +20,12 @@
 //! | `Types:Planeswalker`, `Loyalty:N`, `A:AB$ <api> \| Cost$ AddCounter<N/LOYALTY> / SubCounter<N/LOYALTY> \| Planeswalker$ True` | tags `planeswalker`, `loyalty_ability_<slot>`, `loyalty`, `loyalty_cost_<slot>`: the rules' loyalty abilities ([`loyalty`]) |
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
 //! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
+//! | `K:Equip N`, `S:... Affected$ Creature.EquippedBy` | tag `equip`, `equip_cost_*`: the rules' equip move; class auras over `equipped` ([`equipment`]) |
+//! | `A:AB$ ChangeZone \| Ninjutsu$ True \| Cost$ N U Return<1/Creature.attacking+unblocked>` | tag `ninjutsu`, `ninjutsu_cost_*`: the rules' ninjutsu move ([`ninjutsu`]) |
+//! | `T:Mode$ AttackerUnblocked`; `KW$ HIDDEN CARDNAME assigns no combat damage` | the rules' `attacker_unblocked`; tag `assigns_no_combat_damage` |
+//! | `K:Level up:W`; `K:Modular N` | a sorcery-speed activated ability putting `level` counters ([`levels`]); enters with counters, a dies trigger moving them ([`modular`]) |
+//! | `K:Protection from Demons` / `Dragons` | tags `protection_from_demon` / `_dragon` |
+//! | `A:AB$ Charm \| Cost$ SubCounter<1/CHARGE> \| Choices$ ...` | a modal ability ([`charm_ability`]) costing the card's counters (`removes_counters`) |
 //! | `K:Split second`; `R:Event$ Counter \| Layer$ CantHappen` | tags `split_second`, `uncounterable` |
 //! | `Dig \| DigNum$ N \| ChangeNum$ M` (`ChangeValid$`, `DestinationZone$`, `LibraryPosition2$`, `Optional$`, `Defined$ DefendingPlayer` / `TargetedController`, `DestinationZone$ Battlefield`, `RememberChanged$`: tag `remembered`, read by `Remembered$CardManaCost`, cleared by `Cleanup`) | the top N tagged `digging`; M chosen (or all that fit) moved, the rest to the bottom or left on top ([`library`]) |
 //! | `Sacrifice \| Defined$ Player \| SacValid$ Creature` (no target) | the rules' `sacrifices_creature` for each player ([`players`]) |
@@ -35,7 +41,8 @@
 //! | `Count$Valid <valid>` (any valid, `named<Name>` included) | a ref of the card's own, `count(<card>_valid_<i>)` ([`counting`]); `S:Continuous AddPower$ X` reads it |
 //! | `K:ETBReplacement:Copy:<svar>:Optional` (`ChooseCard` + `Clone`) | a replacement as it would enter: the controller may choose a permanent, the card `become`s its class (tag `<card>_copy`); a world trigger of the card's turns it back once it leaves ([`copies`]) |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
-//! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]) |
+//! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw, end of turn; `TriggerZones$ Graveyard` at upkeep), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]; a cost paid as it resolves: [`trigger_cost`]) |
+//! | `SP$ Discard \| Mode$ Hand \| Defined$ Each`, `SP$ ChangeZoneAll \| Destination$ Library \| Shuffle$ True` (then each draws) | effects on every player ([`everyone`]) |
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
 //! | `R:Event$ Moved` / `AddCounter` / `DamageDone` | class replacements ([`replacement`], [`counters`]) |
 //! | `Count$TypeYouCtrl.<type>` | a ref the card defines (`<card>_count_<type>`) counting it |
@@ -52,18 +59,24 @@ pub mod asks;
 pub mod card;
 pub mod characteristics;
 pub mod charm;
+pub mod charm_ability;
 pub mod copies;
 pub mod counters;
 pub mod counting;
 pub mod effect;
 pub mod emblem;
 pub mod entering;
+pub mod equipment;
+pub mod everyone;
+pub mod levels;
 pub mod library;
 pub mod locate;
 pub mod loyalty;
 pub mod mana;
 pub mod mass;
+pub mod modular;
 pub mod moment;
+pub mod ninjutsu;
 pub mod players;
 pub mod replacement;
 pub mod saga;
@@ -72,6 +85,7 @@ pub mod statics;
 pub mod target;
 pub mod tokens;
 pub mod trigger;
+pub mod trigger_cost;
 pub mod triggered_keywords;
 pub mod valid;
 

@@ -76,6 +76,8 @@ pub const DIG: &[&str] = &[
     "LibraryPosition2",
     "Optional",
     "Reveal",
+    // Looked at without revealing: the rules keep no hidden information apart.
+    "NoReveal",
     "Defined",
     "RememberChanged",
     "DestinationZone2",

@@ -1,6 +1,7 @@
 //! Effects on every matching permanent, without a target: `DestroyAll | ValidCards$
 //! <valid>` (Wrath of God) and `DamageAll | NumDmg$ N | ValidCards$ <valid>` (Pyroclasm:
-//! N damage to each, dealt by the spell); and, at a target player, `ChangeZoneAll |
+//! N damage to each, dealt by the spell; with `ValidPlayers$ Each` to each player too:
+//! Pestilence); and, at a target player, `ChangeZoneAll |
 //! Origin$ Graveyard | Destination$ Exile | ChangeType$ Card` (Jund Charm: exile all cards
 //! from target player's graveyard).
 
@@ -8,7 +9,7 @@ use forge_script::Ability;
 use serde_json::{json, Value};
 
 /// The parameters these effects read (`ValidDescription$` is only text).
-pub const KEYS: &[&str] = &["ValidCards", "NumDmg", "ValidDescription"];
+pub const KEYS: &[&str] = &["ValidCards", "NumDmg", "ValidDescription", "ValidPlayers"];
 
 /// The actions of the `api` (`DestroyAll` or `DamageAll`) effect `a`; `Err` names what the
 /// rules lack.
@@ -19,13 +20,21 @@ pub fn actions(api: &str, a: &Ability) -> Result<Vec<Value>, String> {
     )?;
     let all = json!({ "type": "objects", "zone": "battlefield", "where": which });
     match api {
-        "DestroyAll" if a.params.get("NumDmg").is_none() => {
+        "DestroyAll"
+            if a.params.get("NumDmg").is_none() && a.params.get("ValidPlayers").is_none() =>
+        {
             Ok(vec![json!({ "type": "destroy", "to": all })])
         }
         "DamageAll" => match a.params.get("NumDmg").and_then(|n| n.parse::<i64>().ok()) {
-            Some(n) => Ok(vec![
-                json!({ "type": "damage", "amount": n, "source": "self", "to": all }),
-            ]),
+            // `ValidPlayers$ Each`: and to each player (Pestilence).
+            Some(n) => Ok(match a.params.get("ValidPlayers") {
+                None => vec![json!({ "type": "damage", "amount": n, "source": "self", "to": all })],
+                Some("Each" | "Player") => vec![
+                    json!({ "type": "damage", "amount": n, "source": "self", "to": all }),
+                    json!({ "type": "damage", "amount": n, "source": "self", "to": { "type": "players" } }),
+                ],
+                Some(other) => return Err(format!("DamageAll ValidPlayers$ {other}")),
+            }),
             None => Err(format!(
                 "DamageAll NumDmg$ {}",
                 a.params.get("NumDmg").unwrap_or("")

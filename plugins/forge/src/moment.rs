@@ -32,6 +32,57 @@ pub enum Moment {
     DrawStep {
         each: bool,
     },
+    /// The card — or, `equipped`, the creature it equips — deals damage (combat damage
+    /// only with `combat`) to what `to` says (Quietus Spike, Umezawa's Jitte).
+    DealsDamage {
+        equipped: bool,
+        to: DamageTo,
+        combat: bool,
+    },
+    /// The card attacks and isn't blocked (Ophidian).
+    Unblocked,
+    /// The beginning of each end step (Pestilence, Ichorid), or of its controller's.
+    EndStep {
+        each: bool,
+    },
+}
+
+/// What a damage trigger's damage is dealt to (`ValidTarget$`).
+#[derive(Clone, Copy, PartialEq)]
+pub enum DamageTo {
+    /// A player (`Player`).
+    Player,
+    /// An opponent (`Opponent`).
+    Opponent,
+    /// Anything (`Creature,Player,Planeswalker`: "deals combat damage").
+    Any,
+}
+
+/// `T:Mode$ DamageDone` with `ValidSource$ Card.Self` / `Creature.EquippedBy`,
+/// `ValidTarget$ Player` / `Opponent` / `Creature,Player,Planeswalker` and `CombatDamage$`.
+fn deals_damage(t: &Ability) -> Option<Moment> {
+    let equipped = match t.params.get("ValidSource")? {
+        "Card.Self" | "Creature.Self" => false,
+        "Creature.EquippedBy" => true,
+        _ => return None,
+    };
+    let to = match t.params.get("ValidTarget")? {
+        "Player" => DamageTo::Player,
+        "Opponent" => DamageTo::Opponent,
+        "Creature,Player,Planeswalker" => DamageTo::Any,
+        _ => return None,
+    };
+    let combat = match t.params.get("CombatDamage") {
+        None => false,
+        Some("True") => true,
+        Some(_) => return None,
+    };
+    // Damage to an opponent from the card itself, any damage: [`Moment::DamagesOpponent`].
+    (equipped || combat || to != DamageTo::Opponent).then_some(Moment::DealsDamage {
+        equipped,
+        to,
+        combat,
+    })
 }
 
 /// The moment of the `T:` line `t`, if the rules know it.
@@ -48,6 +99,7 @@ pub fn of(t: &Ability) -> Option<Moment> {
         ("ChangesZone", Some("Battlefield"), None | Some("Any")) if own => Some(Moment::Leaves),
         ("ChangesZone", Some("Battlefield"), Some("Graveyard")) if own => Some(Moment::Dies),
         ("Attacks", None, None) if own => Some(Moment::Attacks),
+        ("AttackerUnblocked", None, None) if own => Some(Moment::Unblocked),
         ("Drawn", None, None) if t.params.get("ValidCard") == Some("Card.OppOwn") => {
             Some(Moment::OpponentDraws)
         }
@@ -72,15 +124,24 @@ pub fn of(t: &Ability) -> Option<Moment> {
                 _ => None,
             }
         }
+        ("Phase", None, None) if t.params.get("Phase") == Some("End of Turn") => {
+            match t.params.get("ValidPlayer") {
+                None | Some("Player") => Some(Moment::EndStep { each: true }),
+                Some("You") => Some(Moment::EndStep { each: false }),
+                _ => None,
+            }
+        }
         ("Attacks", None, None) if t.params.get("ValidCard") == Some("Creature.YouCtrl") => {
             Some(Moment::AttacksAny)
         }
         ("DamageDone", None, None)
             if t.params.get("ValidTarget") == Some("Card.Self")
-                && t.params.get("ValidSource").is_none() =>
+                && t.params.get("ValidSource").is_none()
+                && t.params.get("CombatDamage").is_none() =>
         {
             Some(Moment::Damaged)
         }
+        ("DamageDone", None, None) if deals_damage(t).is_some() => deals_damage(t),
         ("DamageDone", None, None)
             if t.params.get("ValidSource") == Some("Card.Self")
                 && t.params.get("ValidTarget") == Some("Opponent") =>
@@ -173,10 +234,54 @@ pub fn card_triggers(moment: Moment, create: &Value, cast: Option<Value>) -> Vec
             "zones": ["battlefield"],
             "do": create,
         })],
+        Moment::DealsDamage {
+            equipped,
+            to,
+            combat,
+        } => vec![deals_damage_trigger(equipped, to, combat, create)],
+        Moment::Unblocked => vec![json!({
+            "when": { "event": "attacker_unblocked", "target": { "type": "is_self" } },
+            "do": create,
+        })],
+        Moment::EndStep { each } => vec![json!({
+            "when": { "event": "end_step", "player": if each { "any" } else { "friendly" } },
+            "zones": ["battlefield"],
+            "do": create,
+        })],
         Moment::SpellCast => vec![json!({
             "when": { "event": "cast", "player": "friendly", "target": cast },
             "zones": ["battlefield"],
             "do": create,
         })],
     }
+}
+
+/// The card trigger of [`Moment::DealsDamage`]: it hears `damaged` events of more than 0
+/// damage whose source is the card (or the creature it equips: the source contains it),
+/// tagged `striking` for combat damage; the ability it puts on the stack remembers what
+/// was dealt damage (`triggered_target`) and how much (`damage_amount`).
+fn deals_damage_trigger(equipped: bool, to: DamageTo, combat: bool, create: &Value) -> Value {
+    let mut source = vec![if equipped {
+        json!({ "type": "contains", "what": { "type": "is_self" } })
+    } else {
+        json!({ "type": "is_self" })
+    }];
+    if combat {
+        source.push(json!({ "type": "has_tag", "tag": "striking" }));
+    }
+    let target = match to {
+        DamageTo::Player => json!([{ "type": "has_tag", "tag": "player" }]),
+        DamageTo::Opponent => {
+            json!([{ "type": "has_tag", "tag": "player" }, { "type": "owned_by", "owner": "enemy" }])
+        }
+        DamageTo::Any => json!([]),
+    };
+    let mut act = create.as_array().cloned().unwrap_or_default();
+    act.push(json!({ "type": "link", "key": "triggered_target", "object": { "type": "object", "object": "event.target" }, "to": { "ref": "top_of_stack" } }));
+    act.push(json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } }));
+    json!({
+        "when": { "event": "core:event/damaged", "condition": source, "target": target },
+        "zones": ["battlefield"],
+        "do": [{ "type": "if", "condition": { "type": "compare", "left": "event.amount", "op": ">", "right": 0 }, "then": act }],
+    })
 }

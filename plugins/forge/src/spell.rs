@@ -41,6 +41,7 @@ const UNTARGETED: &[&str] = &[
     "AddTurn",
     "Fog",
     "Scry",
+    "Discard",
     "Dig",
 ];
 

@@ -34,6 +34,7 @@ pub const COUNTS: &[(&str, &str)] = &[
     ("Count$Valid Plains.YouCtrl", "my_plains"),
     ("Count$Valid Creature.YouCtrl", "my_creatures"),
     ("Count$Valid Land.YouCtrl", "my_lands"),
+    ("Count$Valid Artifact.YouCtrl", "my_artifacts"),
 ];
 
 /// `CheckSVar$ X | SVarCompare$ GE1` → the aura's `while` condition (`count(ref) >= 1`).
@@ -44,14 +45,18 @@ fn check_svar(face: &Face, s: &Ability) -> Result<Option<Value>, String> {
     let counted = face
         .svar(name)
         .and_then(|v| COUNTS.iter().find(|(c, _)| *c == v.value))
-        .map(|(_, r)| *r);
+        .map(|(_, r)| format!("count({r})"))
+        // Another count the rules make (`Count$Valid Card.Self+counters_GE2_LEVEL`).
+        .or_else(|| {
+            crate::effect::amount(face, Some(name)).and_then(|v| v.as_str().map(str::to_owned))
+        });
     let compare = s
         .params
         .get("SVarCompare")
         .and_then(|c| crate::valid::comparison(c));
     match (counted, compare) {
         (Some(r), Some((op, n))) => Ok(Some(
-            json!({ "type": "compare", "left": format!("count({r})"), "op": op, "right": n }),
+            json!({ "type": "compare", "left": r, "op": op, "right": n }),
         )),
         _ => Err("S:Continuous with CheckSVar$".into()),
     }
@@ -74,6 +79,9 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     for (k, v) in &s.params.0 {
         match k.as_str() {
             k if INERT.contains(&k) => {}
+            // "CARDNAME has hexproof as long as it's untapped": `Affected$` over the card
+            // itself (below).
+            "AffectedDefined" if v == "Self" => {}
             "AddPower" | "AddToughness" | "SetPower" | "SetToughness" => {
                 let key = if k.ends_with("Power") {
                     "power"
@@ -119,8 +127,12 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
         s.params.get("Affected"),
         Some("Creature.EnchantedBy" | "Card.EnchantedBy" | "Land.EnchantedBy")
     );
+    let equipped = matches!(
+        s.params.get("Affected"),
+        Some("Creature.EquippedBy" | "Card.EquippedBy")
+    );
     let affected = match s.params.get("Affected") {
-        _ if enchanted => Value::Null,
+        _ if enchanted || equipped => Value::Null,
         None => {
             missing.push("S:Continuous without Affected$".into());
             Value::Null
@@ -139,6 +151,10 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
             })
         }
     };
+    let affected = match s.params.get("AffectedDefined") {
+        Some(_) => json!([{ "type": "is_self" }, affected]),
+        None => affected,
+    };
     if modifiers.is_empty() {
         missing.push("S:Continuous that changes nothing the rules know".into());
     }
@@ -153,6 +169,9 @@ pub fn translate(face: &Face, s: &Ability) -> Result<Value, Vec<String>> {
     // enchants (the mtg rules' `enchanted`).
     let select = if enchanted {
         json!({ "ref": "enchanted" })
+    } else if equipped {
+        // An Equipment's ("equipped creature gets +2/+0"): the rules' `equipped`.
+        json!({ "ref": "equipped" })
     } else {
         json!({ "type": "objects", "zone": "battlefield", "where": affected })
     };

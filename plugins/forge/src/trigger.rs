@@ -49,6 +49,7 @@ pub fn translate(
         "ValidTarget",
         "LifeTotal",
         "LifeAmount",
+        "CombatDamage",
         "IsPresent",
         "PresentZone",
         "PresentCompare",
@@ -57,7 +58,12 @@ pub fn translate(
         t.params.get("TriggerController"),
         None | Some("TriggeredCardController")
     );
-    let zones_ok = matches!(t.params.get("TriggerZones"), None | Some("Battlefield"));
+    // "At the beginning of your upkeep, if CARDNAME is in your graveyard" (Ichorid): the
+    // card hears it in its graveyard.
+    let in_graveyard = t.params.get("TriggerZones") == Some("Graveyard")
+        && matches!(moment, Some(Moment::Upkeep | Moment::EndStep { .. }));
+    let zones_ok =
+        matches!(t.params.get("TriggerZones"), None | Some("Battlefield")) || in_graveyard;
     let (Some(moment), true, true) = (moment, controller_ok, zones_ok) else {
         return Err(vec![format!("T:Mode$ {mode}")]);
     };
@@ -76,6 +82,12 @@ pub fn translate(
     else {
         return Err(vec![format!("T:Mode$ {mode} without an Execute$ ability")]);
     };
+    // "You may pay a cost. If you do, ..." ([`crate::trigger_cost`]).
+    let paid = match crate::trigger_cost::split_cost(exec) {
+        Some(split) if t.params.get("OptionalDecider") == Some("You") => Some(split),
+        _ => None,
+    };
+    let exec = paid.as_ref().map_or(exec, |(plain, _)| plain);
     // "You may return target card ..." / "you may search your library for ..." / "you
     // may add mana": taking it is never worse, so the rules always do (a "may" of any other effect stays
     // missing).
@@ -109,6 +121,9 @@ pub fn translate(
         Moment::Landfall => "landfall",
         Moment::OpponentDraws => "opponent_draws",
         Moment::DrawStep { .. } => "draw_step",
+        Moment::EndStep { .. } => "end_step",
+        Moment::DealsDamage { .. } => "deals_damage",
+        Moment::Unblocked => "unblocked",
     };
     let earlier = face.triggers[..index]
         .iter()
@@ -135,7 +150,10 @@ pub fn translate(
     } = effect;
     // "You may ...": its controller chooses as it resolves (the cases above, never worse,
     // are always taken).
-    if t.params.get("OptionalDecider") == Some("You") && !(may_return || may_search || may_add_mana)
+    if let Some((_, cost)) = &paid {
+        actions = crate::trigger_cost::may_pay(&face.name, cost, actions).map_err(|m| vec![m])?;
+    } else if t.params.get("OptionalDecider") == Some("You")
+        && !(may_return || may_search || may_add_mana)
     {
         actions = vec![
             json!({ "type": "choose_mode", "prompt": format!("{}: do it?", face.name), "modes": [
@@ -160,6 +178,12 @@ pub fn translate(
         Moment::Landfall => format!("{} (a land enters)", face.name),
         Moment::OpponentDraws => format!("{} (an opponent draws a card)", face.name),
         Moment::DrawStep { .. } => format!("{} (draw step)", face.name),
+        Moment::EndStep { .. } => format!("{} (end step)", face.name),
+        Moment::DealsDamage { equipped: true, .. } => {
+            format!("{} (equipped creature deals damage)", face.name)
+        }
+        Moment::DealsDamage { .. } => format!("{} (deals damage)", face.name),
+        Moment::Unblocked => format!("{} (attacks and isn't blocked)", face.name),
     };
     let def = ability_class(&title, choose, legal, actions);
     let mut create = json!([{ "type": "create", "class": ability, "zone": "stack" }]);
@@ -167,7 +191,12 @@ pub fn translate(
     if let Some(cond) = intervening_if(t)? {
         create = json!([{ "type": "if", "condition": cond, "then": create }]);
     }
-    let card_triggers = crate::moment::card_triggers(moment, &create, cast);
+    let mut card_triggers = crate::moment::card_triggers(moment, &create, cast);
+    if in_graveyard {
+        for trigger in &mut card_triggers {
+            trigger["zones"] = json!(["graveyard"]);
+        }
+    }
     let mut all = vec![(ability, def)];
     all.extend(classes);
     Ok(Triggered {
@@ -179,7 +208,8 @@ pub fn translate(
 /// A trigger's intervening "if" (603.4), tested on the card: `LifeTotal$ You |
 /// LifeAmount$ GE40` (its controller's life), `IsPresent$ Card.Self+untapped` (the card is
 /// untapped), `IsPresent$ Card.YouCtrl | PresentZone$ Hand | PresentCompare$ GT4` (cards in
-/// its controller's hand). `Err` names a condition the rules cannot test.
+/// its controller's hand), `IsPresent$ Creature | PresentCompare$ EQ0` (creatures on the
+/// battlefield). `Err` names a condition the rules cannot test.
 fn intervening_if(t: &Ability) -> Result<Option<Value>, Vec<String>> {
     let p = |k: &str| t.params.get(k);
     let compare = crate::valid::comparison;
@@ -199,6 +229,10 @@ fn intervening_if(t: &Ability) -> Result<Option<Value>, Vec<String>> {
         (Some("Card.Self+untapped"), None, None) if p("PresentCompare").is_none() => {
             all.push(json!({ "not": { "type": "has_tag", "tag": "tapped" } }));
         }
+        // "If no creatures are on the battlefield" (Pestilence).
+        (Some("Creature"), None, Some((op, n))) => all.push(
+            json!({ "type": "compare", "left": "count(all_creatures)", "op": op, "right": n }),
+        ),
         (Some("Card.YouCtrl"), Some("Hand"), Some((op, n))) => {
             all.push(json!({ "type": "compare", "left": "count(my_hand)", "op": op, "right": n }))
         }

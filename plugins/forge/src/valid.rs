@@ -121,6 +121,13 @@ fn property(p: &str, x: Option<&str>) -> Option<Value> {
             json!({ "not": { "any": [{ "type": "is_self" }, { "type": "same", "a": "target", "b": "self.source_card" }] } })
         }
         "tapped" => json!({ "type": "has_tag", "tag": "tapped" }),
+        // `counters_GE2_LEVEL`: how many counters of a type the rules count it has.
+        p if p.starts_with("counters_") => {
+            let (cmp, kind) = p.strip_prefix("counters_")?.split_once('_')?;
+            let (op, n) = comparison(cmp)?;
+            let key = crate::counters::property_of(kind)?;
+            json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": n })
+        }
         "attacking" => json!({ "type": "has_tag", "tag": "attacking" }),
         // Mana value (`cmcLE3`: 3 or less), power, toughness (`powerLE2`).
         p if ["cmc", "power", "toughness"]
