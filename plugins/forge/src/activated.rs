@@ -193,6 +193,9 @@ const KNOWN: &[&str] = &[
     "References",
     "ActivationLimit",
     "ActivationCardsInHand",
+    // `CopyPermanent`'s ([`copy_permanent`]).
+    "Keywords",
+    "AtEOT",
 ];
 
 /// `ActivationLimit$ 1` (once each turn) and `ActivationCardsInHand$ N` (only with
@@ -376,6 +379,11 @@ pub fn ability(
     let mut missing: Vec<String> = a
         .params
         .keys_outside(KNOWN)
+        .chain(
+            ["Keywords", "AtEOT"]
+                .into_iter()
+                .filter(|k| api != "CopyPermanent" && a.params.get(k).is_some()),
+        )
         .map(|k| format!("A:AB$ {api} with {k}$"))
         .collect();
     let prompt = a.params.get("TgtPrompt").unwrap_or("Select a target");
@@ -463,6 +471,10 @@ pub fn ability(
                 }
             }
         }
+        "CopyPermanent" if !players => copy_permanent(a, at.clone()).unwrap_or_else(|m| {
+            missing.push(m);
+            Value::Null
+        }),
         "ChangeZone" if !players && a.params.get("Origin") == Some("Battlefield") => {
             match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
                 Some(zone) => json!({ "type": "move", "zone": zone, "to": at }),
@@ -489,6 +501,35 @@ pub fn ability(
         def["properties"][k] = v;
     }
     Ok((def, Vec::new()))
+}
+
+/// `CopyPermanent | Keywords$ Haste | AtEOT$ Sacrifice` at `to` ("create a token that's a
+/// copy of target creature; it has haste; sacrifice it at the beginning of the next end
+/// step": Kiki-Jiki): a token of the target's class (707.2) for the ability's controller,
+/// summoning sick unless it has haste, tagged `sacrificed_at_end_step` for the mtg rules.
+fn copy_permanent(a: &Ability, to: Value) -> Result<Value, String> {
+    let mut tags = vec!["token".to_owned(), "sick".to_owned()];
+    for kw in a
+        .params
+        .get("Keywords")
+        .unwrap_or("")
+        .split('&')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
+        match KEYWORDS.iter().find(|(name, _)| *name == kw) {
+            Some((_, tag)) => tags.push((*tag).to_owned()),
+            None => return Err(format!("A:AB$ CopyPermanent Keywords$ {kw}")),
+        }
+    }
+    match a.params.get("AtEOT") {
+        None => {}
+        Some("Sacrifice") => tags.push("sacrificed_at_end_step".to_owned()),
+        Some(other) => return Err(format!("A:AB$ CopyPermanent AtEOT$ {other}")),
+    }
+    Ok(
+        json!({ "type": "create", "class_of": to, "zone": "battlefield", "owner": "self.owner", "tags": tags }),
+    )
 }
 
 /// `Pump | NumAtt$ +N | NumDef$ +M | KW$ Flying`: the creature `to` gets them until end
