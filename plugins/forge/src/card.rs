@@ -93,9 +93,6 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| format!("script error {} at line {}", d.code, d.line))
         .collect();
-    if face.svar("AltCost").is_some() {
-        missing.push("SVar:AltCost (an alternative cost)".into());
-    }
     if script.faces.len() > 1 {
         let mode = face.alternate_mode.as_deref().unwrap_or("several faces");
         missing.push(format!("AlternateMode {mode}"));
@@ -119,6 +116,19 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     keywords(face, &class, &mut parts, &mut missing);
+    // Kicker, flashback, alternative costs ([`crate::costs`]).
+    let mut cost_refs = Map::new();
+    match crate::costs::translate(face, &class) {
+        Ok(c) => {
+            parts.tags.extend(c.tags);
+            parts.props.extend(c.props);
+            parts.triggers.extend(c.triggers);
+            parts.replacements.extend(c.replacements);
+            parts.auras.extend(c.auras);
+            cost_refs = c.refs;
+        }
+        Err(m) => missing.extend(m),
+    }
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         // A mana ability's trigger (Wild Growth) does not use the stack.
@@ -137,7 +147,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             Err(m) => missing.extend(m),
         }
     }
-    for s in &face.statics {
+    for s in face.statics.iter().filter(|s| !crate::costs::is_alternative_cost(s)) {
         match crate::statics::translate(face, s) {
             Ok(aura) => parts.auras.push(aura),
             Err(m) => missing.extend(m),
@@ -207,7 +217,8 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     tree["class"] = Value::Object(classes);
-    let refs = crate::effect::own_count_refs(&class, &tree.to_string());
+    let mut refs = crate::effect::own_count_refs(&class, &tree.to_string());
+    refs.extend(cost_refs);
     if !refs.is_empty() {
         tree["ref"] = Value::Object(refs);
     }
@@ -223,6 +234,11 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
 /// anything else is missing.
 fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<String>) {
     for k in &face.keywords {
+        // Ways to pay ([`crate::costs`]).
+        let word = k.name.split(' ').next().unwrap_or("");
+        if matches!(word, "Kicker" | "Flashback" | "Evoke") {
+            continue;
+        }
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),

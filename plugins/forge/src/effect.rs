@@ -158,7 +158,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
         "DestroyAll" | "DamageAll" => {
             used.extend(crate::mass::KEYS);
-            crate::mass::actions(api, a).unwrap_or_else(|m| {
+            crate::mass::actions(face, api, a).unwrap_or_else(|m| {
                 missing.push(m);
                 Vec::new()
             })
@@ -218,6 +218,10 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             match (whose, number(p("NumCards").or(Some("1"))), p("Mode")) {
                 (Some(whose), Some(n), Some("Random")) => vec![
                     json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "hand", "owner": whose, "pick": { "random": n } } }),
+                ],
+                // "Then discard two cards" (Faithless Looting): of their choice.
+                (Some("friendly"), Some(n), Some("TgtChoose")) => vec![
+                    json!({ "type": "emit", "event": "discards_chosen", "amount": n, "to": "owner" }),
                 ],
                 _ => {
                     missing.push(format!(
@@ -545,6 +549,14 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
     let base = match base {
         "Count$InYourHand" => "count(my_hand)".to_owned(),
         "TriggerCount$DamageAmount" => "self.source_card.damage_taken".to_owned(),
+        // X as its caster chose it (costs.toml).
+        "Count$xPaid" => "self.x_paid".to_owned(),
+        // `Count$Kicked.A.B`: A if the spell was kicked, else B.
+        _ if base.starts_with("Count$Kicked.") => {
+            let (a, b) = base["Count$Kicked.".len()..].split_once('.')?;
+            let (a, b) = (a.parse::<i64>().ok()?, b.parse::<i64>().ok()?);
+            format!("{b} + {} * self.kicked", a - b)
+        }
         _ if counted.is_some() => counted?,
         // Permanents of a type you control (Krenko's Goblins): a count the card defines
         // ([`own_count`]).

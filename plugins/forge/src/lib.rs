@@ -39,6 +39,7 @@ pub mod asks;
 pub mod card;
 pub mod characteristics;
 pub mod charm;
+pub mod costs;
 pub mod counters;
 pub mod effect;
 pub mod entering;
