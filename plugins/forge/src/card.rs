@@ -139,6 +139,13 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             }
             continue;
         }
+        if crate::enters_with::is_static_enters(t) {
+            match crate::enters_with::translate(face, t) {
+                Ok(trigger) => parts.triggers.push(trigger),
+                Err(m) => missing.extend(m),
+            }
+            continue;
+        }
         match crate::trigger::translate(face, &class, i, t) {
             Ok(tr) => {
                 parts.triggers.extend(tr.card_triggers);

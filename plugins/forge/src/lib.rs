@@ -43,6 +43,7 @@ pub mod costs;
 pub mod counters;
 pub mod effect;
 pub mod entering;
+pub mod enters_with;
 pub mod library;
 pub mod locate;
 pub mod loyalty;
