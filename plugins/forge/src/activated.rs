@@ -43,6 +43,8 @@ pub struct Activated {
 #[derive(Default)]
 struct Cost {
     taps: bool,
+    /// `X` (one): its controller chooses X as they activate it.
+    x: bool,
     /// `Sac<1/CARDNAME>`, `Sac<1/Creature>`, `Sac<1/Land>`: what is sacrificed.
     sacrifice: Option<&'static str>,
     generic: i64,
@@ -152,6 +154,8 @@ fn cost(text: &str) -> Result<Cost, String> {
             c.chosen.push(chosen);
         } else if part == "T" {
             c.taps = true;
+        } else if part == "X" && !c.x {
+            c.x = true;
         } else if let Ok(n) = part.parse::<i64>() {
             c.generic += n;
         } else if let Some(n) = part
@@ -244,6 +248,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     restrictions(a, &mut tags, &mut props)?;
     let free = cost.generic == 0
         && cost.counters.is_none()
+        && !cost.x
         && cost.life == 0
         && cost.sacrifice.is_none()
         && cost.chosen.is_empty()
@@ -255,6 +260,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         tags.push("paid_ability".to_owned());
         if cost.taps {
             tags.push("ability_taps".to_owned());
+        }
+        if cost.x {
+            tags.push("ability_x".to_owned());
         }
         let mut total = cost.generic;
         props.push(("ability_cost_generic".to_owned(), json!(cost.generic)));
@@ -348,7 +356,7 @@ pub fn ability(
                 return Err(extra);
             }
             let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
-            let pump = pump(a, this)?;
+            let pump = pump(face, a, this)?;
             return Ok((
                 ability_class(title, None, "spell_target", vec![pump]),
                 Vec::new(),
@@ -463,7 +471,7 @@ pub fn ability(
                         && k != "tgt_opponents"
                 }) =>
         {
-            match pump(a, at) {
+            match pump(face, a, at) {
                 Ok(p) => p,
                 Err(m) => {
                     missing.extend(m);
@@ -533,12 +541,19 @@ fn copy_permanent(a: &Ability, to: Value) -> Result<Value, String> {
 }
 
 /// `Pump | NumAtt$ +N | NumDef$ +M | KW$ Flying`: the creature `to` gets them until end
-/// of turn.
-pub(crate) fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
+/// of turn (`+X`: the X paid, which the ability keeps as `x_paid`).
+pub(crate) fn pump(face: &Face, a: &Ability, to: Value) -> Result<Value, Vec<String>> {
     let mut modifiers = Vec::new();
     let mut missing = Vec::new();
     for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
-        match (a.params.get(param), number(a.params.get(param))) {
+        let text = a.params.get(param).map(|t| t.trim_start_matches('+'));
+        // A counted amount is the ability's (`self`), which a frozen aura sees as its
+        // giver (`source`).
+        let counted = crate::effect::amount(face, text).map(|v| match v.as_str() {
+            Some(e) => json!(e.replace("self.", "source.")),
+            None => v,
+        });
+        match (a.params.get(param), counted) {
             (None, _) => {}
             (Some(_), Some(n)) => modifiers.push(json!({ "key": key, "op": "add", "value": n })),
             (Some(t), None) => missing.push(format!("A:AB$ Pump {param}$ {t}")),
@@ -561,5 +576,6 @@ pub(crate) fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
         return Err(missing);
     }
     let aura = json!({ "modifiers": modifiers, "until": "cleanup" });
-    Ok(json!({ "type": "give_aura", "aura": aura, "to": to }))
+    // (The values are frozen when it is given: `+X` is the ability's X.)
+    Ok(json!({ "type": "give_aura", "freeze": true, "aura": aura, "to": to }))
 }

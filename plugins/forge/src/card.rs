@@ -103,9 +103,6 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| format!("script error {} at line {}", d.code, d.line))
         .collect();
-    if face.svar("AltCost").is_some() {
-        missing.push("SVar:AltCost (an alternative cost)".into());
-    }
     if script.faces.len() > 1 {
         let mode = face.alternate_mode.as_deref().unwrap_or("several faces");
         missing.push(format!("AlternateMode {mode}"));
@@ -133,6 +130,19 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     // sorcery", an activated ability like the script's own.
     let levelled = crate::levels::with_level_up(face);
     let face = levelled.as_ref().unwrap_or(face);
+    // Kicker, flashback, alternative costs ([`crate::costs`]).
+    let mut cost_refs = Map::new();
+    match crate::costs::translate(face, &class) {
+        Ok(c) => {
+            parts.tags.extend(c.tags);
+            parts.props.extend(c.props);
+            parts.triggers.extend(c.triggers);
+            parts.replacements.extend(c.replacements);
+            parts.auras.extend(c.auras);
+            cost_refs = c.refs;
+        }
+        Err(m) => missing.extend(m),
+    }
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         // A mana ability's trigger (Wild Growth) does not use the stack.
@@ -140,6 +150,13 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             match crate::mana::taps_for_mana(face, t) {
                 Ok(trigger) => parts.triggers.push(trigger),
                 Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if crate::enters_with::is_static_enters(t) {
+            match crate::enters_with::translate(face, t) {
+                Ok(trigger) => parts.triggers.push(trigger),
+                Err(m) => missing.extend(m),
             }
             continue;
         }
@@ -151,7 +168,11 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             Err(m) => missing.extend(m),
         }
     }
-    for s in &face.statics {
+    for s in face
+        .statics
+        .iter()
+        .filter(|s| !crate::costs::is_alternative_cost(s))
+    {
         match crate::statics::translate(face, s) {
             Ok(aura) => parts.auras.push(aura),
             Err(m) => missing.extend(m),
@@ -227,6 +248,7 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     let content = tree.to_string();
     let mut refs = crate::effect::own_count_refs(&class, &content);
     refs.extend(crate::counting::refs(face, &content));
+    refs.extend(cost_refs);
     if !refs.is_empty() {
         tree["ref"] = Value::Object(refs);
     }
@@ -242,6 +264,11 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
 /// anything else is missing.
 fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<String>) {
     for k in &face.keywords {
+        // Ways to pay ([`crate::costs`]).
+        let word = k.name.split(' ').next().unwrap_or("");
+        if matches!(word, "Kicker" | "Flashback" | "Evoke") {
+            continue;
+        }
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
@@ -611,7 +638,6 @@ mod tests {
                 "K:Shroud",
                 "PT */2",
                 "T:Mode$ ChangesZone",
-                "mana symbol {X}",
             ]
         );
         let def = &c.tree["class"]["odd"];
