@@ -55,6 +55,7 @@ fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
                 && prop(c, "title").is_some()
                 && !c.tags.contains(&Sym::new("ability"))
                 && !c.tags.contains(&Sym::new("token"))
+                && !c.tags.contains(&Sym::new("emblem"))
         })
         .collect();
     assert_eq!(

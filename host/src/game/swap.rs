@@ -120,38 +120,7 @@ fn rebind(
         if Arc::ptr_eq(old_def, new_def) {
             continue;
         }
-        for (k, old_v) in &old_def.props {
-            if world.base(obj, *k) != Some(old_v) {
-                continue; // the game changed it: keep
-            }
-            match new_def.props.iter().find(|(nk, _)| nk == k) {
-                Some((_, new_v)) if new_v != old_v => {
-                    world.set(obj, *k, new_v.clone())?;
-                    report.rebound += 1;
-                }
-                Some(_) => {}
-                None => {
-                    world.unset(obj, *k)?;
-                    report.rebound += 1;
-                }
-            }
-        }
-        for (k, new_v) in &new_def.props {
-            if !old_def.props.iter().any(|(ok, _)| ok == k) && world.base(obj, *k).is_none() {
-                world.set(obj, *k, new_v.clone())?;
-                report.rebound += 1;
-            }
-        }
-        for t in old_def.tags.iter().filter(|t| !new_def.tags.contains(t)) {
-            if world.untag(obj, *t)? {
-                report.rebound += 1;
-            }
-        }
-        for t in new_def.tags.iter().filter(|t| !old_def.tags.contains(t)) {
-            if world.tag(obj, *t)? {
-                report.rebound += 1;
-            }
-        }
+        report.rebound += crate::rules::core::class_change::rebase(world, obj, old_def, new_def)?;
     }
     let gone: Vec<u64> = world
         .aura_instances()

@@ -116,6 +116,22 @@ impl World {
         Ok(old)
     }
 
+    /// Changes an object's class (a copy effect, a double-faced card turning over);
+    /// returns the class it had. Its properties and tags are the caller's business.
+    pub fn set_class(&mut self, id: ObjId, class: Id) -> Result<Id, StateError> {
+        let obj = self.object_mut(id)?;
+        let old = std::mem::replace(&mut obj.class, class);
+        let zone = obj.zone;
+        self.dirty.structural_at(id, zone);
+        if old != class {
+            if let Some(set) = self.by_class.get_mut(&old) {
+                set.remove(&id);
+            }
+            self.by_class.entry(class).or_default().insert(id);
+        }
+        Ok(old)
+    }
+
     /// Changes an object's owner.
     /// The object goes to the end of its new owner's objects in its zone.
     pub fn set_owner(&mut self, id: ObjId, owner: Option<ObjId>) -> Result<(), StateError> {

@@ -43,6 +43,8 @@ pub struct Activated {
 #[derive(Default)]
 struct Cost {
     taps: bool,
+    /// `X` (one): its controller chooses X as they activate it.
+    x: bool,
     /// `Sac<1/CARDNAME>`, `Sac<1/Creature>`, `Sac<1/Land>`: what is sacrificed.
     sacrifice: Option<&'static str>,
     generic: i64,
@@ -152,6 +154,8 @@ fn cost(text: &str) -> Result<Cost, String> {
             c.chosen.push(chosen);
         } else if part == "T" {
             c.taps = true;
+        } else if part == "X" && !c.x {
+            c.x = true;
         } else if let Ok(n) = part.parse::<i64>() {
             c.generic += n;
         } else if let Some(n) = part
@@ -193,6 +197,9 @@ const KNOWN: &[&str] = &[
     "References",
     "ActivationLimit",
     "ActivationCardsInHand",
+    // `CopyPermanent`'s ([`copy_permanent`]).
+    "Keywords",
+    "AtEOT",
 ];
 
 /// `ActivationLimit$ 1` (once each turn) and `ActivationCardsInHand$ N` (only with
@@ -241,6 +248,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
     restrictions(a, &mut tags, &mut props)?;
     let free = cost.generic == 0
         && cost.counters.is_none()
+        && !cost.x
         && cost.life == 0
         && cost.sacrifice.is_none()
         && cost.chosen.is_empty()
@@ -252,6 +260,9 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Activated, Vec
         tags.push("paid_ability".to_owned());
         if cost.taps {
             tags.push("ability_taps".to_owned());
+        }
+        if cost.x {
+            tags.push("ability_x".to_owned());
         }
         let mut total = cost.generic;
         props.push(("ability_cost_generic".to_owned(), json!(cost.generic)));
@@ -345,7 +356,7 @@ pub fn ability(
                 return Err(extra);
             }
             let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
-            let pump = pump(a, this)?;
+            let pump = pump(face, a, this)?;
             return Ok((
                 ability_class(title, None, "spell_target", vec![pump]),
                 Vec::new(),
@@ -376,6 +387,11 @@ pub fn ability(
     let mut missing: Vec<String> = a
         .params
         .keys_outside(KNOWN)
+        .chain(
+            ["Keywords", "AtEOT"]
+                .into_iter()
+                .filter(|k| api != "CopyPermanent" && a.params.get(k).is_some()),
+        )
         .map(|k| format!("A:AB$ {api} with {k}$"))
         .collect();
     let prompt = a.params.get("TgtPrompt").unwrap_or("Select a target");
@@ -455,7 +471,7 @@ pub fn ability(
                         && k != "tgt_opponents"
                 }) =>
         {
-            match pump(a, at) {
+            match pump(face, a, at) {
                 Ok(p) => p,
                 Err(m) => {
                     missing.extend(m);
@@ -463,6 +479,10 @@ pub fn ability(
                 }
             }
         }
+        "CopyPermanent" if !players => copy_permanent(a, at.clone()).unwrap_or_else(|m| {
+            missing.push(m);
+            Value::Null
+        }),
         "ChangeZone" if !players && a.params.get("Origin") == Some("Battlefield") => {
             match crate::effect::zone(a.params.get("Destination")).filter(|z| *z != "battlefield") {
                 Some(zone) => json!({ "type": "move", "zone": zone, "to": at }),
@@ -491,13 +511,49 @@ pub fn ability(
     Ok((def, Vec::new()))
 }
 
+/// `CopyPermanent | Keywords$ Haste | AtEOT$ Sacrifice` at `to` ("create a token that's a
+/// copy of target creature; it has haste; sacrifice it at the beginning of the next end
+/// step": Kiki-Jiki): a token of the target's class (707.2) for the ability's controller,
+/// summoning sick unless it has haste, tagged `sacrificed_at_end_step` for the mtg rules.
+fn copy_permanent(a: &Ability, to: Value) -> Result<Value, String> {
+    let mut tags = vec!["token".to_owned(), "sick".to_owned()];
+    for kw in a
+        .params
+        .get("Keywords")
+        .unwrap_or("")
+        .split('&')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
+        match KEYWORDS.iter().find(|(name, _)| *name == kw) {
+            Some((_, tag)) => tags.push((*tag).to_owned()),
+            None => return Err(format!("A:AB$ CopyPermanent Keywords$ {kw}")),
+        }
+    }
+    match a.params.get("AtEOT") {
+        None => {}
+        Some("Sacrifice") => tags.push("sacrificed_at_end_step".to_owned()),
+        Some(other) => return Err(format!("A:AB$ CopyPermanent AtEOT$ {other}")),
+    }
+    Ok(
+        json!({ "type": "create", "class_of": to, "zone": "battlefield", "owner": "self.owner", "tags": tags }),
+    )
+}
+
 /// `Pump | NumAtt$ +N | NumDef$ +M | KW$ Flying`: the creature `to` gets them until end
-/// of turn.
-pub(crate) fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
+/// of turn (`+X`: the X paid, which the ability keeps as `x_paid`).
+pub(crate) fn pump(face: &Face, a: &Ability, to: Value) -> Result<Value, Vec<String>> {
     let mut modifiers = Vec::new();
     let mut missing = Vec::new();
     for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
-        match (a.params.get(param), number(a.params.get(param))) {
+        let text = a.params.get(param).map(|t| t.trim_start_matches('+'));
+        // A counted amount is the ability's (`self`), which a frozen aura sees as its
+        // giver (`source`).
+        let counted = crate::effect::amount(face, text).map(|v| match v.as_str() {
+            Some(e) => json!(e.replace("self.", "source.")),
+            None => v,
+        });
+        match (a.params.get(param), counted) {
             (None, _) => {}
             (Some(_), Some(n)) => modifiers.push(json!({ "key": key, "op": "add", "value": n })),
             (Some(t), None) => missing.push(format!("A:AB$ Pump {param}$ {t}")),
@@ -520,5 +576,6 @@ pub(crate) fn pump(a: &Ability, to: Value) -> Result<Value, Vec<String>> {
         return Err(missing);
     }
     let aura = json!({ "modifiers": modifiers, "until": "cleanup" });
-    Ok(json!({ "type": "give_aura", "aura": aura, "to": to }))
+    // (The values are frozen when it is given: `+X` is the ability's X.)
+    Ok(json!({ "type": "give_aura", "freeze": true, "aura": aura, "to": to }))
 }

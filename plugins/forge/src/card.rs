@@ -71,6 +71,8 @@ pub(crate) struct Parts {
     pub(crate) replacements: Vec<Value>,
     pub(crate) classes: Vec<(String, Value)>,
     pub(crate) props: Vec<(String, Value)>,
+    /// Triggers of the world the card defines (`[trigger.NAME]`), by name.
+    pub(crate) world_triggers: Vec<(String, Value)>,
 }
 
 /// Why a script cannot become a class at all (it has no name).
@@ -101,9 +103,6 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         .filter(|d| d.severity == Severity::Error)
         .map(|d| format!("script error {} at line {}", d.code, d.line))
         .collect();
-    if face.svar("AltCost").is_some() {
-        missing.push("SVar:AltCost (an alternative cost)".into());
-    }
     if script.faces.len() > 1 {
         let mode = face.alternate_mode.as_deref().unwrap_or("several faces");
         missing.push(format!("AlternateMode {mode}"));
@@ -131,6 +130,19 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
     // sorcery", an activated ability like the script's own.
     let levelled = crate::levels::with_level_up(face);
     let face = levelled.as_ref().unwrap_or(face);
+    // Kicker, flashback, alternative costs ([`crate::costs`]).
+    let mut cost_refs = Map::new();
+    match crate::costs::translate(face, &class) {
+        Ok(c) => {
+            parts.tags.extend(c.tags);
+            parts.props.extend(c.props);
+            parts.triggers.extend(c.triggers);
+            parts.replacements.extend(c.replacements);
+            parts.auras.extend(c.auras);
+            cost_refs = c.refs;
+        }
+        Err(m) => missing.extend(m),
+    }
     abilities(face, &class, &mut parts, &mut missing);
     for (i, t) in face.triggers.iter().enumerate() {
         // A mana ability's trigger (Wild Growth) does not use the stack.
@@ -138,6 +150,13 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             match crate::mana::taps_for_mana(face, t) {
                 Ok(trigger) => parts.triggers.push(trigger),
                 Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if crate::enters_with::is_static_enters(t) {
+            match crate::enters_with::translate(face, t) {
+                Ok(trigger) => parts.triggers.push(trigger),
+                Err(m) => missing.extend(m),
             }
             continue;
         }
@@ -149,7 +168,11 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
             Err(m) => missing.extend(m),
         }
     }
-    for s in &face.statics {
+    for s in face
+        .statics
+        .iter()
+        .filter(|s| !crate::costs::is_alternative_cost(s))
+    {
         match crate::statics::translate(face, s) {
             Ok(aura) => parts.auras.push(aura),
             Err(m) => missing.extend(m),
@@ -219,10 +242,14 @@ pub fn translate(text: &str) -> Result<Card, ScriptError> {
         }
     }
     tree["class"] = Value::Object(classes);
+    if missing.is_empty() && !parts.world_triggers.is_empty() {
+        tree["trigger"] = Value::Object(parts.world_triggers.into_iter().collect());
+    }
     let content = tree.to_string();
     let mut refs = crate::effect::own_count_refs(&class, &content);
     refs.extend(crate::counting::refs(face, &content));
     refs.extend(crate::charm_two::refs(face, &class, &content));
+    refs.extend(cost_refs);
     if !refs.is_empty() {
         tree["ref"] = Value::Object(refs);
     }
@@ -483,15 +510,7 @@ mod tests {
     #[test]
     fn what_a_card_lacks_is_listed_and_it_stays_out_of_decks() {
         let c = translate("Name:Odd\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:*/2\nK:Shroud\nT:Mode$ ChangesZone | Origin$ Any | Destination$ Battlefield | Execute$ E\nSVar:E:DB$ Draw\n").unwrap();
-        assert_eq!(
-            c.missing,
-            [
-                "K:Shroud",
-                "PT */2",
-                "T:Mode$ ChangesZone",
-                "mana symbol {X}",
-            ]
-        );
+        assert_eq!(c.missing, ["K:Shroud", "PT */2", "T:Mode$ ChangesZone",]);
         let def = &c.tree["class"]["odd"];
         let tags = def["tags"].to_string();
         assert!(

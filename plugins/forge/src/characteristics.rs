@@ -93,6 +93,10 @@ pub fn cost(
                             e.1 += 1;
                         }
                     }
+                    // One X (107.3): the caster chooses it as they cast the spell.
+                    Shard::Variable('X') if !tags.iter().any(|t| t == "x_cost") => {
+                        tags.push("x_cost".into());
+                    }
                     other => missing.push(format!("mana symbol {}", symbol(other))),
                 }
             }

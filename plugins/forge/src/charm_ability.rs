@@ -102,7 +102,7 @@ fn mode(
         (Some("Creature"), None) => {
             plain.params.0.retain(|(k, _)| k != "ValidTgts");
             let effect = match api {
-                "Pump" => crate::activated::pump(&plain, at)?,
+                "Pump" => crate::activated::pump(face, &plain, at)?,
                 "Destroy" => json!({ "type": "destroy", "to": at }),
                 "DealDamage" => match crate::effect::number(plain.params.get("NumDmg")) {
                     Some(n) => json!({ "type": "damage", "amount": n, "source": "self", "to": at }),
@@ -131,7 +131,7 @@ fn mode(
             plain.params.0.retain(|(k, _)| k != "Defined");
             Ok((
                 false,
-                vec![crate::activated::pump(&plain, equipped)?],
+                vec![crate::activated::pump(face, &plain, equipped)?],
                 Vec::new(),
             ))
         }

@@ -178,7 +178,7 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
         "DestroyAll" | "DamageAll" => {
             used.extend(crate::mass::KEYS);
-            crate::mass::actions(api, a).unwrap_or_else(|m| {
+            crate::mass::actions(face, api, a).unwrap_or_else(|m| {
                 missing.push(m);
                 Vec::new()
             })
@@ -233,6 +233,10 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             match (whose, number(p("NumCards").or(Some("1"))), p("Mode")) {
                 (Some(whose), Some(n), Some("Random")) => vec![
                     json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "hand", "owner": whose, "pick": { "random": n } } }),
+                ],
+                // "Then discard two cards" (Faithless Looting): of their choice.
+                (Some("friendly"), Some(n), Some("TgtChoose")) => vec![
+                    json!({ "type": "emit", "event": "discards_chosen", "amount": n, "to": "owner" }),
                 ],
                 _ => {
                     missing.push(format!(
@@ -441,12 +445,23 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         "Pump" if matches!(p("Defined"), None | Some("Self")) && p("ValidTgts").is_none() => {
             used.extend(["Defined", "NumAtt", "NumDef", "KW"]);
             let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
-            crate::activated::pump(a, this)
+            crate::activated::pump(face, a, this)
                 .map(|p| vec![p])
                 .unwrap_or_else(|m| {
                     missing.extend(m);
                     Vec::new()
                 })
+        }
+        // "Sacrifice it" (Mulldrifter evoked): the ability's card, if still there.
+        "Sacrifice"
+            if a.params
+                .0
+                .iter()
+                .all(|(k, _)| matches!(k.as_str(), "DB" | "AB" | "Cost")) =>
+        {
+            vec![
+                json!({ "type": "move", "zone": "graveyard", "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } }),
+            ]
         }
         "Sacrifice" => {
             used.extend(crate::players::SACRIFICE);
@@ -547,6 +562,14 @@ pub fn amount(face: &Face, text: Option<&str>) -> Option<Value> {
         "Remembered$CardManaCost" => "sum(remembered_cards, mana_value)".to_owned(),
         // Kept on the ability by its damage trigger ([`crate::moment`]).
         "TriggerCount$DamageAmount" => "self.damage_amount".to_owned(),
+        // X as its caster chose it (costs.toml).
+        "Count$xPaid" => "self.x_paid".to_owned(),
+        // `Count$Kicked.A.B`: A if the spell was kicked, else B.
+        _ if base.starts_with("Count$Kicked.") => {
+            let (a, b) = base["Count$Kicked.".len()..].split_once('.')?;
+            let (a, b) = (a.parse::<i64>().ok()?, b.parse::<i64>().ok()?);
+            format!("{b} + {} * self.kicked", a - b)
+        }
         _ if counted.is_some() => counted?,
         // Devotion to a colour (700.5): its mana symbols among the costs of your permanents.
         _ if base.starts_with("Count$Devotion.") => {

@@ -1,7 +1,7 @@
 //! A card's `K:` lines ([`translate`]): keywords the rules know as tags (the card
 //! module's [`KEYWORDS`]), keywords with their own translation (Equip, Modular, Level up,
-//! enters-with-counters, enters tapped unless life is paid, prowess, exalted, evasion
-//! limits), and the rest listed as missing.
+//! enters-with-counters, enters tapped unless life is paid, entering as a copy, ways to
+//! pay, prowess, exalted, evasion limits), and the rest listed as missing.
 
 use forge_script::Face;
 use serde_json::json;
@@ -13,9 +13,24 @@ use crate::card::{Parts, KEYWORDS};
 /// anything else is missing.
 pub(crate) fn translate(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<String>) {
     for k in &face.keywords {
+        // Ways to pay ([`crate::costs`]).
+        let word = k.name.split(' ').next().unwrap_or("");
+        if matches!(word, "Kicker" | "Flashback" | "Evoke") {
+            continue;
+        }
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
+        if k.name == "ETBReplacement" && k.params.first().is_some_and(|p| p == "Copy") {
+            match crate::copies::enters_as_copy(face, class, k) {
+                Ok(copy) => {
+                    parts.replacements.push(copy.replacement);
+                    parts.world_triggers.extend(copy.triggers);
+                }
                 Err(m) => missing.push(m),
             }
             continue;

@@ -41,6 +41,8 @@
 //! | `K:Chapter:N:A1,...,AN` (Sagas) | tag `saga`, `chapters` = N; the card's trigger on the rules' `lore_added` puts chapter `lore`'s ability on the stack ([`saga`]) |
 //! | a subtype as a valid's base (`Knight.YouCtrl`) | the subtype's tag ([`valid`]) |
 //! | `Count$Valid <valid>` (any valid, `named<Name>` included) | a ref of the card's own, `count(<card>_valid_<i>)` ([`counting`]); `S:Continuous AddPower$ X` reads it |
+//! | `K:ETBReplacement:Copy:<svar>:Optional` (`ChooseCard` + `Clone`) | a replacement as it would enter: the controller may choose a permanent, the card `become`s its class (tag `<card>_copy`); a world trigger of the card's turns it back once it leaves ([`copies`]) |
+//! | `AB$ CopyPermanent \| Keywords$ Haste \| AtEOT$ Sacrifice` at a creature | a token of the target's class (`create` with `class_of` and `tags`), tagged `sacrificed_at_end_step` for the rules ([`activated`]) |
 //! | `SP$ AddTurn`, `SP$ Fog` | `extra_turns`; `prevents_combat_damage` ([`effect`]) |
 //! | `T:Mode$ ChangesZone` (enters / leaves the battlefield), `Attacks`, `Phase` (upkeep, draw, end of turn; `TriggerZones$ Graveyard` at upkeep), `SpellCast`, `DamageDone` | an ability put on the stack ([`trigger`]; a cost paid as it resolves: [`trigger_cost`]) |
 //! | `SP$ Discard \| Mode$ Hand \| Defined$ Each`, `SP$ ChangeZoneAll \| Destination$ Library \| Shuffle$ True` (then each draws) | effects on every player ([`everyone`]) |
@@ -62,11 +64,14 @@ pub mod characteristics;
 pub mod charm;
 pub mod charm_ability;
 pub mod charm_two;
+pub mod copies;
+pub mod costs;
 pub mod counters;
 pub mod counting;
 pub mod effect;
 pub mod emblem;
 pub mod entering;
+pub mod enters_with;
 pub mod equipment;
 pub mod everyone;
 pub mod keywords;

@@ -1,11 +1,12 @@
 //! Effects on every matching permanent, without a target: `DestroyAll | ValidCards$
 //! <valid>` (Wrath of God) and `DamageAll | NumDmg$ N | ValidCards$ <valid>` (Pyroclasm:
-//! N damage to each, dealt by the spell; with `ValidPlayers$ Each` to each player too:
-//! Pestilence); and, at a target player, `ChangeZoneAll |
+//! N damage to each, dealt by the spell; `NumDmg$ X` counted as it resolves, and with
+//! `ValidPlayers$ Each` each player too: Earthquake, Pestilence); and, at a target player,
+//! `ChangeZoneAll |
 //! Origin$ Graveyard | Destination$ Exile | ChangeType$ Card` (Jund Charm: exile all cards
 //! from target player's graveyard).
 
-use forge_script::Ability;
+use forge_script::{Ability, Face};
 use serde_json::{json, Value};
 
 /// The parameters these effects read (`ValidDescription$` is only text).
@@ -13,7 +14,7 @@ pub const KEYS: &[&str] = &["ValidCards", "NumDmg", "ValidDescription", "ValidPl
 
 /// The actions of the `api` (`DestroyAll` or `DamageAll`) effect `a`; `Err` names what the
 /// rules lack.
-pub fn actions(api: &str, a: &Ability) -> Result<Vec<Value>, String> {
+pub fn actions(face: &Face, api: &str, a: &Ability) -> Result<Vec<Value>, String> {
     let which = crate::valid::condition(
         a.params.get("ValidCards").unwrap_or("Card"),
         &format!("{api} ValidCards$"),
@@ -25,16 +26,20 @@ pub fn actions(api: &str, a: &Ability) -> Result<Vec<Value>, String> {
         {
             Ok(vec![json!({ "type": "destroy", "to": all })])
         }
-        "DamageAll" => match a.params.get("NumDmg").and_then(|n| n.parse::<i64>().ok()) {
-            // `ValidPlayers$ Each`: and to each player (Pestilence).
-            Some(n) => Ok(match a.params.get("ValidPlayers") {
-                None => vec![json!({ "type": "damage", "amount": n, "source": "self", "to": all })],
-                Some("Each" | "Player") => vec![
-                    json!({ "type": "damage", "amount": n, "source": "self", "to": all }),
-                    json!({ "type": "damage", "amount": n, "source": "self", "to": { "type": "players" } }),
-                ],
-                Some(other) => return Err(format!("DamageAll ValidPlayers$ {other}")),
-            }),
+        "DamageAll" => match crate::effect::amount(face, a.params.get("NumDmg")) {
+            // `ValidPlayers$ Each`: and to each player (Pestilence, Earthquake).
+            Some(n) => {
+                let mut out =
+                    vec![json!({ "type": "damage", "amount": n, "source": "self", "to": all })];
+                match a.params.get("ValidPlayers") {
+                    None => {}
+                    Some("Each" | "Player") => out.push(
+                        json!({ "type": "damage", "amount": n, "source": "self", "to": { "type": "players" } }),
+                    ),
+                    Some(v) => return Err(format!("DamageAll ValidPlayers$ {v}")),
+                }
+                Ok(out)
+            }
             None => Err(format!(
                 "DamageAll NumDmg$ {}",
                 a.params.get("NumDmg").unwrap_or("")

@@ -88,9 +88,10 @@ fn deals_damage(t: &Ability) -> Option<Moment> {
 /// The moment of the `T:` line `t`, if the rules know it.
 pub fn of(t: &Ability) -> Option<Moment> {
     let mode = t.api.as_deref().unwrap_or("?");
+    // (`Card.Self+kicked` / `+evoked`: an intervening "if" on how it was cast.)
     let own = matches!(
         t.params.get("ValidCard"),
-        Some("Card.Self" | "Creature.Self")
+        Some("Card.Self" | "Creature.Self" | "Card.Self+kicked" | "Card.Self+evoked")
     );
     let (origin, dest) = (t.params.get("Origin"), t.params.get("Destination"));
     let you = |k: &str| t.params.get(k) == Some("You");

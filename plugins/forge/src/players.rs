@@ -4,7 +4,7 @@
 //! "each player (you, each opponent) sacrifices a creature" (`Sacrifice | Defined$ Player
 //! | SacValid$ Creature`), each choosing their own through the rules' `sacrifices_creature`.
 
-use forge_script::Ability;
+use forge_script::{Ability, Face};
 use serde_json::{json, Value};
 
 use crate::effect::number;
@@ -31,11 +31,12 @@ pub fn draw(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Valu
 /// `Discard | ValidTgts$ Player | NumCards$ N` with `Mode$ Random` (Hymn to Tourach) or
 /// `Mode$ RevealYouChoose | DiscardValid$ <valid>` (Duress: the caster chooses among the
 /// target player's cards that match): the cards go to the graveyard.
-pub fn discard(a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
+/// (`NumCards$ X` may be counted as it resolves: Mind Twist's X.)
+pub fn discard(face: &Face, a: &Ability, tags: &[String], missing: &mut Vec<String>) -> Vec<Value> {
     if tags.iter().any(|t| t != "targets_player") {
         missing.push("A:SP$ Discard at a non-player".into());
     }
-    let Some(n) = number(a.params.get("NumCards").or(Some("1"))) else {
+    let Some(n) = crate::effect::amount(face, a.params.get("NumCards").or(Some("1"))) else {
         missing.push("A:SP$ Discard NumCards$".into());
         return Vec::new();
     };

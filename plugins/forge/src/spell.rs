@@ -43,6 +43,8 @@ const UNTARGETED: &[&str] = &[
     "Scry",
     "Discard",
     "Dig",
+    // "Add {B}{B}{B}" (Dark Ritual): mana into its caster's pool as it resolves.
+    "Mana",
 ];
 
 /// Translates the card's `SP$` line (`a`) of the card `class`; `Err` lists the
@@ -96,6 +98,8 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         "UnlessCost",
         "LibraryPosition",
         "Shuffle",
+        // The SVars the amounts read (`NumDmg$ X`).
+        "References",
     ];
     for (k, _) in &a.params.0 {
         if !known.contains(&k.as_str()) {
@@ -116,7 +120,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
             && !matches!(k.as_str(), "tgt_artifact" | "tgt_enchantment" | "tgt_land")
     });
     let mut effect = match api {
-        "DealDamage" => deal_damage(a, &mut missing),
+        "DealDamage" => deal_damage(face, a, &mut missing),
         "Pump" => pump(a, &tags, creatures_only, at, &mut missing),
         // Into its owner's graveyard, or their hand (`Destination$ Hand`: Remand).
         "Counter" => {
@@ -131,7 +135,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
         }
         "ChangeZone" => change_zone(a, &tags, at, &mut missing),
         "Draw" => crate::players::draw(a, &tags, &mut missing),
-        "Discard" => crate::players::discard(a, &tags, &mut missing),
+        "Discard" => crate::players::discard(face, a, &tags, &mut missing),
         // "Put N +1/+1 counters on target creature" (Jund Charm).
         "PutCounter" if creatures_only && tags.iter().all(|t| t == "targets_creature") => {
             crate::counters::put_on_target(a, json!({ "ref": at })).unwrap_or_else(|m| {
@@ -409,8 +413,9 @@ fn number(text: Option<&str>) -> Option<i64> {
     t.strip_prefix('+').unwrap_or(t).parse().ok()
 }
 
-fn deal_damage(a: &Ability, missing: &mut Vec<String>) -> Vec<Value> {
-    match number(a.params.get("NumDmg")) {
+/// `NumDmg$ N`, or an SVar counted as it resolves (`Count$Kicked.4.2`, `Count$xPaid`).
+fn deal_damage(face: &Face, a: &Ability, missing: &mut Vec<String>) -> Vec<Value> {
+    match crate::effect::amount(face, a.params.get("NumDmg")) {
         Some(n) => vec![
             json!({ "type": "damage", "amount": n, "source": "self", "to": { "ref": "spell_target" } }),
         ],

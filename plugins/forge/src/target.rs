@@ -20,7 +20,16 @@ const TYPES: &[(&str, &str)] = &[
 
 /// What a target may not be (`nonBlack`, `nonArtifact`): the rules know these.
 const EXCLUSIONS: &[&str] = &[
-    "White", "Blue", "Black", "Red", "Green", "Artifact", "Creature", "Land", "Basic",
+    "White",
+    "Blue",
+    "Black",
+    "Red",
+    "Green",
+    "Artifact",
+    "Creature",
+    "Land",
+    "Basic",
+    "Legendary",
 ];
 
 /// The `tgt_*` properties for a `ValidTgts$` expression over permanents; `Err` names the

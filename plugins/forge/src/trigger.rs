@@ -53,6 +53,8 @@ pub fn translate(
         "IsPresent",
         "PresentZone",
         "PresentCompare",
+        // A hint for Forge's display: the trigger is not the card's main one.
+        "Secondary",
     ];
     let controller_ok = matches!(
         t.params.get("TriggerController"),
@@ -218,6 +220,16 @@ fn intervening_if(t: &Ability) -> Result<Option<Value>, Vec<String>> {
     let p = |k: &str| t.params.get(k);
     let compare = crate::valid::comparison;
     let mut all = Vec::new();
+    // "If it was kicked" / "if it was evoked" (costs.toml: `kicked`, `alt_paid`).
+    match p("ValidCard") {
+        Some("Card.Self+kicked") => {
+            all.push(json!({ "type": "compare", "left": "self.kicked", "op": ">", "right": 0 }))
+        }
+        Some("Card.Self+evoked") => {
+            all.push(json!({ "type": "compare", "left": "self.alt_paid", "op": ">", "right": 0 }))
+        }
+        _ => {}
+    }
     match (p("LifeTotal"), p("LifeAmount").and_then(compare)) {
         (None, None) if p("LifeAmount").is_none() => {}
         (Some("You"), Some((op, n))) => all
@@ -414,8 +426,10 @@ pub fn ability_class(
     props.insert("title".into(), json!(title));
     let mut triggers = Vec::new();
     // The ability remembers the card that made it (`source_card`: "CARDNAME gets +1/+0").
+    // It keeps the X its card's cost was paid with (`x_paid`: Kessig Wolf Run's +X/+0).
     let mut on_create = vec![
         json!({ "type": "link", "key": "source_card", "object": { "type": "object", "object": "event.source" } }),
+        json!({ "type": "set", "key": "x_paid", "value": "self.source_card.ability_x_paid" }),
     ];
     let mut resolve = match choose {
         Some(choose) => {

@@ -157,6 +157,22 @@ fn property(p: &str, x: Option<&str>) -> Option<Value> {
         p if p.starts_with("named") => {
             json!({ "type": "is", "key": "title", "value": p.strip_prefix("named")? })
         }
+        // A keyword the permanent has or lacks (`withoutFlying`: Earthquake).
+        p if p.starts_with("without") || p.starts_with("with") => {
+            let (neg, kw) = match p.strip_prefix("without") {
+                Some(k) => (true, k),
+                None => (false, &p["with".len()..]),
+            };
+            let (_, tag) = crate::card::KEYWORDS
+                .iter()
+                .find(|(name, _)| name.replace(' ', "") == kw)?;
+            let has = json!({ "type": "has_tag", "tag": tag });
+            if neg {
+                json!({ "not": has })
+            } else {
+                has
+            }
+        }
         _ => match p.strip_prefix("non") {
             Some(t) => json!({ "not": type_or_colour(t)? }),
             None => type_or_colour(p)?,

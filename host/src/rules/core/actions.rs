@@ -373,6 +373,7 @@ fn objects(r: &mut Registry) {
             ParamSpec::optional("count", T::Expr, "how many (default 1)"),
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
             ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
+            ParamSpec::optional("tags", T::Names, "tags the new objects get besides their class's (a copy of a card that is a token)"),
             ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `event.slot` or `self.left_slot` in a deathrattle to take the destroyed holder's place"),
             ParamSpec::optional("quiet", T::Bool, "raise no `core:event/created` (default false): for objects no rule needs to hear of, such as a catalog of cards in a hidden zone, where an event per object would only cost time"),
         ],
@@ -413,6 +414,7 @@ fn objects(r: &mut Registry) {
                 limit: p.opt_expr("limit")?,
                 slot: p.opt_expr("slot")?,
                 props: p.table("properties")?,
+                tags: p.names("tags")?,
                 quiet: p.bool_or("quiet", false)?,
             }))
         }),

@@ -36,6 +36,8 @@ pub(super) struct Create {
     pub(super) limit: Option<Expr>,
     pub(super) slot: Option<Expr>,
     pub(super) props: Vec<(Sym, Value)>,
+    /// Tags the new objects get besides their class's (a copy that is a token).
+    pub(super) tags: Vec<Sym>,
     /// Raise no `created` events (a catalog in a hidden zone that no rule hears of).
     pub(super) quiet: bool,
 }
@@ -106,6 +108,9 @@ impl Action for Create {
             }
             for (k, v) in &self.props {
                 ax.world.set(id, *k, v.clone())?;
+            }
+            for t in &self.tags {
+                ax.world.tag(id, *t)?;
             }
             if !self.quiet {
                 let e = Event::new(created()).target(id).player(owner);

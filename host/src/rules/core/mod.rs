@@ -3,6 +3,7 @@
 
 mod actions;
 mod choices;
+pub(crate) mod class_change;
 mod conditions;
 mod connected;
 mod containment;
@@ -33,6 +34,7 @@ pub fn register(r: &mut Registry) {
     links::register(r);
     nearest::register(r);
     choices::register(r);
+    class_change::register(r);
     conditions::register(r);
     spatial::register(r);
     connected::register(r);
