@@ -246,6 +246,13 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
         if matches!(word, "Kicker" | "Flashback" | "Evoke") {
             continue;
         }
+        if k.name == "Persist" && k.params.is_empty() {
+            let p = crate::persist::translate(class, &face.name);
+            parts.replacements.extend(p.replacements);
+            parts.triggers.extend(p.triggers);
+            parts.classes.push(p.class);
+            continue;
+        }
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),

@@ -50,6 +50,7 @@ pub mod loyalty;
 pub mod mana;
 pub mod mass;
 pub mod moment;
+pub mod persist;
 pub mod players;
 pub mod replacement;
 pub mod spell;
