@@ -290,6 +290,7 @@ fn keywords(face: &Face, class: &str, parts: &mut Parts, missing: &mut Vec<Strin
         let tag = match k.name.as_str() {
             "CARDNAME enters the battlefield tapped." => Some("enters_tapped"),
             "Split second" => Some("split_second"),
+            "CARDNAME can't be countered." => Some("uncounterable"),
             // 508.1d: the rules do not let its controller finish declaring attackers while
             // it could attack and does not.
             "CARDNAME attacks each turn if able." | "CARDNAME attacks each combat if able." => {
