@@ -148,7 +148,13 @@ pub fn cost(
 fn hybrid_pair(a: char, b: char) -> Option<String> {
     let order = "WUBRG";
     let (i, j) = (order.find(a)?, order.find(b)?);
-    let (x, y) = if i < j { (a, b) } else if i > j { (b, a) } else { return None };
+    let (x, y) = if i < j {
+        (a, b)
+    } else if i > j {
+        (b, a)
+    } else {
+        return None;
+    };
     Some(format!("{x}{y}").to_ascii_lowercase())
 }
 

@@ -40,7 +40,12 @@ impl Mana {
         let mut out = vec![(format!("{prefix}_cost_generic"), json!(self.generic))];
         let mut total = self.generic;
         for k in "wubrgc".chars() {
-            let n = self.coloured.iter().filter(|(c, _)| *c == k).map(|(_, n)| n).sum::<i64>();
+            let n = self
+                .coloured
+                .iter()
+                .filter(|(c, _)| *c == k)
+                .map(|(_, n)| n)
+                .sum::<i64>();
             out.push((format!("{prefix}_cost_{k}"), json!(n)));
             total += n;
         }
@@ -136,7 +141,9 @@ pub fn translate(face: &Face, class: &str) -> Result<Costs, Vec<String>> {
     }
     for s in face.statics.iter().filter(|s| is_alternative_cost(s)) {
         let known = ["Mode", "ValidSA", "EffectZone", "Cost", "Description"];
-        if s.params.get("ValidSA") != Some("Spell.Self") || s.params.keys_outside(&known).next().is_some() {
+        if s.params.get("ValidSA") != Some("Spell.Self")
+            || s.params.keys_outside(&known).next().is_some()
+        {
             missing.push("S:Mode$ AlternativeCost".into());
         }
         alternatives.push(s.params.get("Cost").unwrap_or("").to_owned());
@@ -191,7 +198,8 @@ fn alternative(class: &str, cost: &str, c: &mut Costs) -> Result<(), String> {
     c.tags.push("alt_cost".into());
     c.props.extend(m.props("alt"));
     c.props.push(("alt_life".into(), json!(life)));
-    c.props.push(("alt_available".into(), json!(i64::from(parts.is_empty()))));
+    c.props
+        .push(("alt_available".into(), json!(i64::from(parts.is_empty()))));
     if parts.is_empty() {
         return Ok(());
     }
@@ -202,7 +210,8 @@ fn alternative(class: &str, cost: &str, c: &mut Costs) -> Result<(), String> {
         let name = format!("{class}_alt_{}", i + 1);
         let mut selector = json!({ "type": "objects", "zone": p.zone, "owner": "friendly",
             "where": [p.filter.clone(), { "not": { "type": "is_self" } }] });
-        c.refs.insert(name.clone(), json!({ "selector": selector.clone() }));
+        c.refs
+            .insert(name.clone(), json!({ "selector": selector.clone() }));
         available = format!("min({available}, count({name}) - {} + 1)", p.count);
         selector["pick"] = json!({ "chosen": p.count, "prompt": p.prompt });
         pay.push(json!({ "type": "move", "zone": p.to, "to": selector }));
@@ -246,9 +255,13 @@ mod tests {
     #[test]
     fn kicker_flashback_and_an_alternative_cost() {
         let k = costs("Name:K\nManaCost:R\nTypes:Instant\nK:Kicker 2 G\n").unwrap();
-        assert!(k.tags.contains(&"kicker".to_owned()) && k.tags.contains(&"cost_choice".to_owned()));
+        assert!(
+            k.tags.contains(&"kicker".to_owned()) && k.tags.contains(&"cost_choice".to_owned())
+        );
         assert!(k.props.contains(&("kicker_cost_g".to_owned(), json!(1))));
-        assert!(k.props.contains(&("kicker_mana_value".to_owned(), json!(3))));
+        assert!(k
+            .props
+            .contains(&("kicker_mana_value".to_owned(), json!(3))));
         let f = costs("Name:F\nManaCost:R\nTypes:Sorcery\nK:Flashback 1 B\n").unwrap();
         assert_eq!(f.replacements.len(), 1);
         let a = costs("Name:A\nManaCost:3 U U\nTypes:Instant\nSVar:AltCost:Cost$ PayLife<1> ExileFromHand<1/Card.Blue> | Description$ d\n").unwrap();

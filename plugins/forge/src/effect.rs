@@ -408,9 +408,16 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
             }
         }
         // "Sacrifice it" (Mulldrifter evoked): the ability's card, if still there.
-        "Sacrifice" if a.params.0.iter().all(|(k, _)| matches!(k.as_str(), "DB" | "AB" | "Cost")) => vec![
-            json!({ "type": "move", "zone": "graveyard", "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } }),
-        ],
+        "Sacrifice"
+            if a.params
+                .0
+                .iter()
+                .all(|(k, _)| matches!(k.as_str(), "DB" | "AB" | "Cost")) =>
+        {
+            vec![
+                json!({ "type": "move", "zone": "graveyard", "to": { "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } } }),
+            ]
+        }
         "Fog" => vec![json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" })],
         "WinsGame" => {
             used.push("Defined");

@@ -15,12 +15,23 @@ pub fn is_static_enters(t: &Ability) -> bool {
     t.api.as_deref() == Some("ChangesZone")
         && t.params.get("Static") == Some("True")
         && t.params.get("Destination") == Some("Battlefield")
-        && matches!(t.params.get("ValidCard"), Some("Card.Self" | "Card.Self+kicked"))
+        && matches!(
+            t.params.get("ValidCard"),
+            Some("Card.Self" | "Card.Self+kicked")
+        )
 }
 
 /// The card trigger of a static enters trigger; `Err` lists what it lacks.
 pub fn translate(face: &Face, t: &Ability) -> Result<Value, Vec<String>> {
-    let known = ["Mode", "ValidCard", "Origin", "Destination", "Execute", "Static", "TriggerDescription"];
+    let known = [
+        "Mode",
+        "ValidCard",
+        "Origin",
+        "Destination",
+        "Execute",
+        "Static",
+        "TriggerDescription",
+    ];
     let mut missing: Vec<String> = t
         .params
         .keys_outside(&known)
@@ -45,7 +56,10 @@ pub fn translate(face: &Face, t: &Ability) -> Result<Value, Vec<String>> {
     if !missing.is_empty() {
         return Err(missing);
     }
-    let mut when = vec![json!({ "type": "is_self" }), json!({ "type": "in_zone", "zone": "battlefield" })];
+    let mut when = vec![
+        json!({ "type": "is_self" }),
+        json!({ "type": "in_zone", "zone": "battlefield" }),
+    ];
     // "If it was kicked" (costs.toml's `kicked`).
     if t.params.get("ValidCard") == Some("Card.Self+kicked") {
         when.push(json!({ "type": "compare", "left": "target.kicked", "op": ">", "right": 0 }));
@@ -58,11 +72,31 @@ fn effect(a: &Ability) -> Result<Value, String> {
     let api = a.api.as_deref().unwrap_or("?");
     let p = |k: &str| a.params.get(k);
     if p("Defined") != Some("Self") || p("Cost").is_some_and(|c| c != "0") {
-        return Err(format!("T:Mode$ ChangesZone Static$ {api} not on the card itself"));
+        return Err(format!(
+            "T:Mode$ ChangesZone Static$ {api} not on the card itself"
+        ));
     }
     let keys: &[&str] = match api {
-        "PutCounter" => &["AB", "DB", "Cost", "Defined", "CounterType", "CounterNum", "SubAbility"],
-        "Pump" => &["AB", "DB", "Cost", "Defined", "KW", "NumAtt", "NumDef", "Permanent", "SubAbility"],
+        "PutCounter" => &[
+            "AB",
+            "DB",
+            "Cost",
+            "Defined",
+            "CounterType",
+            "CounterNum",
+            "SubAbility",
+        ],
+        "Pump" => &[
+            "AB",
+            "DB",
+            "Cost",
+            "Defined",
+            "KW",
+            "NumAtt",
+            "NumDef",
+            "Permanent",
+            "SubAbility",
+        ],
         _ => return Err(format!("T:Mode$ ChangesZone Static$ {api}")),
     };
     if let Some(k) = a.params.keys_outside(keys).next() {
@@ -78,11 +112,17 @@ fn effect(a: &Ability) -> Result<Value, String> {
     let mut modifiers = Vec::new();
     for (param, key) in [("NumAtt", "power"), ("NumDef", "max_health")] {
         if let Some(t) = p(param) {
-            let n = crate::effect::number(Some(t)).ok_or_else(|| format!("T: Static$ Pump {param}$ {t}"))?;
+            let n = crate::effect::number(Some(t))
+                .ok_or_else(|| format!("T: Static$ Pump {param}$ {t}"))?;
             modifiers.push(json!({ "key": key, "op": "add", "value": n }));
         }
     }
-    for kw in p("KW").unwrap_or("").split('&').map(str::trim).filter(|k| !k.is_empty()) {
+    for kw in p("KW")
+        .unwrap_or("")
+        .split('&')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+    {
         let (_, tag) = crate::card::KEYWORDS
             .iter()
             .find(|(name, _)| *name == kw)

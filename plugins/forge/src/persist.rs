@@ -50,7 +50,8 @@ pub fn translate(class: &str, title: &str) -> Persist {
             { "type": "add", "key": "m1m1", "amount": 1, "would": "put_m1m1" },
         ] }),
     ];
-    let def = crate::trigger::ability_class(&format!("{title} (persist)"), None, "spell_target", effect);
+    let def =
+        crate::trigger::ability_class(&format!("{title} (persist)"), None, "spell_target", effect);
     Persist {
         replacements,
         triggers,

@@ -523,17 +523,32 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
     // rules' preventions leave alone.
     if api == "DealDamage"
         && ab.params.get("Defined") == Some("Targeted")
-        && only(&["DB", "Defined", "NumDmg", "References", "NoPrevention", "Condition", "ConditionDescription"])
+        && only(&[
+            "DB",
+            "Defined",
+            "NumDmg",
+            "References",
+            "NoPrevention",
+            "Condition",
+            "ConditionDescription",
+        ])
         && matches!(ab.params.get("Condition"), None | Some("Kicked"))
     {
         if let Some(n) = crate::effect::amount(face, ab.params.get("NumDmg")) {
-            let mut act = vec![json!({ "type": "damage", "amount": n, "source": "self", "to": { "ref": "spell_target" } })];
+            let mut act = vec![
+                json!({ "type": "damage", "amount": n, "source": "self", "to": { "ref": "spell_target" } }),
+            ];
             if ab.params.get("NoPrevention") == Some("True") {
-                act.insert(0, json!({ "type": "tag", "tag": "unpreventable", "to": "self" }));
+                act.insert(
+                    0,
+                    json!({ "type": "tag", "tag": "unpreventable", "to": "self" }),
+                );
                 act.push(json!({ "type": "untag", "tag": "unpreventable", "to": "self" }));
             }
             if ab.params.get("Condition") == Some("Kicked") {
-                act = vec![json!({ "type": "if", "to": "self", "condition": { "type": "compare", "left": "target.kicked", "op": ">", "right": 0 }, "then": act })];
+                act = vec![
+                    json!({ "type": "if", "to": "self", "condition": { "type": "compare", "left": "target.kicked", "op": ">", "right": 0 }, "then": act }),
+                ];
             }
             return (act, false);
         }
