@@ -82,7 +82,7 @@ fn every_forge_script_becomes_a_class_and_the_untranslated_ones_say_why() {
             playable += 1;
         }
     }
-    assert!(playable >= 154, "{playable} playable cards");
+    assert!(playable >= 155, "{playable} playable cards");
     assert_eq!(playable + left_out, files);
     // A card, field by field: Serra Angel is 4/4 (`power`, `max_health`) for 3 W W.
     let angel = gen
@@ -165,7 +165,7 @@ fn tessera_check_lists_what_each_card_lacks() {
     assert!(zurgo.contains("S:Continuous with Condition$"), "{zurgo}");
     let files_total = scripts(&cardsfolder());
     assert!(
-        files.len() < files_total && files.len() + 154 <= files_total,
+        files.len() < files_total && files.len() + 155 <= files_total,
         "{} of {files_total} scripts listed as not running",
         files.len()
     );

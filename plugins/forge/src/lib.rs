@@ -31,6 +31,7 @@
 //! | hybrid symbols of one colour pair (`GW`) | `cost_h_wg`, `cost_hybrid` ([`characteristics`]) |
 //! | `T:Mode$ ChangesZone \| ValidCard$ Card.Self+kicked / +evoked` | an intervening "if" on `kicked` / `alt_paid`; with `Static$ True`, counters and keywords put at once ([`enters_with`]) |
 //! | `K:Persist` | a replacement marking it as it dies without -1/-1 counters, and an ability returning it ([`persist`]) |
+//! | `Cost$ SubCounter<X/LOYALTY>` with `SVar:X:XChoice`; `cmcLEChosenX`, `nonColorless` | `loyalty_x_slot` (the rules ask X); `target.mana_value <= self.x_paid`, any colour tag ([`loyalty`], [`valid`]) |
 //! | `A:SP$ Mana`, `K:CARDNAME can't be countered.`, `DB$ DealDamage \| NoPrevention$ True \| Condition$ Kicked` | mana on resolution; tag `uncounterable`; damage from an `unpreventable` source |
 //!
 //! A card using anything else (an unsupported keyword, ability, trigger, static,
