@@ -131,7 +131,7 @@ error: `colony` is not `object.property` (e.g. `capital.target_industry`)
 }
 
 /// A copy of the mtg rules mod whose Forge loader reads three scripts written here: one
-/// it translates, two using constructs the rules lack.
+/// it translates, two using constructs the rules lack (shroud; a second {X}: one X is read).
 fn forge_cards_tree() -> Tree {
     let t = Tree::new("cli-snap-forge");
     let mtg = repo().join("mods/mtg");
@@ -188,7 +188,7 @@ provides = ["loader/cards"]
     t.write(
         "mtg",
         "cardsfolder/o/odd_wizard.txt",
-        "Name:Odd Wizard\nManaCost:X R\nTypes:Legendary Creature Wizard\nPT:1/1\nK:Shroud\n",
+        "Name:Odd Wizard\nManaCost:X X R\nTypes:Legendary Creature Wizard\nPT:1/1\nK:Shroud\n",
     );
     t
 }

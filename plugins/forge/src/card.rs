@@ -291,6 +291,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                     triggers.push(l.card_trigger);
                     out.classes.extend(l.classes);
                     out.props.push(l.prop);
+                    out.props.extend(l.x_slot);
                 }
                 Err(m) => missing.extend(m),
             }

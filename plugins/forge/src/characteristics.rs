@@ -81,6 +81,8 @@ pub fn cost(
 ) {
     let mut generic = 0u32;
     let mut coloured: Vec<(char, u32)> = "wubrgc".chars().map(|c| (c, 0)).collect();
+    // Hybrid symbols (107.4e) of one colour pair: `cost_h_<pair>` and `cost_hybrid`.
+    let mut hybrid: Option<(String, u32)> = None;
     let is_land = face.types.iter().any(|t| t == "Land");
     match &face.mana_cost {
         Some(mc) if mc.castable => {
@@ -93,6 +95,12 @@ pub fn cost(
                             e.1 += 1;
                         }
                     }
+                    Shard::Hybrid(a, b) => match hybrid_pair(*a, *b) {
+                        Some(pair) if hybrid.as_ref().is_none_or(|(p, _)| *p == pair) => {
+                            hybrid.get_or_insert((pair, 0)).1 += 1;
+                        }
+                        _ => missing.push(format!("mana symbol {}", symbol(s))),
+                    },
                     // One X (107.3): the caster chooses it as they cast the spell.
                     Shard::Variable('X') if !tags.iter().any(|t| t == "x_cost") => {
                         tags.push("x_cost".into());
@@ -110,6 +118,11 @@ pub fn cost(
         props.insert(format!("cost_{c}"), json!(n));
         total += n;
     }
+    if let Some((pair, n)) = &hybrid {
+        props.insert(format!("cost_h_{pair}"), json!(n));
+        props.insert("cost_hybrid".into(), json!(n));
+        total += n;
+    }
     props.insert("mana_value".into(), json!(total));
     let indicated: Vec<char> = face
         .colors
@@ -122,11 +135,27 @@ pub fn cost(
         .map(|(k, _)| *k)
         .collect();
     for (k, name) in COLOURS {
-        let in_cost = coloured.iter().any(|(c, n)| c == k && *n > 0);
+        let in_cost = coloured.iter().any(|(c, n)| c == k && *n > 0)
+            || hybrid.as_ref().is_some_and(|(p, _)| p.contains(*k));
         if in_cost || indicated.contains(k) {
             tags.push((*name).into());
         }
     }
+}
+
+/// A hybrid symbol's two colours in WUBRG order (`G/W` → `wg`), as the mtg rules name
+/// the pair's `cost_h_*` property.
+fn hybrid_pair(a: char, b: char) -> Option<String> {
+    let order = "WUBRG";
+    let (i, j) = (order.find(a)?, order.find(b)?);
+    let (x, y) = if i < j {
+        (a, b)
+    } else if i > j {
+        (b, a)
+    } else {
+        return None;
+    };
+    Some(format!("{x}{y}").to_ascii_lowercase())
 }
 
 /// How a mana symbol is written, for the list of what a card lacks.

@@ -156,6 +156,10 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
         }
         "ChangeZoneAll" => {
             used.extend(["ChangeType", "Origin", "Destination"]);
+            // (All the zones named by `Origin$`: one here.)
+            if p("UseAllOriginZones") == Some("True") {
+                used.push("UseAllOriginZones");
+            }
             let (from, to) = (zone(p("Origin")), zone(p("Destination")));
             let which = crate::valid::condition(
                 p("ChangeType").unwrap_or("Card"),

@@ -18,6 +18,14 @@ pub(crate) fn translate(face: &Face, class: &str, parts: &mut Parts, missing: &m
         if matches!(word, "Kicker" | "Flashback" | "Evoke") {
             continue;
         }
+        // Persist ([`crate::persist`]).
+        if k.name == "Persist" && k.params.is_empty() {
+            let p = crate::persist::translate(class, &face.name);
+            parts.replacements.extend(p.replacements);
+            parts.triggers.extend(p.triggers);
+            parts.classes.push(p.class);
+            continue;
+        }
         if k.name == "etbCounter" {
             match crate::counters::etb_counter(k) {
                 Ok(r) => parts.replacements.push(r),
@@ -112,6 +120,7 @@ pub(crate) fn translate(face: &Face, class: &str, parts: &mut Parts, missing: &m
         let tag = match k.name.as_str() {
             "CARDNAME enters the battlefield tapped." => Some("enters_tapped"),
             "Split second" => Some("split_second"),
+            "CARDNAME can't be countered." => Some("uncounterable"),
             // 508.1d: the rules do not let its controller finish declaring attackers while
             // it could attack and does not.
             "CARDNAME attacks each turn if able." | "CARDNAME attacks each combat if able." => {

@@ -49,6 +49,13 @@
 //! | `S:Mode$ Continuous` (with `CheckSVar$` over counts the rules have) | a class aura in the rules' layers ([`statics`]) |
 //! | `R:Event$ Moved` / `AddCounter` / `DamageDone` | class replacements ([`replacement`], [`counters`]) |
 //! | `Count$TypeYouCtrl.<type>` | a ref the card defines (`<card>_count_<type>`) counting it |
+//! | `K:Kicker <mana>`, `K:Flashback <mana>`, `K:Evoke:<mana>`, `SVar:AltCost:Cost$ ...`, `S:Mode$ AlternativeCost \| Cost$ ...` (mana, `PayLife`, `ExileFromHand` / `Discard` / `Return<N/valid>`) | ways to pay the rules' `costs.toml` offers as the spell is cast (`kicker_cost_*`, `flashback_cost_*`, `alt_cost_*`, `alt_life`, `alt_available`; tag `cost_choice`) ([`costs`]) |
+//! | `X` in `ManaCost` or an ability's `Cost$`, `Count$xPaid`, `Count$Kicked.A.B` | tags `x_cost` / `ability_x`; amounts `self.x_paid`, `B + (A-B) * self.kicked` |
+//! | hybrid symbols of one colour pair (`GW`) | `cost_h_wg`, `cost_hybrid` ([`characteristics`]) |
+//! | `T:Mode$ ChangesZone \| ValidCard$ Card.Self+kicked / +evoked` | an intervening "if" on `kicked` / `alt_paid`; with `Static$ True`, counters and keywords put at once ([`enters_with`]) |
+//! | `K:Persist` | a replacement marking it as it dies without -1/-1 counters, and an ability returning it ([`persist`]) |
+//! | `Cost$ SubCounter<X/LOYALTY>` with `SVar:X:XChoice`; `cmcLEChosenX`, `nonColorless` | `loyalty_x_slot` (the rules ask X); `target.mana_value <= self.x_paid`, any colour tag ([`loyalty`], [`valid`]) |
+//! | `A:SP$ Mana`, `K:CARDNAME can't be countered.`, `DB$ DealDamage \| NoPrevention$ True \| Condition$ Kicked` | mana on resolution; tag `uncounterable`; damage from an `unpreventable` source |
 //!
 //! A card using anything else (an unsupported keyword, ability, trigger, static,
 //! replacement, mana symbol or card type) is still a class — tagged `untranslated`, with
@@ -84,6 +91,7 @@ pub mod mass;
 pub mod modular;
 pub mod moment;
 pub mod ninjutsu;
+pub mod persist;
 pub mod players;
 pub mod replacement;
 pub mod saga;

@@ -20,6 +20,8 @@ pub struct Loyalty {
     pub tag: String,
     /// `loyalty_cost_<slot>`.
     pub prop: (String, Value),
+    /// With an X cost (`SubCounter<X/LOYALTY>`, X chosen): `loyalty_x_slot` = the slot.
+    pub x_slot: Option<(String, Value)>,
     /// The ability class (first) and any class its effect needs.
     pub classes: Vec<(String, Value)>,
 }
@@ -71,7 +73,12 @@ pub fn translate(
         return Err(vec![format!("more than {SLOTS} loyalty abilities")]);
     }
     let cost_text = a.params.get("Cost").unwrap_or("");
-    let Some(n) = cost(cost_text) else {
+    // "-X" (Ugin): its controller chooses X as they activate it (planeswalkers.toml).
+    let chosen_x = cost_text.trim() == "SubCounter<X/LOYALTY>"
+        && face
+            .svar("X")
+            .is_some_and(|v| matches!(v.value.as_str(), "XChoice" | "Count$xPaid"));
+    let Some(n) = cost(cost_text).or(chosen_x.then_some(0)) else {
         return Err(vec![format!("A:AB$ {api} loyalty cost {cost_text}")]);
     };
     let mut plain = a.clone();
@@ -90,6 +97,7 @@ pub fn translate(
         }),
         tag: format!("loyalty_ability_{slot}"),
         prop: (format!("loyalty_cost_{slot}"), json!(n)),
+        x_slot: chosen_x.then(|| ("loyalty_x_slot".to_owned(), json!(slot))),
         classes,
     })
 }

@@ -531,6 +531,41 @@ fn sub_ability(face: &Face, name: &str, missing: &mut Vec<String>) -> (Vec<Value
             );
         }
     }
+    // "If it was kicked, instead it deals N damage to that target and the damage can't be
+    // prevented" (Urza's Rage): the spell is `unpreventable` while it deals it, which the
+    // rules' preventions leave alone.
+    if api == "DealDamage"
+        && ab.params.get("Defined") == Some("Targeted")
+        && only(&[
+            "DB",
+            "Defined",
+            "NumDmg",
+            "References",
+            "NoPrevention",
+            "Condition",
+            "ConditionDescription",
+        ])
+        && matches!(ab.params.get("Condition"), None | Some("Kicked"))
+    {
+        if let Some(n) = crate::effect::amount(face, ab.params.get("NumDmg")) {
+            let mut act = vec![
+                json!({ "type": "damage", "amount": n, "source": "self", "to": { "ref": "spell_target" } }),
+            ];
+            if ab.params.get("NoPrevention") == Some("True") {
+                act.insert(
+                    0,
+                    json!({ "type": "tag", "tag": "unpreventable", "to": "self" }),
+                );
+                act.push(json!({ "type": "untag", "tag": "unpreventable", "to": "self" }));
+            }
+            if ab.params.get("Condition") == Some("Kicked") {
+                act = vec![
+                    json!({ "type": "if", "to": "self", "condition": { "type": "compare", "left": "target.kicked", "op": ">", "right": 0 }, "then": act }),
+                ];
+            }
+            return (act, false);
+        }
+    }
     if api == "ChangeZone" && ab.params.get("DefinedPlayer") == Some("TargetedController") {
         return (crate::asks::target_controller_searches(ab, missing), false);
     }

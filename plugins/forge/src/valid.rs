@@ -129,6 +129,22 @@ fn property(p: &str, x: Option<&str>) -> Option<Value> {
             json!({ "type": "compare", "left": format!("target.{key}"), "op": op, "right": n })
         }
         "attacking" => json!({ "type": "has_tag", "tag": "attacking" }),
+        // Mana value up to the X chosen (`cmcLEChosenX`: Ugin's -X; `self` the ability).
+        "cmcLEChosenX" | "cmcLEX" => {
+            json!({ "type": "compare", "left": "target.mana_value", "op": "<=", "right": "self.x_paid" })
+        }
+        // One or more colours / none (105.2c).
+        "nonColorless" | "Colorless" => {
+            let any: Vec<Value> = COLOURS
+                .iter()
+                .map(|c| json!({ "type": "has_tag", "tag": c.to_ascii_lowercase() }))
+                .collect();
+            if p == "Colorless" {
+                json!({ "not": { "any": any } })
+            } else {
+                json!({ "any": any })
+            }
+        }
         // Mana value (`cmcLE3`: 3 or less), power, toughness (`powerLE2`).
         p if ["cmc", "power", "toughness"]
             .iter()
