@@ -65,6 +65,7 @@
 //! histogram; [`card::translate`] says why for each).
 
 pub mod activated;
+pub mod amounts;
 pub mod asks;
 pub mod card;
 pub mod characteristics;
@@ -97,6 +98,7 @@ pub mod replacement;
 pub mod saga;
 pub mod spell;
 pub mod statics;
+pub mod sub_ability;
 pub mod target;
 pub mod tokens;
 pub mod trigger;
