@@ -208,7 +208,7 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
   ],
   "disabled": [],
   "errors": 0,
-  "warnings": 2,
+  "warnings": 3,
   "diagnostics": [
     {
       "code": "W-CONTENT-LOADER",
@@ -237,6 +237,20 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
       "help": [],
       "more": 0,
       "construct": "K:Shroud"
+    },
+    {
+      "code": "W-CONTENT-LOADER",
+      "severity": "warning",
+      "message": "`mana symbol {X}` is not supported yet: `odd_wizard` loads tagged `untranslated` and decks leave it out",
+      "mod": "mtg",
+      "file": "mods/mtg/cardsfolder/o/odd_wizard.txt",
+      "line": 2,
+      "column": 1,
+      "label": null,
+      "notes": [],
+      "help": [],
+      "more": 0,
+      "construct": "mana symbol {X}"
     }
   ],
   "unsupported": {
@@ -244,6 +258,10 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
       {
         "construct": "K:Shroud",
         "count": 2
+      },
+      {
+        "construct": "mana symbol {X}",
+        "count": 1
       }
     ],
     "files": [
@@ -256,7 +274,8 @@ fn check_format_json_lists_every_diagnostic_and_a_histogram_of_unsupported_const
       {
         "file": "mods/mtg/cardsfolder/o/odd_wizard.txt",
         "constructs": [
-          "K:Shroud"
+          "K:Shroud",
+          "mana symbol {X}"
         ]
       }
     ]

@@ -21,7 +21,6 @@
 use forge_script::{Ability, Face};
 use serde_json::{json, Value};
 
-use crate::card::KEYWORDS;
 use crate::effect::number;
 use crate::trigger::ability_class;
 
@@ -517,19 +516,9 @@ pub fn ability(
 /// summoning sick unless it has haste, tagged `sacrificed_at_end_step` for the mtg rules.
 fn copy_permanent(a: &Ability, to: Value) -> Result<Value, String> {
     let mut tags = vec!["token".to_owned(), "sick".to_owned()];
-    for kw in a
-        .params
-        .get("Keywords")
-        .unwrap_or("")
-        .split('&')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
-        match KEYWORDS.iter().find(|(name, _)| *name == kw) {
-            Some((_, tag)) => tags.push((*tag).to_owned()),
-            None => return Err(format!("A:AB$ CopyPermanent Keywords$ {kw}")),
-        }
-    }
+    let keywords = crate::keywords::tags_of(a.params.get("Keywords").unwrap_or(""))
+        .map_err(|kw| format!("A:AB$ CopyPermanent Keywords$ {kw}"))?;
+    tags.extend(keywords.iter().map(|t| (*t).to_owned()));
     match a.params.get("AtEOT") {
         None => {}
         Some("Sacrifice") => tags.push("sacrificed_at_end_step".to_owned()),
@@ -559,18 +548,9 @@ pub(crate) fn pump(face: &Face, a: &Ability, to: Value) -> Result<Value, Vec<Str
             (Some(t), None) => missing.push(format!("A:AB$ Pump {param}$ {t}")),
         }
     }
-    for kw in a
-        .params
-        .get("KW")
-        .unwrap_or("")
-        .split('&')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
-        match KEYWORDS.iter().find(|(name, _)| *name == kw) {
-            Some((_, tag)) => modifiers.push(json!({ "key": tag, "op": "tag" })),
-            None => missing.push(format!("A:AB$ Pump KW$ {kw}")),
-        }
+    match crate::keywords::tags_of(a.params.get("KW").unwrap_or("")) {
+        Ok(tags) => modifiers.extend(tags.iter().map(|t| json!({ "key": t, "op": "tag" }))),
+        Err(kw) => missing.push(format!("A:AB$ Pump KW$ {kw}")),
     }
     if !missing.is_empty() {
         return Err(missing);

@@ -267,16 +267,9 @@ pub fn untargeted(face: &Face, class: &str, a: &Ability) -> Result<Effect, Vec<S
                     (Some(t), None) => missing.push(format!("PumpAll {param}$ {t}")),
                 }
             }
-            for kw in p("KW")
-                .unwrap_or("")
-                .split('&')
-                .map(str::trim)
-                .filter(|k| !k.is_empty())
-            {
-                match crate::card::KEYWORDS.iter().find(|(name, _)| *name == kw) {
-                    Some((_, tag)) => modifiers.push(json!({ "key": tag, "op": "tag" })),
-                    None => missing.push(format!("PumpAll KW$ {kw}")),
-                }
+            match crate::keywords::tags_of(p("KW").unwrap_or("")) {
+                Ok(tags) => modifiers.extend(tags.iter().map(|t| json!({ "key": t, "op": "tag" }))),
+                Err(kw) => missing.push(format!("PumpAll KW$ {kw}")),
             }
             match crate::valid::condition(
                 p("ValidCards").unwrap_or("Creature"),

@@ -117,17 +117,8 @@ fn effect(a: &Ability) -> Result<Value, String> {
             modifiers.push(json!({ "key": key, "op": "add", "value": n }));
         }
     }
-    for kw in p("KW")
-        .unwrap_or("")
-        .split('&')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
-        let (_, tag) = crate::card::KEYWORDS
-            .iter()
-            .find(|(name, _)| *name == kw)
-            .ok_or_else(|| format!("T: Static$ Pump KW$ {kw}"))?;
-        modifiers.push(json!({ "key": tag, "op": "tag" }));
-    }
+    let tags = crate::keywords::tags_of(p("KW").unwrap_or(""))
+        .map_err(|kw| format!("T: Static$ Pump KW$ {kw}"))?;
+    modifiers.extend(tags.iter().map(|t| json!({ "key": t, "op": "tag" })));
     Ok(json!({ "type": "give_aura", "aura": { "modifiers": modifiers }, "to": { "type": "self" } }))
 }

@@ -152,3 +152,19 @@ pub(crate) fn translate(face: &Face, class: &str, parts: &mut Parts, missing: &m
         }
     }
 }
+
+/// The tags of a `&`-separated keyword list (`KW$ Flying & Trample`, `TokenKeywords$`,
+/// `Keywords$`): `Err` is the first keyword the rules do not know.
+pub fn tags_of(list: &str) -> Result<Vec<&'static str>, &str> {
+    list.split('&')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(|kw| {
+            KEYWORDS
+                .iter()
+                .find(|(name, _)| *name == kw)
+                .map(|(_, tag)| *tag)
+                .ok_or(kw)
+        })
+        .collect()
+}

@@ -114,16 +114,9 @@ fn described(a: &Ability) -> Result<Described, Vec<String>> {
     {
         tags.push(c.trim().to_ascii_lowercase());
     }
-    for k in p("TokenKeywords")
-        .unwrap_or("")
-        .split('&')
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-    {
-        match KEYWORDS.iter().find(|(name, _)| *name == k) {
-            Some((_, tag)) => tags.push((*tag).to_owned()),
-            None => missing.push(format!("Token TokenKeywords$ {k}")),
-        }
+    match crate::keywords::tags_of(p("TokenKeywords").unwrap_or("")) {
+        Ok(kws) => tags.extend(kws.iter().map(|t| (*t).to_owned())),
+        Err(k) => missing.push(format!("Token TokenKeywords$ {k}")),
     }
     if !missing.is_empty() {
         return Err(missing);
