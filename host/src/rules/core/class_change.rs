@@ -86,7 +86,9 @@ impl Action for Become {
         };
         let gen = ax.gen;
         let new = gen.class(class).ok_or_else(|| {
-            RuleError::Failed(format!("`become`: class `{class}` is not defined in this generation"))
+            RuleError::Failed(format!(
+                "`become`: class `{class}` is not defined in this generation"
+            ))
         })?;
         for &t in targets {
             let Ok(old_class) = ax.world.object(t).map(|o| o.class) else {
