@@ -57,14 +57,7 @@ pub fn translate(
             a.params.get("CharmNum").unwrap_or("")
         ));
     }
-    let choices: Vec<&str> = a
-        .params
-        .get("Choices")
-        .unwrap_or("")
-        .split(',')
-        .map(str::trim)
-        .filter(|c| !c.is_empty())
-        .collect();
+    let choices = choices(a);
     if choices.is_empty() {
         missing.push("A:SP$ Charm without Choices$".into());
     }
@@ -124,4 +117,15 @@ fn only_when_cast_as(mut trigger: Value, kinds: &[i64]) -> Value {
     let target = trigger["when"]["target"].take();
     trigger["when"]["target"] = json!([target, { "any": cast_as }]);
     trigger
+}
+
+/// The SVar names a `Charm`'s `Choices$` lists (its modes, in order).
+pub fn choices(a: &Ability) -> Vec<&str> {
+    a.params
+        .get("Choices")
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
 }

@@ -44,8 +44,8 @@ pub fn ability(
     let mut modes = Vec::new();
     let mut resolve = Vec::new();
     let mut classes = Vec::new();
-    for (i, name) in a.params.get("Choices").unwrap_or("").split(',').enumerate() {
-        let Some(m) = face.svar(name.trim()).and_then(|s| s.ability.as_ref()) else {
+    for (i, name) in crate::charm::choices(a).into_iter().enumerate() {
+        let Some(m) = face.svar(name).and_then(|s| s.ability.as_ref()) else {
             missing.push(format!("A:AB$ Charm choice {name} (not an ability)"));
             continue;
         };

@@ -32,14 +32,7 @@ pub fn translate(face: &Face, class: &str, a: &Ability) -> Result<Spell, Vec<Str
     let mut count_legal = Vec::new();
     let mut resolve = Vec::new();
     let mut classes = Vec::new();
-    for (i, name) in a
-        .params
-        .get("Choices")
-        .unwrap_or("")
-        .split(',')
-        .map(str::trim)
-        .enumerate()
-    {
+    for (i, name) in crate::charm::choices(a).into_iter().enumerate() {
         let n = i + 1;
         let Some(m) = face.svar(name).and_then(|s| s.ability.as_ref()) else {
             missing.push(format!("A:SP$ Charm choice {name} (not an ability)"));
@@ -139,14 +132,7 @@ pub fn refs(face: &Face, class: &str, content: &str) -> serde_json::Map<String, 
         .iter()
         .filter(|a| a.api.as_deref() == Some("Charm"))
     {
-        for (i, name) in a
-            .params
-            .get("Choices")
-            .unwrap_or("")
-            .split(',')
-            .map(str::trim)
-            .enumerate()
-        {
+        for (i, name) in crate::charm::choices(a).into_iter().enumerate() {
             let key = format!("{class}_charm_{}", i + 1);
             if !content.contains(&format!("count({key})")) {
                 continue;
