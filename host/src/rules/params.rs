@@ -377,6 +377,50 @@ impl Params<'_, '_> {
         }
     }
 
+    /// A table of object references (`{ context = "event.target" }`), in key order.
+    pub fn object_table(&mut self, key: &str) -> Result<Vec<(Sym, ObjRef)>, ContentError> {
+        match self.map.get(key) {
+            None => Ok(Vec::new()),
+            Some(Json::Object(m)) => m
+                .iter()
+                .map(|(k, v)| {
+                    let mut path = self.path_of(key);
+                    path.push(PathSeg::Key(k.clone()));
+                    match v {
+                        Json::String(s) => ObjRef::parse(s)
+                            .map(|r| (Sym::new(k), r))
+                            .map_err(|e| ContentError::new("E-CONTENT-PARAM", path, e.message)),
+                        other => Err(ContentError::new(
+                            "E-CONTENT-TYPE",
+                            path,
+                            format!(
+                                "`{k}` must be an object reference such as `event.target`, not {}",
+                                json_type(other)
+                            ),
+                        )),
+                    }
+                })
+                .collect(),
+            Some(other) => Err(self.wrong_type(key, ParamType::Table, other)),
+        }
+    }
+
+    /// A table of expressions (`{ amount = "event.amount" }`), in key order.
+    pub fn expr_table(&mut self, key: &str) -> Result<Vec<(Sym, Expr)>, ContentError> {
+        match self.map.get(key) {
+            None => Ok(Vec::new()),
+            Some(Json::Object(m)) => m
+                .iter()
+                .map(|(k, v)| {
+                    let mut path = self.path_of(key);
+                    path.push(PathSeg::Key(k.clone()));
+                    self.compiler.expr(v, &path).map(|e| (Sym::new(k), e))
+                })
+                .collect(),
+            Some(other) => Err(self.wrong_type(key, ParamType::Table, other)),
+        }
+    }
+
     /// A "wrong type" error.
     pub fn wrong_type(&self, key: &str, ty: ParamType, found: &Json) -> ContentError {
         ContentError::new(

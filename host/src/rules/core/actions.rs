@@ -374,6 +374,8 @@ fn objects(r: &mut Registry) {
             ParamSpec::optional("limit", T::Expr, "create nothing once the owner has this many objects in the zone (e.g. `self.owner.board_limit`)"),
             ParamSpec::optional("properties", T::Table, "base properties to set on the new objects"),
             ParamSpec::optional("tags", T::Names, "tags the new objects get besides their class's (a copy of a card that is a token)"),
+            ParamSpec::optional("links", T::Table, "object references resolved as the objects are created, each kept as a property naming that object (`{ context = \"event.target\" }`: a triggered ability remembering the card its event was about); a reference naming nothing sets nothing"),
+            ParamSpec::optional("numbers", T::Table, "expressions evaluated as the objects are created, each kept as a number property (`{ context_amount = \"event.amount\" }`)"),
             ParamSpec::optional("slot", T::Expr, "the position in the zone (0 = first; default: the end), e.g. `event.slot` or `self.left_slot` in a deathrattle to take the destroyed holder's place"),
             ParamSpec::optional("quiet", T::Bool, "raise no `core:event/created` (default false): for objects no rule needs to hear of, such as a catalog of cards in a hidden zone, where an event per object would only cost time"),
         ],
@@ -415,6 +417,8 @@ fn objects(r: &mut Registry) {
                 slot: p.opt_expr("slot")?,
                 props: p.table("properties")?,
                 tags: p.names("tags")?,
+                links: p.object_table("links")?,
+                numbers: p.expr_table("numbers")?,
                 quiet: p.bool_or("quiet", false)?,
             }))
         }),

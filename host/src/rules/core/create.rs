@@ -1,6 +1,7 @@
 //! `core:action/create`: new objects of a class — one class, one picked at random from a
 //! list (the world's RNG, or the controller's scripted draw: `rules::random_draw`), or the class of each selected object (a copy) — in a zone, at a
-//! slot, up to a limit; `core:event/created` for each.
+//! slot, up to a limit, remembering objects and numbers of the moment (`links`,
+//! `numbers`); `core:event/created` for each.
 
 use crate::bus::Event;
 use crate::id::{Id, Sym};
@@ -38,6 +39,10 @@ pub(super) struct Create {
     pub(super) props: Vec<(Sym, Value)>,
     /// Tags the new objects get besides their class's (a copy that is a token).
     pub(super) tags: Vec<Sym>,
+    /// Properties naming objects of the moment of creation (`event.target`).
+    pub(super) links: Vec<(Sym, ObjRef)>,
+    /// Number properties evaluated at the moment of creation (`event.amount`).
+    pub(super) numbers: Vec<(Sym, Expr)>,
     /// Raise no `created` events (a catalog in a hidden zone that no rule hears of).
     pub(super) quiet: bool,
 }
@@ -63,6 +68,7 @@ impl Action for Create {
             Some(s) => Some(s.eval_int(&cx)?),
             None => None,
         };
+        let remembered = self.remembered(&cx)?;
         let mut copied = Vec::new();
         if let Some(sel) = &self.class_of {
             let mut objs = Vec::new();
@@ -112,11 +118,34 @@ impl Action for Create {
             for t in &self.tags {
                 ax.world.tag(id, *t)?;
             }
+            for (k, v) in &remembered {
+                ax.world.set(id, *k, v.clone())?;
+            }
             if !self.quiet {
                 let e = Event::new(created()).target(id).player(owner);
                 raise_from_holder(ax, e);
             }
         }
         Ok(())
+    }
+}
+
+impl Create {
+    /// The `links` and `numbers`, evaluated where the objects are created (before any
+    /// exists: `event.target` is the event's, not a new object's). A link naming no
+    /// object is left out.
+    fn remembered(&self, cx: &crate::rules::Cx<'_>) -> Result<Vec<(Sym, Value)>, RuleError> {
+        let mut out = Vec::with_capacity(self.links.len() + self.numbers.len());
+        for (k, r) in &self.links {
+            match r.resolve(cx) {
+                Ok(o) if cx.world.exists(o) => out.push((*k, Value::Obj(o))),
+                Ok(_) | Err(RuleError::NoObject(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        for (k, e) in &self.numbers {
+            out.push((*k, Value::float(e.eval(cx)?)));
+        }
+        Ok(out)
     }
 }
