@@ -3,7 +3,8 @@
 //! (the owner: the mtg rules have no change of control), `has-idcard` (card types),
 //! `has-property` (keywords the rules implement, subtypes), `has-color`, `is-this` (the
 //! holder itself), `in-zone` (play, tapped or untapped), the combat states
-//! (`tested-is-attacking`, `-blocking`, `-blocked`). Anything else — tests on other
+//! (`tested-is-attacking`, `-blocking`, `-blocked`), `is-player` (any, you, an opponent).
+//! Anything else — tests on other
 //! cards, registers, counters — is named as missing.
 
 use firemox_xml::{Element, Fragments};
@@ -80,6 +81,17 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
                 json!({ "all": [{ "type": "in_zone", "zone": "battlefield" }, { "not": { "type": "has_tag", "tag": "tapped" } }] }),
             ),
             other => Err(format!("test in-zone {}", other.unwrap_or("?"))),
+        },
+        // Players are objects tagged `player`; `you` is the holder's controller.
+        "is-player" if on_tested && e.children.is_empty() => match e.attr("target") {
+            None => Ok(json!({ "type": "has_tag", "tag": "player" })),
+            Some("you" | "controller") => {
+                Ok(json!({ "type": "same", "a": "target", "b": "self.owner" }))
+            }
+            Some("opponent") => Ok(
+                json!({ "all": [{ "type": "has_tag", "tag": "player" }, { "not": { "type": "same", "a": "target", "b": "self.owner" } }] }),
+            ),
+            Some(other) => Err(format!("test is-player target={other}")),
         },
         "is-spell" if on_tested => Ok(json!({ "type": "in_zone", "zone": "stack" })),
         other => Err(format!("test <{other}>")),

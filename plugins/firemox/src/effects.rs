@@ -289,6 +289,10 @@ pub struct Cx {
     pub target: Value,
     /// The source card's selector, for abilities of permanents.
     pub this: Option<Value>,
+    /// The registers of the triggering event that a triggered ability remembers
+    /// (`card`, `card2`, `player`: Firemox's `context.card` & co., kept as the ability
+    /// object's `context_card` & co. links); empty outside triggered abilities.
+    pub context: &'static [&'static str],
 }
 
 /// A list of effects with Firemox's control flow made structured: `<if-then-hop
@@ -438,6 +442,7 @@ fn choice(
     let inner = Cx {
         target: to.clone(),
         this: cx.this.clone(),
+        context: cx.context,
     };
     let mut modes = Vec::new();
     for (n, either) in e.children.iter().enumerate() {
@@ -527,6 +532,11 @@ fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>
             .as_ref()
             .map(|_| json!({ "type": "object", "object": "self.source_card.parent", "where": { "type": "in_zone", "zone": "battlefield" } }))
             .ok_or_else(|| "<target type=\"attachedto\"> in a spell".to_owned()),
+        (Some(t), None)
+            if t.starts_with("context.") && e.children.is_empty() && only(&["type", "name"]) =>
+        {
+            context_target(t, cx)
+        }
         (Some("card"), Some("all"))
             if e.attr("restriction-zone") == Some("play")
                 && only(&["type", "mode", "restriction-zone", "name"]) =>
@@ -540,4 +550,22 @@ fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>
         }
         _ => Err(format!("<target> {}", e.start_tag())),
     })
+}
+
+/// `<target type="context.card">` (and `card2`, `player`, `card.controller`, ...): the
+/// object the triggering event was about, which the ability object remembers as its
+/// `context_card` (&c.) link ([`Cx::context`]); a card's controller is its owner (the mtg
+/// rules have no change of control).
+fn context_target(register: &str, cx: &Cx) -> Result<Value, String> {
+    let lacks = || format!("<target type=\"{register}\">");
+    let rest = register.strip_prefix("context.").ok_or_else(lacks)?;
+    let (base, of) = match rest.split_once('.') {
+        Some((b, "controller" | "owner")) => (b, ".owner"),
+        Some(_) => return Err(lacks()),
+        None => (rest, ""),
+    };
+    if !cx.context.contains(&base) || (base == "player" && !of.is_empty()) {
+        return Err(lacks());
+    }
+    Ok(json!({ "type": "object", "object": format!("self.context_{base}{of}") }))
 }

@@ -93,6 +93,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             crate::effects::chosen_ref(&cost.targets)
         },
         this: Some(this),
+        context: &[],
     };
     let actions = match crate::effects::actions(f, &effects.children, &cx) {
         Ok(v) => v,

@@ -74,6 +74,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
             crate::effects::chosen_ref(&targets)
         },
         this: Some(this),
+        context: heard.context.bases(),
     };
     let effects = a
         .child("effects")
@@ -101,11 +102,13 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     } else {
         format!("{class}_trig{}", n + 1)
     };
+    let mut create = json!({ "type": "create", "class": name, "zone": "stack" });
+    heard.context.remember(&mut create);
     for when in heard.when {
         out.triggers.push(json!({
             "when": when,
             "zones": [heard.zone],
-            "do": [{ "type": "create", "class": name, "zone": "stack" }],
+            "do": [create],
         }));
     }
     out.classes.push((
@@ -124,14 +127,75 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
 struct Heard {
     when: Vec<Value>,
     zone: &'static str,
+    context: Context,
 }
 
 impl Heard {
     /// One event heard on the battlefield.
-    fn play(when: Value) -> Self {
+    fn play(when: Value, context: Context) -> Self {
         Heard {
             when: vec![when],
             zone: "battlefield",
+            context,
+        }
+    }
+}
+
+/// What Firemox's event context holds for an event (validator.xsd's documentation of
+/// each event), as the mtg event's parts: the ability object created on the stack
+/// remembers them (`core:action/create`'s `links`) for `<target type="context.card">`.
+#[derive(Clone, Copy)]
+enum Context {
+    /// None this translation reads.
+    Nothing,
+    /// `context.card`: the event's card (moved, attacking).
+    Card,
+    /// `context.card`: the blocker (the event's source); `context.card2`: the attacker
+    /// it blocks (the blocker's `blocks` link).
+    Blocking,
+    /// `context.card` / `context.player`: the damaged card or player; `context.card2`:
+    /// the source.
+    Damage,
+    /// `context.card`: the spell; `context.player`: its caster.
+    Cast,
+}
+
+impl Context {
+    /// The registers and the references they are kept from.
+    fn links(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Context::Nothing => &[],
+            Context::Card => &[("card", "event.target")],
+            Context::Blocking => &[("card", "event.source"), ("card2", "event.source.blocks")],
+            Context::Damage => &[
+                ("card", "event.target"),
+                ("player", "event.target"),
+                ("card2", "event.source"),
+            ],
+            Context::Cast => &[("card", "event.target"), ("player", "event.target.owner")],
+        }
+    }
+
+    /// The registers, for [`crate::effects::Cx::context`].
+    fn bases(self) -> &'static [&'static str] {
+        match self {
+            Context::Nothing => &[],
+            Context::Card => &["card"],
+            Context::Blocking => &["card", "card2"],
+            Context::Damage => &["card", "player", "card2"],
+            Context::Cast => &["card", "player"],
+        }
+    }
+
+    /// Adds the `links` to the `create` action of the ability object.
+    fn remember(self, create: &mut Value) {
+        let links: serde_json::Map<String, Value> = self
+            .links()
+            .iter()
+            .map(|(k, r)| (format!("context_{k}"), json!(r)))
+            .collect();
+        if !links.is_empty() {
+            create["links"] = Value::Object(links);
         }
     }
 }
@@ -145,17 +209,26 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
         "moved-card" => moved(f, e),
         "declared-attacking" if one_test("test") => Ok(Heard::play(
             json!({ "event": "mtg:event/attacks", "target": { "type": "is_self" } }),
+            Context::Card,
         )),
         "declared-blocking" if one_test("test") || one_test("blocking-test") => Ok(Heard::play(
             json!({ "event": "mtg:event/blocks", "target": { "type": "is_self" } }),
+            Context::Blocking,
         )),
         "declared-blocking" if one_test("attacking-test") => Ok(Heard::play(
             json!({ "event": "mtg:event/becomes_blocked", "target": { "type": "is_self" } }),
+            Context::Blocking,
         )),
-        "assigned-damage" => assigned_damage(e).map(Heard::play),
+        "declared-blocking" if e.attrs.is_empty() => {
+            blocking(f, e).map(|w| Heard::play(w, Context::Blocking))
+        }
+        "assigned-damage" => assigned_damage(f, e).map(|w| Heard::play(w, Context::Damage)),
         "beginning-of-phase" if e.attr("phase") == Some("upkeep") && e.attrs.len() == 1 => {
             match e.children.as_slice() {
-                [] => Ok(Heard::play(json!({ "event": "mtg:event/upkeep" }))),
+                [] => Ok(Heard::play(
+                    json!({ "event": "mtg:event/upkeep" }),
+                    Context::Nothing,
+                )),
                 [t] if t.from_ref.as_deref() == Some("during-your-upkeep")
                     && t.attrs.is_empty()
                     && f.tests
@@ -164,14 +237,26 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
                 {
                     Ok(Heard::play(
                         json!({ "event": "mtg:event/upkeep", "player": "friendly" }),
+                        Context::Nothing,
                     ))
                 }
+                [t] if t.name == "test" && t.attrs.is_empty() => upkeep_of(f, t).map(|player| {
+                    Heard::play(
+                        json!({ "event": "mtg:event/upkeep", "player": player }),
+                        Context::Nothing,
+                    )
+                }),
                 _ => Err("trigger <beginning-of-phase> upkeep with a test".into()),
             }
         }
         "casting" if e.attrs.is_empty() => match e.children.as_slice() {
             [t] if t.name == "test" => crate::conditions::condition(f, t)
-                .map(|c| Heard::play(json!({ "event": "mtg:event/cast", "target": c })))
+                .map(|c| {
+                    Heard::play(
+                        json!({ "event": "mtg:event/cast", "target": c }),
+                        Context::Cast,
+                    )
+                })
                 .map_err(|m| format!("trigger <casting> {m}")),
             _ => Err("trigger <casting> without one test".into()),
         },
@@ -183,59 +268,134 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
     }
 }
 
-/// `<assigned-damage type="damage-combat|damage-any">`: this card dealing damage to a
-/// player or a creature (`<source-test><is-this/>`), or being dealt damage
-/// (`<destination-test>` with `<is-this/>`) → `core:event/damaged`. Combat damage is
-/// damage whose source is attacking or blocking.
-fn assigned_damage(e: &Element) -> Result<Value, String> {
-    let lacks = || format!("trigger <assigned-damage> {}", e.start_tag());
+/// `<assigned-damage type="damage-any|damage-combat|damage-combat-only">`: damage dealt
+/// by a source passing `<source-test>` to a player or permanent passing
+/// `<destination-test>` (either test may be left out: any source, any recipient) →
+/// `core:event/damaged`, the source's test as the trigger's `condition` (on the event's
+/// source), the recipient's as its `target`. Both tests go through
+/// [`crate::conditions::condition`]. Combat damage is damage whose source is attacking or
+/// blocking.
+fn assigned_damage(f: &Fragments, e: &Element) -> Result<Value, String> {
+    let lacks = |what: &str| format!("trigger <assigned-damage> {what}");
     let combat = match e.attrs.as_slice() {
-        [(k, v)] if k == "type" && v == "damage-combat" => true,
+        [] => false,
         [(k, v)] if k == "type" && v == "damage-any" => false,
-        _ => return Err(lacks()),
+        [(k, v)] if k == "type" && (v == "damage-combat" || v == "damage-combat-only") => true,
+        _ => return Err(lacks(&e.start_tag())),
     };
-    let flat = |name: &str| e.child(name).map(|t| flat_test(t));
-    let is = |list: &[Element], name: &str| {
-        list.iter()
-            .any(|x| x.name == name && x.children.is_empty() && x.attrs.is_empty())
-    };
-    let in_play = |x: &Element| {
-        x.name == "in-zone" && x.attr("zone") == Some("play") && x.children.is_empty()
-    };
-    let mut source = Vec::new();
-    let target = match (
-        flat("source-test"),
-        flat("destination-test"),
-        e.children.len(),
-    ) {
-        (Some(s), Some(d), 2) if matches!(s.as_slice(), [x] if x.name == "is-this" && x.children.is_empty()) =>
-        {
-            source.push(json!({ "type": "is_self" }));
-            match d.as_slice() {
-                [x] if x.name == "is-player" && x.children.is_empty() => {
-                    json!({ "type": "has_tag", "tag": "player" })
-                }
-                [x] if x.name == "has-idcard" && x.attr("idcard") == Some("creature") => {
-                    json!({ "type": "has_tag", "tag": "creature" })
-                }
-                _ => return Err(lacks()),
+    let (mut source, mut target) = (Vec::new(), None);
+    for t in &e.children {
+        let tested = || {
+            t.children
+                .iter()
+                .map(|c| on_card(f, c))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        match t.name.as_str() {
+            "source-test" if source.is_empty() => {
+                source = tested().map_err(|m| lacks(&format!("source {m}")))?
             }
+            "destination-test" if target.is_none() => {
+                let all = tested().map_err(|m| lacks(&format!("destination {m}")))?;
+                target = Some(json!({ "all": all }));
+            }
+            _ => return Err(lacks(&format!("with <{}>", t.name))),
         }
-        (None, Some(d), 1)
-            if is(&d, "is-this") && d.iter().all(|x| x.name == "is-this" || in_play(x)) =>
-        {
-            json!({ "type": "is_self" })
-        }
-        _ => return Err(lacks()),
-    };
+    }
     if combat {
         source.push(json!({ "any": [{ "type": "has_tag", "tag": "attacking" }, { "type": "has_tag", "tag": "blocking" }] }));
     }
-    let mut when = json!({ "event": "core:event/damaged", "target": target });
+    let mut when = json!({ "event": "core:event/damaged" });
+    if let Some(t) = target {
+        when["target"] = t;
+    }
     if !source.is_empty() {
         when["condition"] = Value::Array(source);
     }
     Ok(when)
+}
+
+/// `<declared-blocking>` with a test on the blocker (`<blocking-test>`, or `<test>`) and
+/// one on the attacker (`<attacking-test>`), either left out: the mtg rules' attacker
+/// `becomes_blocked` (raised by the blocker, its source), the attacker's test as the
+/// trigger's `target`, the blocker's as its `condition`.
+fn blocking(f: &Fragments, e: &Element) -> Result<Value, String> {
+    let lacks = |what: &str| format!("trigger <declared-blocking> {what}");
+    let (mut blocker, mut attacker) = (None, None);
+    for t in &e.children {
+        let slot = match t.name.as_str() {
+            "blocking-test" | "test" => &mut blocker,
+            "attacking-test" => &mut attacker,
+            other => return Err(lacks(&format!("with <{other}>"))),
+        };
+        if slot.is_some() || !t.attrs.is_empty() {
+            return Err(lacks(&format!("with two <{}>", t.name)));
+        }
+        let all = t
+            .children
+            .iter()
+            .map(|c| on_card(f, c))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|m| lacks(&m))?;
+        *slot = Some(json!({ "all": all }));
+    }
+    let mut when = json!({ "event": "mtg:event/becomes_blocked" });
+    if let Some(a) = attacker {
+        when["target"] = a;
+    }
+    if let Some(b) = blocker {
+        when["condition"] = json!([b]);
+    }
+    Ok(when)
+}
+
+/// Whose upkeep a `<beginning-of-phase phase="upkeep">` trigger's test names: the
+/// controller's (`during-your-upkeep`, `<is-this player="controller"/>`) → `friendly`,
+/// an opponent's (either under `<not>`) → `enemy`; `<phase-is phase="upkeep"/>` beside
+/// them says nothing more.
+fn upkeep_of(f: &Fragments, t: &Element) -> Result<&'static str, String> {
+    let lacks = || "trigger <beginning-of-phase> upkeep with a test".to_owned();
+    let yours = |x: &Element| {
+        (x.from_ref.as_deref() == Some("during-your-upkeep")
+            && x.attrs.is_empty()
+            && f.tests
+                .get("during-your-upkeep")
+                .is_some_and(|r| same_test(f, r, x)))
+            || (x.name == "is-this"
+                && x.children.is_empty()
+                && x.attrs.as_slice() == [("player".to_owned(), "controller".to_owned())])
+    };
+    let mut player = None;
+    for x in flat_test(t) {
+        let whose = match x.children.as_slice() {
+            _ if x.name == "phase-is"
+                && x.attr("phase") == Some("upkeep")
+                && x.children.is_empty() =>
+            {
+                continue
+            }
+            _ if yours(&x) => "friendly",
+            [inner] if x.name == "not" && yours(inner) => "enemy",
+            _ => return Err(lacks()),
+        };
+        if player.replace(whose).is_some_and(|p| p != whose) {
+            return Err(lacks());
+        }
+    }
+    player.ok_or_else(lacks)
+}
+
+/// A test in a card's trigger as an mtg condition: `<is target="attachedto"/>` (what
+/// the card, an Aura or Equipment, is attached to: the mtg rules' `parent`), or any test
+/// [`crate::conditions::condition`] knows.
+fn on_card(f: &Fragments, e: &Element) -> Result<Value, String> {
+    if e.name == "is" && e.attrs.len() == 1 && e.children.is_empty() {
+        return match e.attr("target") {
+            Some("attachedto") => Ok(json!({ "type": "same", "a": "target", "b": "self.parent" })),
+            other => Err(format!("test is target={}", other.unwrap_or("?"))),
+        };
+    }
+    crate::conditions::condition(f, e)
 }
 
 /// A test's conditions, the children of its `<and>` if it is one.
@@ -324,5 +484,6 @@ fn moved(f: &Fragments, e: &Element) -> Result<Heard, String> {
         } else {
             "battlefield"
         },
+        context: Context::Card,
     })
 }
