@@ -178,6 +178,7 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         }
         (None, "modify-register") => target_life(f, e),
         (_, "add-modifier") => pump(f, e, to),
+        (None, "add-object") => counter(e, to),
         (None, "tap") if e.attrs.is_empty() && e.children.is_empty() => {
             Ok(vec![json!({ "type": "tag", "tag": "tapped", "to": to })])
         }
@@ -186,6 +187,20 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         }
         _ => Err(describe(g)),
     }
+}
+
+/// `<add-object object-name="+1/+1"/>` (or `-1/-1`): a counter on each target — the
+/// mtg rules' `p1p1` / `m1m1`, put through their `put_p1p1` / `put_m1m1` events so
+/// replacement effects see it (122). Other counter objects (`+1/+0`, ...) are missing.
+fn counter(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
+    let (key, would) = match (e.attr("object-name"), e.attrs.len(), e.children.is_empty()) {
+        (Some("+1/+1"), 1, true) => ("p1p1", "mtg:event/put_p1p1"),
+        (Some("-1/-1"), 1, true) => ("m1m1", "mtg:event/put_m1m1"),
+        _ => return Err(format!("<add-object> {}", e.start_tag())),
+    };
+    Ok(vec![
+        json!({ "type": "add", "key": key, "amount": 1, "would": would, "to": to }),
+    ])
 }
 
 /// `<assign-damage value="N"/>` (normal damage) → N damage from `self`.

@@ -273,8 +273,8 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
 /// `<destination-test>` (either test may be left out: any source, any recipient) →
 /// `core:event/damaged`, the source's test as the trigger's `condition` (on the event's
 /// source), the recipient's as its `target`. Both tests go through
-/// [`crate::conditions::condition`]. Combat damage is damage whose source is attacking or
-/// blocking.
+/// [`crate::conditions::condition`]. Combat damage is damage from a source the mtg rules
+/// tag `striking` (dealing combat damage); an event of 0 damage triggers nothing.
 fn assigned_damage(f: &Fragments, e: &Element) -> Result<Value, String> {
     let lacks = |what: &str| format!("trigger <assigned-damage> {what}");
     let combat = match e.attrs.as_slice() {
@@ -302,8 +302,11 @@ fn assigned_damage(f: &Fragments, e: &Element) -> Result<Value, String> {
             _ => return Err(lacks(&format!("with <{}>", t.name))),
         }
     }
+    // Damage is dealt only when more than 0 (120.8); combat damage comes from a creature
+    // the mtg rules tag `striking` while it deals it.
+    source.push(json!({ "type": "compare", "left": "event.amount", "op": ">", "right": 0 }));
     if combat {
-        source.push(json!({ "any": [{ "type": "has_tag", "tag": "attacking" }, { "type": "has_tag", "tag": "blocking" }] }));
+        source.push(json!({ "type": "has_tag", "tag": "striking" }));
     }
     let mut when = json!({ "event": "core:event/damaged" });
     if let Some(t) = target {
