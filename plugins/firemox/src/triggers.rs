@@ -211,6 +211,24 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
             json!({ "event": "mtg:event/attacks", "target": { "type": "is_self" } }),
             Context::Card,
         )),
+        "declared-attacking" if e.attrs.is_empty() => match e.children.as_slice() {
+            [t] if t.name == "test" && t.attrs.is_empty() => tested(f, t)
+                .map(|c| {
+                    Heard::play(
+                        json!({ "event": "mtg:event/attacks", "target": c }),
+                        Context::Card,
+                    )
+                })
+                .map_err(|m| format!("trigger <declared-attacking> {m}")),
+            _ => Err("trigger <declared-attacking> without one test".into()),
+        },
+        "end-of-phase" if e.attr("phase") == Some("eot") && e.attrs.len() == 1 => end_step(f, e)
+            .map(|player| {
+                Heard::play(
+                    json!({ "event": "mtg:event/end_step", "player": player }),
+                    Context::Nothing,
+                )
+            }),
         "declared-blocking" if one_test("test") || one_test("blocking-test") => Ok(Heard::play(
             json!({ "event": "mtg:event/blocks", "target": { "type": "is_self" } }),
             Context::Blocking,
@@ -386,6 +404,34 @@ fn upkeep_of(f: &Fragments, t: &Element) -> Result<&'static str, String> {
         }
     }
     player.ok_or_else(lacks)
+}
+
+/// A trigger's `<test>` on the card its event is about, as one mtg condition.
+fn tested(f: &Fragments, t: &Element) -> Result<Value, String> {
+    let all = t
+        .children
+        .iter()
+        .map(|c| on_card(f, c))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(json!({ "all": all }))
+}
+
+/// Whose end step `<end-of-phase phase="eot">` hears: every player's (no test) or the
+/// controller's (`during-your-eot`) — the mtg rules' `end_step`, raised as it begins
+/// (Firemox's "end of turn" phase is the end step; its cleanup is not a phase there).
+fn end_step(f: &Fragments, e: &Element) -> Result<&'static str, String> {
+    match e.children.as_slice() {
+        [] => Ok("any"),
+        [t] if t.from_ref.as_deref() == Some("during-your-eot")
+            && t.attrs.is_empty()
+            && f.tests
+                .get("during-your-eot")
+                .is_some_and(|r| same_test(f, r, t)) =>
+        {
+            Ok("friendly")
+        }
+        _ => Err("trigger <end-of-phase> eot with a test".into()),
+    }
 }
 
 /// A test in a card's trigger as an mtg condition: `<is target="attachedto"/>` (what
