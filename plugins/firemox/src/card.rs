@@ -105,6 +105,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     props.insert("title".into(), json!(card.name));
     types(card, &mut parts);
     cost(card, &mut props, &mut parts);
+    let hybrid = crate::hybrid::cost(card, f, &mut props);
     let mut auras = Vec::new();
     if let Some(a) = crate::counts::power_toughness(f, &class, &card.computed, &mut parts) {
         auras.push(a);
@@ -112,6 +113,9 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     power_toughness(card, &mut props, &mut parts);
     properties(card, f, &mut parts);
     for a in &card.abilities {
+        if hybrid && crate::hybrid::is_way_to_pay(f, a) {
+            continue;
+        }
         ability(card, &class, a, f, &mut parts);
     }
     for m in &card.modifiers {
