@@ -91,6 +91,12 @@ pub struct Parts {
     /// Each mana ability's amount of mana and whether it sacrifices the card: the mtg
     /// rules' `mana_amount` and `sacrifice_for_mana` are the card's, so they must agree.
     pub mana: Vec<(i64, bool)>,
+    /// Class auras of the card besides its statics (an ability's restriction,
+    /// [`crate::restrict`]).
+    pub auras: Vec<Value>,
+    /// How many activated abilities (other than mana abilities) it has so far
+    /// ([`crate::slot`]).
+    pub activated: usize,
 }
 
 /// Translates a parsed card. Every card becomes a class; what the rules cannot play yet
@@ -131,6 +137,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
         }
     }
     mana_abilities(&mut parts);
+    auras.append(&mut parts.auras);
     match (&card.attachment, card.is("local-enchantment")) {
         (Some(a), true) => auras.extend(crate::attach::translate(f, a, &mut parts)),
         (Some(_), false) => parts.missing.push("attachment".into()),

@@ -33,6 +33,8 @@ pub mod effects;
 pub mod hand;
 pub mod hybrid;
 pub mod play;
+pub mod restrict;
+pub mod slot;
 pub mod spell;
 pub mod statics;
 pub mod triggers;

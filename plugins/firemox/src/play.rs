@@ -11,13 +11,16 @@
 //!   created; when it resolves it re-checks the target (gone: it fizzles) and acts
 //!   ([`crate::effects::actions`]: `<target type="this"/>` aims at the card).
 //!
-//! One such ability per card; a card with more lists the rest as missing.
+//! Up to four such abilities per card, in the mtg rules' slots ([`crate::slot`]: the
+//! second to fourth are activated with `activate_ability_N`), each with its restrictions
+//! ([`crate::restrict`]); a card with more lists the rest as missing.
 
 use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Map, Value};
 
 use crate::card::{expands_to, plain_list, Parts, COLOURS};
 use crate::effects::{describe, filtered_target, groups, Cx, Group};
+use crate::slot::Slot;
 
 /// The cost of an ability: `{T}`, a mana cost, sacrificing the card, a target (with a
 /// filter from the card's MACRO test).
@@ -31,6 +34,8 @@ struct Cost {
     sacrifices: Option<&'static str>,
     /// Life paid (`pay-life`): the mtg rules' `ability_life`.
     life: i64,
+    /// `use-once-each-turn` (with the ability's `once-each-turn` test, [`crate::restrict`]).
+    once: bool,
     targets: Vec<String>,
     filter: Option<Value>,
 }
@@ -41,7 +46,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     if let Some(e) = a
         .children
         .iter()
-        .find(|c| !matches!(c.name.as_str(), "cost" | "effects"))
+        .find(|c| !matches!(c.name.as_str(), "cost" | "effects" | "test"))
     {
         out.missing
             .push(format!("activated ability with <{}>", e.name));
@@ -54,6 +59,9 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         return;
     }
     if a.attr("playable") == Some("mana-source") {
+        if a.child("test").is_some() {
+            return out.missing.push("mana ability with a <test>".into());
+        }
         return match cost {
             Cost {
                 taps: true,
@@ -61,6 +69,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
                 sacrifice,
                 sacrifices: None,
                 life: 0,
+                once: false,
                 ref targets,
                 ..
             } if targets.is_empty() => mana(effects, sacrifice, out),
@@ -79,10 +88,15 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             .push("activated ability without {T}, a mana cost or a sacrifice".into());
         return;
     }
-    if out.classes.iter().any(|(n, _)| n.ends_with("_ab")) {
+    let Some(slot) = Slot::after(out.activated) else {
         out.missing.push("several activated abilities".into());
         return;
-    }
+    };
+    let restrictions =
+        match crate::restrict::translate(f, class, a.child("test"), cost.once, slot, out) {
+            Ok(r) => r,
+            Err(m) => return out.missing.push(format!("activated ability {m}")),
+        };
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
     // Without a target chosen, Firemox's target list is empty and its modifiers go to
     // the card itself (Killer Whale's "{U}: gains flying until end of turn").
@@ -103,40 +117,44 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             )
         }
     };
-    let name = format!("{class}_ab");
+    out.activated += 1;
+    out.tags.extend(restrictions.tags);
+    out.auras.extend(restrictions.auras);
+    let name = slot.class(class);
     let paid_otherwise = cost.sacrifice || cost.sacrifices.is_some() || cost.life > 0;
     let mana = cost
         .mana
         .clone()
-        .or_else(|| paid_otherwise.then(pay_nothing));
-    let event = match &mana {
-        None => {
-            out.tags.push("tap_ability".into());
-            "mtg:event/activated"
+        .or_else(|| (paid_otherwise || !slot.is_first()).then(pay_nothing));
+    let paid = mana.is_some();
+    out.tags.push(slot.marker(paid));
+    if let Some(mana) = &mana {
+        if cost.taps {
+            out.tags.push(slot.name("ability_taps"));
         }
-        Some(mana) => {
-            out.tags.push("paid_ability".into());
-            if cost.taps {
-                out.tags.push("ability_taps".into());
-            }
+        out.props
+            .extend(mana.iter().map(|(k, v)| (slot.name(k), json!(v))));
+        if cost.life > 0 {
             out.props
-                .extend(mana.iter().map(|(k, v)| (k.clone(), json!(v))));
-            if cost.life > 0 {
-                out.props.push(("ability_life".into(), json!(cost.life)));
-            }
-            "mtg:event/activated_paid"
+                .push((slot.name("ability_life"), json!(cost.life)));
         }
-    };
+    }
+    let event = slot.event(paid);
     let mut act = vec![json!({ "type": "create", "class": name, "zone": "stack" })];
     if cost.sacrifice {
         act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
     }
     if let Some(kind) = cost.sacrifices {
-        out.tags.push(format!("sacrifices_{kind}"));
+        out.tags.push(slot.name(&format!("sacrifices_{kind}")));
         act.insert(
             0,
             json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly", "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }),
         );
+    }
+    // The first slot's "once each turn" is remembered by the card's trigger (the rules'
+    // `activated_this_turn`); the other slots' moves remember it themselves.
+    if cost.once && slot.is_first() {
+        act.push(json!({ "type": "tag", "tag": "activated_this_turn", "to": "self" }));
     }
     out.triggers
         .push(json!({ "when": { "event": event, "target": { "type": "is_self" } }, "do": act }));
@@ -180,6 +198,11 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
         }
         match (g.reference, g.elems) {
             (Some("T"), _) if !c.taps && plain_list(f, "action", "T", g.elems) => c.taps = true,
+            (Some("use-once-each-turn"), _)
+                if !c.once && plain_list(f, "action", "use-once-each-turn", g.elems) =>
+            {
+                c.once = true
+            }
             (Some("sacrifice-this"), _)
                 if !c.sacrifice && plain_list(f, "action", "sacrifice-this", g.elems) =>
             {

@@ -280,7 +280,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     if is_spell && !face.abilities.iter().any(|a| a.kind == AbilityKind::Spell) {
         missing.push("an instant or sorcery without A:SP$".into());
     }
-    let mut activated = false;
+    let mut activated = 0;
     let mut loyalty_slot = 0;
     for a in &face.abilities {
         if crate::loyalty::is_loyalty(a) {
@@ -412,21 +412,30 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                 }
             }
             ("AB", "Mana", ..) => missing.push(format!("A:{key}$ {api}")),
-            // One activated ability a card (the mtg rules' `activate` moves raise one event).
-            ("AB", ..) if activated => {
-                missing.push("more than one activated ability other than mana".into());
+            // Up to four activated abilities a card: the first in the mtg rules' own
+            // names, the others in their slots 2 to 4 ([`crate::slot`]).
+            ("AB", ..) if activated >= crate::slot::MAX => {
+                missing.push("more than four activated abilities other than mana".into());
             }
-            ("AB", ..) => match crate::activated::translate(face, class, a) {
-                Ok(ab) => {
-                    activated = true;
-                    tags.extend(ab.tags);
-                    triggers.push(ab.card_trigger);
-                    out.classes.extend(ab.classes);
-                    out.props.extend(ab.props);
-                    out.auras.extend(ab.auras);
+            ("AB", ..) => {
+                match crate::activated::translate(face, class, a).and_then(|ab| match activated {
+                    0 => Ok(ab),
+                    n => crate::slot::into_slot(ab, class, n + 1),
+                }) {
+                    Ok(ab) if crate::slot::clashes(&ab, &out.classes) => {
+                        missing.push("two activated abilities making the same class".into());
+                    }
+                    Ok(ab) => {
+                        activated += 1;
+                        tags.extend(ab.tags);
+                        triggers.push(ab.card_trigger);
+                        out.classes.extend(ab.classes);
+                        out.props.extend(ab.props);
+                        out.auras.extend(ab.auras);
+                    }
+                    Err(m) => missing.extend(m),
                 }
-                Err(m) => missing.extend(m),
-            },
+            }
             _ => missing.push(format!("A:{key}$ {api}")),
         }
     }
