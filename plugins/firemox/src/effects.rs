@@ -65,11 +65,13 @@ pub fn target_props(tags: &[String]) -> (Vec<String>, Vec<(String, Value)>) {
 }
 
 /// The chosen target, re-checked as it resolves: the mtg rules' `permanent_target` for a
-/// permanent (by the `tgt_*` properties), else `spell_target` (a creature, a player, a
-/// spell).
+/// permanent (by the `tgt_*` properties), `graveyard_target` for a card in a graveyard
+/// ([`crate::graveyard`]), else `spell_target` (a creature, a player, a spell).
 pub fn chosen_ref(tags: &[String]) -> Value {
     if tags.iter().any(|t| t == "targets_permanent") {
         json!({ "ref": "mtg:ref/permanent_target" })
+    } else if tags.iter().any(|t| t == crate::graveyard::TAG) {
+        json!({ "ref": "mtg:ref/graveyard_target" })
     } else {
         json!({ "ref": "mtg:ref/spell_target" })
     }
@@ -173,6 +175,9 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
             Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })])
         }
         (Some("gain-life"), "modify-register") => gain_life(f, e),
+        (Some("move-library-top"), _) if is("move-library-top") => Ok(vec![
+            json!({ "type": "move", "zone": "library", "slot": 0, "to": to }),
+        ]),
         (Some("remove-from-game"), _) if is("remove-from-game") => {
             Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })])
         }

@@ -214,6 +214,14 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
                     .missing
                     .push(format!("activated ability cost {}", p.start_tag())),
             },
+            (None, [t]) if crate::graveyard::is_target(t) && c.targets.is_empty() => {
+                match crate::graveyard::filter(f, t) {
+                    Ok(filter) => {
+                        (c.targets, c.filter) = (vec![crate::graveyard::TAG.into()], filter)
+                    }
+                    Err(m) => out.missing.push(format!("activated ability {m}")),
+                }
+            }
             (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => {
                 match filtered_target(f, &g) {
                     Ok((t, filter)) if !t.iter().any(|x| x == "targets_spell") => {
@@ -352,6 +360,7 @@ pub fn ability_class(
             .map(|t| match t.as_str() {
                 "targets_player" => json!({ "type": "players" }),
                 "targets_permanent" => json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "mtg:ref/legal_permanent_target" } }),
+                crate::graveyard::TAG => crate::graveyard::candidates(),
                 _ => json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }),
             })
             .map(|mut sel| {
