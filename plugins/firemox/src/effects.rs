@@ -220,13 +220,18 @@ fn gain_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
 
 /// `<add-modifier>` until the cleanup step → an aura on the target until the mtg rules'
 /// `cleanup`: register modifiers adding to or subtracting from power/toughness (+N/-N),
-/// property modifiers giving a keyword the rules implement (flying until end of turn).
+/// property modifiers giving a keyword the rules implement (flying until end of turn),
+/// and "becomes an N/N creature" ([`crate::animate`]).
 fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
     let mut modifiers = Vec::new();
     for m in &e.children {
         let until_cleanup = matches!(m.children.as_slice(), [u] if u.name == "until"
             && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase" && p.attr("phase") == Some("cleanup") && p.children.is_empty()));
         let unlinked = matches!(m.attr("linked"), None | Some("false"));
+        if let Some(v) = crate::animate::modifier(f, m).filter(|_| until_cleanup && unlinked) {
+            modifiers.extend(v);
+            continue;
+        }
         if m.name == "property-modifier" {
             let keyword = m
                 .attr("property")

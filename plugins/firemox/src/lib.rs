@@ -25,6 +25,7 @@
 //! lacking feature is also reported at its element (`report_unsupported`), so `tessera
 //! check --format json` lists every such card with what it lacks, and a histogram.
 
+pub mod animate;
 pub mod attach;
 pub mod card;
 pub mod conditions;
