@@ -168,9 +168,10 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
             json!({ "type": "set", "key": "regeneration", "value": 0, "to": to }),
             json!({ "type": "destroy", "to": to }),
         ]),
-        (Some("counter"), _) if is("counter") => Ok(vec![
-            json!({ "type": "move", "zone": "graveyard", "to": to }),
-        ]),
+        // A spell that can't be countered (the mtg rules' `uncounterable`) stays.
+        (Some("counter"), _) if is("counter") => Ok(vec![json!({ "type": "if", "to": to,
+            "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
+            "then": [{ "type": "move", "zone": "graveyard" }] })]),
         (Some("return-to-hand"), _) if is("return-to-hand") => {
             Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })])
         }
@@ -384,6 +385,18 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
                     out.push(json!({ "type": "add", "key": "regeneration", "amount": 1, "to": on }))
                 }
                 None => missing.push(describe(&g)),
+            }
+            continue;
+        }
+        if let Some(done) = g
+            .elems
+            .first()
+            .and_then(|e| crate::computed::damage(e, &to, cx))
+        {
+            match done {
+                Ok(v) if g.elems.len() == 1 => out.extend(v),
+                Ok(_) => missing.push(describe(&g)),
+                Err(m) => missing.push(m),
             }
             continue;
         }

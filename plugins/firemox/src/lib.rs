@@ -28,6 +28,7 @@
 pub mod animate;
 pub mod attach;
 pub mod card;
+pub mod computed;
 pub mod conditions;
 pub mod counts;
 pub mod effects;

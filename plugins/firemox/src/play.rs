@@ -117,6 +117,17 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             )
         }
     };
+    // (A sacrificed card's power would be read in the graveyard: no last-known
+    // information, [`crate::computed`].)
+    if cost.sacrifice
+        && Value::Array(actions.clone())
+            .to_string()
+            .contains("self.source_card.")
+    {
+        return out
+            .missing
+            .push("activated ability reading the sacrificed card".into());
+    }
     out.activated += 1;
     out.tags.extend(restrictions.tags);
     out.auras.extend(restrictions.auras);
@@ -224,12 +235,7 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
             }
             (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => {
                 match filtered_target(f, &g) {
-                    Ok((t, filter)) if !t.iter().any(|x| x == "targets_spell") => {
-                        (c.targets, c.filter) = (t, filter)
-                    }
-                    Ok(_) => out
-                        .missing
-                        .push("activated ability targeting a spell".into()),
+                    Ok((t, filter)) => (c.targets, c.filter) = (t, filter),
                     Err(m) => out.missing.push(format!("activated ability {m}")),
                 }
             }
@@ -361,6 +367,7 @@ pub fn ability_class(
                 "targets_player" => json!({ "type": "players" }),
                 "targets_permanent" => json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "mtg:ref/legal_permanent_target" } }),
                 crate::graveyard::TAG => crate::graveyard::candidates(),
+                "targets_spell" => json!({ "type": "objects", "zone": "stack", "tag": "card" }),
                 _ => json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }),
             })
             .map(|mut sel| {
