@@ -2,7 +2,8 @@
 //! index="power"/></assign-damage>`: Abyssal Hunter's "damage equal to its power"; the
 //! chosen target's, `register="target-list.first"`): the amount as an mtg expression read
 //! as the effect happens — the card's own power is its source card's (`source_card`) for an
-//! ability, the spell's for a spell. An ability whose cost sacrifices its card reads no
+//! ability, the spell's for a spell; X (`<value register="stack" index="0"/>`) is the X
+//! paid (`x_paid`) of an ability whose cost has `pay-x`. An ability whose cost sacrifices its card reads no
 //! register of the card (there is no last-known information of its power then).
 
 use firemox_xml::Element;
@@ -35,7 +36,7 @@ pub fn damage(e: &Element, to: &Value, cx: &Cx) -> Option<Result<Vec<Value>, Str
 }
 
 /// `<value register="this|target-list.first|target-list.last|target" index="power|toughness"/>`
-/// as an mtg expression.
+/// or X (`register="stack" index="0"`, when the cost paid it) as an mtg expression.
 fn register(v: &Element, cx: &Cx) -> Option<String> {
     if !v.children.is_empty()
         || v.attrs
@@ -43,6 +44,10 @@ fn register(v: &Element, cx: &Cx) -> Option<String> {
             .any(|(k, _)| !matches!(k.as_str(), "register" | "index" | "name"))
     {
         return None;
+    }
+    if (v.attr("register"), v.attr("index")) == (Some("stack"), Some("0")) {
+        // The X paid (`pay-x` in the cost: the ability's `x_paid`).
+        return cx.x.then(|| "self.x_paid".to_owned());
     }
     let key = match v.attr("index")? {
         "power" => "power",

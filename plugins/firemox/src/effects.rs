@@ -300,6 +300,9 @@ pub struct Cx {
     pub target: Value,
     /// The source card's selector, for abilities of permanents.
     pub this: Option<Value>,
+    /// Whether the cost paid X (`pay-x`), which `<value register="stack" index="0"/>`
+    /// reads as the ability's `x_paid` ([`crate::computed`]).
+    pub x: bool,
 }
 
 /// A list of effects with Firemox's control flow made structured: `<if-then-hop
@@ -461,6 +464,7 @@ fn choice(
     let inner = Cx {
         target: to.clone(),
         this: cx.this.clone(),
+        x: cx.x,
     };
     let mut modes = Vec::new();
     for (n, either) in e.children.iter().enumerate() {

@@ -36,6 +36,9 @@ struct Cost {
     life: i64,
     /// `use-once-each-turn` (with the ability's `once-each-turn` test, [`crate::restrict`]).
     once: bool,
+    /// `pay-x`: X chosen and paid as generic mana (the mtg rules' `ability_x`, first slot
+    /// only); the effects read it as `<value register="stack" index="0"/>`.
+    x: bool,
     targets: Vec<String>,
     filter: Option<Value>,
 }
@@ -92,6 +95,11 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         out.missing.push("several activated abilities".into());
         return;
     };
+    if cost.x && !slot.is_first() {
+        return out
+            .missing
+            .push("X in the cost of a second activated ability".into());
+    }
     let restrictions =
         match crate::restrict::translate(f, class, a.child("test"), cost.once, slot, out) {
             Ok(r) => r,
@@ -107,6 +115,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             crate::effects::chosen_ref(&cost.targets)
         },
         this: Some(this),
+        x: cost.x,
     };
     let actions = match crate::effects::actions(f, &effects.children, &cx) {
         Ok(v) => v,
@@ -136,7 +145,10 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     let mana = cost
         .mana
         .clone()
-        .or_else(|| (paid_otherwise || !slot.is_first()).then(pay_nothing));
+        .or_else(|| (paid_otherwise || cost.x || !slot.is_first()).then(pay_nothing));
+    if cost.x {
+        out.tags.push("ability_x".into());
+    }
     let paid = mana.is_some();
     out.tags.push(slot.marker(paid));
     if let Some(mana) = &mana {
@@ -170,10 +182,14 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     out.triggers
         .push(json!({ "when": { "event": event, "target": { "type": "is_self" } }, "do": act }));
     let title = format!("{} (ability)", card.name);
-    out.classes.push((
-        name,
-        ability_class(&title, &cost.targets, cost.filter.as_ref(), actions),
-    ));
+    let mut def = ability_class(&title, &cost.targets, cost.filter.as_ref(), actions);
+    if cost.x {
+        // The ability keeps the X its card's cost was paid with (`x_paid`).
+        if let Some(on_create) = def["trigger"][0]["do"].as_array_mut() {
+            on_create.push(json!({ "type": "set", "key": "x_paid", "value": "self.source_card.ability_x_paid" }));
+        }
+    }
+    out.classes.push((name, def));
 }
 
 /// A zero mana cost (an ability whose only cost is sacrificing the card).
@@ -209,6 +225,7 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
         }
         match (g.reference, g.elems) {
             (Some("T"), _) if !c.taps && plain_list(f, "action", "T", g.elems) => c.taps = true,
+            (Some("pay-x"), _) if !c.x && plain_list(f, "action", "pay-x", g.elems) => c.x = true,
             (Some("use-once-each-turn"), _)
                 if !c.once && plain_list(f, "action", "use-once-each-turn", g.elems) =>
             {

@@ -77,6 +77,7 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     let cx = crate::effects::Cx {
         target: to,
         this: None,
+        x: false,
     };
     match crate::effects::actions(f, &effects.children[..body], &cx) {
         Ok(v) => actions = v,

@@ -74,6 +74,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
             crate::effects::chosen_ref(&targets)
         },
         this: Some(this),
+        x: false,
     };
     let effects = a
         .child("effects")
