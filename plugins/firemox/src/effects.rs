@@ -190,7 +190,7 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (None, "untap") if e.attrs.is_empty() && e.children.is_empty() => {
             Ok(vec![json!({ "type": "untag", "tag": "tapped", "to": to })])
         }
-        _ => Err(describe(g)),
+        _ => crate::prevention::effect(f, g, to).ok_or_else(|| describe(g)),
     }
 }
 

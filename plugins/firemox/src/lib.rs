@@ -36,6 +36,7 @@ pub mod graveyard;
 pub mod hand;
 pub mod hybrid;
 pub mod play;
+pub mod prevention;
 pub mod restrict;
 pub mod slot;
 pub mod spell;
