@@ -30,6 +30,7 @@ pub mod attach;
 pub mod card;
 pub mod computed;
 pub mod conditions;
+pub mod cost_targets;
 pub mod counts;
 pub mod effects;
 pub mod graveyard;

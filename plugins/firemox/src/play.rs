@@ -19,6 +19,7 @@ use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Map, Value};
 
 use crate::card::{expands_to, plain_list, Parts, COLOURS};
+use crate::cost_targets::Written;
 use crate::effects::{describe, filtered_target, groups, Cx, Group};
 use crate::slot::Slot;
 
@@ -36,6 +37,8 @@ struct Cost {
     life: i64,
     /// `use-once-each-turn` (with the ability's `once-each-turn` test, [`crate::restrict`]).
     once: bool,
+    /// `<target type="this"/>`: the effects act on the card (as without a target).
+    this: bool,
     /// `pay-x`: X chosen and paid as generic mana (the mtg rules' `ability_x`, first slot
     /// only); the effects read it as `<value register="stack" index="0"/>`.
     x: bool,
@@ -242,15 +245,16 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
                     .missing
                     .push(format!("activated ability cost {}", p.start_tag())),
             },
-            (None, [t]) if crate::graveyard::is_target(t) && c.targets.is_empty() => {
-                match crate::graveyard::filter(f, t) {
-                    Ok(filter) => {
-                        (c.targets, c.filter) = (vec![crate::graveyard::TAG.into()], filter)
+            (None, [t]) if t.name == "target" && c.targets.is_empty() && !c.this => {
+                match crate::cost_targets::read(f, t) {
+                    Ok(Written::This) => c.this = true,
+                    Ok(Written::Chosen(targets, filter)) => {
+                        (c.targets, c.filter) = (targets, filter)
                     }
                     Err(m) => out.missing.push(format!("activated ability {m}")),
                 }
             }
-            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => {
+            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() && !c.this => {
                 match filtered_target(f, &g) {
                     Ok((t, filter)) => (c.targets, c.filter) = (t, filter),
                     Err(m) => out.missing.push(format!("activated ability {m}")),
