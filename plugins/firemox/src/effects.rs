@@ -317,7 +317,15 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
     while i < list.len() {
         let e = &list[i];
         if let Some(sel) = retarget(f, e, cx) {
+            // Firemox adds the card to the target list: with a target chosen, what follows
+            // acts on both (Serrated Biskelion), which is not translated.
+            let adds_this = e.attr("type") == Some("this")
+                && cx.this.is_some()
+                && Some(&cx.target) != cx.this.as_ref();
             match sel {
+                Ok(_) if adds_this => {
+                    missing.push("<target type=\"this\"> added to a chosen target".into())
+                }
                 Ok(sel) => to = sel,
                 Err(m) => missing.push(m),
             }
@@ -389,6 +397,11 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
                 }
                 None => missing.push(describe(&g)),
             }
+            continue;
+        }
+        if let Some(v) = crate::counters::add_object(g.elems, &to, repeat) {
+            repeat = None;
+            out.extend(v);
             continue;
         }
         if let Some(done) = g

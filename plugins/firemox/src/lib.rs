@@ -31,6 +31,7 @@ pub mod card;
 pub mod computed;
 pub mod conditions;
 pub mod cost_targets;
+pub mod counters;
 pub mod counts;
 pub mod effects;
 pub mod graveyard;
