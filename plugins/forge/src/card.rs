@@ -412,30 +412,18 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                 }
             }
             ("AB", "Mana", ..) => missing.push(format!("A:{key}$ {api}")),
-            // Up to four activated abilities a card: the first in the mtg rules' own
-            // names, the others in their slots 2 to 4 ([`crate::slot`]).
-            ("AB", ..) if activated >= crate::slot::MAX => {
-                missing.push("more than four activated abilities other than mana".into());
-            }
-            ("AB", ..) => {
-                match crate::activated::translate(face, class, a).and_then(|ab| match activated {
-                    0 => Ok(ab),
-                    n => crate::slot::into_slot(ab, class, n + 1),
-                }) {
-                    Ok(ab) if crate::slot::clashes(&ab, &out.classes) => {
-                        missing.push("two activated abilities making the same class".into());
-                    }
-                    Ok(ab) => {
-                        activated += 1;
-                        tags.extend(ab.tags);
-                        triggers.push(ab.card_trigger);
-                        out.classes.extend(ab.classes);
-                        out.props.extend(ab.props);
-                        out.auras.extend(ab.auras);
-                    }
-                    Err(m) => missing.extend(m),
+            // Up to four activated abilities a card ([`crate::slot`]).
+            ("AB", ..) => match crate::slot::translate(face, class, a, activated, &out.classes) {
+                Ok(ab) => {
+                    activated += 1;
+                    tags.extend(ab.tags);
+                    triggers.push(ab.card_trigger);
+                    out.classes.extend(ab.classes);
+                    out.props.extend(ab.props);
+                    out.auras.extend(ab.auras);
                 }
-            }
+                Err(m) => missing.extend(m),
+            },
             _ => missing.push(format!("A:{key}$ {api}")),
         }
     }

@@ -8,9 +8,36 @@
 //! slots do not have (X, discarding, exiling from the graveyard, returning or tapping
 //! another permanent, a hand size) are missing there.
 
+use forge_script::{Ability, Face};
 use serde_json::{json, Value};
 
 use crate::activated::Activated;
+
+/// Translates the card's next activated ability `a` (`taken` it has already): the first
+/// in the rules' own names, the second to fourth in their slots; `Err` lists what it
+/// lacks (a fifth, a cost the slots lack, two abilities making the same class).
+pub fn translate(
+    face: &Face,
+    class: &str,
+    a: &Ability,
+    taken: usize,
+    classes: &[(String, Value)],
+) -> Result<Activated, Vec<String>> {
+    if taken >= MAX {
+        return Err(vec![
+            "more than four activated abilities other than mana".into()
+        ]);
+    }
+    let ab = crate::activated::translate(face, class, a)?;
+    let ab = match taken {
+        0 => ab,
+        n => into_slot(ab, class, n + 1)?,
+    };
+    if clashes(&ab, classes) {
+        return Err(vec!["two activated abilities making the same class".into()]);
+    }
+    Ok(ab)
+}
 
 /// The most activated abilities a card may have besides mana abilities.
 pub const MAX: usize = 4;
@@ -72,7 +99,7 @@ pub fn into_slot(mut ab: Activated, class: &str, n: usize) -> Result<Activated, 
 
 /// Whether a class the abilities need is already among `classes` (two abilities making
 /// the same token class).
-pub fn clashes(ab: &Activated, classes: &[(String, Value)]) -> bool {
+fn clashes(ab: &Activated, classes: &[(String, Value)]) -> bool {
     ab.classes
         .iter()
         .any(|(name, _)| classes.iter().any(|(n, _)| n == name))
