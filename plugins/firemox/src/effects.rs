@@ -43,6 +43,7 @@ pub const TARGETS: &[(&str, &[&str])] = &[
     ("target-creature", &["targets_creature"]),
     ("target-dealtable", &["targets_creature", "targets_player"]),
     ("target-player", &["targets_player"]),
+    ("target-opponent", &["targets_player", "tgt_opponents"]),
     ("target-spell", &["targets_spell"]),
     ("target-permanent", &["targets_permanent", "tgt_permanent"]),
     ("target-land", &["targets_permanent", "tgt_land"]),
@@ -190,7 +191,9 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (None, "untap") if e.attrs.is_empty() && e.children.is_empty() => {
             Ok(vec![json!({ "type": "untag", "tag": "tapped", "to": to })])
         }
-        _ => crate::prevention::effect(f, g, to).ok_or_else(|| describe(g)),
+        _ => crate::prevention::effect(f, g, to)
+            .or_else(|| crate::life::effect(f, g, to))
+            .ok_or_else(|| describe(g)),
     }
 }
 

@@ -37,6 +37,7 @@ pub mod effects;
 pub mod graveyard;
 pub mod hand;
 pub mod hybrid;
+pub mod life;
 pub mod play;
 pub mod prevention;
 pub mod restrict;

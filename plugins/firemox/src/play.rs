@@ -385,6 +385,9 @@ pub fn ability_class(
             .iter()
             .filter(|t| !t.starts_with("tgt_"))
             .map(|t| match t.as_str() {
+                "targets_player" if targets.iter().any(|t| t == "tgt_opponents") => {
+                    json!({ "type": "players", "which": "enemy" })
+                }
                 "targets_player" => json!({ "type": "players" }),
                 "targets_permanent" => json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "mtg:ref/legal_permanent_target" } }),
                 crate::graveyard::TAG => crate::graveyard::candidates(),
