@@ -91,6 +91,12 @@ pub struct Parts {
     /// Each mana ability's amount of mana and whether it sacrifices the card: the mtg
     /// rules' `mana_amount` and `sacrifice_for_mana` are the card's, so they must agree.
     pub mana: Vec<(i64, bool)>,
+    /// Class auras of the card besides its statics (an ability's restriction,
+    /// [`crate::restrict`]).
+    pub auras: Vec<Value>,
+    /// How many activated abilities (other than mana abilities) it has so far
+    /// ([`crate::slot`]).
+    pub activated: usize,
 }
 
 /// Translates a parsed card. Every card becomes a class; what the rules cannot play yet
@@ -105,6 +111,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     props.insert("title".into(), json!(card.name));
     types(card, &mut parts);
     cost(card, &mut props, &mut parts);
+    let hybrid = crate::hybrid::cost(card, f, &mut props);
     let mut auras = Vec::new();
     if let Some(a) = crate::counts::power_toughness(f, &class, &card.computed, &mut parts) {
         auras.push(a);
@@ -112,6 +119,9 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     power_toughness(card, &mut props, &mut parts);
     properties(card, f, &mut parts);
     for a in &card.abilities {
+        if hybrid && crate::hybrid::is_way_to_pay(f, a) {
+            continue;
+        }
         ability(card, &class, a, f, &mut parts);
     }
     for m in &card.modifiers {
@@ -127,6 +137,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
         }
     }
     mana_abilities(&mut parts);
+    auras.append(&mut parts.auras);
     match (&card.attachment, card.is("local-enchantment")) {
         (Some(a), true) => auras.extend(crate::attach::translate(f, a, &mut parts)),
         (Some(_), false) => parts.missing.push("attachment".into()),

@@ -3,9 +3,10 @@
 //! (the owner: the mtg rules have no change of control), `has-idcard` (card types),
 //! `has-property` (keywords the rules implement, subtypes), `has-color`, `is-this` (the
 //! holder itself), `in-zone` (play, tapped or untapped), the combat states
-//! (`tested-is-attacking`, `-blocking`, `-blocked`), `is-player` (any, you, an opponent).
-//! Anything else — tests on other
-//! cards, registers, counters — is named as missing.
+//! (`tested-is-attacking`, `-blocking`, `-blocked`), `is-player` (any, you, an opponent),
+//! comparisons of numbers and [`register`]s (the tested card's power, toughness and mana
+//! value; the holder's; its controller's life). Anything else — tests on other cards,
+//! other registers, counters — is named as missing.
 
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
@@ -94,7 +95,53 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
             Some(other) => Err(format!("test is-player target={other}")),
         },
         "is-spell" if on_tested => Ok(json!({ "type": "in_zone", "zone": "stack" })),
-        other => Err(format!("test <{other}>")),
+        other => match comparison(other) {
+            Some(op) => {
+                let side = |name: &str| match (e.attr(name), e.child(name)) {
+                    (Some(v), None) => f.value(v).map(|n| n.to_string()),
+                    (None, Some(c)) if c.children.is_empty() => register(c, false),
+                    _ => None,
+                };
+                match (side("left"), side("right")) {
+                    (Some(l), Some(r)) => {
+                        Ok(json!({ "type": "compare", "left": l, "op": op, "right": r }))
+                    }
+                    _ => Err(format!("test <{other}>")),
+                }
+            }
+            None => Err(format!("test <{other}>")),
+        },
+    }
+}
+
+/// A register read by a test (`<left register="tested" index="power"/>`) as an mtg
+/// expression: of the tested card (`target`: `power`, `toughness` → `max_health`,
+/// `manacost` → `mana_value`), of the card whose test it is (`this`: `self`, only where
+/// `self` is the card — `this_is_self` —, not a spell's or an ability's object), its
+/// controller's life (`you` / `controller`: `self.owner.health`); or a plain `value`.
+pub fn register(e: &Element, this_is_self: bool) -> Option<String> {
+    let known = e
+        .attrs
+        .iter()
+        .all(|(k, _)| matches!(k.as_str(), "register" | "index" | "value" | "name"));
+    if !known {
+        return None;
+    }
+    if let (None, Some(v)) = (e.attr("register"), e.attr("value")) {
+        return v.parse::<i64>().ok().map(|n| n.to_string());
+    }
+    let key = match e.attr("index")? {
+        "power" => "power",
+        "toughness" => "max_health",
+        "manacost" => "mana_value",
+        "life" => "health",
+        _ => return None,
+    };
+    match (e.attr("register")?, key) {
+        ("tested", k) if k != "health" => Some(format!("target.{k}")),
+        ("this", k) if k != "health" && this_is_self => Some(format!("self.{k}")),
+        ("you" | "controller", "health") => Some("self.owner.health".into()),
+        _ => None,
     }
 }
 

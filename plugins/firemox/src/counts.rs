@@ -29,7 +29,8 @@ fn zone(z: &str) -> Option<(&'static str, Option<Value>)> {
     }
 }
 
-/// The mtg expression for a value element's content (`<value>`'s one child): a counter
+/// The mtg expression for a value element's content (`<value>`'s one child, or a register
+/// of the card itself or its controller, [`crate::conditions::register`]): a counter
 /// (its selector added to `out.refs` under `<class>_count_<n>`), or arithmetic on one.
 pub fn expression(
     f: &Fragments,
@@ -44,6 +45,7 @@ pub fn expression(
                 .attr("value")
                 .and_then(|v| f.value(v))
                 .map(|n| n.to_string())
+                .or_else(|| crate::conditions::register(e, true))
                 .ok_or_else(|| format!("computed value <{}>", e.name)),
             _ => Err(format!("computed value <{}> of several parts", e.name)),
         },

@@ -43,6 +43,7 @@ pub const TARGETS: &[(&str, &[&str])] = &[
     ("target-creature", &["targets_creature"]),
     ("target-dealtable", &["targets_creature", "targets_player"]),
     ("target-player", &["targets_player"]),
+    ("target-opponent", &["targets_player", "tgt_opponents"]),
     ("target-spell", &["targets_spell"]),
     ("target-permanent", &["targets_permanent", "tgt_permanent"]),
     ("target-land", &["targets_permanent", "tgt_land"]),
@@ -65,11 +66,13 @@ pub fn target_props(tags: &[String]) -> (Vec<String>, Vec<(String, Value)>) {
 }
 
 /// The chosen target, re-checked as it resolves: the mtg rules' `permanent_target` for a
-/// permanent (by the `tgt_*` properties), else `spell_target` (a creature, a player, a
-/// spell).
+/// permanent (by the `tgt_*` properties), `graveyard_target` for a card in a graveyard
+/// ([`crate::graveyard`]), else `spell_target` (a creature, a player, a spell).
 pub fn chosen_ref(tags: &[String]) -> Value {
     if tags.iter().any(|t| t == "targets_permanent") {
         json!({ "ref": "mtg:ref/permanent_target" })
+    } else if tags.iter().any(|t| t == crate::graveyard::TAG) {
+        json!({ "ref": "mtg:ref/graveyard_target" })
     } else {
         json!({ "ref": "mtg:ref/spell_target" })
     }
@@ -166,41 +169,32 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
             json!({ "type": "set", "key": "regeneration", "value": 0, "to": to }),
             json!({ "type": "destroy", "to": to }),
         ]),
-        (Some("counter"), _) if is("counter") => Ok(vec![
-            json!({ "type": "move", "zone": "graveyard", "to": to }),
-        ]),
+        // A spell that can't be countered (the mtg rules' `uncounterable`) stays.
+        (Some("counter"), _) if is("counter") => Ok(vec![json!({ "type": "if", "to": to,
+            "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
+            "then": [{ "type": "move", "zone": "graveyard" }] })]),
         (Some("return-to-hand"), _) if is("return-to-hand") => {
             Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })])
         }
         (Some("gain-life"), "modify-register") => gain_life(f, e),
+        (Some("move-library-top"), _) if is("move-library-top") => Ok(vec![
+            json!({ "type": "move", "zone": "library", "slot": 0, "to": to }),
+        ]),
         (Some("remove-from-game"), _) if is("remove-from-game") => {
             Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })])
         }
         (None, "modify-register") => target_life(f, e),
         (_, "add-modifier") => pump(f, e, to),
-        (None, "add-object") => counter(e, to),
         (None, "tap") if e.attrs.is_empty() && e.children.is_empty() => {
             Ok(vec![json!({ "type": "tag", "tag": "tapped", "to": to })])
         }
         (None, "untap") if e.attrs.is_empty() && e.children.is_empty() => {
             Ok(vec![json!({ "type": "untag", "tag": "tapped", "to": to })])
         }
-        _ => Err(describe(g)),
+        _ => crate::prevention::effect(f, g, to)
+            .or_else(|| crate::life::effect(f, g, to))
+            .ok_or_else(|| describe(g)),
     }
-}
-
-/// `<add-object object-name="+1/+1"/>` (or `-1/-1`): a counter on each target — the
-/// mtg rules' `p1p1` / `m1m1`, put through their `put_p1p1` / `put_m1m1` events so
-/// replacement effects see it (122). Other counter objects (`+1/+0`, ...) are missing.
-fn counter(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
-    let (key, would) = match (e.attr("object-name"), e.attrs.len(), e.children.is_empty()) {
-        (Some("+1/+1"), 1, true) => ("p1p1", "mtg:event/put_p1p1"),
-        (Some("-1/-1"), 1, true) => ("m1m1", "mtg:event/put_m1m1"),
-        _ => return Err(format!("<add-object> {}", e.start_tag())),
-    };
-    Ok(vec![
-        json!({ "type": "add", "key": key, "amount": 1, "would": would, "to": to }),
-    ])
 }
 
 /// `<assign-damage value="N"/>` (normal damage) → N damage from `self`.
@@ -230,13 +224,18 @@ fn gain_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
 
 /// `<add-modifier>` until the cleanup step → an aura on the target until the mtg rules'
 /// `cleanup`: register modifiers adding to or subtracting from power/toughness (+N/-N),
-/// property modifiers giving a keyword the rules implement (flying until end of turn).
+/// property modifiers giving a keyword the rules implement (flying until end of turn),
+/// and "becomes an N/N creature" ([`crate::animate`]).
 fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
     let mut modifiers = Vec::new();
     for m in &e.children {
         let until_cleanup = matches!(m.children.as_slice(), [u] if u.name == "until"
             && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase" && p.attr("phase") == Some("cleanup") && p.children.is_empty()));
         let unlinked = matches!(m.attr("linked"), None | Some("false"));
+        if let Some(v) = crate::animate::modifier(f, m).filter(|_| until_cleanup && unlinked) {
+            modifiers.extend(v);
+            continue;
+        }
         if m.name == "property-modifier" {
             let keyword = m
                 .attr("property")
@@ -308,6 +307,9 @@ pub struct Cx {
     /// (`card`, `card2`, `player`: Firemox's `context.card` & co., kept as the ability
     /// object's `context_card` & co. links); empty outside triggered abilities.
     pub context: &'static [&'static str],
+    /// Whether the cost paid X (`pay-x`), which `<value register="stack" index="0"/>`
+    /// reads as the ability's `x_paid` ([`crate::computed`]).
+    pub x: bool,
 }
 
 /// A list of effects with Firemox's control flow made structured: `<if-then-hop
@@ -322,7 +324,15 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
     while i < list.len() {
         let e = &list[i];
         if let Some(sel) = retarget(f, e, cx) {
+            // Firemox adds the card to the target list: with a target chosen, what follows
+            // acts on both (Serrated Biskelion), which is not translated.
+            let adds_this = e.attr("type") == Some("this")
+                && cx.this.is_some()
+                && Some(&cx.target) != cx.this.as_ref();
             match sel {
+                Ok(_) if adds_this => {
+                    missing.push("<target type=\"this\"> added to a chosen target".into())
+                }
                 Ok(sel) => to = sel,
                 Err(m) => missing.push(m),
             }
@@ -396,6 +406,23 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
             }
             continue;
         }
+        if let Some(v) = crate::counters::add_object(g.elems, &to, repeat) {
+            repeat = None;
+            out.extend(v);
+            continue;
+        }
+        if let Some(done) = g
+            .elems
+            .first()
+            .and_then(|e| crate::computed::damage(e, &to, cx))
+        {
+            match done {
+                Ok(v) if g.elems.len() == 1 => out.extend(v),
+                Ok(_) => missing.push(describe(&g)),
+                Err(m) => missing.push(m),
+            }
+            continue;
+        }
         if let Some(n) = repeat.take() {
             missing.push(format!("<repeat value=\"{n}\"> of {}", describe(&g)));
         }
@@ -458,6 +485,7 @@ fn choice(
         target: to.clone(),
         this: cx.this.clone(),
         context: cx.context,
+        x: cx.x,
     };
     let mut modes = Vec::new();
     for (n, either) in e.children.iter().enumerate() {

@@ -25,13 +25,23 @@
 //! lacking feature is also reported at its element (`report_unsupported`), so `tessera
 //! check --format json` lists every such card with what it lacks, and a histogram.
 
+pub mod animate;
 pub mod attach;
 pub mod card;
+pub mod computed;
 pub mod conditions;
+pub mod cost_targets;
+pub mod counters;
 pub mod counts;
 pub mod effects;
+pub mod graveyard;
 pub mod hand;
+pub mod hybrid;
+pub mod life;
 pub mod play;
+pub mod prevention;
+pub mod restrict;
+pub mod slot;
 pub mod spell;
 pub mod statics;
 pub mod triggers;

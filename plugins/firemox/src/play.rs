@@ -11,13 +11,17 @@
 //!   created; when it resolves it re-checks the target (gone: it fizzles) and acts
 //!   ([`crate::effects::actions`]: `<target type="this"/>` aims at the card).
 //!
-//! One such ability per card; a card with more lists the rest as missing.
+//! Up to four such abilities per card, in the mtg rules' slots ([`crate::slot`]: the
+//! second to fourth are activated with `activate_ability_N`), each with its restrictions
+//! ([`crate::restrict`]); a card with more lists the rest as missing.
 
 use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Map, Value};
 
 use crate::card::{expands_to, plain_list, Parts, COLOURS};
+use crate::cost_targets::Written;
 use crate::effects::{describe, filtered_target, groups, Cx, Group};
+use crate::slot::Slot;
 
 /// The cost of an ability: `{T}`, a mana cost, sacrificing the card, a target (with a
 /// filter from the card's MACRO test).
@@ -31,6 +35,13 @@ struct Cost {
     sacrifices: Option<&'static str>,
     /// Life paid (`pay-life`): the mtg rules' `ability_life`.
     life: i64,
+    /// `use-once-each-turn` (with the ability's `once-each-turn` test, [`crate::restrict`]).
+    once: bool,
+    /// `<target type="this"/>`: the effects act on the card (as without a target).
+    this: bool,
+    /// `pay-x`: X chosen and paid as generic mana (the mtg rules' `ability_x`, first slot
+    /// only); the effects read it as `<value register="stack" index="0"/>`.
+    x: bool,
     targets: Vec<String>,
     filter: Option<Value>,
 }
@@ -41,7 +52,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     if let Some(e) = a
         .children
         .iter()
-        .find(|c| !matches!(c.name.as_str(), "cost" | "effects"))
+        .find(|c| !matches!(c.name.as_str(), "cost" | "effects" | "test"))
     {
         out.missing
             .push(format!("activated ability with <{}>", e.name));
@@ -54,6 +65,9 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         return;
     }
     if a.attr("playable") == Some("mana-source") {
+        if a.child("test").is_some() {
+            return out.missing.push("mana ability with a <test>".into());
+        }
         return match cost {
             Cost {
                 taps: true,
@@ -61,6 +75,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
                 sacrifice,
                 sacrifices: None,
                 life: 0,
+                once: false,
                 ref targets,
                 ..
             } if targets.is_empty() => mana(effects, sacrifice, out),
@@ -79,10 +94,20 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             .push("activated ability without {T}, a mana cost or a sacrifice".into());
         return;
     }
-    if out.classes.iter().any(|(n, _)| n.ends_with("_ab")) {
+    let Some(slot) = Slot::after(out.activated) else {
         out.missing.push("several activated abilities".into());
         return;
+    };
+    if cost.x && !slot.is_first() {
+        return out
+            .missing
+            .push("X in the cost of a second activated ability".into());
     }
+    let restrictions =
+        match crate::restrict::translate(f, class, a.child("test"), cost.once, slot, out) {
+            Ok(r) => r,
+            Err(m) => return out.missing.push(format!("activated ability {m}")),
+        };
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
     // Without a target chosen, Firemox's target list is empty and its modifiers go to
     // the card itself (Killer Whale's "{U}: gains flying until end of turn").
@@ -94,6 +119,7 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
         },
         this: Some(this),
         context: &[],
+        x: cost.x,
     };
     let actions = match crate::effects::actions(f, &effects.children, &cx) {
         Ok(v) => v,
@@ -104,48 +130,70 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
             )
         }
     };
-    let name = format!("{class}_ab");
+    // (A sacrificed card's power would be read in the graveyard: no last-known
+    // information, [`crate::computed`].)
+    if cost.sacrifice
+        && Value::Array(actions.clone())
+            .to_string()
+            .contains("self.source_card.")
+    {
+        return out
+            .missing
+            .push("activated ability reading the sacrificed card".into());
+    }
+    out.activated += 1;
+    out.tags.extend(restrictions.tags);
+    out.auras.extend(restrictions.auras);
+    let name = slot.class(class);
     let paid_otherwise = cost.sacrifice || cost.sacrifices.is_some() || cost.life > 0;
     let mana = cost
         .mana
         .clone()
-        .or_else(|| paid_otherwise.then(pay_nothing));
-    let event = match &mana {
-        None => {
-            out.tags.push("tap_ability".into());
-            "mtg:event/activated"
+        .or_else(|| (paid_otherwise || cost.x || !slot.is_first()).then(pay_nothing));
+    if cost.x {
+        out.tags.push("ability_x".into());
+    }
+    let paid = mana.is_some();
+    out.tags.push(slot.marker(paid));
+    if let Some(mana) = &mana {
+        if cost.taps {
+            out.tags.push(slot.name("ability_taps"));
         }
-        Some(mana) => {
-            out.tags.push("paid_ability".into());
-            if cost.taps {
-                out.tags.push("ability_taps".into());
-            }
+        out.props
+            .extend(mana.iter().map(|(k, v)| (slot.name(k), json!(v))));
+        if cost.life > 0 {
             out.props
-                .extend(mana.iter().map(|(k, v)| (k.clone(), json!(v))));
-            if cost.life > 0 {
-                out.props.push(("ability_life".into(), json!(cost.life)));
-            }
-            "mtg:event/activated_paid"
+                .push((slot.name("ability_life"), json!(cost.life)));
         }
-    };
+    }
+    let event = slot.event(paid);
     let mut act = vec![json!({ "type": "create", "class": name, "zone": "stack" })];
     if cost.sacrifice {
         act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
     }
     if let Some(kind) = cost.sacrifices {
-        out.tags.push(format!("sacrifices_{kind}"));
+        out.tags.push(slot.name(&format!("sacrifices_{kind}")));
         act.insert(
             0,
             json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly", "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }),
         );
     }
+    // The first slot's "once each turn" is remembered by the card's trigger (the rules'
+    // `activated_this_turn`); the other slots' moves remember it themselves.
+    if cost.once && slot.is_first() {
+        act.push(json!({ "type": "tag", "tag": "activated_this_turn", "to": "self" }));
+    }
     out.triggers
         .push(json!({ "when": { "event": event, "target": { "type": "is_self" } }, "do": act }));
     let title = format!("{} (ability)", card.name);
-    out.classes.push((
-        name,
-        ability_class(&title, &cost.targets, cost.filter.as_ref(), actions),
-    ));
+    let mut def = ability_class(&title, &cost.targets, cost.filter.as_ref(), actions);
+    if cost.x {
+        // The ability keeps the X its card's cost was paid with (`x_paid`).
+        if let Some(on_create) = def["trigger"][0]["do"].as_array_mut() {
+            on_create.push(json!({ "type": "set", "key": "x_paid", "value": "self.source_card.ability_x_paid" }));
+        }
+    }
+    out.classes.push((name, def));
 }
 
 /// A zero mana cost (an ability whose only cost is sacrificing the card).
@@ -181,6 +229,12 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
         }
         match (g.reference, g.elems) {
             (Some("T"), _) if !c.taps && plain_list(f, "action", "T", g.elems) => c.taps = true,
+            (Some("pay-x"), _) if !c.x && plain_list(f, "action", "pay-x", g.elems) => c.x = true,
+            (Some("use-once-each-turn"), _)
+                if !c.once && plain_list(f, "action", "use-once-each-turn", g.elems) =>
+            {
+                c.once = true
+            }
             (Some("sacrifice-this"), _)
                 if !c.sacrifice && plain_list(f, "action", "sacrifice-this", g.elems) =>
             {
@@ -192,14 +246,18 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
                     .missing
                     .push(format!("activated ability cost {}", p.start_tag())),
             },
-            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => {
-                match filtered_target(f, &g) {
-                    Ok((t, filter)) if !t.iter().any(|x| x == "targets_spell") => {
-                        (c.targets, c.filter) = (t, filter)
+            (None, [t]) if t.name == "target" && c.targets.is_empty() && !c.this => {
+                match crate::cost_targets::read(f, t) {
+                    Ok(Written::This) => c.this = true,
+                    Ok(Written::Chosen(targets, filter)) => {
+                        (c.targets, c.filter) = (targets, filter)
                     }
-                    Ok(_) => out
-                        .missing
-                        .push("activated ability targeting a spell".into()),
+                    Err(m) => out.missing.push(format!("activated ability {m}")),
+                }
+            }
+            (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() && !c.this => {
+                match filtered_target(f, &g) {
+                    Ok((t, filter)) => (c.targets, c.filter) = (t, filter),
                     Err(m) => out.missing.push(format!("activated ability {m}")),
                 }
             }
@@ -328,8 +386,13 @@ pub fn ability_class(
             .iter()
             .filter(|t| !t.starts_with("tgt_"))
             .map(|t| match t.as_str() {
+                "targets_player" if targets.iter().any(|t| t == "tgt_opponents") => {
+                    json!({ "type": "players", "which": "enemy" })
+                }
                 "targets_player" => json!({ "type": "players" }),
                 "targets_permanent" => json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "mtg:ref/legal_permanent_target" } }),
+                crate::graveyard::TAG => crate::graveyard::candidates(),
+                "targets_spell" => json!({ "type": "objects", "zone": "stack", "tag": "card" }),
                 _ => json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }),
             })
             .map(|mut sel| {

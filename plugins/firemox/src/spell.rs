@@ -78,6 +78,7 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
         target: to,
         this: None,
         context: &[],
+        x: false,
     };
     match crate::effects::actions(f, &effects.children[..body], &cx) {
         Ok(v) => actions = v,

@@ -75,6 +75,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         },
         this: Some(this),
         context: heard.context.bases(),
+        x: false,
     };
     let effects = a
         .child("effects")

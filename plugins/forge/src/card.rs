@@ -280,7 +280,7 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
     if is_spell && !face.abilities.iter().any(|a| a.kind == AbilityKind::Spell) {
         missing.push("an instant or sorcery without A:SP$".into());
     }
-    let mut activated = false;
+    let mut activated = 0;
     let mut loyalty_slot = 0;
     for a in &face.abilities {
         if crate::loyalty::is_loyalty(a) {
@@ -412,13 +412,10 @@ fn abilities(face: &Face, class: &str, out: &mut Parts, missing: &mut Vec<String
                 }
             }
             ("AB", "Mana", ..) => missing.push(format!("A:{key}$ {api}")),
-            // One activated ability a card (the mtg rules' `activate` moves raise one event).
-            ("AB", ..) if activated => {
-                missing.push("more than one activated ability other than mana".into());
-            }
-            ("AB", ..) => match crate::activated::translate(face, class, a) {
+            // Up to four activated abilities a card ([`crate::slot`]).
+            ("AB", ..) => match crate::slot::translate(face, class, a, activated, &out.classes) {
                 Ok(ab) => {
-                    activated = true;
+                    activated += 1;
                     tags.extend(ab.tags);
                     triggers.push(ab.card_trigger);
                     out.classes.extend(ab.classes);

@@ -16,7 +16,7 @@
 //! | `A:SP$ DealDamage` / `Pump` / `Counter` / `ChangeZone` / `Destroy` / `Discard` with `ValidTgts$` (+ `SubAbility$`) | a trigger on `resolve` ([`spell`]; targets over permanents: [`target`]) |
 //! | `A:SP$ Charm \| Choices$ A,B,C` (choose one; one mode per kind of target) | each mode a spell of its own, told apart by the cast move (`cast_as`) ([`charm`]) |
 //! | `A:SP$ DestroyAll` / `ChangeZoneAll` / `Token` / `GainLife` / `Draw` / `PumpAll` (no target) | a trigger on `resolve`, tag `untargeted` ([`effect`]) |
-//! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac / Discard / ExileFromGrave / Return / tapXType` (one a card; `ActivationLimit$ 1`, `ActivationCardsInHand$ N`) | an ability put on the stack ([`activated`]) |
+//! | `A:AB$ <api> \| Cost$ T / mana / PayLife / Sac / Discard / ExileFromGrave / Return / tapXType` (up to four a card, [`slot`]; `ActivationLimit$ 1`, `ActivationCardsInHand$ N`) | an ability put on the stack ([`activated`]) |
 //! | `Types:Planeswalker`, `Loyalty:N`, `A:AB$ <api> \| Cost$ AddCounter<N/LOYALTY> / SubCounter<N/LOYALTY> \| Planeswalker$ True` | tags `planeswalker`, `loyalty_ability_<slot>`, `loyalty`, `loyalty_cost_<slot>`: the rules' loyalty abilities ([`loyalty`]) |
 //! | `A:AB$ Mana \| Amount$ X` with `X` a count (`Count$Valid Creature.YouCtrl`) | `mana_amount` kept by the card's aura (Gaea's Cradle) |
 //! | `K:Enchant creature`, `A:SP$ Attach \| ValidTgts$ ...`, `S:... Affected$ Creature.EnchantedBy` | an Aura of the mtg rules (`tgt_*`, class auras over `enchanted`) |
@@ -96,6 +96,7 @@ pub mod persist;
 pub mod players;
 pub mod replacement;
 pub mod saga;
+pub mod slot;
 pub mod spell;
 pub mod statics;
 pub mod sub_ability;
