@@ -379,42 +379,42 @@ impl Params<'_, '_> {
 
     /// A table of object references (`{ context = "event.target" }`), in key order.
     pub fn object_table(&mut self, key: &str) -> Result<Vec<(Sym, ObjRef)>, ContentError> {
-        match self.map.get(key) {
-            None => Ok(Vec::new()),
-            Some(Json::Object(m)) => m
-                .iter()
-                .map(|(k, v)| {
-                    let mut path = self.path_of(key);
-                    path.push(PathSeg::Key(k.clone()));
-                    match v {
-                        Json::String(s) => ObjRef::parse(s)
-                            .map(|r| (Sym::new(k), r))
-                            .map_err(|e| ContentError::new("E-CONTENT-PARAM", path, e.message)),
-                        other => Err(ContentError::new(
-                            "E-CONTENT-TYPE",
-                            path,
-                            format!(
-                                "`{k}` must be an object reference such as `event.target`, not {}",
-                                json_type(other)
-                            ),
-                        )),
-                    }
-                })
-                .collect(),
-            Some(other) => Err(self.wrong_type(key, ParamType::Table, other)),
-        }
+        self.table_of(key, |_, k, v, path| match v {
+            Json::String(s) => {
+                ObjRef::parse(s).map_err(|e| ContentError::new("E-CONTENT-PARAM", path, e.message))
+            }
+            other => Err(ContentError::new(
+                "E-CONTENT-TYPE",
+                path,
+                format!(
+                    "`{k}` must be an object reference such as `event.target`, not {}",
+                    json_type(other)
+                ),
+            )),
+        })
     }
 
     /// A table of expressions (`{ amount = "event.amount" }`), in key order.
     pub fn expr_table(&mut self, key: &str) -> Result<Vec<(Sym, Expr)>, ContentError> {
-        match self.map.get(key) {
+        self.table_of(key, |p, _, v, path| p.compiler.expr(v, &path))
+    }
+
+    /// Each entry of the table parameter `key`, read by `read` (with the entry's key,
+    /// value and path), in key order; none when it is absent.
+    fn table_of<T>(
+        &mut self,
+        key: &str,
+        mut read: impl FnMut(&mut Self, &str, &Json, Vec<PathSeg>) -> Result<T, ContentError>,
+    ) -> Result<Vec<(Sym, T)>, ContentError> {
+        let map = self.map;
+        match map.get(key) {
             None => Ok(Vec::new()),
             Some(Json::Object(m)) => m
                 .iter()
                 .map(|(k, v)| {
                     let mut path = self.path_of(key);
                     path.push(PathSeg::Key(k.clone()));
-                    self.compiler.expr(v, &path).map(|e| (Sym::new(k), e))
+                    read(self, k, v, path).map(|t| (Sym::new(k), t))
                 })
                 .collect(),
             Some(other) => Err(self.wrong_type(key, ParamType::Table, other)),
