@@ -138,6 +138,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     }
     mana_abilities(&mut parts);
     auras.append(&mut parts.auras);
+    ability_colours(card, &mut parts.classes);
     match (&card.attachment, card.is("local-enchantment")) {
         (Some(a), true) => auras.extend(crate::attach::translate(f, a, &mut parts)),
         (Some(_), false) => parts.missing.push("attachment".into()),
@@ -183,6 +184,25 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
         tree,
         class,
         missing,
+    }
+}
+
+/// Gives the classes of the card's abilities (tag `ability`) its colours: protection from
+/// a colour, and tests of a colour, see an ability as its card (the mtg rules'
+/// `targetable_by_me` reads the ability's colour tags).
+fn ability_colours(card: &Xml, classes: &mut [(String, Value)]) {
+    let colours: Vec<Value> = card
+        .colors
+        .iter()
+        .filter(|c| COLOURS.iter().any(|(n, _)| n == c))
+        .map(|c| json!(c))
+        .collect();
+    for (_, def) in classes.iter_mut() {
+        if let Some(tags) = def["tags"].as_array_mut() {
+            if tags.iter().any(|t| t == "ability") {
+                tags.extend(colours.iter().cloned());
+            }
+        }
     }
 }
 

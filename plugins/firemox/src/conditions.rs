@@ -27,6 +27,16 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
     if let Some(tag) = state.filter(|_| matches!(e.name.as_str(), "test" | "equal")) {
         return Ok(json!({ "type": "has_tag", "tag": tag }));
     }
+    // `is-targetable-artifact` & co.: a permanent of that type (whether it may be
+    // targeted — shroud, protection — is the mtg rules' own test of a permanent target).
+    let targetable = e
+        .from_ref
+        .as_deref()
+        .and_then(|r| r.strip_prefix("is-targetable-"))
+        .filter(|k| matches!(*k, "artifact" | "enchantment" | "land" | "creature"));
+    if let Some(kind) = targetable {
+        return Ok(json!({ "type": "has_tag", "tag": kind }));
+    }
     let all = |list: &[Element]| {
         list.iter()
             .map(|c| condition(f, c))
@@ -39,7 +49,8 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
             [one] => Ok(json!({ "not": condition(f, one)? })),
             _ => Err("test <not> with several tests".into()),
         },
-        "controller" if on_tested => match e.attr("player") {
+        // (The mtg rules have no change of control: the owner is the controller.)
+        "controller" | "owner" if on_tested => match e.attr("player") {
             // (`controller`: the controller of the card whose test it is.)
             Some("you" | "controller") => Ok(json!({ "type": "owned_by", "owner": "friendly" })),
             Some("opponent") => Ok(json!({ "type": "owned_by", "owner": "enemy" })),
@@ -48,7 +59,7 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
         "has-idcard" if on_tested => match e.attr("idcard") {
             Some(
                 t @ ("creature" | "land" | "artifact" | "enchantment" | "instant" | "sorcery"
-                | "plains" | "island" | "swamp" | "mountain" | "forest"),
+                | "permanent" | "plains" | "island" | "swamp" | "mountain" | "forest"),
             ) => Ok(json!({ "type": "has_tag", "tag": t })),
             Some("artifact-creature") => Ok(
                 json!({ "all": [{ "type": "has_tag", "tag": "artifact" }, { "type": "has_tag", "tag": "creature" }] }),

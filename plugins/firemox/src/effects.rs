@@ -46,6 +46,7 @@ pub const TARGETS: &[(&str, &[&str])] = &[
     ("target-opponent", &["targets_player", "tgt_opponents"]),
     ("target-spell", &["targets_spell"]),
     ("target-permanent", &["targets_permanent", "tgt_permanent"]),
+    ("target-card", &["targets_permanent", "tgt_permanent"]),
     ("target-land", &["targets_permanent", "tgt_land"]),
     ("target-artifact", &["targets_permanent", "tgt_artifact"]),
     (
