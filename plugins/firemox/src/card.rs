@@ -88,9 +88,8 @@ pub struct Parts {
     pub props: Vec<(String, Value)>,
     /// Named selectors of the card (`count(...)` in computed values, [`crate::counts`]).
     pub refs: Vec<(String, Value)>,
-    /// Each mana ability's amount of mana and whether it sacrifices the card: the mtg
-    /// rules' `mana_amount` and `sacrifice_for_mana` are the card's, so they must agree.
-    pub mana: Vec<(i64, bool)>,
+    /// The card's mana abilities, completed by [`crate::mana::finish`].
+    pub mana: Vec<crate::mana::Ability>,
 }
 
 /// Translates a parsed card. Every card becomes a class; what the rules cannot play yet
@@ -126,7 +125,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
             Err(m) => parts.missing.push(m),
         }
     }
-    mana_abilities(&mut parts);
+    crate::mana::finish(&mut parts);
     match (&card.attachment, card.is("local-enchantment")) {
         (Some(a), true) => auras.extend(crate::attach::translate(f, a, &mut parts)),
         (Some(_), false) => parts.missing.push("attachment".into()),
@@ -172,27 +171,6 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
         tree,
         class,
         missing,
-    }
-}
-
-/// The card's mana abilities' amount (`mana_amount` when more than one) and sacrifice
-/// (`sacrifice_for_mana`), which the mtg rules keep per card: abilities that differ in
-/// them are missing.
-fn mana_abilities(parts: &mut Parts) {
-    let Some(&(amount, sacrifice)) = parts.mana.first() else {
-        return;
-    };
-    if parts.mana.iter().any(|m| *m != (amount, sacrifice)) {
-        parts
-            .missing
-            .push("mana abilities making different amounts or with different costs".into());
-        return;
-    }
-    if amount > 1 {
-        parts.props.push(("mana_amount".into(), json!(amount)));
-    }
-    if sacrifice {
-        parts.tags.push("sacrifice_for_mana".into());
     }
 }
 

@@ -505,7 +505,7 @@ fn branch(
 }
 
 /// A `<target>` inside effects that changes what the next effects act on: `this` (the
-/// card of an ability), `attachedto` (what that card, an Aura, enchants), `you` (the controller), or every card in play passing a test
+/// card of an ability), `attachedto` (what that card, an Aura, enchants), `you` or `controller` (the card's controller), or every card in play passing a test
 /// (`mode="all"`, as `all-creatures` expands). `None` when `e` is not such a target.
 fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>> {
     if e.name != "target" {
@@ -517,7 +517,7 @@ fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>
             .this
             .clone()
             .ok_or_else(|| "<target type=\"this\"> in a spell".to_owned()),
-        (Some("you"), None) if e.children.is_empty() && only(&["type", "name"]) => {
+        (Some("you" | "controller"), None) if e.children.is_empty() && only(&["type", "name"]) => {
             Ok(json!("owner"))
         }
         // The permanent the ability's card (an Aura) enchants, while it is on the

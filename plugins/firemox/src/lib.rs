@@ -31,6 +31,7 @@ pub mod conditions;
 pub mod counts;
 pub mod effects;
 pub mod hand;
+pub mod mana;
 pub mod play;
 pub mod spell;
 pub mod statics;
