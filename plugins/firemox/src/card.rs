@@ -88,6 +88,8 @@ pub struct Parts {
     pub props: Vec<(String, Value)>,
     /// Named selectors of the card (`count(...)` in computed values, [`crate::counts`]).
     pub refs: Vec<(String, Value)>,
+    /// Class replacements of the card ([`crate::replace`]).
+    pub replacements: Vec<Value>,
     /// The card's mana abilities, completed by [`crate::mana::finish`].
     pub mana: Vec<crate::mana::Ability>,
 }
@@ -153,6 +155,9 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     let mut def = json!({ "properties": Value::Object(props), "tags": tags });
     if missing.is_empty() && !parts.triggers.is_empty() {
         def["trigger"] = Value::Array(parts.triggers);
+    }
+    if missing.is_empty() && !parts.replacements.is_empty() {
+        def["replacement"] = Value::Array(parts.replacements);
     }
     if missing.is_empty() && !auras.is_empty() {
         def["aura"] = Value::Array(auras);
@@ -316,6 +321,7 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         }
         (_, "activated-ability") if a.attr("zone") == Some("play") => crate::play::translate(card, class, a, f, out),
         ("", "triggered-ability") => crate::triggers::translate(&card.name, class, a, f, out),
+        ("", "replacement-ability") => crate::replace::translate(f, a, out),
         ("", name) => out.missing.push(name.to_owned()),
         (r, _) => out.missing.push(format!("ability {r}")),
     }

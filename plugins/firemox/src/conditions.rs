@@ -46,7 +46,7 @@ pub fn condition(f: &Fragments, e: &Element) -> Result<Value, String> {
         "has-idcard" if on_tested => match e.attr("idcard") {
             Some(
                 t @ ("creature" | "land" | "artifact" | "enchantment" | "instant" | "sorcery"
-                | "plains" | "island" | "swamp" | "mountain" | "forest"),
+                | "plains" | "island" | "swamp" | "mountain" | "forest" | "permanent"),
             ) => Ok(json!({ "type": "has_tag", "tag": t })),
             Some("artifact-creature") => Ok(
                 json!({ "all": [{ "type": "has_tag", "tag": "artifact" }, { "type": "has_tag", "tag": "creature" }] }),

@@ -33,6 +33,8 @@ pub mod effects;
 pub mod hand;
 pub mod mana;
 pub mod play;
+pub mod replace;
+pub mod replace_damage;
 pub mod spell;
 pub mod statics;
 pub mod triggers;

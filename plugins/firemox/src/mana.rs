@@ -91,7 +91,9 @@ pub fn translate(f: &Fragments, class: &str, effects: &Element, cost: Cost, out:
             actions,
             label,
         }),
-        Err(m) => out.missing.extend(m.into_iter().map(|m| format!("mana ability {m}"))),
+        Err(m) => out
+            .missing
+            .extend(m.into_iter().map(|m| format!("mana ability {m}"))),
     }
 }
 
@@ -280,7 +282,8 @@ fn plain_as_other(colour: char, amount: i64, sacrifice: bool) -> (CostKey, Vec<V
         sacrifice,
         ..CostKey::default()
     };
-    let add = json!({ "type": "add", "key": format!("pool_{colour}"), "amount": amount, "to": "owner" });
+    let add =
+        json!({ "type": "add", "key": format!("pool_{colour}"), "amount": amount, "to": "owner" });
     let label = format!("add {}", symbols(colour, &amount.to_string()));
     (cost, vec![add], label)
 }
@@ -304,7 +307,9 @@ fn other_abilities(others: Vec<(CostKey, Vec<Value>, String)>, parts: &mut Parts
         parts.props.push((key, json!(v)));
     }
     if cost.life > 0 {
-        parts.props.push(("mana_ability_life".into(), json!(cost.life)));
+        parts
+            .props
+            .push(("mana_ability_life".into(), json!(cost.life)));
     }
     let mut act = Vec::new();
     if let Some(kind) = cost.sacrifices {
@@ -332,7 +337,11 @@ fn choose(others: Vec<(CostKey, Vec<Value>, String)>) -> Vec<Value> {
         .map(|(_, actions, label)| {
             let n = seen.iter().filter(|l| **l == label).count();
             seen.push(label.clone());
-            let label = if n == 0 { label } else { format!("{label} ({})", n + 1) };
+            let label = if n == 0 {
+                label
+            } else {
+                format!("{label} ({})", n + 1)
+            };
             json!({ "label": label, "do": actions })
         })
         .collect();
