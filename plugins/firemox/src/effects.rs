@@ -177,6 +177,13 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
             Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })])
         }
         (None, "modify-register") => target_life(f, e),
+        // "It doesn't untap during its controller's next untap step": the mtg rules'
+        // `skips_next_untap`.
+        (Some("does-not-untap-next-untap"), _) if is("does-not-untap-next-untap") => Ok(vec![
+            json!({ "type": "tag", "tag": "skips_next_untap", "to": to }),
+        ]),
+        // Mana for the controller of `self` (a ritual, a trigger): fixed amounts.
+        (None, "give-mana") => crate::mana::fixed(f, e),
         (_, "add-modifier") => pump(f, e, to),
         (None, "tap") if e.attrs.is_empty() && e.children.is_empty() => {
             Ok(vec![json!({ "type": "tag", "tag": "tapped", "to": to })])

@@ -192,6 +192,16 @@ fn give_mana(
     Ok((actions, label))
 }
 
+/// `<give-mana red="5"/>` outside a mana ability (a ritual spell, a triggered ability):
+/// fixed amounts only, added to the pool of the controller of `self`.
+pub fn fixed(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
+    if !e.children.is_empty() {
+        return Err("<give-mana> of a computed amount".into());
+    }
+    let mut out = Parts::default();
+    give_mana(f, "", e, &mut out).map(|(actions, _)| actions)
+}
+
 /// `{W}{W}` for two white mana, `{W}xN` for a computed amount.
 fn symbols(c: char, n: &str) -> String {
     let s = format!("{{{}}}", c.to_ascii_uppercase());
