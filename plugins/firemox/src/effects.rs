@@ -182,6 +182,16 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (Some("does-not-untap-next-untap"), _) if is("does-not-untap-next-untap") => Ok(vec![
             json!({ "type": "tag", "tag": "skips_next_untap", "to": to }),
         ]),
+        // "Prevent the next N damage that would be dealt to the target this turn": a
+        // shield of the mtg rules (`prevent_next`, until the cleanup).
+        (Some(r), _) if prevented(r).is_some() && is(r) => Ok(vec![
+            json!({ "type": "add", "key": "prevent_next", "amount": prevented(r), "to": to }),
+        ]),
+        // "Prevent all combat damage this turn" (Fog): the controller's
+        // `prevents_combat_damage`, until the cleanup.
+        (Some("prevent-all-combat-damage"), _) if is("prevent-all-combat-damage") => Ok(vec![
+            json!({ "type": "tag", "tag": "prevents_combat_damage", "to": "owner" }),
+        ]),
         // Mana for the controller of `self` (a ritual, a trigger): fixed amounts.
         (None, "give-mana") => crate::mana::fixed(f, e),
         (_, "add-modifier") => pump(f, e, to),
@@ -193,6 +203,14 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         }
         _ => Err(describe(g)),
     }
+}
+
+/// N of a `prevent-N` reference (`prevent-1` ... `prevent-10`).
+fn prevented(reference: &str) -> Option<i64> {
+    reference
+        .strip_prefix("prevent-")
+        .and_then(|n| n.parse::<i64>().ok())
+        .filter(|n| (1..=10).contains(n))
 }
 
 /// `<assign-damage value="N"/>` (normal damage) → N damage from `self`.
