@@ -30,6 +30,7 @@ pub mod card;
 pub mod conditions;
 pub mod counts;
 pub mod effects;
+pub mod graveyard;
 pub mod hand;
 pub mod mana;
 pub mod play;

@@ -183,6 +183,13 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
                     .missing
                     .push(format!("activated ability cost {}", p.start_tag())),
             },
+            (None, [t]) if c.targets.is_empty() && crate::graveyard::target(f, t).is_some() => {
+                match crate::graveyard::target(f, t) {
+                    Some(Ok((t, filter))) => (c.targets, c.filter) = (t, filter),
+                    Some(Err(m)) => out.missing.push(format!("activated ability {m}")),
+                    None => {}
+                }
+            }
             (Some(r), _) if r.starts_with("target-") && c.targets.is_empty() => {
                 match filtered_target(f, &g) {
                     Ok((t, filter)) if !t.iter().any(|x| x == "targets_spell") => {
@@ -294,6 +301,7 @@ pub fn ability_class(
             .map(|t| match t.as_str() {
                 "targets_player" => json!({ "type": "players" }),
                 "targets_permanent" => json!({ "type": "objects", "zone": "battlefield", "tag": "permanent", "where": { "ref": "mtg:ref/legal_permanent_target" } }),
+                "targets_graveyard_card" => crate::graveyard::candidates(),
                 _ => json!({ "type": "objects", "zone": "battlefield", "tag": "creature" }),
             })
             .map(|mut sel| {
