@@ -451,7 +451,8 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
 
 /// `<choice controller="you">` of `<either>` branches → the core `choose_mode` asked of
 /// the card's controller (the owner of the spell or ability): one branch, or — with
-/// `cancel="true"`, "you may" — none (`decline`). `more` says effects follow the choice:
+/// `cancel="true"`, "you may" — none (`decline`); a branch paying generic mana first is
+/// offered only while it can be paid ([`crate::pay`]). `more` says effects follow the choice:
 /// a branch that retargets (`<target>`) would change what they act on in Firemox, which
 /// is not translated.
 fn choice(
@@ -495,8 +496,20 @@ fn choice(
     };
     let mut modes = Vec::new();
     for (n, either) in e.children.iter().enumerate() {
-        let actions = actions(f, &either.children, &inner)?;
-        modes.push(json!({ "label": format!("option {}", n + 1), "do": actions }));
+        let mut mode = json!({ "label": format!("option {}", n + 1) });
+        let rest = match crate::pay::leading(f, &either.children) {
+            Some(Ok((when, pay, rest))) => {
+                mode["if"] = when;
+                mode["do"] = json!([pay]);
+                rest
+            }
+            Some(Err(m)) => return Err(vec![m]),
+            None => &either.children[..],
+        };
+        let mut all = mode["do"].as_array().cloned().unwrap_or_default();
+        all.extend(actions(f, rest, &inner)?);
+        mode["do"] = Value::Array(all);
+        modes.push(mode);
     }
     if cancel {
         modes.push(json!({ "label": "decline", "do": [] }));

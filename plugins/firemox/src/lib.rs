@@ -33,6 +33,7 @@ pub mod effects;
 pub mod graveyard;
 pub mod hand;
 pub mod mana;
+pub mod pay;
 pub mod play;
 pub mod replace;
 pub mod replace_damage;
