@@ -6,6 +6,8 @@
 //! - permanents passing a test entering tapped (Kismet, Root Maze: `<moved-card>` to play,
 //!   `move-card destination="playANDtapped"` of `context.card`) → a class trigger tapping
 //!   each as it enters the battlefield, before anyone has priority (614.1c);
+//! - "as this enters, you may reveal a Giant card from your hand; if you don't, it enters
+//!   tapped" (Ancient Amphitheater) → the card's trigger as it enters, a choice;
 //! - damage dealt as a different amount (`<assigned-damage>` re-assigning `context.int`
 //!   doubled, halved, plus or minus N: Furnace of Rath, Sphere of Law) → a class
 //!   replacement of the mtg rules' `damaged` with an `amount` (none left: prevented).
@@ -41,9 +43,11 @@ pub fn shape(e: &Element) -> String {
 }
 
 /// Translates one replacement ability into `out`, or lists it as missing.
-pub fn translate(f: &Fragments, a: &Element, out: &mut Parts) {
+pub fn translate(f: &Fragments, class: &str, a: &Element, out: &mut Parts) {
     let result = match a.children.first().map(|e| e.name.as_str()) {
-        Some("moved-card") => pay_life_or_tapped(f, a, out).or_else(|| enter_tapped(f, a, out)),
+        Some("moved-card") => pay_life_or_tapped(f, a, out)
+            .or_else(|| enter_tapped(f, a, out))
+            .or_else(|| reveal_or_tapped(class, a, out)),
         Some("assigned-damage") => Some(crate::replace_damage::translate(f, a, out)),
         _ => None,
     };
@@ -72,6 +76,37 @@ fn pay_life_or_tapped(f: &Fragments, a: &Element, out: &mut Parts) -> Option<Res
     }
     out.tags.push("enters_tapped_unless_life".into());
     out.props.push(("etb_life".into(), json!(n)));
+    Some(Ok(()))
+}
+
+/// "As this enters, you may reveal a <subtype> card from your hand. If you don't, it
+/// enters tapped" (Gilt-Leaf Palace): the card's trigger as it enters offers revealing
+/// only with such a card in hand (`<class>_revealable`); otherwise, or if its controller
+/// chooses so, it is tapped. (Revealing shows the card; nothing else happens.)
+fn reveal_or_tapped(class: &str, a: &Element, out: &mut Parts) -> Option<Result<(), String>> {
+    let either = &a.child("effects")?.child("choice")?.children;
+    let test = either.get(1)?.children.first()?.child("test")?;
+    let subtype = test.children.first()?.children.get(1)?.attr("property")?;
+    let expected = format!(
+        "replacement-ability(zone=play)[moved-card[source-test[and[is-this, not[in-zone(zone=play)]]], destination-test[in-zone(zone=play)]], effects[choice(controller=you cancel=false)[either[target(type=this), move-card(destination=playANDtapped controller=controller)], either[target(type=card mode=choose restriction-zone=hand)[test[and[controller(player=you), has-property(property={subtype})]]], @reveal:face-up(for=opponent), @reveal:msg(type=ok controller=opponent)[text], @reveal:face-down(for=opponent), @put-in-play:target-list(operation=clear), @put-in-play:target(type=this), @put-in-play:move-card(controller=target.owner destination=play)]], unregister-this]]"
+    );
+    if shape(a) != expected {
+        return None;
+    }
+    let tag = crate::card::slug(subtype);
+    let name = format!("{class}_revealable");
+    out.refs.push((
+        name.clone(),
+        json!({ "selector": { "type": "objects", "zone": "hand", "owner": "friendly", "tag": tag } }),
+    ));
+    let modes = json!([
+        { "label": format!("reveal a card ({tag})"), "if": { "type": "compare", "left": format!("count({name})"), "op": ">", "right": 0 }, "do": [] },
+        { "label": "enters tapped", "do": [{ "type": "tag", "tag": "tapped", "to": "self" }] },
+    ]);
+    out.triggers.push(json!({
+        "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }, { "type": "event_field", "field": "to", "is": "battlefield" }] },
+        "do": [{ "type": "choose_mode", "modes": modes, "prompt": format!("reveal a card ({tag}) from your hand, or it enters tapped") }],
+    }));
     Some(Ok(()))
 }
 
