@@ -10,7 +10,8 @@
 //!   `mana_ability_cost_*` / `mana_ability_taps` / `mana_ability_life` /
 //!   `mana_sacrifices_<kind>`, and the card's trigger on `mana_ability` adding the mana at
 //!   once. Several such abilities (one colour of a choice: "add one mana of any colour")
-//!   must share one cost; the trigger asks which (`choose_mode`, labelled by the mana).
+//!   must share one cost, or differ only in generic mana (the dearer ones pay the rest as
+//!   they go off); the trigger asks which (`choose_mode`, labelled by the mana).
 
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
@@ -302,12 +303,11 @@ fn plain_as_other(colour: char, amount: i64, sacrifice: bool) -> (CostKey, Vec<V
 /// `mana_ability` (sacrifice another permanent, add the mana — chosen among several —,
 /// sacrifice the card).
 fn other_abilities(others: Vec<(CostKey, Vec<Value>, String)>, parts: &mut Parts) {
-    let cost = others[0].0.clone();
-    if others.iter().any(|(c, _, _)| *c != cost) {
+    let Some(cost) = shared_cost(&others) else {
         return parts
             .missing
             .push("mana abilities with different costs (other than {T} alone)".into());
-    }
+    };
     parts.tags.push("mana_ability".into());
     if cost.taps {
         parts.tags.push("mana_ability_taps".into());
@@ -326,7 +326,7 @@ fn other_abilities(others: Vec<(CostKey, Vec<Value>, String)>, parts: &mut Parts
         parts.tags.push(format!("mana_sacrifices_{kind}"));
         act.push(json!({ "type": "move", "zone": "graveyard", "to": { "type": "objects", "zone": "battlefield", "tag": kind, "owner": "friendly", "pick": { "chosen": 1, "prompt": format!("sacrifice a {kind}") } } }));
     }
-    act.extend(choose(others));
+    act.extend(choose(others, generic_only(&cost).unwrap_or(0)));
     if cost.sacrifice {
         act.push(json!({ "type": "move", "zone": "graveyard", "to": "self" }));
     }
@@ -336,23 +336,87 @@ fn other_abilities(others: Vec<(CostKey, Vec<Value>, String)>, parts: &mut Parts
     }));
 }
 
-/// One ability's actions, or a `choose_mode` among several (labels made unique).
-fn choose(others: Vec<(CostKey, Vec<Value>, String)>) -> Vec<Value> {
+/// The cost the card's `mana_ability` pays: its abilities' shared cost, or — when they
+/// differ only in generic mana (Castle Sengir's `{1}{T}` and `{2}{T}`) — the least of it;
+/// the dearer ones pay the rest as they go off ([`choose`]). `None` when they differ
+/// otherwise.
+fn shared_cost(others: &[(CostKey, Vec<Value>, String)]) -> Option<CostKey> {
+    let first = &others[0].0;
+    if others.iter().all(|(c, _, _)| c == first) {
+        return Some(first.clone());
+    }
+    let least = others
+        .iter()
+        .map(|(c, _, _)| generic_only(c))
+        .collect::<Option<Vec<i64>>>()?
+        .into_iter()
+        .min()?;
+    let rest = |c: &CostKey| CostKey {
+        mana: Vec::new(),
+        ..c.clone()
+    };
+    others
+        .iter()
+        .all(|(c, _, _)| rest(c) == rest(first))
+        .then(|| CostKey {
+            mana: generic_cost(least),
+            ..first.clone()
+        })
+}
+
+/// The generic mana of a cost without coloured or colourless symbols.
+fn generic_only(c: &CostKey) -> Option<i64> {
+    let mut generic = 0;
+    for (k, v) in &c.mana {
+        match k.as_str() {
+            "ability_cost_generic" => generic = *v,
+            "ability_mana_value" => {}
+            _ if *v == 0 => {}
+            _ => return None,
+        }
+    }
+    Some(generic)
+}
+
+/// `ability_cost_*` of N generic mana (nothing for 0).
+fn generic_cost(n: i64) -> Vec<(String, i64)> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut v: Vec<(String, i64)> = ["generic", "w", "u", "b", "r", "g", "c"]
+        .iter()
+        .map(|k| {
+            (
+                format!("ability_cost_{k}"),
+                if *k == "generic" { n } else { 0 },
+            )
+        })
+        .collect();
+    v.push(("ability_mana_value".into(), n));
+    v
+}
+
+/// One ability's actions, or a `choose_mode` among several (labels made unique); one
+/// costing more generic mana than the card's `mana_ability` (`paid`) pays the rest first,
+/// and is offered only while it can (the mtg rules' `can_pay_generic_now`).
+fn choose(others: Vec<(CostKey, Vec<Value>, String)>, paid: i64) -> Vec<Value> {
     if others.len() == 1 {
         return others.into_iter().next().map(|o| o.1).unwrap_or_default();
     }
     let mut seen: Vec<String> = Vec::new();
     let modes: Vec<Value> = others
         .into_iter()
-        .map(|(_, actions, label)| {
+        .map(|(cost, actions, label)| {
             let n = seen.iter().filter(|l| **l == label).count();
             seen.push(label.clone());
-            let label = if n == 0 {
-                label
-            } else {
-                format!("{label} ({})", n + 1)
-            };
-            json!({ "label": label, "do": actions })
+            let label = if n == 0 { label } else { format!("{label} ({})", n + 1) };
+            let extra = generic_only(&cost).map_or(0, |g| g - paid);
+            if extra <= 0 {
+                return json!({ "label": label, "do": actions });
+            }
+            let mut all = vec![json!({ "ref": "mtg:ref/pay_generic_now", "n": extra })];
+            all.extend(actions);
+            json!({ "label": label, "if": { "ref": "mtg:ref/can_pay_generic_now", "n": extra }, "do": all })
         })
         .collect();
     vec![json!({ "type": "choose_mode", "modes": modes, "prompt": "add which mana" })]
