@@ -2,7 +2,8 @@
 //! effects re-assign `context.int`, the damage's amount, as another amount): doubled
 //! (Furnace of Rath), halved rounded down (Ghosts of the Innocent), plus N (Sulfuric
 //! Vapors), minus N (Sphere of Law, Lashknife Barrier: a prevention when `type` says
-//! `damage-can-be-prevented`). They become class replacements of the mtg rules'
+//! `damage-can-be-prevented`); without effects, prevented (Dawn Elemental); as many
+//! +1/+1 counters instead (Phytohydra, Vigor: the mtg rules' `p1p1`, `put_p1p1`). They become class replacements of the mtg rules'
 //! `core:event/damaged` with an `amount` (0 or less: the damage is not dealt), tested on
 //! the damage's source (`source-test`) and what it is dealt to (`destination-test`).
 
@@ -20,13 +21,11 @@ pub fn translate(f: &Fragments, a: &Element, out: &mut Parts) -> Result<(), Stri
         .attrs
         .iter()
         .all(|(k, v)| (k == "zone" && v == "play") || k == "layer" || k == "name");
-    if !known || a.children.len() != 2 {
+    if !known || a.children.len() > 2 {
         return Err(format!("{} outside play", a.start_tag()));
     }
-    let effects = a
-        .child("effects")
-        .ok_or("<assigned-damage> without effects")?;
-    let amount = amount(effects)?;
+    let no = Element::default();
+    let instead = instead(a.child("effects").unwrap_or(&no))?;
     let mut source = kind(e.attr("type"))?;
     let mut would = json!({ "event": "core:event/damaged" });
     for t in &e.children {
@@ -39,13 +38,52 @@ pub fn translate(f: &Fragments, a: &Element, out: &mut Parts) -> Result<(), Stri
     if !source.is_empty() {
         would["condition"] = json!(source);
     }
-    out.replacements
-        .push(json!({ "would": would, "zones": ["battlefield"], "amount": amount }));
+    let mut r = json!({ "would": would, "zones": ["battlefield"] });
+    match instead {
+        Instead::Amount(a) => r["amount"] = json!(a),
+        Instead::Prevented => r["cancel"] = json!(true),
+        Instead::Counters => {
+            r["cancel"] = json!(true);
+            r["do"] = json!([{ "type": "add", "key": "p1p1", "amount": "event.amount", "would": "mtg:event/put_p1p1" }]);
+        }
+    }
+    out.replacements.push(r);
     Ok(())
 }
 
+/// What happens instead of the damage.
+enum Instead {
+    /// That much damage is dealt (none: not dealt).
+    Amount(String),
+    /// It is prevented (no effects: Dawn Elemental).
+    Prevented,
+    /// It is prevented and as many +1/+1 counters put on what it was dealt to (Phytohydra).
+    Counters,
+}
+
+/// Reads the effects: none (prevented), +1/+1 counters on what would be dealt damage
+/// (`<repeat value="context.int"/>` of `add-object +1/+1`), or another amount.
+fn instead(effects: &Element) -> Result<Instead, String> {
+    let parts: Vec<String> = effects.children.iter().map(shape).collect();
+    let counters = |on: &str| {
+        parts
+            == [
+                format!("target(type={on})"),
+                "repeat(value=context.int)".to_owned(),
+                "add-object(object-name=+1/+1)".to_owned(),
+            ]
+    };
+    if parts.is_empty() {
+        Ok(Instead::Prevented)
+    } else if counters("this") || counters("context.card") {
+        Ok(Instead::Counters)
+    } else {
+        amount(effects).map(Instead::Amount)
+    }
+}
+
 /// The damage `type` as conditions on the source: any damage, damage that can be
-/// prevented (not the mtg rules' unpreventable damage), combat damage (`striking`).
+/// prevented (not the mtg rules' unpreventable damage), combat damage (`striking`), both.
 fn kind(t: Option<&str>) -> Result<Vec<Value>, String> {
     Ok(match t {
         Some("damage-any") => vec![],
@@ -54,6 +92,11 @@ fn kind(t: Option<&str>) -> Result<Vec<Value>, String> {
             json!({ "not": { "type": "has_tag", "tag": "unpreventable" } }),
         ],
         Some("damage-combat") => vec![json!({ "type": "has_tag", "tag": "striking" })],
+        Some("damage-combat-can-be-prevented") => vec![
+            json!({ "type": "has_tag", "tag": "striking" }),
+            json!({ "not": { "ref": "mtg:ref/unpreventable_combat_damage" } }),
+            json!({ "not": { "type": "has_tag", "tag": "unpreventable" } }),
+        ],
         other => {
             return Err(format!(
                 "<assigned-damage type=\"{}\">",
