@@ -28,6 +28,7 @@
 pub mod attach;
 pub mod card;
 pub mod conditions;
+pub mod cost_target;
 pub mod counts;
 pub mod effects;
 pub mod graveyard;

@@ -183,8 +183,8 @@ fn cost(f: &Fragments, cost: &Element, out: &mut Parts) -> Cost {
                     .missing
                     .push(format!("activated ability cost {}", p.start_tag())),
             },
-            (None, [t]) if c.targets.is_empty() && crate::graveyard::target(f, t).is_some() => {
-                match crate::graveyard::target(f, t) {
+            (None, [t]) if c.targets.is_empty() && crate::cost_target::target(f, t).is_some() => {
+                match crate::cost_target::target(f, t) {
                     Some(Ok((t, filter))) => (c.targets, c.filter) = (t, filter),
                     Some(Err(m)) => out.missing.push(format!("activated ability {m}")),
                     None => {}
