@@ -4,14 +4,13 @@
 //! ref="is-targetable-dealtable"/></target>`: `target-dealtable`), and the card itself
 //! (`<target type="this"/>`: no target; its effects act on the card, as without one).
 
-use firemox_xml::{Element, Fragments};
-use serde_json::Value;
-
 use crate::effects::TARGETS;
+use crate::graveyard::Targeted;
+use firemox_xml::{Element, Fragments};
 
 /// The targeting tags and filter of a `<target>` in a cost; `None` when it is none of the
 /// above.
-pub fn target(f: &Fragments, t: &Element) -> Option<Result<(Vec<String>, Option<Value>), String>> {
+pub fn target(f: &Fragments, t: &Element) -> Option<Targeted> {
     if t.name != "target" {
         return None;
     }

@@ -498,10 +498,10 @@ fn choice(
     for (n, either) in e.children.iter().enumerate() {
         let mut mode = json!({ "label": format!("option {}", n + 1) });
         let rest = match crate::pay::leading(f, &either.children) {
-            Some(Ok((when, pay, rest))) => {
-                mode["if"] = when;
-                mode["do"] = json!([pay]);
-                rest
+            Some(Ok(p)) => {
+                mode["if"] = p.when;
+                mode["do"] = json!([p.pay]);
+                p.rest
             }
             Some(Err(m)) => return Err(vec![m]),
             None => &either.children[..],

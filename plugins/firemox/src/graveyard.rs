@@ -7,9 +7,12 @@
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
+/// An ability's target read from its cost: its targeting tags and filter, or what it lacks.
+pub type Targeted = Result<(Vec<String>, Option<Value>), String>;
+
 /// The targeting tag of an ability's target in a graveyard, and its filter; `None` when
 /// `t` is not such a target.
-pub fn target(f: &Fragments, t: &Element) -> Option<Result<(Vec<String>, Option<Value>), String>> {
+pub fn target(f: &Fragments, t: &Element) -> Option<Targeted> {
     let known = t.attrs.iter().all(|(k, v)| match k.as_str() {
         "type" => v == "card",
         "restriction-zone" => v == "graveyard",

@@ -7,12 +7,19 @@
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
-/// A leading generic payment of `list`: the mode's condition, the payment, and the rest
-/// of the list; `None` when `list` does not begin with `<pay-mana>`.
-pub fn leading<'a>(
-    f: &Fragments,
-    list: &'a [Element],
-) -> Option<Result<(Value, Value, &'a [Element]), String>> {
+/// A payment at the head of a `<choice>` branch.
+pub struct Payment<'a> {
+    /// The mode's `if`: it can be paid now.
+    pub when: Value,
+    /// The action paying it.
+    pub pay: Value,
+    /// The rest of the branch.
+    pub rest: &'a [Element],
+}
+
+/// A leading generic payment of `list`; `None` when `list` does not begin with
+/// `<pay-mana>`.
+pub fn leading<'a>(f: &Fragments, list: &'a [Element]) -> Option<Result<Payment<'a>, String>> {
     let (p, rest) = list.split_first()?;
     if p.name != "pay-mana" || p.from_ref.is_some() {
         return None;
@@ -22,11 +29,11 @@ pub fn leading<'a>(
         _ => None,
     };
     Some(match n {
-        Some(n) => Ok((
-            json!({ "ref": "mtg:ref/can_pay_generic_now", "n": n }),
-            json!({ "ref": "mtg:ref/pay_generic_now", "n": n }),
+        Some(n) => Ok(Payment {
+            when: json!({ "ref": "mtg:ref/can_pay_generic_now", "n": n }),
+            pay: json!({ "ref": "mtg:ref/pay_generic_now", "n": n }),
             rest,
-        )),
+        }),
         None => Err(format!("<choice> paying {}", p.start_tag())),
     })
 }
