@@ -171,7 +171,9 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (Some("counter"), _) if is("counter") => Ok(vec![
             json!({ "type": "move", "zone": "graveyard", "to": to }),
         ]),
-        (Some("move-library-top" | "move-library-bottom") | None, "move-card") => move_card(e, to),
+        (Some("move-library-top" | "move-library-bottom") | None, "move-card") => {
+            crate::movement::move_card(e, to)
+        }
         (Some("return-to-hand"), _) if is("return-to-hand") => {
             Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })])
         }
@@ -205,32 +207,6 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
             Ok(vec![json!({ "type": "untag", "tag": "tapped", "to": to })])
         }
         _ => Err(describe(g)),
-    }
-}
-
-/// `<move-card>` of the target to the top or the bottom of its owner's library
-/// (`move-library-top`), or onto the battlefield (under its owner's control: the mtg rules
-/// have no change of control).
-fn move_card(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
-    let owner = matches!(e.attr("controller"), Some("owner" | "target.owner" | "you"));
-    let known = e.children.is_empty()
-        && e.attrs.iter().all(|(k, _)| {
-            matches!(
-                k.as_str(),
-                "destination" | "position" | "controller" | "name"
-            )
-        });
-    match (e.attr("destination"), e.attr("position")) {
-        (Some("library"), Some("top")) if owner && known => Ok(vec![
-            json!({ "type": "move", "zone": "library", "slot": 0, "to": to }),
-        ]),
-        (Some("library"), Some("bottom")) if owner && known => {
-            Ok(vec![json!({ "type": "move", "zone": "library", "to": to })])
-        }
-        (Some("play"), None) if owner && known => Ok(vec![
-            json!({ "type": "move", "zone": "battlefield", "to": to }),
-        ]),
-        _ => Err(format!("<move-card> {}", e.start_tag())),
     }
 }
 

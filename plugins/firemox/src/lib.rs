@@ -34,6 +34,7 @@ pub mod effects;
 pub mod graveyard;
 pub mod hand;
 pub mod mana;
+pub mod movement;
 pub mod pay;
 pub mod play;
 pub mod replace;
