@@ -88,15 +88,16 @@ pub struct Parts {
     pub props: Vec<(String, Value)>,
     /// Named selectors of the card (`count(...)` in computed values, [`crate::counts`]).
     pub refs: Vec<(String, Value)>,
-    /// Each mana ability's amount of mana and whether it sacrifices the card: the mtg
-    /// rules' `mana_amount` and `sacrifice_for_mana` are the card's, so they must agree.
-    pub mana: Vec<(i64, bool)>,
     /// Class auras of the card besides its statics (an ability's restriction,
     /// [`crate::restrict`]).
     pub auras: Vec<Value>,
     /// How many activated abilities (other than mana abilities) it has so far
     /// ([`crate::slot`]).
     pub activated: usize,
+    /// Class replacements of the card ([`crate::replace`]).
+    pub replacements: Vec<Value>,
+    /// The card's mana abilities, completed by [`crate::mana::finish`].
+    pub mana: Vec<crate::mana::Ability>,
 }
 
 /// Translates a parsed card. Every card becomes a class; what the rules cannot play yet
@@ -136,7 +137,7 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
             Err(m) => parts.missing.push(m),
         }
     }
-    mana_abilities(&mut parts);
+    crate::mana::finish(&mut parts);
     auras.append(&mut parts.auras);
     ability_colours(card, &mut parts.classes);
     match (&card.attachment, card.is("local-enchantment")) {
@@ -166,6 +167,9 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     let mut def = json!({ "properties": Value::Object(props), "tags": tags });
     if missing.is_empty() && !parts.triggers.is_empty() {
         def["trigger"] = Value::Array(parts.triggers);
+    }
+    if missing.is_empty() && !parts.replacements.is_empty() {
+        def["replacement"] = Value::Array(parts.replacements);
     }
     if missing.is_empty() && !auras.is_empty() {
         def["aura"] = Value::Array(auras);
@@ -203,27 +207,6 @@ fn ability_colours(card: &Xml, classes: &mut [(String, Value)]) {
                 tags.extend(colours.iter().cloned());
             }
         }
-    }
-}
-
-/// The card's mana abilities' amount (`mana_amount` when more than one) and sacrifice
-/// (`sacrifice_for_mana`), which the mtg rules keep per card: abilities that differ in
-/// them are missing.
-fn mana_abilities(parts: &mut Parts) {
-    let Some(&(amount, sacrifice)) = parts.mana.first() else {
-        return;
-    };
-    if parts.mana.iter().any(|m| *m != (amount, sacrifice)) {
-        parts
-            .missing
-            .push("mana abilities making different amounts or with different costs".into());
-        return;
-    }
-    if amount > 1 {
-        parts.props.push(("mana_amount".into(), json!(amount)));
-    }
-    if sacrifice {
-        parts.tags.push("sacrifice_for_mana".into());
     }
 }
 
@@ -369,6 +352,7 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         }
         (_, "activated-ability") if a.attr("zone") == Some("play") => crate::play::translate(card, class, a, f, out),
         ("", "triggered-ability") => crate::triggers::translate(&card.name, class, a, f, out),
+        ("", "replacement-ability") => crate::replace::translate(f, class, a, out),
         ("", name) => out.missing.push(name.to_owned()),
         (r, _) => out.missing.push(format!("ability {r}")),
     }

@@ -70,7 +70,9 @@ pub fn target_props(tags: &[String]) -> (Vec<String>, Vec<(String, Value)>) {
 /// permanent (by the `tgt_*` properties), `graveyard_target` for a card in a graveyard
 /// ([`crate::graveyard`]), else `spell_target` (a creature, a player, a spell).
 pub fn chosen_ref(tags: &[String]) -> Value {
-    if tags.iter().any(|t| t == "targets_permanent") {
+    if tags.iter().any(|t| t == "targets_graveyard_card") {
+        json!({ "ref": "mtg:ref/graveyard_target" })
+    } else if tags.iter().any(|t| t == "targets_permanent") {
         json!({ "ref": "mtg:ref/permanent_target" })
     } else if tags.iter().any(|t| t == crate::graveyard::TAG) {
         json!({ "ref": "mtg:ref/graveyard_target" })
@@ -174,17 +176,27 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (Some("counter"), _) if is("counter") => Ok(vec![json!({ "type": "if", "to": to,
             "condition": { "not": { "type": "has_tag", "tag": "uncounterable" } },
             "then": [{ "type": "move", "zone": "graveyard" }] })]),
+        (Some("move-library-top"), _) if is("move-library-top") => Ok(vec![
+            json!({ "type": "move", "zone": "library", "slot": 0, "to": to }),
+        ]),
+        (Some("move-library-top" | "move-library-bottom") | None, "move-card") => {
+            crate::movement::move_card(e, to)
+        }
         (Some("return-to-hand"), _) if is("return-to-hand") => {
             Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })])
         }
         (Some("gain-life"), "modify-register") => gain_life(f, e),
-        (Some("move-library-top"), _) if is("move-library-top") => Ok(vec![
-            json!({ "type": "move", "zone": "library", "slot": 0, "to": to }),
-        ]),
         (Some("remove-from-game"), _) if is("remove-from-game") => {
             Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })])
         }
         (None, "modify-register") => target_life(f, e),
+        // "It doesn't untap during its controller's next untap step": the mtg rules'
+        // `skips_next_untap`.
+        (Some("does-not-untap-next-untap"), _) if is("does-not-untap-next-untap") => Ok(vec![
+            json!({ "type": "tag", "tag": "skips_next_untap", "to": to }),
+        ]),
+        // Mana for the controller of `self` (a ritual, a trigger): fixed amounts.
+        (None, "give-mana") => crate::mana::fixed(f, e),
         (_, "add-modifier") => pump(f, e, to),
         (None, "tap") if e.attrs.is_empty() && e.children.is_empty() => {
             Ok(vec![json!({ "type": "tag", "tag": "tapped", "to": to })])
@@ -444,7 +456,8 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
 
 /// `<choice controller="you">` of `<either>` branches → the core `choose_mode` asked of
 /// the card's controller (the owner of the spell or ability): one branch, or — with
-/// `cancel="true"`, "you may" — none (`decline`). `more` says effects follow the choice:
+/// `cancel="true"`, "you may" — none (`decline`); a branch paying generic mana first is
+/// offered only while it can be paid ([`crate::pay`]). `more` says effects follow the choice:
 /// a branch that retargets (`<target>`) would change what they act on in Firemox, which
 /// is not translated.
 fn choice(
@@ -490,8 +503,20 @@ fn choice(
     };
     let mut modes = Vec::new();
     for (n, either) in e.children.iter().enumerate() {
-        let actions = actions(f, &either.children, &inner)?;
-        modes.push(json!({ "label": format!("option {}", n + 1), "do": actions }));
+        let mut mode = json!({ "label": format!("option {}", n + 1) });
+        let rest = match crate::pay::leading(f, &either.children) {
+            Some(Ok(p)) => {
+                mode["if"] = p.when;
+                mode["do"] = json!([p.pay]);
+                p.rest
+            }
+            Some(Err(m)) => return Err(vec![m]),
+            None => &either.children[..],
+        };
+        let mut all = mode["do"].as_array().cloned().unwrap_or_default();
+        all.extend(actions(f, rest, &inner)?);
+        mode["do"] = Value::Array(all);
+        modes.push(mode);
     }
     if cancel {
         modes.push(json!({ "label": "decline", "do": [] }));
@@ -554,7 +579,7 @@ fn branch(
 }
 
 /// A `<target>` inside effects that changes what the next effects act on: `this` (the
-/// card of an ability), `attachedto` (what that card, an Aura, enchants), `you` (the controller), or every card in play passing a test
+/// card of an ability), `attachedto` (what that card, an Aura, enchants), `you` or `controller` (the card's controller), or every card in play passing a test
 /// (`mode="all"`, as `all-creatures` expands). `None` when `e` is not such a target.
 fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>> {
     if e.name != "target" {
@@ -566,7 +591,7 @@ fn retarget(f: &Fragments, e: &Element, cx: &Cx) -> Option<Result<Value, String>
             .this
             .clone()
             .ok_or_else(|| "<target type=\"this\"> in a spell".to_owned()),
-        (Some("you"), None) if e.children.is_empty() && only(&["type", "name"]) => {
+        (Some("you" | "controller"), None) if e.children.is_empty() && only(&["type", "name"]) => {
             Ok(json!("owner"))
         }
         // The permanent the ability's card (an Aura) enchants, while it is on the

@@ -1,7 +1,7 @@
 //! Abilities of permanents (`<activated-ability zone="play">`):
 //!
-//! - mana abilities (`playable="mana-source"`, `{T}`: one mana of one colour, `tap-add-G`
-//!   or `<give-mana green="1"/>`) become the mtg rules' `makes_*` tags;
+//! - mana abilities (`playable="mana-source"`, or no target and `<give-mana>` in the
+//!   effects) go to [`crate::mana`];
 //! - other abilities whose cost is `{T}` and/or `<pay-mana>` (with at most one target)
 //!   become an ability object (`<card>_ab`) the card puts on the stack when activated — by
 //!   the mtg rules' `activate` move (`tap_ability`: the cost is `{T}` alone) or
@@ -26,15 +26,18 @@ use crate::slot::Slot;
 /// The cost of an ability: `{T}`, a mana cost, sacrificing the card, a target (with a
 /// filter from the card's MACRO test).
 #[derive(Default)]
-struct Cost {
-    taps: bool,
-    mana: Option<Vec<(String, i64)>>,
-    sacrifice: bool,
+pub struct Cost {
+    /// `{T}`.
+    pub taps: bool,
+    /// The mana paid (`ability_cost_*`, `ability_mana_value`).
+    pub mana: Option<Vec<(String, i64)>>,
+    /// Sacrificing the card.
+    pub sacrifice: bool,
     /// Sacrificing another permanent of a kind (`creature`, `land`): the mtg rules'
     /// `sacrifices_<kind>`, chosen as the cost is paid.
-    sacrifices: Option<&'static str>,
+    pub sacrifices: Option<&'static str>,
     /// Life paid (`pay-life`): the mtg rules' `ability_life`.
-    life: i64,
+    pub life: i64,
     /// `use-once-each-turn` (with the ability's `once-each-turn` test, [`crate::restrict`]).
     once: bool,
     /// `<target type="this"/>`: the effects act on the card (as without a target).
@@ -42,8 +45,10 @@ struct Cost {
     /// `pay-x`: X chosen and paid as generic mana (the mtg rules' `ability_x`, first slot
     /// only); the effects read it as `<value register="stack" index="0"/>`.
     x: bool,
-    targets: Vec<String>,
-    filter: Option<Value>,
+    /// The targeting tags of the ability's target.
+    pub targets: Vec<String>,
+    /// The target's filter (the card's MACRO test).
+    pub filter: Option<Value>,
 }
 
 /// Translates one activated ability of a permanent into `out`.
@@ -64,25 +69,13 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     if out.missing.len() > before {
         return;
     }
-    if a.attr("playable") == Some("mana-source") {
-        if a.child("test").is_some() {
-            return out.missing.push("mana ability with a <test>".into());
+    if crate::mana::is_mana_ability(a, effects, &cost) {
+        if a.child("test").is_some() || cost.once || cost.x || cost.this {
+            return out.missing.push(
+                "mana ability with a <test>, once each turn, X or the card as its target".into(),
+            );
         }
-        return match cost {
-            Cost {
-                taps: true,
-                mana: None,
-                sacrifice,
-                sacrifices: None,
-                life: 0,
-                once: false,
-                ref targets,
-                ..
-            } if targets.is_empty() => mana(effects, sacrifice, out),
-            _ => out
-                .missing
-                .push("mana ability with a cost other than {T}".into()),
-        };
+        return crate::mana::translate(f, class, effects, cost, out);
     }
     if !cost.taps
         && cost.mana.is_none()
@@ -335,33 +328,6 @@ fn pay_mana(f: &Fragments, p: &Element) -> Option<Vec<(String, i64)>> {
     }
     props.push(("ability_mana_value".into(), total));
     Some(props)
-}
-
-/// `{T}` (and maybe sacrificing the card): add N mana of one colour (`<give-mana
-/// green="1"/>`, `colorless="2"`) → `makes_*`, the amount and the sacrifice noted for
-/// [`crate::card`] (`mana_amount`, `sacrifice_for_mana`).
-fn mana(effects: &Element, sacrifice: bool, out: &mut Parts) {
-    let made = match effects.children.as_slice() {
-        [g] if g.name == "give-mana" && g.children.is_empty() => match g.attrs.as_slice() {
-            [(k, v)] => COLOURS
-                .iter()
-                .find(|(n, _)| n == k)
-                .map(|(_, c)| *c)
-                .or((k == "colorless").then_some('c'))
-                .zip(v.parse::<i64>().ok().filter(|n| (1..=10).contains(n))),
-            _ => None,
-        },
-        _ => None,
-    };
-    match made {
-        Some((c, n)) => {
-            out.tags.push(format!("makes_{c}"));
-            out.mana.push((n, sacrifice));
-        }
-        None => out
-            .missing
-            .push("mana ability other than {T}: N mana of one colour".into()),
-    }
 }
 
 /// An ability object's class: when created it remembers its card and chooses its target
