@@ -17,6 +17,7 @@
 //! memory_mb = 64
 //! table_elements = 10_000
 //! stack_kb = 512
+//! deadline_ms = 1000
 //!
 //! [grants.arena]
 //! capabilities = ["log", "random"]
@@ -61,6 +62,7 @@ pub(crate) struct LimitsToml {
     memory_mb: Field<u64>,
     table_elements: Field<u64>,
     stack_kb: Field<u64>,
+    deadline_ms: Field<u64>,
 }
 
 /// One `[grants.<mod>]` as written.
@@ -95,6 +97,9 @@ pub struct Limits {
     pub table_elements: Option<u64>,
     /// Wasm stack, in KiB.
     pub stack_kb: Option<u64>,
+    /// Wall-clock time per plugin call, in milliseconds (a loader translating large
+    /// files on a busy machine may need more than the default second).
+    pub deadline_ms: Option<u64>,
 }
 
 /// Capabilities granted to one mod in `[grants.<mod>]`.
@@ -291,6 +296,7 @@ fn read_limits(r: &mut Reader<'_>, id: &str, t: &LimitsToml) -> Limits {
         memory_mb: num(&t.memory_mb, "memory_mb"),
         table_elements: num(&t.table_elements, "table_elements"),
         stack_kb: num(&t.stack_kb, "stack_kb"),
+        deadline_ms: num(&t.deadline_ms, "deadline_ms"),
     }
 }
 
@@ -356,6 +362,9 @@ impl Limits {
             stack_bytes: l
                 .stack_kb
                 .map_or(d.stack_bytes, |k| to_usize(k.saturating_mul(1024))),
+            deadline: l
+                .deadline_ms
+                .map_or(d.deadline, std::time::Duration::from_millis),
             ..d
         }
     }
@@ -367,12 +376,18 @@ mod tests {
 
     #[test]
     fn parses_everything() {
-        let text = "mod_dirs = [\"m\"]\nenabled = [\"a\"]\ndisabled = [\"b\"]\ntrusted_native = [\"c\"]\n[limits.a]\nfuel = 1_000\nmemory_mb = 64\n[grants.a]\ncapabilities = [\"log\"]\n";
+        let text = "mod_dirs = [\"m\"]\nenabled = [\"a\"]\ndisabled = [\"b\"]\ntrusted_native = [\"c\"]\n[limits.a]\nfuel = 1_000\nmemory_mb = 64\ndeadline_ms = 5_000\n[grants.a]\ncapabilities = [\"log\"]\n";
         let c = ServerConfig::parse(Path::new("server.toml"), text, Path::new("/srv")).unwrap();
         assert_eq!(c.mod_dirs, vec![PathBuf::from("/srv/m")]);
         assert_eq!(c.enabled, vec!["a"]);
         assert_eq!(c.limits_for("a").fuel, Some(1000));
         assert_eq!(c.limits_for("a").stack_kb, None);
+        let limits = c.limits_for("a").plugin_limits();
+        assert_eq!(limits.deadline, std::time::Duration::from_millis(5_000));
+        assert_eq!(
+            c.limits_for("b").plugin_limits().deadline,
+            crate::plugins::DEFAULT_DEADLINE
+        );
         assert_eq!(c.grants_for("a"), ["log".to_string()]);
         assert!(c.is_trusted_native("c"));
         assert!(c.entry_location(false, 0).unwrap().line_col().is_some());
