@@ -158,6 +158,8 @@ pub(super) struct Limits {
     pub table_elements: Option<u64>,
     /// Wasm stack, in KiB.
     pub stack_kb: Option<u64>,
+    /// Wall-clock time per plugin call, in milliseconds (default 1000).
+    pub deadline_ms: Option<u64>,
 }
 
 /// `[grants.<mod>]`.
