@@ -46,6 +46,7 @@ pub mod prevention;
 pub mod replace;
 pub mod replace_damage;
 pub mod restrict;
+pub mod retarget;
 pub mod slot;
 pub mod spell;
 pub mod statics;
