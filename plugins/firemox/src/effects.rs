@@ -316,10 +316,11 @@ pub struct Cx {
     pub target: Value,
     /// The source card's selector, for abilities of permanents.
     pub this: Option<Value>,
-    /// The registers of the triggering event that a triggered ability remembers
-    /// (`card`, `card2`, `player`: Firemox's `context.card` & co., kept as the ability
-    /// object's `context_card` & co. links); empty outside triggered abilities.
-    pub context: &'static [&'static str],
+    /// The registers of the triggering event that a triggered ability remembers, with
+    /// the references they are kept from (`("card", "event.target")`: Firemox's
+    /// `context.card`, the ability object's `context_card` link); empty outside triggered
+    /// abilities.
+    pub context: &'static [(&'static str, &'static str)],
     /// Whether the cost paid X (`pay-x`), which `<value register="stack" index="0"/>`
     /// reads as the ability's `x_paid` ([`crate::computed`]).
     pub x: bool,

@@ -62,7 +62,7 @@ fn context_target(register: &str, cx: &Cx) -> Result<Value, String> {
         Some(_) => return Err(lacks()),
         None => (rest, ""),
     };
-    if !cx.context.contains(&base) || (base == "player" && !of.is_empty()) {
+    if !cx.context.iter().any(|(k, _)| *k == base) || (base == "player" && !of.is_empty()) {
         return Err(lacks());
     }
     Ok(json!({ "type": "object", "object": format!("self.context_{base}{of}") }))

@@ -74,7 +74,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
             crate::effects::chosen_ref(&targets)
         },
         this: Some(this),
-        context: heard.context.bases(),
+        context: heard.context.links(),
         x: false,
     };
     let effects = a
@@ -177,17 +177,6 @@ impl Context {
         }
     }
 
-    /// The registers, for [`crate::effects::Cx::context`].
-    fn bases(self) -> &'static [&'static str] {
-        match self {
-            Context::Nothing => &[],
-            Context::Card => &["card"],
-            Context::Blocking => &["card", "card2"],
-            Context::Damage => &["card", "player", "card2"],
-            Context::Cast => &["card", "player"],
-        }
-    }
-
     /// Adds the `links` to the `create` action of the ability object.
     fn remember(self, create: &mut Value) {
         let links: serde_json::Map<String, Value> = self
@@ -208,10 +197,6 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
         |name: &str| e.attrs.is_empty() && e.children.len() == 1 && self_test(e.child(name));
     match e.name.as_str() {
         "moved-card" => moved(f, e),
-        "declared-attacking" if one_test("test") => Ok(Heard::play(
-            json!({ "event": "mtg:event/attacks", "target": { "type": "is_self" } }),
-            Context::Card,
-        )),
         "declared-attacking" if e.attrs.is_empty() => match e.children.as_slice() {
             [t] if t.name == "test" && t.attrs.is_empty() => tested(f, t)
                 .map(|c| {
@@ -302,25 +287,19 @@ fn assigned_damage(f: &Fragments, e: &Element) -> Result<Value, String> {
         [(k, v)] if k == "type" && (v == "damage-combat" || v == "damage-combat-only") => true,
         _ => return Err(lacks(&e.start_tag())),
     };
-    let (mut source, mut target) = (Vec::new(), None);
+    let (mut source, mut target) = (None, None);
     for t in &e.children {
-        let tested = || {
-            t.children
-                .iter()
-                .map(|c| on_card(f, c))
-                .collect::<Result<Vec<_>, _>>()
-        };
         match t.name.as_str() {
-            "source-test" if source.is_empty() => {
-                source = tested().map_err(|m| lacks(&format!("source {m}")))?
+            "source-test" if source.is_none() => {
+                source = Some(tested(f, t).map_err(|m| lacks(&format!("source {m}")))?)
             }
             "destination-test" if target.is_none() => {
-                let all = tested().map_err(|m| lacks(&format!("destination {m}")))?;
-                target = Some(json!({ "all": all }));
+                target = Some(tested(f, t).map_err(|m| lacks(&format!("destination {m}")))?)
             }
             _ => return Err(lacks(&format!("with <{}>", t.name))),
         }
     }
+    let mut source: Vec<Value> = source.into_iter().collect();
     // Damage is dealt only when more than 0 (120.8); combat damage comes from a creature
     // the mtg rules tag `striking` while it deals it.
     source.push(json!({ "type": "compare", "left": "event.amount", "op": ">", "right": 0 }));
@@ -331,9 +310,7 @@ fn assigned_damage(f: &Fragments, e: &Element) -> Result<Value, String> {
     if let Some(t) = target {
         when["target"] = t;
     }
-    if !source.is_empty() {
-        when["condition"] = Value::Array(source);
-    }
+    when["condition"] = Value::Array(source);
     Ok(when)
 }
 
@@ -353,13 +330,7 @@ fn blocking(f: &Fragments, e: &Element) -> Result<Value, String> {
         if slot.is_some() || !t.attrs.is_empty() {
             return Err(lacks(&format!("with two <{}>", t.name)));
         }
-        let all = t
-            .children
-            .iter()
-            .map(|c| on_card(f, c))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|m| lacks(&m))?;
-        *slot = Some(json!({ "all": all }));
+        *slot = Some(tested(f, t).map_err(|m| lacks(&m))?);
     }
     let mut when = json!({ "event": "mtg:event/becomes_blocked" });
     if let Some(a) = attacker {
