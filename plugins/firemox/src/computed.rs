@@ -1,19 +1,62 @@
-//! Damage of a computed amount (`<assign-damage type="damage-normal"><value register="this"
-//! index="power"/></assign-damage>`: Abyssal Hunter's "damage equal to its power"; the
-//! chosen target's, `register="target-list.first"`): the amount as an mtg expression read
-//! as the effect happens — the card's own power is its source card's (`source_card`) for an
-//! ability, the spell's for a spell; X (`<value register="stack" index="0"/>`) is the X
-//! paid (`x_paid`) of an ability whose cost has `pay-x`. An ability whose cost sacrifices its card reads no
-//! register of the card (there is no last-known information of its power then).
+//! Computed amounts of effects: damage dealt, life gained or lost, as an mtg expression
+//! read as the effect happens. `<assign-damage><value register="this" index="power"/>`
+//! (Abyssal Hunter's "damage equal to its power"), `<action ref="gain-life"><value>
+//! <counter .../></value>` (An-Havva Inn: one more than the green creatures in play),
+//! Kindle's "2 plus the Kindles in all graveyards". The card's own power is its source
+//! card's (`source_card`) for an ability, the spell's for a spell; the chosen target's is
+//! `register="target-list.first"`; the triggering event's card is the ability's
+//! `context_card` link; X (`<value register="stack" index="0"/>`) is the X paid
+//! (`x_paid`) of an ability whose cost has `pay-x`. An ability whose cost sacrifices its
+//! card reads no register of the card (there is no last-known information of its power
+//! then). Counted selectors become refs of the card ([`Cx::counted`]).
 
-use firemox_xml::Element;
+use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
+use crate::counts::Scope;
 use crate::effects::Cx;
+
+impl Scope for &Cx {
+    fn count(&mut self, selector: Value) -> String {
+        let name = format!("{}_value_{:08x}", self.class, fnv(&selector.to_string()));
+        let mut counted = self.counted.borrow_mut();
+        if !counted.iter().any(|(n, _)| *n == name) {
+            counted.push((name.clone(), json!({ "selector": selector })));
+        }
+        name
+    }
+    fn register(&self, e: &Element) -> Option<String> {
+        register(e, self)
+    }
+    fn class(&self) -> &str {
+        &self.class
+    }
+}
+
+/// A stable 32-bit FNV-1a hash: counted selectors are named by what they select, so
+/// the same counter read twice is one ref.
+fn fnv(s: &str) -> u32 {
+    s.bytes().fold(0x811c_9dc5_u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+/// The amount an action element says: its `value` attribute (digits or an alias), or
+/// its one `<value>` child, computed ([`crate::counts::expression_in`]).
+pub fn amount(f: &Fragments, e: &Element, cx: &Cx) -> Result<String, String> {
+    match (e.attr("value"), e.children.as_slice()) {
+        (Some(v), []) => f
+            .value(v)
+            .map(|n| n.to_string())
+            .ok_or_else(|| format!("value `{v}`")),
+        (None, [v]) if v.name == "value" => crate::counts::expression_in(f, v, &mut { cx }),
+        _ => Err(format!("an amount in {}", e.start_tag())),
+    }
+}
 
 /// The actions of `e` when it is an `<assign-damage>` of a computed amount on `to`, or
 /// `None` when it is not one.
-pub fn damage(e: &Element, to: &Value, cx: &Cx) -> Option<Result<Vec<Value>, String>> {
+pub fn damage(f: &Fragments, e: &Element, to: &Value, cx: &Cx) -> Option<Result<Vec<Value>, String>> {
     if e.name != "assign-damage" || e.from_ref.is_some() {
         return None;
     }
@@ -27,16 +70,41 @@ pub fn damage(e: &Element, to: &Value, cx: &Cx) -> Option<Result<Vec<Value>, Str
         && e.attrs
             .iter()
             .all(|(k, _)| matches!(k.as_str(), "type" | "name"));
-    let amount = register(v, cx).filter(|_| plain);
+    if !plain {
+        return Some(Err(format!("<assign-damage> {}", e.start_tag())));
+    }
     Some(
-        amount
+        amount(f, e, cx)
             .map(|n| vec![json!({ "type": "damage", "amount": n, "source": "self", "to": to })])
-            .ok_or_else(|| format!("<assign-damage> of {}", v.start_tag())),
+            .map_err(|m| format!("<assign-damage> of {m}")),
     )
 }
 
-/// `<value register="this|target-list.first|target-list.last|target" index="power|toughness"/>`
-/// or X (`register="stack" index="0"`, when the cost paid it) as an mtg expression.
+/// `gain-life` / `lose-life` (`<modify-register register="controller" index="life"
+/// operation="add|minus">`): the controller of `self` gains or loses the amount. The mtg
+/// rules keep a player's life as `max_health - damage`: gaining takes from `damage`,
+/// losing adds to it (without dealing damage: nothing prevents it).
+pub fn own_life(f: &Fragments, e: &Element, cx: &Cx) -> Result<Vec<Value>, String> {
+    let sign = match e.attr("operation") {
+        Some("add") => "0 - ",
+        Some("minus") => "",
+        _ => return Err(format!("<modify-register> {}", e.start_tag())),
+    };
+    let known = e.attrs.iter().all(|(k, _)| {
+        matches!(k.as_str(), "register" | "index" | "operation" | "value" | "name")
+    });
+    if e.attr("register") != Some("controller") || e.attr("index") != Some("life") || !known {
+        return Err(format!("<modify-register> {}", e.start_tag()));
+    }
+    let n = amount(f, e, cx).map_err(|m| format!("life of {m}"))?;
+    Ok(vec![
+        json!({ "type": "add", "key": "damage", "amount": format!("{sign}({n})"), "to": "owner" }),
+    ])
+}
+
+/// `<value register="this|target-list.first|target-list.last|target|context.card"
+/// index="power|toughness|manacost"/>`, the controller's life, or X
+/// (`register="stack" index="0"`, when the cost paid it) as an mtg expression.
 fn register(v: &Element, cx: &Cx) -> Option<String> {
     if !v.children.is_empty()
         || v.attrs
@@ -52,12 +120,21 @@ fn register(v: &Element, cx: &Cx) -> Option<String> {
     let key = match v.attr("index")? {
         "power" => "power",
         "toughness" => "max_health",
+        "manacost" => "mana_value",
+        "life" => return matches!(v.attr("register")?, "you" | "controller")
+            .then(|| "self.owner.health".to_owned()),
         _ => return None,
     };
     match v.attr("register")? {
         "this" if cx.this.is_some() => Some(format!("self.source_card.{key}")),
         "this" => Some(format!("self.{key}")),
         "target-list.first" | "target-list.last" | "target" => Some(format!("self.chosen.{key}")),
-        _ => None,
+        r => {
+            let base = r.strip_prefix("context.")?;
+            cx.context
+                .iter()
+                .any(|(k, _)| *k == base && base != "player")
+                .then(|| format!("self.context_{base}.{key}"))
+        }
     }
 }

@@ -29,6 +29,39 @@ fn zone(z: &str) -> Option<(&'static str, Option<Value>)> {
     }
 }
 
+/// Where a computed value is read: how its counted selectors are named (and kept), and
+/// how a register it reads becomes an mtg expression.
+pub trait Scope {
+    /// Keeps `selector` as a named selector ref and returns its name (for `count(...)`).
+    fn count(&mut self, selector: Value) -> String;
+    /// A register leaf (`<value register="this" index="power"/>`) as an mtg expression.
+    fn register(&self, e: &Element) -> Option<String>;
+    /// The class of the card whose value it is.
+    fn class(&self) -> &str;
+}
+
+/// A card's own computed values (its statics, its `*/*`): selectors become refs of the
+/// card (`<class>_count_<n>` in `out.refs`) and `this` is the card itself
+/// ([`crate::conditions::register`]).
+struct Own<'a> {
+    class: &'a str,
+    out: &'a mut Parts,
+}
+
+impl Scope for Own<'_> {
+    fn count(&mut self, selector: Value) -> String {
+        let name = format!("{}_count_{}", self.class, self.out.refs.len());
+        self.out.refs.push((name.clone(), json!({ "selector": selector })));
+        name
+    }
+    fn register(&self, e: &Element) -> Option<String> {
+        crate::conditions::register(e, true)
+    }
+    fn class(&self) -> &str {
+        self.class
+    }
+}
+
 /// The mtg expression for a value element's content (`<value>`'s one child, or a register
 /// of the card itself or its controller, [`crate::conditions::register`]): a counter
 /// (its selector added to `out.refs` under `<class>_count_<n>`), or arithmetic on one.
@@ -38,15 +71,20 @@ pub fn expression(
     e: &Element,
     out: &mut Parts,
 ) -> Result<String, String> {
+    expression_in(f, e, &mut Own { class, out })
+}
+
+/// [`expression`] read in any [`Scope`].
+pub fn expression_in(f: &Fragments, e: &Element, scope: &mut dyn Scope) -> Result<String, String> {
     match e.name.as_str() {
-        "value" | "left" => match e.children.as_slice() {
-            [one] if e.attrs.is_empty() => expression(f, class, one, out),
+        "value" | "left" | "right" => match e.children.as_slice() {
+            [one] if e.attrs.is_empty() => expression_in(f, one, scope),
             [] => e
                 .attr("value")
                 .and_then(|v| f.value(v))
                 .map(|n| n.to_string())
-                .or_else(|| crate::conditions::register(e, true))
-                .ok_or_else(|| format!("computed value <{}>", e.name)),
+                .or_else(|| scope.register(e))
+                .ok_or_else(|| format!("computed value {}", e.start_tag())),
             _ => Err(format!("computed value <{}> of several parts", e.name)),
         },
         "counter" => {
@@ -58,14 +96,10 @@ pub fn expression(
             let mut tests: Vec<Value> = extra.into_iter().collect();
             match e.children.as_slice() {
                 [] => {}
-                [t] => tests.push(condition(f, t).map_err(|m| format!("counter {m}"))?),
+                [t] => tests.push(counted(f, t, scope.class()).map_err(|m| format!("counter {m}"))?),
                 _ => return Err("counter with several tests".into()),
             }
-            let name = format!("{class}_count_{}", out.refs.len());
-            out.refs.push((
-                name.clone(),
-                json!({ "selector": { "type": "objects", "zone": zone, "where": tests } }),
-            ));
+            let name = scope.count(json!({ "type": "objects", "zone": zone, "where": tests }));
             Ok(format!("count({name})"))
         }
         op @ ("add" | "minus" | "mult") => {
@@ -74,28 +108,34 @@ pub fn expression(
                 "minus" => "-",
                 _ => "*",
             };
-            let side = |name: &str, out: &mut Parts| match (e.attr(name), e.child(name)) {
+            let mut side = |name: &str| match (e.attr(name), e.child(name)) {
                 (Some(v), None) => f
                     .value(v)
                     .map(|n| n.to_string())
                     .ok_or_else(|| format!("value `{v}`")),
-                (None, Some(c)) => expression(f, class, c, out),
+                (None, Some(c)) => expression_in(f, c, scope),
                 _ => Err(format!("<{op}> without one {name}")),
             };
-            let left = side("left", out)?;
-            let right = side("right", out)?;
+            let left = side("left")?;
+            let right = side("right")?;
             Ok(format!("({left} {sym} {right})"))
         }
-        "right" => expression(
-            f,
-            class,
-            &Element {
-                name: "left".into(),
-                ..e.clone()
-            },
-            out,
-        ),
         other => Err(format!("computed value <{other}>")),
+    }
+}
+
+/// The test of a counter: `<has-name name="...">` naming the card itself (Kindle's "cards
+/// named Kindle") is being of its class; other tests through [`condition`].
+fn counted(f: &Fragments, t: &Element, class: &str) -> Result<Value, String> {
+    match t.attr("name") {
+        Some(n) if t.name == "has-name" && t.children.is_empty() && t.attrs.len() == 1 => {
+            if crate::card::slug(n) == class {
+                Ok(json!({ "type": "of_class", "class": format!("firemox:class/{class}") }))
+            } else {
+                Err("test <has-name> of another card".into())
+            }
+        }
+        _ => condition(f, t),
     }
 }
 

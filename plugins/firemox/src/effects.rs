@@ -4,6 +4,8 @@
 //! hand, exile, gain life — as mtg actions, and `if-then-hop`/`hop` control flow as
 //! structured `if` actions ([`actions`]). Anything else is reported by name.
 
+use std::cell::RefCell;
+
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
@@ -156,7 +158,7 @@ pub fn describe(g: &Group<'_>) -> String {
 
 /// The effect of one group on the chosen target (`to`), with `self` the source: mtg
 /// actions, or what it lacks.
-pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, String> {
+pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value, cx: &Cx) -> Result<Vec<Value>, String> {
     let [e] = g.elems else {
         return match g.reference {
             Some("return-to-hand" | "counter") => Err(format!("{} with parameters", describe(g))),
@@ -185,7 +187,7 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value) -> Result<Vec<Value>, St
         (Some("return-to-hand"), _) if is("return-to-hand") => {
             Ok(vec![json!({ "type": "move", "zone": "hand", "to": to })])
         }
-        (Some("gain-life"), "modify-register") => gain_life(f, e),
+        (Some("gain-life" | "lose-life"), "modify-register") => crate::computed::own_life(f, e, cx),
         (Some("remove-from-game"), _) if is("remove-from-game") => {
             Ok(vec![json!({ "type": "move", "zone": "exile", "to": to })])
         }
@@ -222,16 +224,6 @@ fn damage(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
             json!({ "type": "damage", "amount": n, "source": "self", "to": to }),
         ]),
         _ => Err(format!("<assign-damage> {}", e.start_tag())),
-    }
-}
-
-/// `gain-life` with a number: the controller of `self` gains that much life.
-fn gain_life(f: &Fragments, e: &Element) -> Result<Vec<Value>, String> {
-    match e.attr("value").and_then(|v| f.value(v)) {
-        Some(n) if e.attr("register") == Some("controller") && e.children.is_empty() => Ok(vec![
-            json!({ "type": "add", "key": "damage", "amount": -n, "to": "owner" }),
-        ]),
-        _ => Err("action gain-life with a computed amount".into()),
     }
 }
 
@@ -324,6 +316,37 @@ pub struct Cx {
     /// Whether the cost paid X (`pay-x`), which `<value register="stack" index="0"/>`
     /// reads as the ability's `x_paid` ([`crate::computed`]).
     pub x: bool,
+    /// The card's class, naming the selectors its computed amounts count.
+    pub class: String,
+    /// The selectors computed amounts count (`count(...)`), to become refs of the card
+    /// once the effects are read ([`Cx::counted_into`]).
+    pub counted: RefCell<Vec<(String, Value)>>,
+}
+
+impl Cx {
+    /// The context of effects of the card `class` acting on `target`, with `this` the
+    /// card of an ability and `context` what its trigger remembers.
+    pub fn new(
+        class: &str,
+        target: Value,
+        this: Option<Value>,
+        context: &'static [(&'static str, &'static str)],
+        x: bool,
+    ) -> Cx {
+        Cx {
+            target,
+            this,
+            context,
+            x,
+            class: class.to_owned(),
+            counted: RefCell::default(),
+        }
+    }
+
+    /// Moves the selectors counted so far to the card's refs.
+    pub fn counted_into(&self, refs: &mut Vec<(String, Value)>) {
+        refs.extend(self.counted.take());
+    }
 }
 
 /// A list of effects with Firemox's control flow made structured: `<if-then-hop
@@ -428,7 +451,7 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
         if let Some(done) = g
             .elems
             .first()
-            .and_then(|e| crate::computed::damage(e, &to, cx))
+            .and_then(|e| crate::computed::damage(f, e, &to, cx))
         {
             match done {
                 Ok(v) if g.elems.len() == 1 => out.extend(v),
@@ -440,7 +463,7 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
         if let Some(n) = repeat.take() {
             missing.push(format!("<repeat value=\"{n}\"> of {}", describe(&g)));
         }
-        match effect(f, &g, &to) {
+        match effect(f, &g, &to, cx) {
             Ok(v) => out.extend(v),
             Err(m) => missing.push(m),
         }
@@ -496,12 +519,7 @@ fn choice(
             "<choice> changing the target of the effects after it".into()
         ]);
     }
-    let inner = Cx {
-        target: to.clone(),
-        this: cx.this.clone(),
-        context: cx.context,
-        x: cx.x,
-    };
+    let inner = Cx::new(&cx.class, to.clone(), cx.this.clone(), cx.context, cx.x);
     let mut modes = Vec::new();
     for (n, either) in e.children.iter().enumerate() {
         let mut mode = json!({ "label": format!("option {}", n + 1) });
@@ -519,6 +537,7 @@ fn choice(
         mode["do"] = Value::Array(all);
         modes.push(mode);
     }
+    inner.counted_into(&mut cx.counted.borrow_mut());
     if cancel {
         modes.push(json!({ "label": "decline", "do": [] }));
     }

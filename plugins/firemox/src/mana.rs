@@ -131,12 +131,7 @@ fn effects_of(
     list: &[Element],
     out: &mut Parts,
 ) -> Result<(Vec<Value>, String), Vec<String>> {
-    let cx = Cx {
-        target: json!("self"),
-        this: Some(json!("self")),
-        context: &[],
-        x: false,
-    };
+    let cx = Cx::new(class, json!("self"), Some(json!("self")), &[], false);
     let (mut actions, mut labels, mut rest) = (Vec::new(), Vec::new(), Vec::new());
     for (i, e) in list.iter().enumerate() {
         if e.name == "give-mana" {
@@ -148,7 +143,9 @@ fn effects_of(
         }
     }
     if !rest.is_empty() {
-        actions.extend(crate::effects::actions(f, &rest, &cx)?);
+        let read = crate::effects::actions(f, &rest, &cx);
+        cx.counted_into(&mut out.refs);
+        actions.extend(read?);
     }
     Ok((actions, format!("add {}", labels.join(""))))
 }

@@ -104,17 +104,15 @@ pub fn translate(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut 
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
     // Without a target chosen, Firemox's target list is empty and its modifiers go to
     // the card itself (Killer Whale's "{U}: gains flying until end of turn").
-    let cx = Cx {
-        target: if cost.targets.is_empty() {
-            this.clone()
-        } else {
-            crate::effects::chosen_ref(&cost.targets)
-        },
-        this: Some(this),
-        context: &[],
-        x: cost.x,
+    let target = if cost.targets.is_empty() {
+        this.clone()
+    } else {
+        crate::effects::chosen_ref(&cost.targets)
     };
-    let actions = match crate::effects::actions(f, &effects.children, &cx) {
+    let cx = Cx::new(class, target, Some(this), &[], cost.x);
+    let actions = crate::effects::actions(f, &effects.children, &cx);
+    cx.counted_into(&mut out.refs);
+    let actions = match actions {
         Ok(v) => v,
         Err(m) => {
             return out.missing.extend(

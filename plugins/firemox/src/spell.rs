@@ -74,13 +74,10 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
         - list
             .last()
             .map_or(0, |g| if finished { g.elems.len() } else { 0 });
-    let cx = crate::effects::Cx {
-        target: to,
-        this: None,
-        context: &[],
-        x: false,
-    };
-    match crate::effects::actions(f, &effects.children[..body], &cx) {
+    let cx = crate::effects::Cx::new(&crate::card::slug(&card.name), to, None, &[], false);
+    let read = crate::effects::actions(f, &effects.children[..body], &cx);
+    cx.counted_into(&mut out.refs);
+    match read {
         Ok(v) => actions = v,
         Err(m) => out
             .missing

@@ -67,20 +67,18 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
     // Without a target chosen, Firemox's target list is empty and its modifiers go to
     // the card itself (Killer Whale's "{U}: gains flying until end of turn").
-    let cx = Cx {
-        target: if targets.is_empty() {
-            this.clone()
-        } else {
-            crate::effects::chosen_ref(&targets)
-        },
-        this: Some(this),
-        context: heard.context.links(),
-        x: false,
+    let target = if targets.is_empty() {
+        this.clone()
+    } else {
+        crate::effects::chosen_ref(&targets)
     };
+    let cx = Cx::new(class, target, Some(this), heard.context.links(), false);
     let effects = a
         .child("effects")
         .map_or(&[][..], |e| e.children.as_slice());
-    let actions = match crate::effects::actions(f, effects, &cx) {
+    let actions = crate::effects::actions(f, effects, &cx);
+    cx.counted_into(&mut out.refs);
+    let actions = match actions {
         Ok(v) => v,
         Err(m) => {
             out.missing.extend(
