@@ -275,10 +275,11 @@ pub struct WorldSpec {
     /// a layer switches off the holder's auras whose modifiers all apply in later layers
     /// (an ability-removing effect).
     pub layers: Option<Vec<String>>,
-    /// Last-known information: `destroyed` and `moved` events keep the world as it was
-    /// before the action, so `event.last.KEY` reads what the object was (its buffed
-    /// power, say) and `look_back` triggers of objects that left in the same action
-    /// still hear it (simultaneous deaths see each other). Default false.
+    /// Last-known information: `destroyed`, `moved` and `damaged` events keep the world as
+    /// it was before the action, so `event.last.KEY` reads what the object was (its buffed
+    /// power, say) and `look_back` triggers of objects that left in the same action, or
+    /// before the event was handled, still hear it (simultaneous deaths see each other; a
+    /// creature dealt lethal damage hears that it was dealt it). Default false.
     pub last_known: Option<bool>,
 }
 

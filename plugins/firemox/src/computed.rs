@@ -48,28 +48,23 @@ pub fn amount(f: &Fragments, e: &Element, cx: &Cx) -> Result<String, String> {
         (Some(v), []) => f
             .value(v)
             .map(|n| n.to_string())
+            .or_else(|| context_number(v, cx))
             .ok_or_else(|| format!("value `{v}`")),
         (None, [v]) if v.name == "value" => crate::counts::expression_in(f, v, &mut { cx }),
         _ => Err(format!("an amount in {}", e.start_tag())),
     }
 }
 
-/// The actions of `e` when it is an `<assign-damage>` of a computed amount on `to`, or
-/// `None` when it is not one.
+/// The actions of `e` when it is an `<assign-damage>` (normal damage from `self`) on
+/// `to`, of a number or a computed amount ([`amount`]), or `None` when it is not one.
 pub fn damage(f: &Fragments, e: &Element, to: &Value, cx: &Cx) -> Option<Result<Vec<Value>, String>> {
     if e.name != "assign-damage" || e.from_ref.is_some() {
-        return None;
-    }
-    let [v] = e.children.as_slice() else {
-        return None;
-    };
-    if v.name != "value" || e.attr("value").is_some() {
         return None;
     }
     let plain = matches!(e.attr("type"), None | Some("damage-normal"))
         && e.attrs
             .iter()
-            .all(|(k, _)| matches!(k.as_str(), "type" | "name"));
+            .all(|(k, _)| matches!(k.as_str(), "type" | "value" | "name"));
     if !plain {
         return Some(Err(format!("<assign-damage> {}", e.start_tag())));
     }
@@ -100,6 +95,14 @@ pub fn own_life(f: &Fragments, e: &Element, cx: &Cx) -> Result<Vec<Value>, Strin
     Ok(vec![
         json!({ "type": "add", "key": "damage", "amount": format!("{sign}({n})"), "to": "owner" }),
     ])
+}
+
+/// `context.int`: the number the triggering event was about (the damage dealt), which
+/// the ability object remembers as its `context_int` ([`Cx::context`]).
+fn context_number(v: &str, cx: &Cx) -> Option<String> {
+    let base = v.strip_prefix("context.")?;
+    (crate::triggers::is_number(base) && cx.context.iter().any(|(k, _)| *k == base))
+        .then(|| format!("self.context_{base}"))
 }
 
 /// `<value register="this|target-list.first|target-list.last|target|context.card"
@@ -133,7 +136,7 @@ fn register(v: &Element, cx: &Cx) -> Option<String> {
             let base = r.strip_prefix("context.")?;
             cx.context
                 .iter()
-                .any(|(k, _)| *k == base && base != "player")
+                .any(|(k, _)| *k == base && base != "player" && !crate::triggers::is_number(base))
                 .then(|| format!("self.context_{base}.{key}"))
         }
     }

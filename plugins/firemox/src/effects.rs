@@ -167,7 +167,6 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value, cx: &Cx) -> Result<Vec<V
     };
     let is = |name: &str| plain_list(f, "action", name, g.elems);
     match (g.reference, e.name.as_str()) {
-        (None, "assign-damage") => damage(e, to),
         (Some("destroy"), _) if is("destroy") => Ok(vec![json!({ "type": "destroy", "to": to })]),
         // Burying is destroying that cannot be regenerated: the target's shields go first.
         (Some("bury"), _) if is("bury") => Ok(vec![
@@ -209,21 +208,6 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value, cx: &Cx) -> Result<Vec<V
         _ => crate::prevention::effect(f, g, to)
             .or_else(|| crate::life::effect(f, g, to))
             .ok_or_else(|| describe(g)),
-    }
-}
-
-/// `<assign-damage value="N"/>` (normal damage) → N damage from `self`.
-fn damage(e: &Element, to: &Value) -> Result<Vec<Value>, String> {
-    let plain_type = matches!(e.attr("type"), None | Some("damage-normal"));
-    let extra = e
-        .attrs
-        .iter()
-        .any(|(k, _)| !["value", "type", "name"].contains(&k.as_str()));
-    match e.attr("value").and_then(|v| v.parse::<i64>().ok()) {
-        Some(n) if plain_type && !extra && e.children.is_empty() => Ok(vec![
-            json!({ "type": "damage", "amount": n, "source": "self", "to": to }),
-        ]),
-        _ => Err(format!("<assign-damage> {}", e.start_tag())),
     }
 }
 

@@ -104,11 +104,14 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     let mut create = json!({ "type": "create", "class": name, "zone": "stack" });
     heard.context.remember(&mut create);
     for when in heard.when {
-        out.triggers.push(json!({
-            "when": when,
-            "zones": [heard.zone],
-            "do": [create],
-        }));
+        let mut trigger = json!({ "when": when, "zones": [heard.zone], "do": [create] });
+        // A creature dealt lethal damage is in the graveyard when the damage is heard:
+        // its zone is judged as it was before the damage (the mtg rules' last-known
+        // information).
+        if matches!(heard.context, Context::Damage) {
+            trigger["look_back"] = json!(true);
+        }
+        out.triggers.push(trigger);
     }
     out.classes.push((
         name,
@@ -160,7 +163,7 @@ enum Context {
 }
 
 impl Context {
-    /// The registers and the references they are kept from.
+    /// The registers and the references (or, for `int`, the number) they are kept from.
     fn links(self) -> &'static [(&'static str, &'static str)] {
         match self {
             Context::Nothing => &[],
@@ -170,22 +173,34 @@ impl Context {
                 ("card", "event.target"),
                 ("player", "event.target"),
                 ("card2", "event.source"),
+                ("int", "event.amount"),
             ],
             Context::Cast => &[("card", "event.target"), ("player", "event.target.owner")],
         }
     }
 
-    /// Adds the `links` to the `create` action of the ability object.
+    /// Adds the `links` (and the `numbers`: `context.int`, the damage dealt) to the
+    /// `create` action of the ability object.
     fn remember(self, create: &mut Value) {
-        let links: serde_json::Map<String, Value> = self
-            .links()
-            .iter()
-            .map(|(k, r)| (format!("context_{k}"), json!(r)))
-            .collect();
-        if !links.is_empty() {
-            create["links"] = Value::Object(links);
+        let kept = |numbers: bool| -> serde_json::Map<String, Value> {
+            self.links()
+                .iter()
+                .filter(|(k, _)| is_number(k) == numbers)
+                .map(|(k, r)| (format!("context_{k}"), json!(r)))
+                .collect()
+        };
+        for (table, numbers) in [("links", false), ("numbers", true)] {
+            let kept = kept(numbers);
+            if !kept.is_empty() {
+                create[table] = Value::Object(kept);
+            }
         }
     }
+}
+
+/// Whether a context register is a number (`int`, `int2`), not an object.
+pub fn is_number(register: &str) -> bool {
+    register.starts_with("int")
 }
 
 /// The mtg event a Firemox trigger event stands for, or what it lacks.
@@ -292,6 +307,7 @@ fn assigned_damage(f: &Fragments, e: &Element) -> Result<Value, String> {
                 source = Some(tested(f, t).map_err(|m| lacks(&format!("source {m}")))?)
             }
             "destination-test" if target.is_none() => {
+                let t = &in_play_before(t);
                 target = Some(tested(f, t).map_err(|m| lacks(&format!("destination {m}")))?)
             }
             _ => return Err(lacks(&format!("with <{}>", t.name))),
@@ -310,6 +326,28 @@ fn assigned_damage(f: &Fragments, e: &Element) -> Result<Value, String> {
     }
     when["condition"] = Value::Array(source);
     Ok(when)
+}
+
+/// A damage trigger's destination test without `<in-zone zone="play"/>` beside
+/// `<is-this/>` (Filthy Cur): the card hears damage only while in play, judged as it was
+/// before the damage (`look_back`), where the test, judged once the damage is handled,
+/// would miss lethal damage.
+fn in_play_before(t: &Element) -> Element {
+    let list = flat_test(t);
+    let plain = |c: &Element, name: &str| c.name == name && c.children.is_empty();
+    if !list
+        .iter()
+        .any(|c| plain(c, "is-this") && c.attrs.is_empty())
+    {
+        return t.clone();
+    }
+    let in_play = |c: &Element| {
+        plain(c, "in-zone") && c.attrs.len() == 1 && c.attr("zone") == Some("play")
+    };
+    Element {
+        children: list.into_iter().filter(|c| !in_play(c)).collect(),
+        ..t.clone()
+    }
 }
 
 /// `<declared-blocking>` with a test on the blocker (`<blocking-test>`, or `<test>`) and

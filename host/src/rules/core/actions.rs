@@ -55,7 +55,7 @@ pub(super) fn raise_from_holder(ax: &mut ActCx<'_>, e: Event) {
     ax.raise(e);
 }
 
-/// The world before an action moves anything, when the game keeps last-known
+/// The world before an action moves or damages anything, when the game keeps last-known
 /// information (`[world] last_known`).
 fn snapshot(ax: &ActCx<'_>) -> Option<crate::state::Snapshot> {
     ax.gen
@@ -111,6 +111,7 @@ impl Action for Damage {
             None => ax.scope.this,
         };
         let raise = |ax: &mut ActCx<'_>, e: Event| ax.raise(with_source(e, source));
+        let before = snapshot(ax);
         for &t in targets {
             let mut amount = eval_for(ax, &self.amount, t)?;
             if amount <= 0 || !ax.world.exists(t) {
@@ -160,7 +161,8 @@ impl Action for Damage {
             let e = Event::new(ev!("damaged"))
                 .target(t)
                 .amount(amount)
-                .player(owner_of(ax, t));
+                .player(owner_of(ax, t))
+                .before(before.clone());
             raise(ax, e);
         }
         Ok(())
