@@ -41,12 +41,16 @@ fn fnv(s: &str) -> u32 {
     })
 }
 
+/// Firemox's `all` / `destroy` value: damage that much destroys.
+const ALL: i64 = 65535;
+
 /// The amount an action element says: its `value` attribute (digits or an alias), or
 /// its one `<value>` child, computed ([`crate::counts::expression_in`]).
 pub fn amount(f: &Fragments, e: &Element, cx: &Cx) -> Result<String, String> {
     match (e.attr("value"), e.children.as_slice()) {
         (Some(v), []) => f
             .value(v)
+            .filter(|n| *n != ALL)
             .map(|n| n.to_string())
             .or_else(|| context_number(v, cx))
             .ok_or_else(|| format!("value `{v}`")),
@@ -57,7 +61,12 @@ pub fn amount(f: &Fragments, e: &Element, cx: &Cx) -> Result<String, String> {
 
 /// The actions of `e` when it is an `<assign-damage>` (normal damage from `self`) on
 /// `to`, of a number or a computed amount ([`amount`]), or `None` when it is not one.
-pub fn damage(f: &Fragments, e: &Element, to: &Value, cx: &Cx) -> Option<Result<Vec<Value>, String>> {
+pub fn damage(
+    f: &Fragments,
+    e: &Element,
+    to: &Value,
+    cx: &Cx,
+) -> Option<Result<Vec<Value>, String>> {
     if e.name != "assign-damage" || e.from_ref.is_some() {
         return None;
     }
@@ -67,6 +76,10 @@ pub fn damage(f: &Fragments, e: &Element, to: &Value, cx: &Cx) -> Option<Result<
             .all(|(k, _)| matches!(k.as_str(), "type" | "value" | "name"));
     if !plain {
         return Some(Err(format!("<assign-damage> {}", e.start_tag())));
+    }
+    // Firemox destroys with damage of `all` / `destroy` (65535): the `destroy` reference.
+    if e.children.is_empty() && e.attr("value").and_then(|v| f.value(v)) == Some(ALL) {
+        return Some(Ok(vec![json!({ "type": "destroy", "to": to })]));
     }
     Some(
         amount(f, e, cx)
@@ -86,7 +99,10 @@ pub fn own_life(f: &Fragments, e: &Element, cx: &Cx) -> Result<Vec<Value>, Strin
         _ => return Err(format!("<modify-register> {}", e.start_tag())),
     };
     let known = e.attrs.iter().all(|(k, _)| {
-        matches!(k.as_str(), "register" | "index" | "operation" | "value" | "name")
+        matches!(
+            k.as_str(),
+            "register" | "index" | "operation" | "value" | "name"
+        )
     });
     if e.attr("register") != Some("controller") || e.attr("index") != Some("life") || !known {
         return Err(format!("<modify-register> {}", e.start_tag()));
@@ -124,8 +140,10 @@ fn register(v: &Element, cx: &Cx) -> Option<String> {
         "power" => "power",
         "toughness" => "max_health",
         "manacost" => "mana_value",
-        "life" => return matches!(v.attr("register")?, "you" | "controller")
-            .then(|| "self.owner.health".to_owned()),
+        "life" => {
+            return matches!(v.attr("register")?, "you" | "controller")
+                .then(|| "self.owner.health".to_owned())
+        }
         _ => return None,
     };
     match v.attr("register")? {

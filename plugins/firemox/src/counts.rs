@@ -51,7 +51,9 @@ struct Own<'a> {
 impl Scope for Own<'_> {
     fn count(&mut self, selector: Value) -> String {
         let name = format!("{}_count_{}", self.class, self.out.refs.len());
-        self.out.refs.push((name.clone(), json!({ "selector": selector })));
+        self.out
+            .refs
+            .push((name.clone(), json!({ "selector": selector })));
         name
     }
     fn register(&self, e: &Element) -> Option<String> {
@@ -96,7 +98,9 @@ pub fn expression_in(f: &Fragments, e: &Element, scope: &mut dyn Scope) -> Resul
             let mut tests: Vec<Value> = extra.into_iter().collect();
             match e.children.as_slice() {
                 [] => {}
-                [t] => tests.push(counted(f, t, scope.class()).map_err(|m| format!("counter {m}"))?),
+                [t] => {
+                    tests.push(counted(f, t, scope.class()).map_err(|m| format!("counter {m}"))?)
+                }
                 _ => return Err("counter with several tests".into()),
             }
             let name = scope.count(json!({ "type": "objects", "zone": zone, "where": tests }));

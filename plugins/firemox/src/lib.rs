@@ -37,6 +37,7 @@ pub mod effects;
 pub mod graveyard;
 pub mod hand;
 pub mod hybrid;
+pub mod kicker;
 pub mod life;
 pub mod mana;
 pub mod movement;
@@ -50,6 +51,7 @@ pub mod retarget;
 pub mod slot;
 pub mod spell;
 pub mod statics;
+pub mod trigger_targets;
 pub mod triggers;
 
 use std::cell::RefCell;

@@ -302,7 +302,7 @@ fn life_paid(f: &Fragments, g: &Group<'_>) -> Option<i64> {
 }
 
 /// `<pay-mana colorless="1" red="2"/>` → the `ability_cost_*` properties.
-fn pay_mana(f: &Fragments, p: &Element) -> Option<Vec<(String, i64)>> {
+pub fn pay_mana(f: &Fragments, p: &Element) -> Option<Vec<(String, i64)>> {
     if !p.children.is_empty() {
         return None;
     }

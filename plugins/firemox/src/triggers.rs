@@ -10,7 +10,7 @@ use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
 use crate::card::Parts;
-use crate::effects::{describe, filtered_target, groups, Cx};
+use crate::effects::Cx;
 
 /// Translates one triggered ability of the card `class` (titled `title`) into `out`.
 pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut Parts) {
@@ -39,29 +39,27 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     };
     let before = out.missing.len();
     let (mut targets, mut filter) = (Vec::new(), None);
+    let mut effects = a
+        .child("effects")
+        .map_or(&[][..], |e| e.children.as_slice());
     for c in &a.children[1..] {
         match c.name.as_str() {
-            "cost" => {
-                for g in groups(&c.children) {
-                    match filtered_target(f, &g) {
-                        Ok((t, w))
-                            if targets.is_empty() && !t.iter().any(|x| x == "targets_spell") =>
-                        {
-                            (targets, filter) = (t, w)
-                        }
-                        Ok(_) => out
-                            .missing
-                            .push("triggered ability with two targets or a spell target".into()),
-                        Err(_) => out
-                            .missing
-                            .push(format!("triggered ability cost {}", describe(&g))),
-                    }
-                }
-            }
+            "cost" => match crate::trigger_targets::from_cost(f, &c.children) {
+                Ok(Some(t)) => (targets, filter) = t,
+                Ok(None) => {}
+                Err(m) => out
+                    .missing
+                    .extend(m.into_iter().map(|m| format!("triggered ability {m}"))),
+            },
             "effects" => {}
             other => out
                 .missing
                 .push(format!("triggered ability with <{other}>")),
+        }
+    }
+    if targets.is_empty() {
+        if let Some(((t, w), n)) = crate::trigger_targets::leading(f, effects) {
+            (targets, filter, effects) = (t, w, &effects[n..]);
         }
     }
     let this = json!({ "type": "object", "object": "self.source_card", "where": { "type": "in_zone", "zone": "battlefield" } });
@@ -73,9 +71,6 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         crate::effects::chosen_ref(&targets)
     };
     let cx = Cx::new(class, target, Some(this), heard.context.links(), false);
-    let effects = a
-        .child("effects")
-        .map_or(&[][..], |e| e.children.as_slice());
     let actions = crate::effects::actions(f, effects, &cx);
     cx.counted_into(&mut out.refs);
     let actions = match actions {
@@ -341,9 +336,8 @@ fn in_play_before(t: &Element) -> Element {
     {
         return t.clone();
     }
-    let in_play = |c: &Element| {
-        plain(c, "in-zone") && c.attrs.len() == 1 && c.attr("zone") == Some("play")
-    };
+    let in_play =
+        |c: &Element| plain(c, "in-zone") && c.attrs.len() == 1 && c.attr("zone") == Some("play");
     Element {
         children: list.into_iter().filter(|c| !in_play(c)).collect(),
         ..t.clone()
