@@ -39,6 +39,14 @@ pub mod core_events {
             "a base property changed (target; extra key, old, new)",
         ),
         (
+            "core:event/tagged",
+            "the `tag` action gave an object a tag it did not have (target; extra tag)",
+        ),
+        (
+            "core:event/untagged",
+            "the `untag` action took a tag from an object (target; extra tag)",
+        ),
+        (
             "core:event/shield_broken",
             "a shield tag absorbed a hit (target; amount = the damage absorbed)",
         ),

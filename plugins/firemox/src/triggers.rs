@@ -235,6 +235,20 @@ fn when(f: &Fragments, e: &Element) -> Result<Heard, String> {
             blocking(f, e).map(|w| Heard::play(w, Context::Blocking))
         }
         "assigned-damage" => assigned_damage(f, e).map(|w| Heard::play(w, Context::Damage)),
+        // A permanent becoming tapped: the mtg rules tap with the tag `tapped`, which the
+        // host announces (`core:event/tagged`).
+        "become-tapped" if e.attrs.is_empty() => match e.children.as_slice() {
+            [t] if t.name == "test" && t.attrs.is_empty() => tested(f, t)
+                .map(|c| {
+                    let tapped = json!({ "type": "event_field", "field": "tag", "is": "tapped" });
+                    Heard::play(
+                        json!({ "event": "core:event/tagged", "target": c, "condition": tapped }),
+                        Context::Card,
+                    )
+                })
+                .map_err(|m| format!("trigger <become-tapped> {m}")),
+            _ => Err("trigger <become-tapped> without one test".into()),
+        },
         "beginning-of-phase" if e.attr("phase") == Some("upkeep") && e.attrs.len() == 1 => {
             match e.children.as_slice() {
                 [] => Ok(Heard::play(

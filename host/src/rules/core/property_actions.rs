@@ -94,12 +94,27 @@ struct Tag {
 }
 impl Action for Tag {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
+        static IDS: std::sync::OnceLock<(Id, Id)> = std::sync::OnceLock::new();
+        let (tagged, untagged) = *IDS.get_or_init(|| {
+            let id = |n: &str| Id::parse(n).unwrap_or_else(|e| panic!("core event id: {e}"));
+            (id("core:event/tagged"), id("core:event/untagged"))
+        });
+        let id = if self.add { tagged } else { untagged };
         for &t in targets {
             for &tag in &self.tags {
-                if self.add {
-                    ax.world.tag(t, tag)?;
+                let changed = if self.add {
+                    ax.world.tag(t, tag)?
                 } else {
-                    ax.world.untag(t, tag)?;
+                    ax.world.untag(t, tag)?
+                };
+                // Most games do not listen: no payload is built unless a trigger would
+                // hear it.
+                if changed && !ax.gen.index.listeners(id).is_empty() {
+                    let e = Event::new(id)
+                        .target(t)
+                        .player(owner_of(ax, t))
+                        .with("tag", Value::Text(tag.as_str().into()));
+                    ax.raise(with_source(e, ax.scope.this));
                 }
             }
         }
