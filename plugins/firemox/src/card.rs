@@ -341,6 +341,12 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         }
         ("cast-land", _) if plain(f, "ability", "cast-land", a) => {}
         ("cast-enchant", _) if card.is("local-enchantment") && plain(f, "ability", "cast-enchant", a) => {}
+        // An Aura with flash (702.8): cast at instant timing.
+        ("cast-enchant-flash", _)
+            if card.is("local-enchantment") && plain(f, "ability", "cast-enchant-flash", a) =>
+        {
+            out.tags.push("flash".into())
+        }
         ("lifelink", _) => out.tags.push("lifelink".into()),
         ("cycling", _) => crate::hand::cycling(f, a, out),
         ("cast-spell-kicker", _) => crate::kicker::translate(f, class, a, out),
