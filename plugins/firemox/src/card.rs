@@ -349,7 +349,7 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         }
         ("lifelink", _) => out.tags.push("lifelink".into()),
         ("cycling", _) => crate::hand::cycling(f, a, out),
-        ("cast-spell-kicker", _) => crate::kicker::translate(f, class, a, out),
+        ("cast-spell-kicker", _) => crate::kicker::translate(card, f, class, a, out),
         ("come-into-play-tapped", _) => out.triggers.push(json!({
             "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
             "do": [{ "type": "tag", "tag": "tapped" }],

@@ -6,21 +6,86 @@
 //! `kicker_cost_*`; kicked, its `kicked` is 1 while it is on the battlefield): the effects
 //! run as it enters kicked (counters and the like, [`crate::effects::actions`] acting on
 //! the card), and keywords it gains (`<add-modifier>` of keywords without an end) are a
-//! class aura while it was kicked. Kicker on instants and sorceries (whose kicked effects
-//! replace the others), kicker costs other than mana and kicked effects choosing targets
-//! are missing.
+//! class aura while it was kicked. On instants and sorceries the kicked effects replace
+//! the others as the spell resolves kicked ([`spell`]). Kicker costs other than mana, and
+//! kicked effects choosing targets of their own, are missing.
 
-use firemox_xml::{Element, Fragments};
+use firemox_xml::{Card as Xml, Element, Fragments};
 use serde_json::{json, Value};
 
 use crate::card::{plain_list, Parts, KEYWORDS};
 use crate::effects::{groups, Cx};
 
 /// Translates a `cast-spell-kicker` ability of the card `class` (a permanent) into `out`.
-pub fn translate(f: &Fragments, class: &str, a: &Element, out: &mut Parts) {
+pub fn translate(card: &Xml, f: &Fragments, class: &str, a: &Element, out: &mut Parts) {
+    if card.is("instant") || card.is("sorcery") {
+        // Read with the spell's own hand ability ([`spell`]), which it needs.
+        let cast = card.abilities.iter().any(|h| {
+            h.from_ref.is_none()
+                && h.name == "activated-ability"
+                && h.attr("zone") == Some("hand")
+                && h.attr("playable") == Some("this")
+        });
+        if !cast {
+            out.missing
+                .push("kicker of a spell without its hand ability".into());
+        }
+        return;
+    }
     if let Err(m) = read(f, class, a, out) {
         out.missing.push(format!("kicker {m}"));
     }
+}
+
+/// The card's kicker ability, if it has one.
+pub fn of(card: &Xml) -> Option<&Element> {
+    card.abilities
+        .iter()
+        .find(|a| a.from_ref.as_deref() == Some("cast-spell-kicker"))
+}
+
+/// Kicker on an instant or sorcery (`k`, its `cast-spell-kicker`), whose kicked effects
+/// replace its others (Explosive Growth: +5/+5 instead of +2/+2): the kicker's cost
+/// properties and the kicked effects, read in the spell's context `cx`. The kicked cost
+/// must choose the same target as the spell's own (`target`: its tags and filter).
+pub fn spell(
+    f: &Fragments,
+    k: &Element,
+    target: Option<&(Vec<String>, Option<Value>)>,
+    cx: &Cx,
+) -> Result<(Vec<(String, Value)>, Vec<Value>), String> {
+    let [cost, effects] = k.children.as_slice() else {
+        return Err("with parts other than a cost and effects".into());
+    };
+    let mut kicked_target = None;
+    let mut rest = Vec::new();
+    for g in groups(&cost.children) {
+        if g.reference.is_some_and(|r| r.starts_with("target-")) && kicked_target.is_none() {
+            kicked_target = Some(crate::effects::filtered_target(f, &g)?);
+        } else {
+            rest.extend_from_slice(g.elems);
+        }
+    }
+    if kicked_target.as_ref() != target {
+        return Err("choosing another target than the spell".into());
+    }
+    let props = kicker_cost(f, &rest)?;
+    let list = groups(&effects.children);
+    let (first, last) = match (list.first(), list.last()) {
+        (Some(p), Some(e)) if list.len() > 2 => (p, e),
+        _ => return Err("without effects".into()),
+    };
+    let framed = first.reference == Some("put-in-play")
+        && plain_list(f, "action", "put-in-play", first.elems)
+        && last.reference == Some("finish-spell")
+        && plain_list(f, "action", "finish-spell", last.elems);
+    if !framed {
+        return Err("effects not between put-in-play and finish-spell".into());
+    }
+    let body = &effects.children[first.elems.len()..effects.children.len() - last.elems.len()];
+    let actions =
+        crate::effects::actions(f, body, cx).map_err(|m| format!("effect {}", m.join("; ")))?;
+    Ok((props, actions))
 }
 
 fn read(f: &Fragments, class: &str, a: &Element, out: &mut Parts) -> Result<(), String> {
@@ -77,9 +142,7 @@ fn kicker_cost(f: &Fragments, cost: &[Element]) -> Result<Vec<(String, Value)>, 
             {
                 printed = p.children.is_empty() && p.attrs.len() == 1;
             }
-            (Some("kicker"), _) if !marked && plain_list(f, "action", "kicker", g.elems) => {
-                marked = true
-            }
+            (Some("kicker"), _) if plain_list(f, "action", "kicker", g.elems) => marked = true,
             (None, [p]) if p.name == "pay-mana" && mana.is_none() => {
                 mana = crate::play::pay_mana(f, p);
                 if mana.is_none() {

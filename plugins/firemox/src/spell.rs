@@ -25,6 +25,7 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     let cost = a.child("cost").unwrap_or(&no);
     let effects = a.child("effects").unwrap_or(&no);
     let mut tags = Vec::new();
+    let mut raw = None;
     let mut paid = false;
     for g in groups(&cost.children) {
         match (g.reference, g.elems) {
@@ -37,7 +38,9 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
                 paid = true
             }
             _ if tags.is_empty() && g.reference.is_some_and(|r| r.starts_with("target-")) => {
-                match crate::effects::filtered_target(f, &g) {
+                let read = crate::effects::filtered_target(f, &g);
+                raw = read.clone().ok();
+                match read {
                     Ok((t, None)) => tags = t,
                     Ok((t, Some(filter))) => match permanent_filter(&t, &filter) {
                         Some(t) => tags = t,
@@ -82,6 +85,21 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
         Err(m) => out
             .missing
             .extend(m.into_iter().map(|m| format!("spell effect {m}"))),
+    }
+    if let Some(k) = crate::kicker::of(card) {
+        match crate::kicker::spell(f, k, raw.as_ref(), &cx) {
+            Ok((props, kicked)) => {
+                out.tags.extend(["kicker".into(), "cost_choice".into()]);
+                out.props.extend(props);
+                cx.counted_into(&mut out.refs);
+                let when =
+                    json!({ "type": "compare", "left": "self.kicked", "op": "==", "right": 1 });
+                actions = vec![
+                    json!({ "type": "if", "condition": when, "then": kicked, "else": actions }),
+                ];
+            }
+            Err(m) => out.missing.push(format!("kicker {m}")),
+        }
     }
     if actions.is_empty() && out.missing.len() == before {
         out.missing.push("spell without effects".into());
