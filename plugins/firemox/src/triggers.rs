@@ -38,15 +38,19 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         Err(m) => return out.missing.push(m),
     };
     let before = out.missing.len();
-    let (mut targets, mut filter) = (Vec::new(), None);
+    let (mut targets, mut filter, mut optional) = (Vec::new(), None, false);
     let mut effects = a
         .child("effects")
         .map_or(&[][..], |e| e.children.as_slice());
     for c in &a.children[1..] {
         match c.name.as_str() {
             "cost" => match crate::trigger_targets::from_cost(f, &c.children) {
-                Ok(Some(t)) => (targets, filter) = t,
-                Ok(None) => {}
+                Ok(cost) => {
+                    optional = cost.optional;
+                    if let Some(t) = cost.target {
+                        (targets, filter) = t;
+                    }
+                }
                 Err(m) => out
                     .missing
                     .extend(m.into_iter().map(|m| format!("triggered ability {m}"))),
@@ -86,6 +90,18 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     if out.missing.len() > before {
         return;
     }
+    // "You may": the target is chosen as the ability goes on the stack; as it resolves,
+    // its controller acts or declines.
+    let actions = if optional {
+        vec![
+            json!({ "type": "choose_mode", "prompt": "choose", "modes": [
+            { "label": "option 1", "do": actions },
+            { "label": "decline", "do": [] },
+        ] }),
+        ]
+    } else {
+        actions
+    };
     let n = out
         .classes
         .iter()
@@ -511,14 +527,21 @@ fn moved(f: &Fragments, e: &Element) -> Result<Heard, String> {
             ),
         }
     }
-    let to = match flat_test(dst).as_slice() {
-        [x] => match zone_of(x) {
-            Some("play") => "battlefield",
-            Some("graveyard") => "graveyard",
-            _ => return Err(lacks("to a zone other than play or the graveyard")),
-        },
-        _ => return Err(lacks("with a destination test other than a zone")),
-    };
+    // The zone it goes to, and tests of the card there (Cloudstone Curio: yours, not an
+    // artifact).
+    let mut to = None;
+    for x in flat_test(dst) {
+        match zone_of(&x) {
+            Some("play") if to.is_none() => to = Some("battlefield"),
+            Some("graveyard") if to.is_none() => to = Some("graveyard"),
+            Some(_) => return Err(lacks("to a zone other than play or the graveyard")),
+            None => target.push(
+                crate::conditions::condition(f, &x)
+                    .map_err(|m| lacks(&format!("destination {m}")))?,
+            ),
+        }
+    }
+    let to = to.ok_or_else(|| lacks("with a destination test without a zone"))?;
     let from = match from {
         Some("play") if to == "battlefield" || not_from_play => {
             return Err(lacks("from play to play"))
