@@ -43,3 +43,44 @@ pub fn filter(f: &Fragments, e: &Element) -> Result<Option<Value>, String> {
 pub fn candidates() -> Value {
     json!({ "type": "objects", "zone": "graveyard", "tag": "card" })
 }
+
+/// A spell's graveyard target (`e`), as the mtg rules' `cast_at_graveyard_card` says
+/// them: a card in its caster's graveyard (the test `<controller player="controller"/>`
+/// or `"you"`: Regrowth), a creature card with `<has-idcard idcard="creature"/>` too
+/// (Raise Dead: `tgt_creature`). Its tags, or what it lacks (another player's graveyard:
+/// Reanimate).
+pub fn spell_tags(e: &Element) -> Result<Vec<String>, String> {
+    let lacks = || format!("graveyard target {}", e.start_tag());
+    let known = e.attrs.iter().all(|(k, v)| match k.as_str() {
+        "type" | "restriction-zone" | "name" => true,
+        "mode" => v == "choose",
+        "raise-event" => v == "true" || v == "false",
+        _ => false,
+    });
+    let [test] = e.children.as_slice() else {
+        return Err(lacks());
+    };
+    if !known || test.name != "test" || !test.attrs.is_empty() {
+        return Err(lacks());
+    }
+    let parts = match test.children.as_slice() {
+        [and] if and.name == "and" && and.attrs.is_empty() => and.children.as_slice(),
+        list => list,
+    };
+    let mut tags = vec![TAG.to_owned()];
+    let mut yours = false;
+    for p in parts {
+        let only =
+            |k: &str, v: &str| p.children.is_empty() && p.attrs.len() == 1 && p.attr(k) == Some(v);
+        match p.name.as_str() {
+            "controller" if only("player", "controller") || only("player", "you") => yours = true,
+            "has-idcard" if only("idcard", "creature") => tags.push("tgt_creature".into()),
+            _ => return Err(format!("graveyard target test <{}>", p.name)),
+        }
+    }
+    if yours {
+        Ok(tags)
+    } else {
+        Err("graveyard target in any graveyard".into())
+    }
+}

@@ -37,6 +37,12 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
             {
                 paid = true
             }
+            (None, [t]) if tags.is_empty() && crate::graveyard::is_target(t) => {
+                match crate::graveyard::spell_tags(t) {
+                    Ok(t) => tags = t,
+                    Err(m) => out.missing.push(m),
+                }
+            }
             _ if tags.is_empty() && g.reference.is_some_and(|r| r.starts_with("target-")) => {
                 let read = crate::effects::filtered_target(f, &g);
                 raw = read.clone().ok();
