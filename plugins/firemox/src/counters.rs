@@ -14,7 +14,7 @@ const KINDS: &[(&str, &str, &str)] = &[
 
 /// The actions for the group `elems` when it is one `<add-object>` of a counter kind the
 /// rules have, put `times` times (1 without a `<repeat>`) on `to`; `None` otherwise.
-pub fn add_object(elems: &[Element], to: &Value, times: Option<i64>) -> Option<Vec<Value>> {
+pub fn add_object(elems: &[Element], to: &Value, times: Option<Value>) -> Option<Vec<Value>> {
     let [e] = elems else { return None };
     let plain = e.name == "add-object"
         && e.from_ref.is_none()
@@ -28,7 +28,7 @@ pub fn add_object(elems: &[Element], to: &Value, times: Option<i64>) -> Option<V
     let (_, key, event) = KINDS
         .iter()
         .find(|(n, _, _)| Some(*n) == e.attr("object-name"))?;
-    let n = times.unwrap_or(1);
+    let n = times.unwrap_or(json!(1));
     Some(vec![
         json!({ "type": "add", "key": key, "amount": n, "would": event, "to": to }),
     ])

@@ -340,7 +340,7 @@ impl Cx {
 pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, Vec<String>> {
     let (mut out, mut missing) = (Vec::new(), Vec::new());
     let mut to = cx.target.clone();
-    let mut repeat: Option<i64> = None;
+    let mut repeat: Option<Value> = None;
     let mut i = 0;
     while i < list.len() {
         let e = &list[i];
@@ -360,9 +360,17 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
             i += 1;
             continue;
         }
-        if e.name == "repeat" && e.children.is_empty() && e.from_ref.is_none() {
+        if e.name == "repeat" && e.from_ref.is_none() {
+            // N times, N a number or computed as the effect happens (Flow of Ideas: the
+            // Islands you control).
             match e.attr("value").and_then(|v| f.value(v)) {
-                Some(n) if (1..=20).contains(&n) => repeat = Some(n),
+                Some(n) if (1..=20).contains(&n) && e.children.is_empty() => {
+                    repeat = Some(json!(n))
+                }
+                _ if e.attr("value").is_none() => match crate::computed::amount(f, e, cx) {
+                    Ok(x) => repeat = Some(json!(x)),
+                    Err(m) => missing.push(format!("<repeat> of {m}")),
+                },
                 _ => missing.push(format!("<repeat> {}", e.start_tag())),
             }
             i += 1;
@@ -393,7 +401,7 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
         let Some(g) = g else { break };
         i += g.elems.len();
         if g.reference == Some("draw-a-card") && plain_list(f, "action", "draw-a-card", g.elems) {
-            let count = repeat.take().unwrap_or(1);
+            let count = repeat.take().unwrap_or(json!(1));
             out.push(json!({ "type": "emit", "event": "mtg:event/draw", "count": count, "to": to.clone() }));
             continue;
         }
@@ -427,7 +435,7 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
             }
             continue;
         }
-        if let Some(v) = crate::counters::add_object(g.elems, &to, repeat) {
+        if let Some(v) = crate::counters::add_object(g.elems, &to, repeat.clone()) {
             repeat = None;
             out.extend(v);
             continue;
@@ -445,7 +453,7 @@ pub fn actions(f: &Fragments, list: &[Element], cx: &Cx) -> Result<Vec<Value>, V
             continue;
         }
         if let Some(n) = repeat.take() {
-            missing.push(format!("<repeat value=\"{n}\"> of {}", describe(&g)));
+            missing.push(format!("<repeat> {n} times of {}", describe(&g)));
         }
         match effect(f, &g, &to, cx) {
             Ok(v) => out.extend(v),

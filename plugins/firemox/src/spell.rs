@@ -26,6 +26,7 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     let effects = a.child("effects").unwrap_or(&no);
     let mut tags = Vec::new();
     let mut raw = None;
+    let mut every = None;
     let mut paid = false;
     for g in groups(&cost.children) {
         match (g.reference, g.elems) {
@@ -36,6 +37,24 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
                     && !paid =>
             {
                 paid = true
+            }
+            // "Each creature [passing a test]" chosen in the cost (Squall: `all-creatures`
+            // with a test): what the effects act on, untargeted.
+            (Some(_), [t])
+                if every.is_none() && t.name == "target" && t.attr("mode") == Some("all") =>
+            {
+                let cx = crate::effects::Cx::new(
+                    &crate::card::slug(&card.name),
+                    json!(null),
+                    None,
+                    &[],
+                    false,
+                );
+                match crate::retarget::retarget(f, t, &cx) {
+                    Some(Ok(sel)) => every = Some(sel),
+                    Some(Err(m)) => out.missing.push(m),
+                    None => out.missing.push(crate::effects::describe(&g)),
+                }
             }
             (None, [t]) if tags.is_empty() && crate::graveyard::is_target(t) => {
                 match crate::graveyard::spell_tags(t) {
@@ -69,7 +88,15 @@ pub fn translate(card: &Xml, a: &Element, f: &Fragments, out: &mut Parts) {
     if !targeted {
         tags.push("untargeted".into());
     }
-    let to = crate::effects::chosen_ref(&tags);
+    let to = match every {
+        Some(sel) if !targeted => sel,
+        Some(_) => {
+            out.missing
+                .push("a target and every creature in the cost".into());
+            crate::effects::chosen_ref(&tags)
+        }
+        None => crate::effects::chosen_ref(&tags),
+    };
     let mut actions = Vec::new();
     let list = groups(&effects.children);
     let finished = list.last().is_some_and(|g| {
