@@ -84,3 +84,38 @@ pub fn spell_tags(e: &Element) -> Result<Vec<String>, String> {
         Err("graveyard target in any graveyard".into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::spell_tags;
+
+    fn target(xml: &str) -> firemox_xml::Element {
+        firemox_xml::tree::parse(xml).expect("well-formed")
+    }
+
+    #[test]
+    fn a_creature_card_of_yours() {
+        let t = target(
+            r#"<target mode="choose" type="card" restriction-zone="graveyard"><test><and><controller player="controller"/><has-idcard idcard="creature"/></and></test></target>"#,
+        );
+        assert_eq!(
+            spell_tags(&t).expect("sayable"),
+            ["targets_graveyard_card", "tgt_creature"]
+        );
+    }
+
+    #[test]
+    fn any_graveyard_or_another_test_is_missing() {
+        let any = target(
+            r#"<target type="card" restriction-zone="graveyard"><test><has-idcard idcard="creature"/></test></target>"#,
+        );
+        assert_eq!(
+            spell_tags(&any).unwrap_err(),
+            "graveyard target in any graveyard"
+        );
+        let colour = target(
+            r#"<target type="card" restriction-zone="graveyard"><test><and><controller player="you"/><has-color color="green"/></and></test></target>"#,
+        );
+        assert!(spell_tags(&colour).unwrap_err().contains("has-color"));
+    }
+}

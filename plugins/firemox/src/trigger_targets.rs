@@ -187,3 +187,34 @@ pub fn leading(f: &Fragments, effects: &[Element]) -> Option<(Chosen, usize)> {
     }
     chosen(f, &g).ok().map(|c| (c, g.elems.len()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::shares_type;
+
+    fn parse(xml: &str) -> firemox_xml::Element {
+        firemox_xml::tree::parse(xml).expect("well-formed")
+    }
+
+    #[test]
+    fn card_types_anded_above_zero_share_a_type() {
+        let t = parse(
+            r#"<sup right="0"><left><and><left><card-types card="context.card"/></left><right><card-types card="tested"/></right></and></left></sup>"#,
+        );
+        let c = shares_type(&t).expect("sharing a type");
+        assert_eq!(c["any"].as_array().map(Vec::len), Some(5));
+        assert_eq!(c["any"][0]["all"][0]["tag"], "creature");
+        assert_eq!(
+            c["any"][0]["all"][1]["left"]["count"]["object"],
+            "self.context_card"
+        );
+    }
+
+    #[test]
+    fn other_comparisons_are_not_sharing() {
+        let t = parse(
+            r#"<sup right="1"><left><and><left><card-types card="context.card"/></left><right><card-types card="tested"/></right></and></left></sup>"#,
+        );
+        assert!(shares_type(&t).is_none());
+    }
+}
