@@ -225,9 +225,12 @@ pub fn card_triggers(moment: Moment, create: &Value, cast: Option<Value>) -> Vec
                 json!({ "type": "set", "key": "damage_taken", "value": "event.amount", "to": "self" }),
             ];
             act.extend(after_create(create, vec![json!({ "type": "set", "key": "damage_amount", "value": "event.amount", "to": { "ref": "top_of_stack" } })]));
+            // Looking back (the mtg rules keep last-known information): a creature dealt
+            // lethal damage is in the graveyard when the damage is heard, and still hears it.
             vec![json!({
                 "when": { "event": "core:event/damaged", "target": { "type": "is_self" } },
                 "zones": ["battlefield"],
+                "look_back": true,
                 "do": act,
             })]
         }
@@ -293,6 +296,9 @@ fn deals_damage_trigger(equipped: bool, to: DamageTo, combat: bool, create: &Val
     json!({
         "when": { "event": "core:event/damaged", "condition": source, "target": target },
         "zones": ["battlefield"],
+        // A creature that dies dealing its combat damage still triggers (last-known
+        // information, as for `Damaged`).
+        "look_back": true,
         "do": [{ "type": "if", "condition": { "type": "compare", "left": "event.amount", "op": ">", "right": 0 }, "then": act }],
     })
 }
