@@ -341,7 +341,9 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         }
         ("cast-land", _) if plain(f, "ability", "cast-land", a) => {}
         ("cast-enchant", _) if card.is("local-enchantment") && plain(f, "ability", "cast-enchant", a) => {}
-        ("lifelink", _) => out.tags.push("lifelink".into()),
+        (_, _) if crate::granted::keyword_ability(f, a).is_some() => {
+            out.tags.extend(crate::granted::keyword_ability(f, a).map(String::from));
+        }
         ("cycling", _) => crate::hand::cycling(f, a, out),
         ("come-into-play-tapped", _) => out.triggers.push(json!({
             "when": { "event": "core:event/moved", "target": [{ "type": "is_self" }, { "type": "in_zone", "zone": "battlefield" }] },
