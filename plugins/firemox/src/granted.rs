@@ -14,7 +14,7 @@
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
-use crate::card::{COLOURS, KEYWORDS};
+use crate::card::{slug, COLOURS, KEYWORDS};
 
 /// Keyword abilities (`<ability ref="...">`, a triggered ability in Firemox's
 /// references) that the mtg rules implement on a tag, and that tag: lifelink and
@@ -51,7 +51,7 @@ fn only(m: &Element, allowed: &[&str]) -> bool {
 /// is none of those, `Some(Err)` when it is one this translation cannot carry.
 pub fn modifier(f: &Fragments, m: &Element) -> Option<Result<Vec<Value>, String>> {
     match m.name.as_str() {
-        "property-modifier" => Some(property(m)),
+        "property-modifier" => Some(property(f, m)),
         "color-modifier" => Some(colour(m)),
         "ability-modifier" => Some(abilities(f, m)),
         _ => None,
@@ -59,8 +59,8 @@ pub fn modifier(f: &Fragments, m: &Element) -> Option<Result<Vec<Value>, String>
 }
 
 /// `<property-modifier property="K" operation="add|remove">` of a keyword the rules
-/// implement: grant or remove its tag.
-fn property(m: &Element) -> Result<Vec<Value>, String> {
+/// implement or of a subtype (a creature type: "is a Zombie"): grant or remove its tag.
+fn property(f: &Fragments, m: &Element) -> Result<Vec<Value>, String> {
     let p = m.attr("property").unwrap_or("?");
     let op = match m.attr("operation") {
         None | Some("add") => "tag",
@@ -73,13 +73,18 @@ fn property(m: &Element) -> Result<Vec<Value>, String> {
     {
         return Err(format!("property-modifier {}", m.start_tag()));
     }
-    match KEYWORDS.iter().find(|(k, _)| *k == p) {
-        Some((_, tag)) => Ok(vec![json!({ "key": tag, "op": op })]),
-        None => Err(format!("property-modifier {p}")),
+    if let Some((_, tag)) = KEYWORDS.iter().find(|(k, _)| *k == p) {
+        return Ok(vec![json!({ "key": tag, "op": op })]);
+    }
+    let first = f.aliases.get("FIRST_SUB_TYPE").copied().unwrap_or(i64::MAX);
+    let last = f.aliases.get("LAST_SUB_TYPE").copied().unwrap_or(i64::MIN);
+    match f.aliases.get(p) {
+        Some(v) if (first..=last).contains(v) => Ok(vec![json!({ "key": slug(p), "op": op })]),
+        _ => Err(format!("property-modifier {p}")),
     }
 }
 
-/// `<color-modifier color="C" operation="add|set">`: add the colour, or make it the
+/// `<color-modifier color="C" operation="add|or|set">`: add the colour, or make it the
 /// object's only colour (the other four removed).
 fn colour(m: &Element) -> Result<Vec<Value>, String> {
     let Some((name, _)) = COLOURS.iter().find(|(n, _)| Some(*n) == m.attr("color")) else {
@@ -90,7 +95,8 @@ fn colour(m: &Element) -> Result<Vec<Value>, String> {
     }
     let mut out = vec![json!({ "key": name, "op": "tag" })];
     match m.attr("operation") {
-        None | Some("add") => {}
+        // `or`: the colour bit added; `add` adds it too (to a card without it).
+        None | Some("add" | "or") => {}
         Some("set") => out.extend(
             COLOURS
                 .iter()
@@ -102,11 +108,29 @@ fn colour(m: &Element) -> Result<Vec<Value>, String> {
     Ok(out)
 }
 
+/// Whether the modifier `m` lasts until the cleanup step and nothing else: its children
+/// are one `<until><end-of-phase phase="cleanup"/></until>` and, for an
+/// `<ability-modifier>`, the `<abilities>` it grants.
+pub fn until_cleanup(m: &Element) -> bool {
+    let until = |u: &Element| {
+        u.name == "until"
+            && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase"
+                && p.attr("phase") == Some("cleanup") && p.children.is_empty())
+    };
+    let granted = |a: &Element| m.name == "ability-modifier" && a.name == "abilities";
+    match m.children.as_slice() {
+        [u] => until(u),
+        [x, y] => (until(x) && granted(y)) || (until(y) && granted(x)),
+        _ => false,
+    }
+}
+
 /// `<ability-modifier operation="add"><abilities>` of keyword abilities only: their tags.
 fn abilities(f: &Fragments, m: &Element) -> Result<Vec<Value>, String> {
     let add = matches!(m.attr("operation"), None | Some("add"));
-    let list = match m.children.as_slice() {
-        [a] if a.name == "abilities" && a.attrs.is_empty() => &a.children,
+    let mut lists = m.children.iter().filter(|c| c.name != "until");
+    let list = match (lists.next(), lists.next()) {
+        (Some(a), None) if a.name == "abilities" && a.attrs.is_empty() => &a.children,
         _ => return Err("<ability-modifier>".into()),
     };
     if !add || !only(m, &["operation"]) || list.is_empty() {
@@ -142,7 +166,7 @@ mod tests {
             &[("property", "flying"), ("linked", "false")],
         );
         assert_eq!(
-            property(&add),
+            property(&Fragments::default(), &add),
             Ok(vec![json!({ "key": "flying", "op": "tag" })])
         );
         let remove = element(
@@ -150,11 +174,11 @@ mod tests {
             &[("property", "trample"), ("operation", "remove")],
         );
         assert_eq!(
-            property(&remove),
+            property(&Fragments::default(), &remove),
             Ok(vec![json!({ "key": "trample", "op": "untag" })])
         );
         let unknown = element("property-modifier", &[("property", "banding")]);
-        assert!(property(&unknown).is_err());
+        assert!(property(&Fragments::default(), &unknown).is_err());
     }
 
     #[test]
