@@ -126,7 +126,7 @@ fn tags_of_changed(world: &World, dirty: &Dirty) -> Option<Vec<Sym>> {
             world
                 .modifiers(*o)
                 .iter()
-                .filter(|m| m.layer == crate::state::Layer::Tag)
+                .filter(|m| m.layer.is_tag())
                 .map(|m| m.key),
         );
     }
@@ -292,12 +292,14 @@ fn zone_ok(
 /// Whether the holder is granted the silence tag in a layer before every layer of the
 /// aura's modifiers (an ability-removing effect): Humility removes a lord's ability in an
 /// earlier layer than the lord's bonus applies, so the bonus never applies. A silence
-/// granted in no layer leaves auras on (it still stops triggers).
+/// granted in no layer leaves auras on (it still stops triggers). A removal of the
+/// silence tag in such a layer counts too, in its order among the grants.
 fn silenced_before(world: &World, holder: ObjId, silence: Sym, def: &AuraDef) -> bool {
-    world
+    let early = world
         .modifiers(holder)
         .iter()
-        .any(|m| m.key == silence && m.layer == crate::state::Layer::Tag && m.rank < def.first_rank)
+        .filter(|m| m.rank < def.first_rank);
+    crate::state::tag_in_effect(false, silence, early)
 }
 
 /// Given auras whose holder is gone, or left the zone it was given in (when the aura

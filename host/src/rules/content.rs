@@ -426,7 +426,9 @@ pub struct AuraSpec {
 pub struct ModifierSpec {
     /// The property.
     pub key: String,
-    /// `set`, `add`, `multiply`, `clamp` or `tag`.
+    /// `set`, `add`, `multiply`, `clamp`, `tag` (grant the tag named by `key`) or `untag`
+    /// (remove it, own or granted: grants and removals of a tag apply in layer then
+    /// timestamp order, the last one deciding).
     pub op: String,
     /// The operand (an expression; for `clamp` use `min`/`max`).
     pub value: Option<Json>,
@@ -435,7 +437,7 @@ pub struct ModifierSpec {
     /// For `clamp`: the maximum.
     pub max: Option<Json>,
     /// The layer it applies in (one of `[world] layers`; default: the layer named like
-    /// its `op`; a `tag` modifier without a layer applies after every layer).
+    /// its `op`; a `tag` or `untag` modifier without a layer applies after every layer).
     pub layer: Option<String>,
 }
 

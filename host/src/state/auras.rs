@@ -81,26 +81,28 @@ impl World {
         self.applied(id).map_or(&[], |m| m.as_slice())
     }
 
-    /// Replaces the modifiers in effect on an object (empty: none), keeping the index of
-    /// granted tags in step.
+    /// Replaces the modifiers in effect on an object (empty: none), keeping the indexes of
+    /// granted and removed tags in step.
     pub(crate) fn set_modifiers(&mut self, id: ObjId, list: Vec<AppliedMod>) {
-        let granted = |mods: &[AppliedMod]| -> smallvec::SmallVec<[crate::id::Sym; 4]> {
+        let of = |mods: &[AppliedMod], layer: Layer| -> smallvec::SmallVec<[crate::id::Sym; 4]> {
             mods.iter()
-                .filter(|m| m.layer == Layer::Tag)
+                .filter(|m| m.layer == layer)
                 .map(|m| m.key)
                 .collect()
         };
-        let before = self.applied(id).map(|l| granted(l)).unwrap_or_default();
-        let after = granted(&list);
-        // A tag granted in a layer can switch auras off (ability removal): which auras
-        // are on must be looked at again.
-        let layered = |mods: &[AppliedMod]| -> smallvec::SmallVec<[(crate::id::Sym, u16); 2]> {
-            mods.iter()
-                .filter(|m| m.layer == Layer::Tag && m.rank != u16::MAX)
-                .map(|m| (m.key, m.rank))
-                .collect()
-        };
-        if layered(self.applied(id).map_or(&[][..], |l| l.as_slice())) != layered(&list) {
+        let old: &[AppliedMod] = self.applied(id).map_or(&[][..], |l| l.as_slice());
+        let (before, removed_before) = (of(old, Layer::Tag), of(old, Layer::Untag));
+        let (after, removed_after) = (of(&list, Layer::Tag), of(&list, Layer::Untag));
+        // A tag granted or removed in a layer can switch auras off (ability removal):
+        // which auras are on must be looked at again.
+        let layered =
+            |mods: &[AppliedMod]| -> smallvec::SmallVec<[(crate::id::Sym, u16, Layer); 2]> {
+                mods.iter()
+                    .filter(|m| m.layer.is_tag() && m.rank != u16::MAX)
+                    .map(|m| (m.key, m.rank, m.layer))
+                    .collect()
+            };
+        if layered(old) != layered(&list) {
             match self.zone_and_owner(id) {
                 Some((zone, _)) => self.dirty.structural_at(id, zone),
                 None => self.dirty.anywhere = true,
@@ -108,21 +110,37 @@ impl World {
             self.dirty.structural = true;
             self.dirty.other = true;
         }
-        if before != after {
+        if before != after || removed_before != removed_after {
             self.dirty.granted = true;
         }
-        for t in before.iter().filter(|t| !after.contains(t)) {
-            if let Some(set) = self.by_granted_tag.get_mut(t) {
-                set.remove(&id);
-            }
-        }
-        for t in after.iter().filter(|t| !before.contains(t)) {
-            self.by_granted_tag.entry(*t).or_default().insert(id);
-        }
+        reindex(&mut self.by_granted_tag, id, &before, &after);
+        reindex(
+            &mut self.by_removed_tag,
+            id,
+            &removed_before,
+            &removed_after,
+        );
         if list.is_empty() {
             self.store_applied(id, None);
         } else {
             self.store_applied(id, Some(std::sync::Arc::new(list)));
         }
+    }
+}
+
+/// Moves `id` in a tag index from the tags of `before` to those of `after`.
+fn reindex(
+    index: &mut super::Index<crate::id::Sym>,
+    id: ObjId,
+    before: &[crate::id::Sym],
+    after: &[crate::id::Sym],
+) {
+    for t in before.iter().filter(|t| !after.contains(t)) {
+        if let Some(set) = index.get_mut(t) {
+            set.remove(&id);
+        }
+    }
+    for t in after.iter().filter(|t| !before.contains(t)) {
+        index.entry(*t).or_default().insert(id);
     }
 }

@@ -41,7 +41,7 @@ pub use deps::{Deps, ScopeReads};
 pub use dirty::Dirty;
 pub use effects::EffectInstance;
 pub use event::Event;
-pub use modifier::{apply, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
+pub use modifier::{apply, tag_in_effect, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
 pub use value::{ObjId, Value};
 
@@ -222,6 +222,8 @@ pub struct World {
     by_tag: Index<Sym>,
     /// Objects by the tags modifiers grant them (`op = "tag"`).
     by_granted_tag: Index<Sym>,
+    /// Objects by the tags modifiers remove from them (`op = "untag"`).
+    by_removed_tag: Index<Sym>,
     /// Each (zone, owner) group in slot order.
     groups: IdMap<GroupKey, slots::Group>,
     /// Runtime aura instances by instance number.
@@ -261,6 +263,7 @@ impl World {
             by_zone: IdMap::with_hasher(IdHash),
             by_tag: IdMap::with_hasher(IdHash),
             by_granted_tag: IdMap::with_hasher(IdHash),
+            by_removed_tag: IdMap::with_hasher(IdHash),
             groups: IdMap::with_hasher(IdHash),
             auras: OrdMap::new(),
             effects: OrdMap::new(),

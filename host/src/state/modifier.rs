@@ -26,6 +26,10 @@ pub enum Layer {
     Clamp,
     /// Grant the tag named by the key while the modifier is in effect (no number).
     Tag,
+    /// Remove the tag named by the key while the modifier is in effect, whether the
+    /// object has it of its own or by a grant (no number): grants and removals of one tag
+    /// apply in layer order, then by timestamp, and the last one decides.
+    Untag,
 }
 
 /// Identifies one aura producing modifiers: a class aura of an object, or an aura instance.
@@ -77,7 +81,7 @@ pub fn apply(base: f64, key: Sym, mods: &[AppliedMod]) -> f64 {
     }
     let mut mine: smallvec::SmallVec<[&AppliedMod; 8]> = mods
         .iter()
-        .filter(|m| m.key == key && m.layer != Layer::Tag)
+        .filter(|m| m.key == key && !m.layer.is_tag())
         .collect();
     mine.sort_by_key(|m| (m.rank, m.timestamp, m.aura));
     let value = mine.iter().fold(base, |value, m| match m.layer {
@@ -85,13 +89,52 @@ pub fn apply(base: f64, key: Sym, mods: &[AppliedMod]) -> f64 {
         Layer::Add => value + m.value,
         Layer::Multiply => value * m.value,
         Layer::Clamp => value.max(m.value).min(m.max),
-        Layer::Tag => value,
+        Layer::Tag | Layer::Untag => value,
     });
     if value.is_nan() {
         0.0
     } else {
         value
     }
+}
+
+impl Layer {
+    /// Whether the modifier grants or removes a tag rather than changing a number.
+    pub fn is_tag(self) -> bool {
+        matches!(self, Layer::Tag | Layer::Untag)
+    }
+}
+
+/// Whether an object has `tag`, given whether it has it of its own (`own`) and the
+/// modifiers in effect on it (any order; only those for `tag` count).
+///
+/// Without a removal of the tag, any grant gives it. With one, the grants (`Tag`) and
+/// removals (`Untag`) apply one after another in layer order (`rank`), then by timestamp
+/// then aura key, starting from `own`, and the last one decides: "loses flying" then
+/// "gains flying" leaves it flying, the other way round not.
+pub fn tag_in_effect<'a>(
+    own: bool,
+    tag: Sym,
+    mods: impl IntoIterator<Item = &'a AppliedMod>,
+) -> bool {
+    let mut mine: smallvec::SmallVec<[&AppliedMod; 4]> = smallvec::SmallVec::new();
+    let (mut granted, mut removed) = (false, false);
+    for m in mods {
+        if m.key != tag {
+            continue;
+        }
+        match m.layer {
+            Layer::Tag => granted = true,
+            Layer::Untag => removed = true,
+            _ => continue,
+        }
+        mine.push(m);
+    }
+    if !removed {
+        return own || granted;
+    }
+    mine.sort_by_key(|m| (m.rank, m.timestamp, m.aura));
+    mine.iter().fold(own, |_, m| m.layer == Layer::Tag)
 }
 
 /// What happens to damage when an object's maximum health falls. Chosen by the game's
@@ -167,7 +210,7 @@ mod tests {
                 Layer::Add => 1,
                 Layer::Multiply => 2,
                 Layer::Clamp => 3,
-                Layer::Tag => u16::MAX,
+                Layer::Tag | Layer::Untag => u16::MAX,
             },
             value,
             max: f64::INFINITY,
@@ -222,6 +265,36 @@ mod tests {
             clamp,
         ];
         assert_eq!(apply(1.0, Sym::new("attack"), &mods), 4.0);
+    }
+
+    #[test]
+    fn grants_and_removals_of_a_tag_apply_in_timestamp_order() {
+        let flying = Sym::new("flying");
+        let grant = m("flying", Layer::Tag, 1.0, 5);
+        let remove = m("flying", Layer::Untag, 1.0, 3);
+        let other = m("reach", Layer::Untag, 1.0, 9);
+        // No removal: own or granted.
+        assert!(tag_in_effect(true, flying, &[other.clone()]));
+        assert!(tag_in_effect(false, flying, &[grant.clone()]));
+        // Removed: an own tag is gone; a later grant gives it back, an earlier one not.
+        assert!(!tag_in_effect(true, flying, &[remove.clone()]));
+        assert!(tag_in_effect(
+            true,
+            flying,
+            &[grant.clone(), remove.clone()]
+        ));
+        let late = m("flying", Layer::Untag, 1.0, 7);
+        assert!(!tag_in_effect(
+            false,
+            flying,
+            &[late.clone(), grant.clone()]
+        ));
+        // An earlier layer applies first whatever the timestamps.
+        let mut early = late;
+        early.rank = 0;
+        assert!(tag_in_effect(false, flying, &[grant, early]));
+        // A removal does not change numbers.
+        assert_eq!(apply(2.0, flying, &[remove]), 2.0);
     }
 
     #[test]

@@ -49,8 +49,16 @@ impl World {
             .flat_map(|s| s.iter().copied())
     }
 
-    /// The objects with a tag, their own or granted by a modifier, in id order.
+    /// The objects with a tag, their own or granted by a modifier and not removed by
+    /// one, in id order.
     pub fn objects_tagged(&self, tag: Sym) -> impl Iterator<Item = ObjId> + '_ {
+        let removed = self.by_removed_tag.get(&tag).is_some_and(|s| !s.is_empty());
+        self.objects_tagged_or_removed(tag)
+            .filter(move |o| !removed || self.has_tag(*o, tag))
+    }
+
+    /// The objects with a tag of their own or granted, removed or not, in id order.
+    fn objects_tagged_or_removed(&self, tag: Sym) -> impl Iterator<Item = ObjId> + '_ {
         let own = self.by_tag.get(&tag);
         let granted = self.by_granted_tag.get(&tag);
         let merged: Box<dyn Iterator<Item = ObjId> + '_> = match (own, granted) {
@@ -149,24 +157,26 @@ impl World {
             .is_some_and(|m| m.iter().any(|x| x.key == key))
     }
 
-    /// Whether the object has the tag.
+    /// Whether the object has the tag: its own tags with the grants (`op = "tag"`) and
+    /// removals (`op = "untag"`) of the modifiers in effect on it
+    /// ([`modifier::tag_in_effect`]).
     pub fn has_tag(&self, id: ObjId, tag: Sym) -> bool {
         self.living(id).is_some_and(|(o, mods)| {
-            o.tags.contains(&tag)
-                || mods.is_some_and(|mods| {
-                    mods.iter()
-                        .any(|m| m.key == tag && m.layer == modifier::Layer::Tag)
-                })
+            let own = o.tags.contains(&tag);
+            match mods {
+                Some(mods) => modifier::tag_in_effect(own, tag, mods.iter()),
+                None => own,
+            }
         })
     }
 
     /// Whether `o` (the object `id`) has `tag`: its own tags, or one granted by a
-    /// modifier of an aura (`op = "tag"`).
+    /// modifier of an aura (`op = "tag"`), unless a modifier removes it (`op = "untag"`).
     pub fn object_has_tag(&self, id: ObjId, o: &Object, tag: Sym) -> bool {
-        o.tags.contains(&tag)
-            || self.applied(id).is_some_and(|mods| {
-                mods.iter()
-                    .any(|m| m.key == tag && m.layer == modifier::Layer::Tag)
-            })
+        let own = o.tags.contains(&tag);
+        match self.applied(id) {
+            Some(mods) => modifier::tag_in_effect(own, tag, mods.iter()),
+            None => own,
+        }
     }
 }

@@ -4,7 +4,8 @@
 //! `<register-indirection index="power|toughness" value="N">` (set: layer 7b, the mtg
 //! rules' `set`), `<idcard-modifier idcard="creature|artifact-creature" operation="or">`
 //! (type-changing, layer 4: the `creature` tag, and `artifact`), and
-//! `<property-modifier>` of a subtype (its tag). A permanent that becomes a creature is
+//! `<property-modifier>` of a subtype (its tag); and keywords granted or removed and
+//! colours ([`crate::granted`]). A permanent that becomes a creature is
 //! summoning sick unless its controller has had it since their turn began (the mtg rules
 //! tag every permanent entering the battlefield `sick`).
 
@@ -12,6 +13,14 @@ use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
 use crate::card::slug;
+
+/// A keyword granted or removed, or a colour ([`crate::granted`]), until the cleanup:
+/// `m` without its `<until>` (the caller's to check).
+fn granted(f: &Fragments, m: &Element) -> Option<Vec<Value>> {
+    let mut bare = m.clone();
+    bare.children.retain(|c| c.name != "until");
+    crate::granted::modifier(f, &bare)?.ok()
+}
 
 /// The aura modifiers for one modifier element `m` of an `<add-modifier>` that lasts until
 /// the cleanup, or `None` when it is not one of these.
@@ -56,8 +65,10 @@ pub fn modifier(f: &Fragments, m: &Element) -> Option<Vec<Value>> {
             let first = f.aliases.get("FIRST_SUB_TYPE").copied().unwrap_or(i64::MAX);
             let last = f.aliases.get("LAST_SUB_TYPE").copied().unwrap_or(i64::MIN);
             let subtype = f.aliases.get(p).is_some_and(|v| (first..=last).contains(v));
-            subtype.then(|| vec![json!({ "key": slug(p), "op": "tag" })])
+            subtype
+                .then(|| vec![json!({ "key": slug(p), "op": "tag" })])
+                .or_else(|| granted(f, m))
         }
-        _ => None,
+        _ => granted(f, m),
     }
 }

@@ -49,7 +49,7 @@ pub fn translate(f: &Fragments, a: &Element, out: &mut Parts) -> Option<Value> {
             "modifiers" => {
                 for m in &c.children {
                     match crate::statics::modifier(f, m) {
-                        Ok(v) => modifiers.push(v),
+                        Ok(v) => modifiers.extend(v),
                         Err(e) => out.missing.push(format!("attachment {e}")),
                     }
                 }

@@ -347,7 +347,9 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         {
             out.tags.push("flash".into())
         }
-        ("lifelink", _) => out.tags.push("lifelink".into()),
+        (_, _) if crate::granted::keyword_ability(f, a).is_some() => {
+            out.tags.extend(crate::granted::keyword_ability(f, a).map(String::from));
+        }
         ("cycling", _) => crate::hand::cycling(f, a, out),
         ("cast-spell-kicker", _) => crate::kicker::translate(card, f, class, a, out),
         ("come-into-play-tapped", _) => out.triggers.push(json!({

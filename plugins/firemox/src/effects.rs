@@ -218,8 +218,7 @@ pub fn effect(f: &Fragments, g: &Group<'_>, to: &Value, cx: &Cx) -> Result<Vec<V
 fn pump(f: &Fragments, e: &Element, to: &Value) -> Result<Vec<Value>, String> {
     let mut modifiers = Vec::new();
     for m in &e.children {
-        let until_cleanup = matches!(m.children.as_slice(), [u] if u.name == "until"
-            && matches!(u.children.as_slice(), [p] if p.name == "end-of-phase" && p.attr("phase") == Some("cleanup") && p.children.is_empty()));
+        let until_cleanup = crate::granted::until_cleanup(m);
         let unlinked = matches!(m.attr("linked"), None | Some("false"));
         if let Some(v) = crate::animate::modifier(f, m).filter(|_| until_cleanup && unlinked) {
             modifiers.extend(v);

@@ -17,6 +17,7 @@
 //! | `{T}`: deal N damage to a target | an ability put on the stack ([`play`]) |
 //! | `<triggered-ability>` on entering the battlefield, attacking, blocking | an ability put on the stack ([`triggers`]) |
 //! | `<static-modifier filter-zone="play">` with a `<while>` test: +N/+N, keywords | a class aura ([`statics`]) |
+//! | keywords granted or removed, colours added or set, keyword abilities granted (`<property-modifier operation="remove">`, `<color-modifier>`, `<ability-modifier>` of `flanking`) | `op = "tag"` / `op = "untag"` aura modifiers ([`granted`]) |
 //! | `artifact`, `global-enchantment` | cast with the mtg rules' `cast_permanent` |
 //! | `local-enchantment`, `cast-enchant`, `<attachment>` with modifiers | an Aura of the mtg rules (`cast_aura`, a class aura over `mtg:enchanted`) ([`attach`]) |
 //!
@@ -34,6 +35,7 @@ pub mod cost_targets;
 pub mod counters;
 pub mod counts;
 pub mod effects;
+pub mod granted;
 pub mod graveyard;
 pub mod hand;
 pub mod hybrid;

@@ -7,7 +7,7 @@
 use firemox_xml::{Element, Fragments};
 use serde_json::{json, Value};
 
-use crate::card::{Parts, KEYWORDS};
+use crate::card::Parts;
 
 /// The class aura for one `<static-modifier>`, or what it lacks.
 pub fn translate(
@@ -31,7 +31,7 @@ pub fn translate(
         match c.name.as_str() {
             "modifiers" => {
                 for m in &c.children {
-                    modifiers.push(modifier(f, m)?);
+                    modifiers.extend(modifier(f, m)?);
                 }
             }
             "while" => {
@@ -78,27 +78,32 @@ pub fn translate_own(
     }
     if let Some(v) = &value {
         bare.set_attr("value", "0");
-        let mut one = modifier(f, &bare).map_err(|e| format!("own {e}"))?;
+        let mut mods = modifier(f, &bare).map_err(|e| format!("own {e}"))?;
+        let [one] = mods.as_mut_slice() else {
+            return Err(format!("own <{}> with a computed value", m.name));
+        };
         let sign = if m.attr("operation") == Some("minus") {
             "0 - "
         } else {
             ""
         };
         one["value"] = json!(format!("{sign}{v}"));
-        return Ok(own_aura(tests, one));
+        return Ok(own_aura(tests, mods));
     }
-    let one = modifier(f, &bare).map_err(|e| format!("own {e}"))?;
-    Ok(own_aura(tests, one))
+    let mods = modifier(f, &bare).map_err(|e| format!("own {e}"))?;
+    Ok(own_aura(tests, mods))
 }
 
-fn own_aura(tests: Vec<Value>, modifier: Value) -> Value {
+fn own_aura(tests: Vec<Value>, modifiers: Vec<Value>) -> Value {
     let select = json!({ "type": "objects", "zone": "battlefield", "where": tests });
-    json!({ "select": select, "modifiers": [modifier], "zones": ["battlefield"] })
+    json!({ "select": select, "modifiers": modifiers, "zones": ["battlefield"] })
 }
 
-/// One modifier: `<register-modifier index="power|toughness" operation="add" value="N">`
-/// or `<property-modifier property="flying">` (also an aura's, [`crate::attach`]).
-pub fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
+/// One modifier: `<register-modifier index="power|toughness" operation="add" value="N">`,
+/// or one changing what the object has ([`crate::granted`]: `<property-modifier
+/// property="flying">`, a colour, a keyword ability) (also an aura's, [`crate::attach`]).
+/// Its aura modifiers (a colour set makes several).
+pub fn modifier(f: &Fragments, m: &Element) -> Result<Vec<Value>, String> {
     let plain = |allowed: &[&str]| {
         m.children.is_empty() && m.attrs.iter().all(|(k, _)| allowed.contains(&k.as_str()))
     };
@@ -113,21 +118,17 @@ pub fn modifier(f: &Fragments, m: &Element) -> Result<Value, String> {
                 m.attr("operation"),
                 m.attr("value").and_then(|v| f.value(v)),
             ) {
-                (Some("add"), Some(n)) => Ok(json!({ "key": key, "op": "add", "value": n })),
-                (Some("minus"), Some(n)) => Ok(json!({ "key": key, "op": "add", "value": -n })),
+                (Some("add"), Some(n)) => Ok(vec![json!({ "key": key, "op": "add", "value": n })]),
+                (Some("minus"), Some(n)) => {
+                    Ok(vec![json!({ "key": key, "op": "add", "value": -n })])
+                }
                 _ => Err("static register-modifier other than adding a number".into()),
             }
         }
-        "property-modifier"
-            if plain(&["property", "linked", "layer", "value"])
-                && m.attr("value").is_none_or(|v| v == "true") =>
-        {
-            let p = m.attr("property").unwrap_or("?");
-            match KEYWORDS.iter().find(|(k, _)| *k == p) {
-                Some((_, tag)) => Ok(json!({ "key": tag, "op": "tag" })),
-                None => Err(format!("static property-modifier {p}")),
-            }
-        }
-        other => Err(format!("static <{other}>")),
+        // Keywords granted or removed, colours, keyword abilities granted.
+        other => match crate::granted::modifier(f, m) {
+            Some(r) => r.map_err(|e| format!("static {e}")),
+            None => Err(format!("static <{other}>")),
+        },
     }
 }

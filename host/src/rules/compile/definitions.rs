@@ -452,13 +452,14 @@ impl<'c> Compiler<'c> {
             "multiply" => Layer::Multiply,
             "clamp" => Layer::Clamp,
             "tag" => Layer::Tag,
+            "untag" => Layer::Untag,
             other => {
                 return Err(ContentError::new(
                     "E-CONTENT-PARAM",
                     with(&p, "op"),
                     format!("`op = \"{other}\"` is not a modifier operation"),
                 )
-                .help("use `set`, `add`, `multiply`, `clamp` or `tag`"))
+                .help("use `set`, `add`, `multiply`, `clamp`, `tag` or `untag`"))
             }
         };
         let (value, max) = if layer == Layer::Clamp {
@@ -471,7 +472,7 @@ impl<'c> Compiler<'c> {
                 None => None,
             };
             (min, max)
-        } else if layer == Layer::Tag {
+        } else if layer.is_tag() {
             (Expr::lit(1.0), None)
         } else {
             let v = m.value.as_ref().ok_or_else(|| {
@@ -523,7 +524,7 @@ impl Compiler<'_> {
     ) -> Result<u16, ContentError> {
         let name = match (layer, op) {
             (Some(l), _) => l,
-            (None, Layer::Tag) => return Ok(u16::MAX),
+            (None, Layer::Tag | Layer::Untag) => return Ok(u16::MAX),
             (None, Layer::Set) => "set",
             (None, Layer::Add) => "add",
             (None, Layer::Multiply) => "multiply",
