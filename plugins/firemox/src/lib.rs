@@ -51,6 +51,7 @@ pub mod slot;
 pub mod spell;
 pub mod statics;
 pub mod triggers;
+pub mod upkeep;
 
 use std::cell::RefCell;
 use std::rc::Rc;

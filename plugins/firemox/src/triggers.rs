@@ -17,7 +17,8 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     if a.attrs.iter().any(|(k, v)| {
         !(k == "zone" && (v == "play" || v == "graveyard")
             || k == "name"
-            || k == "resolution" && v == "normal")
+            || k == "reference-name"
+            || k == "resolution" && (v == "normal" || v == "hidden"))
     }) {
         out.missing
             .push(format!("triggered ability {}", a.start_tag()));
@@ -38,9 +39,13 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         Err(m) => return out.missing.push(m),
     };
     let before = out.missing.len();
-    let (mut targets, mut filter) = (Vec::new(), None);
+    let (mut targets, mut filter, mut choice) = (Vec::new(), None, None);
     for c in &a.children[1..] {
         match c.name.as_str() {
+            // "Pay this, or else" ([`crate::upkeep`]), paid as the ability resolves.
+            "cost" if matches!(c.children.as_slice(), [x] if crate::upkeep::is_controllers_choice(x)) => {
+                choice = c.children.first()
+            }
             "cost" => {
                 for g in groups(&c.children) {
                     match filtered_target(f, &g) {
@@ -80,19 +85,6 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     let effects = a
         .child("effects")
         .map_or(&[][..], |e| e.children.as_slice());
-    let actions = match crate::effects::actions(f, effects, &cx) {
-        Ok(v) => v,
-        Err(m) => {
-            out.missing.extend(
-                m.into_iter()
-                    .map(|m| format!("triggered ability effect {m}")),
-            );
-            Vec::new()
-        }
-    };
-    if out.missing.len() > before {
-        return;
-    }
     let n = out
         .classes
         .iter()
@@ -103,8 +95,47 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     } else {
         format!("{class}_trig{}", n + 1)
     };
+    let hidden = a.attr("resolution") == Some("hidden");
+    let cx = if hidden {
+        crate::upkeep::hidden_cx(effects, &targets, choice)
+    } else {
+        Ok(cx)
+    };
+    let resolution = cx.and_then(|cx| crate::upkeep::resolution(f, choice, effects, &cx));
+    let (mut actions, once) = match resolution {
+        Ok(r) => (r.actions, r.once),
+        Err(m) => {
+            out.missing.extend(
+                m.into_iter()
+                    .map(|m| format!("triggered ability effect {m}")),
+            );
+            (Vec::new(), false)
+        }
+    };
+    if once && hidden {
+        out.missing
+            .push("hidden triggered ability unregistering itself".into());
+    }
+    if out.missing.len() > before {
+        return;
+    }
+    if hidden {
+        // Resolved as it triggers, without going on the stack (the card itself acts).
+        for when in heard.when {
+            out.triggers
+                .push(json!({ "when": when, "zones": [heard.zone], "do": actions }));
+        }
+        return;
+    }
     let mut create = json!({ "type": "create", "class": name, "zone": "stack" });
     heard.context.remember(&mut create);
+    if once {
+        out.triggers
+            .push(crate::upkeep::register_on_entering(&name));
+        actions.push(crate::upkeep::unregister(&name));
+        let tag = crate::upkeep::registered_tag(&name);
+        create = json!({ "type": "if", "condition": { "type": "has_tag", "tag": tag }, "then": [create], "else": [] });
+    }
     for when in heard.when {
         out.triggers.push(json!({
             "when": when,
@@ -357,6 +388,7 @@ fn upkeep_of(f: &Fragments, t: &Element) -> Result<&'static str, String> {
             || (x.name == "is-this"
                 && x.children.is_empty()
                 && x.attrs.as_slice() == [("player".to_owned(), "controller".to_owned())])
+            || crate::upkeep::is_controllers_turn(x)
     };
     let mut player = None;
     for x in flat_test(t) {
