@@ -361,6 +361,10 @@ fn ability(card: &Xml, class: &str, a: &Element, f: &Fragments, out: &mut Parts)
         }
         (_, "activated-ability") if a.attr("zone") == Some("play") => crate::play::translate(card, class, a, f, out),
         ("", "triggered-ability") => crate::triggers::translate(&card.name, class, a, f, out),
+        // Keyword abilities the corpus writes as triggered abilities ([`crate::upkeep`]).
+        ("echo" | "cumulative-upkeep", "triggered-ability") => {
+            crate::triggers::translate(&card.name, class, a, f, out)
+        }
         ("", "replacement-ability") => crate::replace::translate(f, class, a, out),
         ("", name) => out.missing.push(name.to_owned()),
         (r, _) => out.missing.push(format!("ability {r}")),

@@ -1,15 +1,17 @@
 //! Counters put on a permanent: `<add-object object-name="+1/+1"/>` (`-1/-1`), N times
 //! after `<repeat value="N"/>` — the mtg rules' `p1p1` / `m1m1` counters, put with
 //! `add` and `would = "mtg:event/put_p1p1"` (`put_m1m1`) so replacement effects see them
-//! (Hardened Scales). Other kinds of counters are missing.
+//! (Hardened Scales); age counters (cumulative upkeep) as `age`, which no replacement
+//! effect watches. Other kinds of counters are missing.
 
 use firemox_xml::Element;
 use serde_json::{json, Value};
 
 /// The counter kinds the mtg rules have: Firemox's object name, the property, the event.
-const KINDS: &[(&str, &str, &str)] = &[
-    ("+1/+1", "p1p1", "mtg:event/put_p1p1"),
-    ("-1/-1", "m1m1", "mtg:event/put_m1m1"),
+const KINDS: &[(&str, &str, Option<&str>)] = &[
+    ("+1/+1", "p1p1", Some("mtg:event/put_p1p1")),
+    ("-1/-1", "m1m1", Some("mtg:event/put_m1m1")),
+    ("age", "age", None),
 ];
 
 /// The actions for the group `elems` when it is one `<add-object>` of a counter kind the
@@ -29,7 +31,9 @@ pub fn add_object(elems: &[Element], to: &Value, times: Option<Value>) -> Option
         .iter()
         .find(|(n, _, _)| Some(*n) == e.attr("object-name"))?;
     let n = times.unwrap_or(json!(1));
-    Some(vec![
-        json!({ "type": "add", "key": key, "amount": n, "would": event, "to": to }),
-    ])
+    let mut add = json!({ "type": "add", "key": key, "amount": n, "to": to });
+    if let Some(event) = event {
+        add["would"] = json!(event);
+    }
+    Some(vec![add])
 }

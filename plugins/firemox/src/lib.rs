@@ -55,6 +55,7 @@ pub mod spell;
 pub mod statics;
 pub mod trigger_targets;
 pub mod triggers;
+pub mod upkeep;
 
 use std::cell::RefCell;
 use std::rc::Rc;

@@ -17,7 +17,8 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     if a.attrs.iter().any(|(k, v)| {
         !(k == "zone" && (v == "play" || v == "graveyard")
             || k == "name"
-            || k == "resolution" && v == "normal")
+            || k == "reference-name"
+            || k == "resolution" && (v == "normal" || v == "hidden"))
     }) {
         out.missing
             .push(format!("triggered ability {}", a.start_tag()));
@@ -38,7 +39,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
         Err(m) => return out.missing.push(m),
     };
     let before = out.missing.len();
-    let (mut targets, mut filter, mut optional) = (Vec::new(), None, false);
+    let (mut targets, mut filter, mut optional, mut choice) = (Vec::new(), None, false, None);
     let mut effects = a
         .child("effects")
         .map_or(&[][..], |e| e.children.as_slice());
@@ -51,6 +52,10 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
                         (targets, filter) = t;
                     }
                 }
+                // "Pay this, or else" ([`crate::upkeep`]), paid as the ability resolves.
+                Err(_) if matches!(c.children.as_slice(), [x] if crate::upkeep::is_controllers_choice(x)) => {
+                    choice = c.children.first()
+                }
                 Err(m) => out
                     .missing
                     .extend(m.into_iter().map(|m| format!("triggered ability {m}"))),
@@ -61,7 +66,7 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
                 .push(format!("triggered ability with <{other}>")),
         }
     }
-    if targets.is_empty() {
+    if targets.is_empty() && choice.is_none() {
         if let Some(((t, w), n)) = crate::trigger_targets::leading(f, effects) {
             (targets, filter, effects) = (t, w, &effects[n..]);
         }
@@ -74,34 +79,6 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     } else {
         crate::effects::chosen_ref(&targets)
     };
-    let cx = Cx::new(class, target, Some(this), heard.context.links(), false);
-    let actions = crate::effects::actions(f, effects, &cx);
-    cx.counted_into(&mut out.refs);
-    let actions = match actions {
-        Ok(v) => v,
-        Err(m) => {
-            out.missing.extend(
-                m.into_iter()
-                    .map(|m| format!("triggered ability effect {m}")),
-            );
-            Vec::new()
-        }
-    };
-    if out.missing.len() > before {
-        return;
-    }
-    // "You may": the target is chosen as the ability goes on the stack; as it resolves,
-    // its controller acts or declines.
-    let actions = if optional {
-        vec![
-            json!({ "type": "choose_mode", "prompt": "choose", "modes": [
-            { "label": "option 1", "do": actions },
-            { "label": "decline", "do": [] },
-        ] }),
-        ]
-    } else {
-        actions
-    };
     let n = out
         .classes
         .iter()
@@ -112,8 +89,67 @@ pub fn translate(title: &str, class: &str, a: &Element, f: &Fragments, out: &mut
     } else {
         format!("{class}_trig{}", n + 1)
     };
+    let hidden = a.attr("resolution") == Some("hidden");
+    let cx = if hidden {
+        crate::upkeep::hidden_cx(class, effects, &targets, choice)
+    } else {
+        Ok(Cx::new(
+            class,
+            target,
+            Some(this),
+            heard.context.links(),
+            false,
+        ))
+    };
+    let resolution = cx.and_then(|cx| {
+        let r = crate::upkeep::resolution(f, choice, effects, &cx);
+        cx.counted_into(&mut out.refs);
+        r
+    });
+    let (mut actions, once) = match resolution {
+        Ok(r) => (r.actions, r.once),
+        Err(m) => {
+            out.missing.extend(
+                m.into_iter()
+                    .map(|m| format!("triggered ability effect {m}")),
+            );
+            (Vec::new(), false)
+        }
+    };
+    if once && hidden {
+        out.missing
+            .push("hidden triggered ability unregistering itself".into());
+    }
+    if out.missing.len() > before {
+        return;
+    }
+    if hidden {
+        // Resolved as it triggers, without going on the stack (the card itself acts).
+        for when in heard.when {
+            out.triggers
+                .push(json!({ "when": when, "zones": [heard.zone], "do": actions }));
+        }
+        return;
+    }
+    // "You may": the target is chosen as the ability goes on the stack; as it resolves,
+    // its controller acts or declines.
+    if optional {
+        actions = vec![
+            json!({ "type": "choose_mode", "prompt": "choose", "modes": [
+            { "label": "option 1", "do": actions },
+            { "label": "decline", "do": [] },
+        ] }),
+        ];
+    }
     let mut create = json!({ "type": "create", "class": name, "zone": "stack" });
     heard.context.remember(&mut create);
+    if once {
+        out.triggers
+            .push(crate::upkeep::register_on_entering(&name));
+        actions.push(crate::upkeep::unregister(&name));
+        let tag = crate::upkeep::registered_tag(&name);
+        create = json!({ "type": "if", "condition": { "type": "has_tag", "tag": tag }, "then": [create], "else": [] });
+    }
     for when in heard.when {
         let mut trigger = json!({ "when": when, "zones": [heard.zone], "do": [create] });
         // A creature dealt lethal damage is in the graveyard when the damage is heard:
@@ -417,6 +453,7 @@ fn upkeep_of(f: &Fragments, t: &Element) -> Result<&'static str, String> {
             || (x.name == "is-this"
                 && x.children.is_empty()
                 && x.attrs.as_slice() == [("player".to_owned(), "controller".to_owned())])
+            || crate::upkeep::is_controllers_turn(x)
     };
     let mut player = None;
     for x in flat_test(t) {
