@@ -117,7 +117,7 @@ pub fn own_life(f: &Fragments, e: &Element, cx: &Cx) -> Result<Vec<Value>, Strin
 /// the ability object remembers as its `context_int` ([`Cx::context`]).
 fn context_number(v: &str, cx: &Cx) -> Option<String> {
     let base = v.strip_prefix("context.")?;
-    (crate::triggers::is_number(base) && cx.context.iter().any(|(k, _)| *k == base))
+    (crate::trigger_context::is_number(base) && cx.context.iter().any(|(k, _)| *k == base))
         .then(|| format!("self.context_{base}"))
 }
 
@@ -154,7 +154,9 @@ fn register(v: &Element, cx: &Cx) -> Option<String> {
             let base = r.strip_prefix("context.")?;
             cx.context
                 .iter()
-                .any(|(k, _)| *k == base && base != "player" && !crate::triggers::is_number(base))
+                .any(|(k, _)| {
+                    *k == base && base != "player" && !crate::trigger_context::is_number(base)
+                })
                 .then(|| format!("self.context_{base}.{key}"))
         }
     }

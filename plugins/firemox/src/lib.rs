@@ -53,6 +53,7 @@ pub mod retarget;
 pub mod slot;
 pub mod spell;
 pub mod statics;
+pub mod trigger_context;
 pub mod trigger_targets;
 pub mod triggers;
 pub mod upkeep;

@@ -62,7 +62,8 @@ fn context_target(register: &str, cx: &Cx) -> Result<Value, String> {
         Some(_) => return Err(lacks()),
         None => (rest, ""),
     };
-    let known = cx.context.iter().any(|(k, _)| *k == base) && !crate::triggers::is_number(base);
+    let known =
+        cx.context.iter().any(|(k, _)| *k == base) && !crate::trigger_context::is_number(base);
     if !known || (base == "player" && !of.is_empty()) {
         return Err(lacks());
     }
