@@ -84,7 +84,7 @@ pub fn spell(
     }
     let body = &effects.children[first.elems.len()..effects.children.len() - last.elems.len()];
     let actions =
-        crate::effects::actions(f, body, cx).map_err(|m| format!("effect {}", m.join("; ")))?;
+        crate::effects::actions(f, body, cx).map_err(|m| format!("effect {}", m.join(", ")))?;
     Ok((props, actions))
 }
 
@@ -110,7 +110,7 @@ fn read(f: &Fragments, class: &str, a: &Element, out: &mut Parts) -> Result<(), 
     let cx = Cx::new(class, json!("self"), Some(json!("self")), &[], false);
     let actions = crate::effects::actions(f, &rest, &cx);
     cx.counted_into(&mut out.refs);
-    let actions = actions.map_err(|m| format!("effect {}", m.join("; ")))?;
+    let actions = actions.map_err(|m| format!("effect {}", m.join(", ")))?;
     out.tags.extend(["kicker".into(), "cost_choice".into()]);
     out.props.extend(cost);
     let kicked = json!({ "type": "compare", "left": "self.kicked", "op": "==", "right": 1 });
