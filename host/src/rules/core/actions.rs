@@ -26,6 +26,7 @@ macro_rules! ev {
         })
     }};
 }
+pub(super) use ev;
 
 /// Evaluates an expression with `target` = the object being acted on.
 pub(super) fn eval_for(ax: &ActCx<'_>, e: &Expr, target: ObjId) -> Result<i64, RuleError> {

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::actions::{changed, eval_decimal, eval_for, kind, owner_of, reg, with_source};
+use super::actions::{changed, ev, eval_decimal, eval_for, kind, owner_of, reg, with_source};
 use crate::bus::Event;
 use crate::id::{Id, Sym};
 use crate::rules::expr::Expr;
@@ -94,12 +94,11 @@ struct Tag {
 }
 impl Action for Tag {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
-        static IDS: std::sync::OnceLock<(Id, Id)> = std::sync::OnceLock::new();
-        let (tagged, untagged) = *IDS.get_or_init(|| {
-            let id = |n: &str| Id::parse(n).unwrap_or_else(|e| panic!("core event id: {e}"));
-            (id("core:event/tagged"), id("core:event/untagged"))
-        });
-        let id = if self.add { tagged } else { untagged };
+        let id = if self.add {
+            ev!("tagged")
+        } else {
+            ev!("untagged")
+        };
         for &t in targets {
             for &tag in &self.tags {
                 let changed = if self.add {
