@@ -111,3 +111,82 @@ fn an_include_outside_the_mod_or_missing_is_an_error_at_its_line() {
         assert!(!loaded.loaded.contains(&"decklist".to_string()));
     }
 }
+
+/// A plugin loader's replies are kept on disk (`$TESSERA_CACHE_DIR/loads`) and used
+/// again while the plugin, the file and every file the loader read are unchanged — proved
+/// here by tampering with the stored reply: the tampered value is what loads, until the
+/// cache is turned off or a file the loader included changes.
+#[test]
+fn loader_replies_are_kept_until_the_plugin_the_file_or_an_include_changes() {
+    ensure_built();
+    let t = Tree::new("plugin-loader-cache");
+    copy_tree(
+        &repo().join("examples/mods/decklist"),
+        &t.mods().join("decklist"),
+    );
+    let cache = t.root.join("cache");
+    let max_health = |cache_on: bool| -> String {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"));
+        cmd.current_dir(&t.root)
+            .env("TESSERA_CACHE_DIR", &cache)
+            .args(["explain", "decklist:class/oak_guard", "--mods", "mods"]);
+        if !cache_on {
+            cmd.env("TESSERA_LOAD_CACHE", "off");
+        }
+        let out = cmd.output().expect("tessera runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("max_health"));
+        line.unwrap_or_else(|| panic!("no max_health in:\n{text}"))
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(max_health(true), "max_health = 5");
+    let entries: Vec<_> = walk_files(&cache.join("loads"));
+    assert_eq!(
+        entries.len(),
+        1,
+        "one reply kept for starter.deck: {entries:?}"
+    );
+    let stored = std::fs::read_to_string(&entries[0]).unwrap();
+    assert!(
+        stored.contains("content/shared/basics.list"),
+        "the entry names the file the loader included: {stored}"
+    );
+    std::fs::write(
+        &entries[0],
+        stored.replace("\"max_health\":5", "\"max_health\":9"),
+    )
+    .unwrap();
+    assert_eq!(max_health(true), "max_health = 9", "the kept reply is used");
+    assert_eq!(
+        max_health(false),
+        "max_health = 5",
+        "TESSERA_LOAD_CACHE=off"
+    );
+    t.write(
+        "decklist",
+        "content/shared/basics.list",
+        "oak_guard 2 0/7 taunt\n",
+    );
+    assert_eq!(
+        max_health(true),
+        "max_health = 7",
+        "a changed include makes the kept reply stale"
+    );
+}
+
+/// Every file under `dir`, recursively.
+fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}

@@ -124,6 +124,10 @@ pub(crate) struct HostState {
     pub global_syms: bool,
     /// During `tessera_load`: the file being read and its mod's files.
     pub load: Option<super::loading::LoadCx>,
+    /// Every file a loader on this instance read besides the one it was loading, over
+    /// all its calls (what a call remembers may come from an earlier one): the
+    /// dependencies of its replies in the load cache.
+    pub load_reads: super::load_cache::Reads,
 }
 
 impl HostState {
@@ -141,6 +145,7 @@ impl HostState {
             must_fail: None,
             preparing: false,
             global_syms: false,
+            load_reads: Default::default(),
             load: None,
         }
     }

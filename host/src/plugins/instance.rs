@@ -426,10 +426,20 @@ macro_rules! through_driver {
 }
 
 impl PluginInstance {
+    /// The files its loader calls read (none for a native library: its loads are not
+    /// cached).
+    pub fn load_reads(&self) -> Option<&super::load_cache::Reads> {
+        match self {
+            PluginInstance::Wasm(w) => Some(&w.store.data().load_reads),
+            #[cfg(feature = "native-plugins")]
+            PluginInstance::Native(_) => None,
+        }
+    }
+
     /// A new instance of the plugin (no prepares run yet).
     pub fn new(plugin: &LoadedPlugin) -> Result<PluginInstance, CallError> {
         match &plugin.code {
-            PluginCode::Wasm { engine, pre } => Ok(PluginInstance::Wasm(Box::new(
+            PluginCode::Wasm { engine, pre, .. } => Ok(PluginInstance::Wasm(Box::new(
                 WasmInstance::new(plugin, engine, pre)?,
             ))),
             #[cfg(feature = "native-plugins")]

@@ -283,6 +283,41 @@ pub(crate) struct PluginLoader {
     pub(crate) extensions: Vec<&'static str>,
 }
 
+impl PluginLoader {
+    /// Runs `tessera_load` on an idle instance (a new one when all are busy): the reply's
+    /// bytes and every file that instance has read besides the ones it loaded.
+    fn translate(
+        &self,
+        input: &crate::rules::registry::LoadInput<'_>,
+    ) -> Result<(Vec<u8>, Option<super::load_cache::Reads>), super::CallError> {
+        let plugin = &self.plugin;
+        let idle = plugin
+            .parsers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .pop();
+        let mut inst = match idle {
+            Some(i) => i,
+            None => PluginInstance::new(plugin)?,
+        };
+        let cx = super::loading::LoadCx {
+            path: input.path.to_owned(),
+            files: input.files.cloned(),
+        };
+        let r = inst.load_content(plugin, self.id.as_str(), input.text, cx);
+        let reads = inst.load_reads().cloned();
+        // A faulted instance is dropped; the next call makes a fresh one.
+        if !r.as_ref().is_err_and(super::CallError::is_fault) {
+            plugin
+                .parsers
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(inst);
+        }
+        Ok((r?, reads))
+    }
+}
+
 impl crate::rules::registry::LoaderKind for PluginLoader {
     fn extensions(&self) -> &[&str] {
         &self.extensions
@@ -301,24 +336,23 @@ impl crate::rules::registry::LoaderKind for PluginLoader {
                 None,
             )
         };
-        let bytes = {
-            let mut inst = plugin.loader.lock().unwrap_or_else(|e| e.into_inner());
-            if inst.is_none() {
-                *inst = Some(PluginInstance::new(plugin).map_err(|e| what(e.into_message()))?);
-            }
-            let i = inst.as_mut().ok_or_else(|| what("no instance".into()))?;
-            let cx = super::loading::LoadCx {
-                path: input.path.to_owned(),
-                files: input.files.cloned(),
-            };
-            let r = i.load_content(plugin, self.id.as_str(), text, cx);
-            if r.as_ref().is_err_and(super::CallError::is_fault) {
-                *inst = None;
-            }
-            r.map_err(|e| what(e.into_message()))?
+        let cache = plugin.load_cache();
+        let key = cache.map(|c| c.key(self.id.as_str(), input.path, text));
+        let cached = cache
+            .zip(key.as_ref())
+            .and_then(|(c, k)| c.get(k, input.files));
+        let (bytes, reads) = match cached {
+            Some(bytes) => (bytes, None),
+            None => self.translate(input).map_err(|e| what(e.into_message()))?,
         };
         let reply: tessera_plugin_api::abi::LoadReply = serde_json::from_slice(&bytes)
             .map_err(|e| what(format!("its reply is not a load reply: {e}")))?;
+        // Only a translation is kept: a failing file runs (and is reported) every time.
+        if let (Some(c), Some(k), Some(reads)) = (cache, &key, &reads) {
+            if reply.tree.is_some() && reply.error.is_none() {
+                c.put(k, reads, &bytes);
+            }
+        }
         match (reply.tree, reply.error) {
             (_, Some(message)) => {
                 let span = reply.offset.and_then(|o| usize::try_from(o).ok()).map(|o| {

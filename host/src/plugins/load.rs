@@ -267,7 +267,7 @@ fn load_wasm(
     limits: &PluginLimits,
     err: impl Fn(&'static str, String) -> Diagnostic,
 ) -> Result<PluginCode, Diagnostic> {
-    let (engine, module) = compile_wasm(req, path, limits, &err)?;
+    let (engine, module, digest) = compile_wasm(req, path, limits, &err)?;
     check_wasm_exports(req, &module, &err)?;
     let effective = granted_imports(req, &module, &err)?;
     let linker = linker(&engine, &effective).map_err(|e| err("E-PLUGIN-LINK", format!("{e:#}")))?;
@@ -277,10 +277,14 @@ fn load_wasm(
             format!("plugin {} cannot be linked: {e:#}", req.file),
         )
     })?;
-    Ok(PluginCode::Wasm { engine, pre })
+    Ok(PluginCode::Wasm {
+        engine,
+        pre,
+        digest,
+    })
 }
 
-/// Reads and compiles the module, bounded in size first (compiling costs time and memory
+/// Reads and compiles the module (and its digest), bounded in size first (compiling costs time and memory
 /// in proportion to it).
 #[expect(
     clippy::result_large_err,
@@ -291,7 +295,7 @@ fn compile_wasm(
     path: &Path,
     limits: &PluginLimits,
     err: &impl Fn(&'static str, String) -> Diagnostic,
-) -> Result<(Engine, Module), Diagnostic> {
+) -> Result<(Engine, Module, super::load_cache::Digest), Diagnostic> {
     let bytes = std::fs::read(path).map_err(|e| {
         err("E-PLUGIN-MISSING", format!("failed to read plugin {}: {e}", req.file))
             .with_help("build it with `tessera build <plugin crate folder>` (the example plugins live in `plugins/`)")
@@ -311,7 +315,7 @@ fn compile_wasm(
             ),
         )
     })?;
-    Ok((engine, module))
+    Ok((engine, module, super::load_cache::digest(&bytes)))
 }
 
 /// Refuses a module of another ABI version, or without the exports every plugin needs.
@@ -441,6 +445,8 @@ fn finish_load(
             provides: Vec::new(),
         },
         loader: Mutex::new(None),
+        parsers: Mutex::new(Vec::new()),
+        load_cache: std::sync::OnceLock::new(),
         prepared: Mutex::new(Vec::new()),
         calls: AtomicU64::new(0),
         faults_total: AtomicU64::new(0),

@@ -32,13 +32,22 @@ impl HostState {
     /// The bytes of `path` (relative to the mod's folder) for the running loader, or
     /// `UNREADABLE`/`OUTSIDE`; the reason goes to the host's error for the call.
     fn load_read(&mut self, path: Option<Vec<u8>>) -> Result<Vec<u8>, i64> {
-        let Some(files) = self.load.as_ref().and_then(|l| l.files.clone()) else {
+        let Some(load) = self.load.clone() else {
+            return Err(self.fail("load_read: no loader is running", UNREADABLE));
+        };
+        let Some(files) = load.files else {
             return Err(self.fail("load_read: no loader is running", UNREADABLE));
         };
         let Some(path) = path.and_then(|p| String::from_utf8(p).ok()) else {
             return Err(self.fail("load_read: the path is not UTF-8 in memory", UNREADABLE));
         };
-        match files.read(&path) {
+        let read = files.read(&path);
+        // The file being loaded is its text, already part of the reply's cache key.
+        if path != load.path {
+            let d = read.as_ref().ok().map(|b| super::load_cache::digest(b));
+            self.load_reads.insert(path.clone(), d);
+        }
+        match read {
             Ok(bytes) if bytes.len() > MAX_READ => Err(self.fail(
                 format!("load_read: `{path}` is larger than {} MiB", MAX_READ >> 20),
                 UNREADABLE,

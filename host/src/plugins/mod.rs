@@ -27,6 +27,7 @@ mod instance;
 mod kinds;
 mod linker;
 mod load;
+mod load_cache;
 mod loading;
 #[cfg(feature = "native-plugins")]
 mod native;
@@ -106,6 +107,8 @@ pub(crate) enum PluginCode {
     Wasm {
         engine: Engine,
         pre: InstancePre<HostState>,
+        /// The module's digest: the key of its loader replies in the load cache.
+        digest: load_cache::Digest,
     },
     /// A trusted native library (feature `native-plugins`).
     #[cfg(feature = "native-plugins")]
@@ -126,6 +129,13 @@ pub struct LoadedPlugin {
     /// What `describe` said.
     pub description: Description,
     loader: Mutex<Option<PluginInstance>>,
+    /// Idle instances for `tessera_load` calls: one is taken for a call and given back
+    /// after it, so files load on several threads at once (a loader's call depends only
+    /// on its file). Apart from `loader`, whose `prepare` calls must run in load order.
+    parsers: Mutex<Vec<PluginInstance>>,
+    /// Its loader replies on disk (opened at the first load; `None` when there is no
+    /// cache folder, the cache is off, or the plugin is native).
+    load_cache: std::sync::OnceLock<Option<load_cache::LoadCache>>,
     prepared: Mutex<Vec<PrepareCall>>,
     calls: AtomicU64,
     faults_total: AtomicU64,
@@ -139,6 +149,27 @@ impl std::fmt::Debug for LoadedPlugin {
 }
 
 impl LoadedPlugin {
+    /// Its load cache: under [`cache_dir`], unless `TESSERA_LOAD_CACHE=off`.
+    fn load_cache(&self) -> Option<&load_cache::LoadCache> {
+        self.load_cache
+            .get_or_init(|| {
+                let PluginCode::Wasm { digest, .. } = &self.code else {
+                    return None;
+                };
+                if std::env::var("TESSERA_LOAD_CACHE").is_ok_and(|v| v == "off") {
+                    return None;
+                }
+                let root = cache_dir()?;
+                Some(load_cache::LoadCache::open(
+                    &root,
+                    &self.mod_id,
+                    &self.file,
+                    *digest,
+                ))
+            })
+            .as_ref()
+    }
+
     /// Calls made to it since it was loaded, in every world.
     pub fn calls_total(&self) -> u64 {
         self.calls.load(Ordering::Relaxed)

@@ -18,6 +18,8 @@ mod definitions;
 mod defs;
 mod exprs;
 mod kinds;
+mod parse;
+use parse::{loader_warnings, parse_ahead, parse_file, parse_tree};
 mod passes;
 mod play;
 mod properties;
@@ -36,12 +38,12 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value as Json;
 
 use super::content::{ContentFile, RefSpec};
-use super::params::{path_string, PathSeg};
+use super::params::PathSeg;
 use super::patch::{self, OrderedAfter, Provenance};
 use super::ContentError;
 use crate::bus::{IndexEntry, TriggerIndex};
 use crate::diag::{Diagnostic, Diagnostics, Location, SourceText};
-use crate::id::{closest, Id, Sym};
+use crate::id::{Id, Sym};
 use crate::rules::registry::{Action, LoadInput, Node, Registry};
 
 /// One content file's text and the mod it belongs to.
@@ -89,6 +91,11 @@ impl ContentSource {
             warnings: Arc::default(),
             lines: Arc::default(),
         }
+    }
+
+    /// Whether the source's tree is parsed and kept.
+    fn is_parsed(&self) -> bool {
+        self.tree.get().is_some()
     }
 
     /// The 1-based line of a byte offset (binary search over line starts).
@@ -260,6 +267,7 @@ impl Generation {
         opts: &BuildOptions<'_>,
     ) -> Result<(Generation, CompiledExtras), Diagnostics> {
         let mut diags = Diagnostics::default();
+        parse_ahead(&registry, sources, parse::cores());
         let mut trees: Vec<Option<Json>> = Vec::new();
         for src in sources {
             match parse_tree(&registry, src) {
@@ -486,152 +494,6 @@ impl Generation {
         c.node(spec, &[])
             .map_err(|e| Diagnostics(vec![c.diagnostic(e)]))
     }
-}
-
-fn loader_of<'r>(
-    registry: &'r Registry,
-    src: &ContentSource,
-) -> Result<
-    &'r crate::rules::registry::Entry<dyn crate::rules::registry::LoaderKind>,
-    Box<Diagnostic>,
-> {
-    let path = &src.source.path;
-    if let Some(id) = src.loader {
-        return registry.loaders.get(id).ok_or_else(|| {
-            let known: Vec<&str> = registry.loaders.iter().map(|l| l.id.as_str()).collect();
-            Diagnostic::error(
-                "E-CONTENT-FORMAT",
-                format!("no content loader `{id}` is registered"),
-            )
-            .in_file(path)
-            .with_help(format!(
-                "mod.toml `[content] loaders` names it for this file; the loaders are: {}",
-                known.join(", ")
-            ))
-            .for_mod(&src.mod_id)
-            .into()
-        });
-    }
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    registry.loader_for(ext).ok_or_else(|| {
-        Diagnostic::error("E-CONTENT-FORMAT", format!("no content loader reads `.{ext}` files"))
-            .in_file(path)
-            .with_help("content files are `.toml` or `.json`, unless a mod registers a loader for another format")
-            .for_mod(&src.mod_id)
-            .into()
-    })
-}
-
-/// The warnings the loader gave when it parsed `src`, as diagnostics at file:line.
-fn loader_warnings(src: &ContentSource) -> impl Iterator<Item = Diagnostic> + '_ {
-    src.warnings.get().into_iter().flatten().map(|w| {
-        let loc = match &w.span {
-            Some(s) => Location::span(&src.source, s.clone()),
-            None => Location::file(&src.source.path),
-        };
-        Diagnostic::warning("W-CONTENT-LOADER", w.message.clone())
-            .at(loc)
-            .for_mod(&src.mod_id)
-            .with_construct(w.construct.clone())
-    })
-}
-
-fn parse_tree(registry: &Registry, src: &ContentSource) -> Result<Json, Box<Diagnostic>> {
-    if let Some(tree) = src.tree.get() {
-        return Ok(tree.clone());
-    }
-    let loader = loader_of(registry, src)?;
-    let mut map = HashMap::new();
-    let warnings = std::cell::RefCell::new(Vec::new());
-    let input = LoadInput {
-        text: &src.source.text,
-        path: &src.path,
-        files: src.files.as_ref(),
-        warnings: Some(&warnings),
-    };
-    let parsed = loader.imp.parse(&input, &mut |p, r| {
-        map.insert(path_hash(p), r);
-    });
-    let _ = src.spans.set(map);
-    if let Ok(tree) = &parsed {
-        let _ = src.tree.set(tree.clone());
-        let _ = src.warnings.set(warnings.into_inner());
-    }
-    parsed.map_err(|(msg, span)| {
-        let loc = match span {
-            Some(s) => Location::span(&src.source, s),
-            None => Location::file(&src.source.path),
-        };
-        Box::new(
-            Diagnostic::error("E-CONTENT-PARSE", format!("could not parse content: {msg}"))
-                .at(loc)
-                .for_mod(&src.mod_id),
-        )
-    })
-}
-
-fn parse_file(
-    registry: &Registry,
-    src: &ContentSource,
-    json: &Json,
-) -> Result<ContentFile, Box<Diagnostic>> {
-    let path = &src.source.path;
-    loader_of(registry, src)?;
-    let stripped;
-    let content_tree = if src.ignore_keys.is_empty() {
-        json
-    } else {
-        let mut t = json.clone();
-        if let Json::Object(m) = &mut t {
-            for k in &src.ignore_keys {
-                m.shift_remove(k);
-            }
-        }
-        stripped = t;
-        &stripped
-    };
-    serde_path_to_error::deserialize::<_, ContentFile>(content_tree).map_err(|e| {
-        let segs = serde_path(e.path());
-        let inner = e.into_inner().to_string();
-        let span = src.locate(registry, &segs);
-        let mut d = Diagnostic::error(
-            "E-CONTENT-SCHEMA",
-            format!("{inner} (at `{}`)", path_string(&segs)),
-        )
-        .at(match span {
-            Some(s) => Location::span(&src.source, s),
-            None => Location::file(path),
-        })
-        .for_mod(&src.mod_id);
-        if let Some(help) = unknown_field_help(&inner) {
-            d = d.with_help(help);
-        }
-        Box::new(d)
-    })
-}
-
-/// Turns serde's path into ours.
-fn serde_path(p: &serde_path_to_error::Path) -> Vec<PathSeg> {
-    p.iter()
-        .filter_map(|s| match s {
-            serde_path_to_error::Segment::Map { key }
-            | serde_path_to_error::Segment::Enum { variant: key } => {
-                Some(PathSeg::Key(key.clone()))
-            }
-            serde_path_to_error::Segment::Seq { index } => Some(PathSeg::Index(*index)),
-            serde_path_to_error::Segment::Unknown => None,
-        })
-        .collect()
-}
-
-/// From serde's "unknown field `x`, expected one of `a`, `b`" builds a did-you-mean.
-fn unknown_field_help(msg: &str) -> Option<String> {
-    let rest = msg.strip_prefix("unknown field `")?;
-    let (field, expected) = rest.split_once('`')?;
-    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
-    closest(field, known.iter().copied())
-        .first()
-        .map(|b| format!("did you mean `{b}`?"))
 }
 
 /// Names declared by pass one.
