@@ -1,6 +1,6 @@
 //! `tessera check`, `tessera mods` and `tessera explain`.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -190,12 +190,17 @@ pub fn check(
         }
         Format::Human => {
             let c = color();
+            // One buffered writer: thousands of warnings (a corpus' untranslated cards)
+            // are not thousands of unbuffered writes.
+            let mut err = std::io::BufWriter::new(std::io::stderr().lock());
             for d in &all {
-                eprintln!("{}\n", d.render(c));
+                let _ = writeln!(err, "{}\n", d.render(c));
             }
             for (id, why) in &loaded.content_disabled {
-                eprintln!("disabled `{id}`: {why}");
+                let _ = writeln!(err, "disabled `{id}`: {why}");
             }
+            let _ = err.flush();
+            drop(err);
             println!(
                 "checked {}: {} loaded{}, {} disabled; {}, {}",
                 mods_count(loaded.resolution.order.len() + loaded.resolution.disabled.len()),

@@ -59,6 +59,11 @@ pub(crate) fn relative(dir: &Path, file: &Path) -> String {
     let (Ok(dir), Ok(file)) = (std::fs::canonicalize(dir), std::fs::canonicalize(file)) else {
         return file.to_string_lossy().replace('\\', "/");
     };
+    relative_real(&dir, &file)
+}
+
+/// [`relative`] of paths with their symlinks resolved already.
+pub(crate) fn relative_real(dir: &Path, file: &Path) -> String {
     let common = dir
         .components()
         .zip(file.components())

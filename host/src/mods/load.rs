@@ -223,8 +223,9 @@ fn load_plugins(
             let limits = server.map_or_else(PluginLimits::default, |s| {
                 s.limits_for(&m.id).plugin_limits()
             });
-            let loaded = match confine(m, &m.dir.join(&entry.file), &[], "`[[plugin]] file`") {
-                Ok(()) => load_plugin(req, limits),
+            let own = Readable::of(m, &[]);
+            let loaded = match confine(m, &m.dir.join(&entry.file), &own, "`[[plugin]] file`") {
+                Ok(_) => load_plugin(req, limits),
                 Err(d) => Err(*d),
             };
             match loaded {
@@ -374,19 +375,24 @@ fn read_content(
     plugin_extensions: &[String],
     reads: &[PathBuf],
 ) -> Result<Vec<ContentSource>, Box<Diagnostic>> {
+    let readable = Readable::of(m, reads);
     let mut files = Vec::new();
     for p in &m.manifest.content_paths {
         let path = m.dir.join(p);
-        confine(m, &path, reads, "`[content] paths`")?;
+        confine(m, &path, &readable, "`[content] paths`")?;
         if path.is_file() {
             files.push(path);
         } else if path.is_dir() {
             walk(&path, &mut files);
         }
     }
-    // A symlink inside the folder may still point out of it.
+    // A symlink inside the folder may still point out of it. Each file's real path
+    // gives its path relative to the mod's folder, for its loader.
+    let mut real = HashMap::new();
     for f in &files {
-        confine(m, f, reads, "a content file")?;
+        if let Some(r) = confine(m, f, &readable, "a content file")? {
+            real.insert(f.clone(), r);
+        }
     }
     // A file named in `[content] loaders` is read by that loader (as its name or path
     // was written: `"card_defs.json"` or `"data/card_defs.json"`, or a glob matching the
@@ -457,7 +463,10 @@ fn read_content(
         let text = super::files::decode(bytes, !core_format)
             .ok_or_else(|| read_error("it is not UTF-8 text".into()))?;
         let mut src = ContentSource::new(m.id.clone(), SourceText::new(&f, text));
-        src.path = super::files::relative(&m.dir, &f);
+        src.path = match (&readable.own, real.get(&f)) {
+            (Some(dir), Some(file)) => super::files::relative_real(dir, file),
+            _ => super::files::relative(&m.dir, &f),
+        };
         src.files = Some(folder.clone());
         src.loader = loader;
         out.push(src);
@@ -465,21 +474,41 @@ fn read_content(
     Ok(out)
 }
 
+/// The folders a mod may read, symlinks resolved once: its own, and those the operator
+/// granted it (`[grants.<mod>] read`).
+struct Readable {
+    own: Option<PathBuf>,
+    granted: Vec<PathBuf>,
+}
+
+impl Readable {
+    fn of(m: &ResolvedMod, reads: &[PathBuf]) -> Readable {
+        Readable {
+            own: std::fs::canonicalize(&m.dir).ok(),
+            granted: reads
+                .iter()
+                .filter_map(|r| std::fs::canonicalize(r).ok())
+                .collect(),
+        }
+    }
+}
+
 /// A mod reads only inside its own folder (symlinks resolved), or inside a folder the
 /// operator granted it (`[grants.<mod>] read`); anything else is an error naming the path.
+/// Returns the path with symlinks resolved (`None` when it does not exist).
 fn confine(
     m: &ResolvedMod,
     path: &Path,
-    reads: &[PathBuf],
+    readable: &Readable,
     what: &str,
-) -> Result<(), Box<Diagnostic>> {
+) -> Result<Option<PathBuf>, Box<Diagnostic>> {
     // A path that does not exist reads nothing (a missing file is reported where read).
     let Ok(real) = std::fs::canonicalize(path) else {
-        return Ok(());
+        return Ok(None);
     };
-    let inside = |root: &Path| std::fs::canonicalize(root).is_ok_and(|r| real.starts_with(r));
-    if inside(&m.dir) || reads.iter().any(|r| inside(r)) {
-        return Ok(());
+    let mut roots = readable.own.iter().chain(&readable.granted);
+    if roots.any(|r| real.starts_with(r)) {
+        return Ok(Some(real));
     }
     Err(Box::new(
         Diagnostic::error(
