@@ -18,8 +18,10 @@
 //! The top elements of each expansion remember the reference (`from_ref`). Expansion is
 //! recursive, with a depth limit that reports a cycle instead of looping.
 
+use std::borrow::Cow;
+
 use crate::fragments::Fragments;
-use crate::tree::Element;
+use crate::tree::{Element, Str};
 
 /// How deep references may nest (the corpus needs fewer than 10).
 const MAX_DEPTH: u32 = 40;
@@ -62,31 +64,63 @@ fn expand_list(
 ) -> Result<Vec<Element>, ExpandError> {
     let mut out = Vec::with_capacity(list.len());
     for e in list {
-        expand_one(f, e, depth, site, &mut out)?;
+        expand_one(f, Cow::Borrowed(e), depth, site, &mut out)?;
     }
     Ok(out)
 }
 
-/// `site` is the card element whose reference is being expanded (for error lines).
+/// [`expand_list`] of elements the expansion owns: they move into the result.
+fn expand_owned(
+    f: &Fragments,
+    list: Vec<Element>,
+    depth: u32,
+    site: Option<&Element>,
+) -> Result<Vec<Element>, ExpandError> {
+    let mut out = Vec::with_capacity(list.len());
+    for e in list {
+        expand_one(f, Cow::Owned(e), depth, site, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// `e` without its children (which are expanded on their own).
+fn shell(e: &Element) -> Element {
+    Element {
+        name: e.name.clone(),
+        attrs: e.attrs.clone(),
+        children: Vec::new(),
+        text: e.text.clone(),
+        line: e.line,
+        from_ref: e.from_ref.clone(),
+    }
+}
+
+/// An attribute's value, shared.
+fn attr_str<'a>(e: &'a Element, name: &str) -> Option<&'a Str> {
+    e.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+/// `e` expanded into `out`: a copy of it (children expanded) when it names no reference,
+/// else what the reference expands to. `site` is the card element whose reference is
+/// being expanded (for error lines). An owned `e` is moved, a borrowed one copied.
 fn expand_one(
     f: &Fragments,
-    e: &Element,
+    e: Cow<'_, Element>,
     depth: u32,
     site: Option<&Element>,
     out: &mut Vec<Element>,
 ) -> Result<(), ExpandError> {
-    let here = site.unwrap_or(e);
     let left = BUDGET.with(|b| {
         let n = b.0.get().saturating_sub(1);
         b.0.set(n);
         n
     });
     if left == 0 {
-        return Err(err(here, &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
+        return Err(err(site.unwrap_or(&e), &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
     }
     if depth > MAX_DEPTH {
         return Err(err(
-            here,
+            site.unwrap_or(&e),
             "references nest too deeply (a reference that refers to itself?)",
         ));
     }
@@ -94,29 +128,49 @@ fn expand_one(
     let local_ability = |n: &str| {
         matches!(e.name.as_str(), "insert-ability" | "add-ability") && !f.abilities.contains_key(n)
     };
-    let Some(name) = e.attr("ref").filter(|n| !runtime(n) && !local_ability(n)) else {
-        let mut copy = Element {
-            children: Vec::new(),
-            ..e.clone()
-        };
-        copy.children = expand_list(f, &e.children, depth, site)?;
-        out.push(copy);
+    let reference = attr_str(&e, "ref")
+        .filter(|n| !runtime(n) && !local_ability(n))
+        .cloned();
+    let Some(name) = reference else {
+        match e {
+            Cow::Borrowed(e) => {
+                let mut copy = shell(e);
+                copy.children = expand_list(f, &e.children, depth, site)?;
+                out.push(copy);
+            }
+            Cow::Owned(mut e) => {
+                let children = std::mem::take(&mut e.children);
+                e.children = expand_owned(f, children, depth, site)?;
+                out.push(e);
+            }
+        }
         return Ok(());
     };
-    let name = name.to_owned();
+    let e: &Element = &e;
+    let here = site.unwrap_or(e);
     match e.name.as_str() {
         "action" => {
             let r = f
                 .actions
-                .get(&name)
+                .get(name.as_str())
                 .ok_or_else(|| unknown(here, "action", &name, f.actions.keys()))?;
-            let plugged = plug_macros(&r.body, &macro_args(e));
-            for mut a in plugged {
-                if r.takes_parameters {
+            let plugged: Vec<Cow<'_, Element>> = if has_macro(&r.body) {
+                let plugged = plug_macros(&r.body, &macro_args(e));
+                plugged.into_iter().map(Cow::Owned).collect()
+            } else {
+                r.body.iter().map(Cow::Borrowed).collect()
+            };
+            let takes = r.takes_parameters && has_parameters(e);
+            for a in plugged {
+                let a = if takes {
+                    let mut a = a.into_owned();
                     parameters(f, e, &mut a, depth, here)?;
-                }
+                    Cow::Owned(a)
+                } else {
+                    a
+                };
                 let before = out.len();
-                expand_one(f, &a, depth + 1, Some(here), out)?;
+                expand_one(f, a, depth + 1, Some(here), out)?;
                 for x in &mut out[before..] {
                     x.from_ref.get_or_insert_with(|| name.clone());
                 }
@@ -125,11 +179,17 @@ fn expand_one(
         "ability" | "add-ability" => {
             let r = f
                 .abilities
-                .get(&name)
+                .get(name.as_str())
                 .ok_or_else(|| unknown(here, "ability", &name, f.abilities.keys()))?;
-            let plugged = plug_macros(std::slice::from_ref(r), &macro_args(e));
             let before = out.len();
-            expand_list(f, &plugged, depth + 1, Some(here)).map(|v| out.extend(v))?;
+            let body = std::slice::from_ref(r);
+            if has_macro(body) {
+                for a in plug_macros(body, &macro_args(e)) {
+                    expand_one(f, Cow::Owned(a), depth + 1, Some(here), out)?;
+                }
+            } else {
+                expand_one(f, Cow::Borrowed(r), depth + 1, Some(here), out)?;
+            }
             for x in &mut out[before..] {
                 x.from_ref = Some(name.clone());
             }
@@ -137,12 +197,10 @@ fn expand_one(
         "attachment" => {
             let r = f
                 .attachments
-                .get(&name)
+                .get(name.as_str())
                 .ok_or_else(|| unknown(here, "attachment", &name, f.attachments.keys()))?;
-            let mut a = Element {
-                name: e.name.clone(),
-                ..r.clone()
-            };
+            let mut a = shell(r);
+            a.name = e.name.clone();
             a.attrs.retain(|(k, _)| k != "reference-name");
             a.children = expand_list(f, &r.children, depth + 1, Some(here))?;
             a.children.extend(expand_list(f, &e.children, depth, site)?);
@@ -152,11 +210,11 @@ fn expand_one(
         _ => {
             let r = f
                 .tests
-                .get(&name)
+                .get(name.as_str())
                 .ok_or_else(|| unknown(here, "test", &name, f.tests.keys()))?;
             let referenced = expand_list(f, &r.children, depth + 1, Some(here))?;
             let own = expand_list(f, &e.children, depth, site)?;
-            let mut copy = e.clone();
+            let mut copy = shell(e);
             copy.attrs.retain(|(k, _)| k != "ref");
             copy.children = and_of(e, referenced, own);
             copy.from_ref = Some(name);
@@ -164,6 +222,21 @@ fn expand_one(
         }
     }
     Ok(())
+}
+
+/// Whether a `<macro>` is anywhere in `list` (else plugging changes nothing).
+fn has_macro(list: &[Element]) -> bool {
+    list.iter()
+        .any(|e| e.name == "macro" || has_macro(&e.children))
+}
+
+/// Whether the site gives a referenced action MACRO parameters ([`parameters`]).
+fn has_parameters(site: &Element) -> bool {
+    site.attr("value").is_some()
+        || site
+            .children
+            .iter()
+            .any(|c| matches!(c.name.as_str(), "value" | "test" | "counter-test"))
 }
 
 /// The `<actions>` children of a reference site: what its `<macro>` nodes take.
@@ -195,10 +268,7 @@ fn plug_list(list: &[Element], args: &[&Element], next: &mut usize) -> Vec<Eleme
             }
             *next += 1;
         } else {
-            let mut c = Element {
-                children: Vec::new(),
-                ..e.clone()
-            };
+            let mut c = shell(e);
             c.children = plug_list(&e.children, args, next);
             out.push(c);
         }
@@ -215,8 +285,11 @@ fn parameters(
     here: &Element,
 ) -> Result<(), ExpandError> {
     if a.attr("value").is_none() && a.child("value").is_none() {
-        if let Some(v) = site.attr("value") {
-            a.set_attr("value", v);
+        if let Some(v) = attr_str(site, "value") {
+            match a.attrs.iter_mut().find(|(k, _)| k == "value") {
+                Some(x) => x.1 = v.clone(),
+                None => a.attrs.insert(0, ("value".into(), v.clone())),
+            }
         } else if let Some(v) = site.child("value") {
             a.children.insert(0, v.clone());
         }
@@ -227,13 +300,13 @@ fn parameters(
         match a.children.iter().position(|c| c.name == "test") {
             Some(i) => {
                 let old = a.children.remove(i);
-                let old = expand_list(f, std::slice::from_ref(&old), depth + 1, Some(here))?;
+                let old = expand_owned(f, vec![old], depth + 1, Some(here))?;
                 let old: Vec<Element> = old.into_iter().flat_map(|t| t.children).collect();
                 a.children.insert(
                     0,
                     Element {
                         children: and_of(t, old, given),
-                        ..t.clone()
+                        ..shell(t)
                     },
                 );
             }
@@ -242,7 +315,7 @@ fn parameters(
                 Element {
                     children: given,
                     attrs: Vec::new(),
-                    ..t.clone()
+                    ..shell(t)
                 },
             ),
         }
@@ -252,7 +325,6 @@ fn parameters(
     }
     Ok(())
 }
-
 /// Every `<counter>` in the subtree gets the counter-test (ANDed with its own test).
 fn give_counter_test(e: &mut Element, ct: &Element) {
     for c in &mut e.children {
@@ -268,7 +340,7 @@ fn give_counter_test(e: &mut Element, ct: &Element) {
                 name: "test".into(),
                 attrs: Vec::new(),
                 children: and_of(ct, own, ct.children.clone()),
-                text: String::new(),
+                text: Str::default(),
                 line: ct.line,
                 from_ref: None,
             };
@@ -292,7 +364,7 @@ fn and_of(at: &Element, a: Vec<Element>, b: Vec<Element>) -> Vec<Element> {
         name: "and".into(),
         attrs: Vec::new(),
         children,
-        text: String::new(),
+        text: Str::default(),
         line: at.line,
         from_ref: None,
     }]

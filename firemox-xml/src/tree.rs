@@ -4,24 +4,27 @@
 //! trimmed (card XML uses text only in `<idcards>`, `<properties>`, `<colors>` and
 //! `<rules-author-comment>`).
 
+pub use crate::shared::Str;
+
 /// One element: its local name (the Firemox namespace dropped), attributes in order,
-/// children, trimmed text, and its 1-based line in the file it came from.
+/// children, trimmed text, and its 1-based line in the file it came from. Its strings are
+/// [`Str`]s: copies of an element (reference expansion makes many) share their text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Element {
     /// The local name (`activated-ability`).
-    pub name: String,
+    pub name: Str,
     /// Attributes in document order (local names).
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(Str, Str)>,
     /// Child elements.
     pub children: Vec<Element>,
     /// The element's own text, trimmed (empty when none).
-    pub text: String,
+    pub text: Str,
     /// 1-based line of the start tag (in the file it came from: a card's, or the
     /// references file's for an expanded reference).
     pub line: u32,
     /// The reference this element was expanded from (`cast-spell`, `target-creature`),
     /// set on the top elements of an expansion.
-    pub from_ref: Option<String>,
+    pub from_ref: Option<Str>,
 }
 
 impl Element {
@@ -36,8 +39,8 @@ impl Element {
     /// Sets (or adds, first) an attribute.
     pub fn set_attr(&mut self, name: &str, value: &str) {
         match self.attrs.iter_mut().find(|(k, _)| k == name) {
-            Some(a) => a.1 = value.to_owned(),
-            None => self.attrs.insert(0, (name.to_owned(), value.to_owned())),
+            Some(a) => a.1 = value.into(),
+            None => self.attrs.insert(0, (name.into(), value.into())),
         }
     }
 
@@ -65,9 +68,10 @@ impl Element {
 
     /// `<name a="v" ...>` as written, for error messages.
     pub fn start_tag(&self) -> String {
+        use std::fmt::Write;
         let mut s = format!("<{}", self.name);
         for (k, v) in &self.attrs {
-            s.push_str(&format!(" {k}=\"{v}\""));
+            let _ = write!(s, " {k}=\"{v}\"");
         }
         s.push('>');
         s
@@ -135,14 +139,14 @@ fn convert(node: roxmltree::Node<'_, '_>, lines: &LineIndex) -> Element {
         }
     }
     Element {
-        name: node.tag_name().name().to_owned(),
+        name: node.tag_name().name().into(),
         attrs: node
             .attributes()
             .filter(|a| a.namespace().is_none())
-            .map(|a| (a.name().to_owned(), a.value().to_owned()))
+            .map(|a| (a.name().into(), a.value().into()))
             .collect(),
         children,
-        text: text.trim().to_owned(),
+        text: text.trim().into(),
         line: lines.line(node.range().start),
         from_ref: None,
     }
@@ -156,7 +160,7 @@ mod tests {
     fn elements_know_their_lines_and_drop_the_namespace() {
         let e = parse("<?xml version=\"1.0\"?>\n<card xmlns=\"http://x\" xmlns:xsi=\"y\" xsi:s=\"z\" name=\"A\">\n <!-- c -->\n <init>\n  <colors> red </colors>\n </init>\n</card>").unwrap();
         assert_eq!(e.name, "card");
-        assert_eq!(e.attrs, [("name".to_owned(), "A".to_owned())]);
+        assert_eq!(e.attrs, [("name".into(), "A".into())]);
         let init = e.child("init").unwrap();
         assert_eq!(init.line, 4);
         assert_eq!(init.child("colors").unwrap().text, "red");

@@ -402,12 +402,8 @@ pub fn expands_to(
     attrs: &[(&str, &str)],
     list: &[Element],
 ) -> bool {
-    let mut all = vec![("ref".to_owned(), name.to_owned())];
-    all.extend(
-        attrs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
-    );
+    let mut all = vec![("ref".into(), name.into())];
+    all.extend(attrs.iter().map(|&(k, v)| (k.into(), v.into())));
     let site = Element {
         name: kind.into(),
         attrs: all,
