@@ -20,7 +20,9 @@
 
 use std::borrow::Cow;
 
-use crate::fragments::Fragments;
+use std::collections::HashMap;
+
+use crate::fragments::{ActionRef, Fragments};
 use crate::tree::{Element, Str};
 
 /// How deep references may nest (the corpus needs fewer than 10).
@@ -48,8 +50,38 @@ pub struct ExpandError {
 /// Expands every reference in `children` (the card's line numbers are kept on elements
 /// written in the card).
 pub fn expand_all(f: &Fragments, children: &[Element]) -> Result<Vec<Element>, ExpandError> {
+    expand_all_with(f, &HashMap::new(), children)
+}
+
+/// [`expand_all`] with `local` action references (a card's own `<actions>` declarations)
+/// in front of the fragments' (a local name hides a shared one).
+pub fn expand_all_with(
+    f: &Fragments,
+    local: &HashMap<String, ActionRef>,
+    children: &[Element],
+) -> Result<Vec<Element>, ExpandError> {
     BUDGET.with(|b| b.0.set(MAX_ELEMENTS));
-    expand_list(f, children, 0, None)
+    expand_list(&Scope { f, local }, children, 0, None)
+}
+
+/// The references an expansion sees: the fragments, and a card's local actions.
+struct Scope<'a> {
+    f: &'a Fragments,
+    local: &'a HashMap<String, ActionRef>,
+}
+
+impl Scope<'_> {
+    fn action(&self, name: &str) -> Option<&ActionRef> {
+        self.local.get(name).or_else(|| self.f.actions.get(name))
+    }
+}
+
+impl std::ops::Deref for Scope<'_> {
+    type Target = Fragments;
+
+    fn deref(&self) -> &Fragments {
+        self.f
+    }
 }
 
 thread_local! {
@@ -57,7 +89,7 @@ thread_local! {
 }
 
 fn expand_list(
-    f: &Fragments,
+    f: &Scope<'_>,
     list: &[Element],
     depth: u32,
     site: Option<&Element>,
@@ -71,7 +103,7 @@ fn expand_list(
 
 /// [`expand_list`] of elements the expansion owns: they move into the result.
 fn expand_owned(
-    f: &Fragments,
+    f: &Scope<'_>,
     list: Vec<Element>,
     depth: u32,
     site: Option<&Element>,
@@ -104,7 +136,7 @@ fn attr_str<'a>(e: &'a Element, name: &str) -> Option<&'a Str> {
 /// else what the reference expands to. `site` is the card element whose reference is
 /// being expanded (for error lines). An owned `e` is moved, a borrowed one copied.
 fn expand_one(
-    f: &Fragments,
+    f: &Scope<'_>,
     e: Cow<'_, Element>,
     depth: u32,
     site: Option<&Element>,
@@ -150,10 +182,14 @@ fn expand_one(
     let here = site.unwrap_or(e);
     match e.name.as_str() {
         "action" => {
-            let r = f
-                .actions
-                .get(name.as_str())
-                .ok_or_else(|| unknown(here, "action", &name, f.actions.keys()))?;
+            let r = f.action(&name).ok_or_else(|| {
+                unknown(
+                    here,
+                    "action",
+                    &name,
+                    f.local.keys().chain(f.actions.keys()),
+                )
+            })?;
             let plugged: Vec<Cow<'_, Element>> = if has_macro(&r.body) {
                 let plugged = plug_macros(&r.body, &macro_args(e));
                 plugged.into_iter().map(Cow::Owned).collect()
@@ -278,7 +314,7 @@ fn plug_list(list: &[Element], args: &[&Element], next: &mut usize) -> Vec<Eleme
 
 /// The MACRO value and test parameters of the site applied to one referenced action.
 fn parameters(
-    f: &Fragments,
+    f: &Scope<'_>,
     site: &Element,
     a: &mut Element,
     depth: u32,
