@@ -129,14 +129,34 @@ impl LineIndex {
 }
 
 fn convert(node: roxmltree::Node<'_, '_>, lines: &LineIndex) -> Element {
-    let mut text = String::new();
-    let mut children = Vec::new();
+    // Most elements have no text but whitespace, or one text node: only several text
+    // nodes (text around child elements) are joined in a new string.
+    let (mut elements, mut texts, mut only_text) = (0, 0, "");
     for c in node.children() {
         if c.is_element() {
-            children.push(convert(c, lines));
+            elements += 1;
         } else if c.is_text() {
-            text.push_str(c.text().unwrap_or(""));
+            let t = c.text().unwrap_or("");
+            if !t.trim().is_empty() {
+                texts += 1;
+                only_text = t;
+            }
         }
+    }
+    let text = match texts {
+        0 => Str::default(),
+        1 => only_text.trim().into(),
+        _ => {
+            let mut text = String::new();
+            for c in node.children().filter(|c| c.is_text()) {
+                text.push_str(c.text().unwrap_or(""));
+            }
+            text.trim().into()
+        }
+    };
+    let mut children = Vec::with_capacity(elements);
+    for c in node.children().filter(|c| c.is_element()) {
+        children.push(convert(c, lines));
     }
     Element {
         name: node.tag_name().name().into(),
@@ -146,7 +166,7 @@ fn convert(node: roxmltree::Node<'_, '_>, lines: &LineIndex) -> Element {
             .map(|a| (a.name().into(), a.value().into()))
             .collect(),
         children,
-        text: text.trim().into(),
+        text,
         line: lines.line(node.range().start),
         from_ref: None,
     }
@@ -165,6 +185,10 @@ mod tests {
         assert_eq!(init.line, 4);
         assert_eq!(init.child("colors").unwrap().text, "red");
         assert_eq!(e.descendants().len(), 3);
+        // Text around child elements is joined, then trimmed.
+        let e = parse("<a>\n x <b/>\n <c> z </c> y \n</a>").unwrap();
+        assert_eq!(e.text, "x \n  y");
+        assert_eq!(e.children[1].text, "z");
     }
 
     #[test]
