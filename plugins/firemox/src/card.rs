@@ -164,7 +164,11 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
     }
     let mut seen = std::collections::HashSet::new();
     tags.retain(|t| seen.insert(t.clone()));
-    let mut def = json!({ "properties": Value::Object(props), "tags": tags });
+    // Moved in, not `json!`'s deep copy of the properties.
+    let mut def = Map::new();
+    def.insert("properties".into(), Value::Object(props));
+    def.insert("tags".into(), tags.into());
+    let mut def = Value::Object(def);
     if missing.is_empty() && !parts.triggers.is_empty() {
         def["trigger"] = Value::Array(parts.triggers);
     }
