@@ -540,6 +540,20 @@ mod tests {
         let site = crate::tree::parse("<x><action ref=\"r29\"/></x>").unwrap();
         let e = expand_all(&f, &site.children).unwrap_err();
         assert!(e.message.contains("more than"), "{}", e.message);
+        // A plain expansion is computed once, then shared.
+        let f = fragments();
+        let plain = f
+            .plain_expansion("action", "hit", &[("value", "2")])
+            .unwrap();
+        assert_eq!(
+            *plain,
+            expand(r#"<x><action ref="hit" value="2"/></x>"#).unwrap()
+        );
+        let again = f
+            .plain_expansion("action", "hit", &[("value", "2")])
+            .unwrap();
+        assert!(std::sync::Arc::ptr_eq(&plain, &again));
+        assert!(f.plain_expansion("action", "hitt", &[]).is_err());
         // Runtime references stay as written.
         let v = expand(r#"<x><add-ability ref="this"/></x>"#).unwrap();
         assert_eq!(v[0].attr("ref"), Some("this"));

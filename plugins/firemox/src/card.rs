@@ -406,14 +406,8 @@ pub fn expands_to(
     attrs: &[(&str, &str)],
     list: &[Element],
 ) -> bool {
-    let mut all = vec![("ref".into(), name.into())];
-    all.extend(attrs.iter().map(|&(k, v)| (k.into(), v.into())));
-    let site = Element {
-        name: kind.into(),
-        attrs: all,
-        ..Element::default()
-    };
-    firemox_xml::expand::expand_all(f, &[site]).is_ok_and(|v| v == list)
+    f.plain_expansion(kind, name, attrs)
+        .is_ok_and(|v| v.as_slice() == list)
 }
 
 /// A card name as a class name: lowercase letters and digits, `_` between words
