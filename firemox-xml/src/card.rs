@@ -102,7 +102,7 @@ fn card_of(
         None => HashMap::new(),
     };
     let refs = (fragments, &local);
-    let expand = |list: &[Element]| {
+    let expand = |list: Vec<Element>| {
         expand_all_with(fragments, &local, list).map_err(|e| reference_error(file, e))
     };
     let mut card = Card {
@@ -120,14 +120,15 @@ fn card_of(
         line: root.line,
         warnings: Vec::new(),
     };
-    for top in &root.children {
+    // The card's elements move into the card (no copies).
+    for top in root.children {
         match top.name.as_str() {
-            "init" => init(file, top, refs, &mut card)?,
-            "abilities" => card.abilities = expand(&top.children)?,
-            "modifiers" => card.modifiers = expand(&top.children)?,
-            "attachment" => card.attachment = expand(std::slice::from_ref(top))?.into_iter().next(),
+            "init" => init(file, &top, refs, &mut card)?,
+            "abilities" => card.abilities = expand(top.children)?,
+            "modifiers" => card.modifiers = expand(top.children)?,
+            "attachment" => card.attachment = expand(vec![top])?.into_iter().next(),
             "rules-author-comment" | "actions" => {}
-            _ => card.other.push(top.clone()),
+            _ => card.other.push(top),
         }
     }
     local_abilities(file, &card)?;
@@ -213,7 +214,8 @@ fn init(
                         };
                         if let Some(v) = r.child("value") {
                             let mut v = v.clone();
-                            v.children = expand_all_with(f, local, &v.children)
+                            let children = std::mem::take(&mut v.children);
+                            v.children = expand_all_with(f, local, children)
                                 .map_err(|e| reference_error(file, e))?;
                             card.computed.push((index.to_owned(), v));
                         }

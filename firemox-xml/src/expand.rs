@@ -50,18 +50,21 @@ pub struct ExpandError {
 /// Expands every reference in `children` (the card's line numbers are kept on elements
 /// written in the card).
 pub fn expand_all(f: &Fragments, children: &[Element]) -> Result<Vec<Element>, ExpandError> {
-    expand_all_with(f, &HashMap::new(), children)
+    BUDGET.with(|b| b.0.set(MAX_ELEMENTS));
+    let local = HashMap::new();
+    expand_list(&Scope { f, local: &local }, children, 0, None)
 }
 
-/// [`expand_all`] with `local` action references (a card's own `<actions>` declarations)
+/// [`expand_all`] of elements the caller gives up (they move into the result instead of
+/// being copied), with `local` action references (a card's own `<actions>` declarations)
 /// in front of the fragments' (a local name hides a shared one).
 pub fn expand_all_with(
     f: &Fragments,
     local: &HashMap<String, ActionRef>,
-    children: &[Element],
+    children: Vec<Element>,
 ) -> Result<Vec<Element>, ExpandError> {
     BUDGET.with(|b| b.0.set(MAX_ELEMENTS));
-    expand_list(&Scope { f, local }, children, 0, None)
+    expand_owned(&Scope { f, local }, children, 0, None)
 }
 
 /// The references an expansion sees: the fragments, and a card's local actions.
