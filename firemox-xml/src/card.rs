@@ -138,6 +138,19 @@ fn card_of(
 /// `<insert-ability ref>` / `<add-ability ref>` that are not shared references name one of
 /// the card's own abilities (`reference-name`), or `this`.
 fn local_abilities(file: &str, card: &Card) -> Result<(), Error> {
+    fn names_one(e: &Element) -> bool {
+        matches!(e.name.as_str(), "insert-ability" | "add-ability")
+            && e.attr("ref").is_some_and(|r| r != "this")
+            || e.children.iter().any(names_one)
+    }
+    let mut tops = card
+        .abilities
+        .iter()
+        .chain(&card.modifiers)
+        .chain(&card.attachment);
+    if !tops.any(names_one) {
+        return Ok(());
+    }
     let all: Vec<&Element> = card
         .abilities
         .iter()

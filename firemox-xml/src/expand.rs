@@ -104,18 +104,31 @@ fn expand_list(
     Ok(out)
 }
 
-/// [`expand_list`] of elements the expansion owns: they move into the result.
+/// [`expand_list`] of elements the expansion owns: they move into the result. Elements
+/// naming no reference are expanded where they are; from the first reference on, the
+/// list is rebuilt.
 fn expand_owned(
     f: &Scope<'_>,
-    list: Vec<Element>,
+    mut list: Vec<Element>,
     depth: u32,
     site: Option<&Element>,
 ) -> Result<Vec<Element>, ExpandError> {
-    let mut out = Vec::with_capacity(list.len());
-    for e in list {
-        expand_one(f, Cow::Owned(e), depth, site, &mut out)?;
+    for i in 0..list.len() {
+        let Some(name) = reference(f, &list[i], depth, site)? else {
+            let children = std::mem::take(&mut list[i].children);
+            list[i].children = expand_owned(f, children, depth, site)?;
+            continue;
+        };
+        let mut rest = list.split_off(i).into_iter();
+        if let Some(first) = rest.next() {
+            expand_reference(f, &first, name, depth, site, &mut list)?;
+        }
+        for e in rest {
+            expand_one(f, Cow::Owned(e), depth, site, &mut list)?;
+        }
+        break;
     }
-    Ok(out)
+    Ok(list)
 }
 
 /// `e` without its children (which are expanded on their own).
@@ -145,28 +158,7 @@ fn expand_one(
     site: Option<&Element>,
     out: &mut Vec<Element>,
 ) -> Result<(), ExpandError> {
-    let left = BUDGET.with(|b| {
-        let n = b.0.get().saturating_sub(1);
-        b.0.set(n);
-        n
-    });
-    if left == 0 {
-        return Err(err(site.unwrap_or(&e), &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
-    }
-    if depth > MAX_DEPTH {
-        return Err(err(
-            site.unwrap_or(&e),
-            "references nest too deeply (a reference that refers to itself?)",
-        ));
-    }
-    let runtime = |n: &str| n == "this" || n.starts_with("context.");
-    let local_ability = |n: &str| {
-        matches!(e.name.as_str(), "insert-ability" | "add-ability") && !f.abilities.contains_key(n)
-    };
-    let reference = attr_str(&e, "ref")
-        .filter(|n| !runtime(n) && !local_ability(n))
-        .cloned();
-    let Some(name) = reference else {
+    let Some(name) = reference(f, &e, depth, site)? else {
         match e {
             Cow::Borrowed(e) => {
                 let mut copy = shell(e);
@@ -181,7 +173,49 @@ fn expand_one(
         }
         return Ok(());
     };
-    let e: &Element = &e;
+    expand_reference(f, &e, name, depth, site, out)
+}
+
+/// The reference `e` names that expansion replaces (`None`: `e` stays, its children
+/// expanded), counting `e` against the budget and checking the depth.
+fn reference(
+    f: &Scope<'_>,
+    e: &Element,
+    depth: u32,
+    site: Option<&Element>,
+) -> Result<Option<Str>, ExpandError> {
+    let left = BUDGET.with(|b| {
+        let n = b.0.get().saturating_sub(1);
+        b.0.set(n);
+        n
+    });
+    if left == 0 {
+        return Err(err(site.unwrap_or(e), &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
+    }
+    if depth > MAX_DEPTH {
+        return Err(err(
+            site.unwrap_or(e),
+            "references nest too deeply (a reference that refers to itself?)",
+        ));
+    }
+    let runtime = |n: &str| n == "this" || n.starts_with("context.");
+    let local_ability = |n: &str| {
+        matches!(e.name.as_str(), "insert-ability" | "add-ability") && !f.abilities.contains_key(n)
+    };
+    Ok(attr_str(e, "ref")
+        .filter(|n| !runtime(n) && !local_ability(n))
+        .cloned())
+}
+
+/// What `e`, naming the reference `name`, expands to, into `out`.
+fn expand_reference(
+    f: &Scope<'_>,
+    e: &Element,
+    name: Str,
+    depth: u32,
+    site: Option<&Element>,
+    out: &mut Vec<Element>,
+) -> Result<(), ExpandError> {
     let here = site.unwrap_or(e);
     match e.name.as_str() {
         "action" => {
