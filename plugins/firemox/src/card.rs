@@ -162,8 +162,15 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
         tags.push("untranslated".into());
         props.insert("missing".into(), json!(missing.join("; ")));
     }
-    let mut seen = std::collections::HashSet::new();
-    tags.retain(|t| seen.insert(t.clone()));
+    // The first of each tag, in order (a card has a few: no set of copies).
+    let mut i = 0;
+    while i < tags.len() {
+        if tags[..i].contains(&tags[i]) {
+            tags.remove(i);
+        } else {
+            i += 1;
+        }
+    }
     // Moved in, not `json!`'s deep copy of the properties.
     let mut def = Map::new();
     def.insert("properties".into(), Value::Object(props));
