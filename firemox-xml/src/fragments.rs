@@ -36,9 +36,12 @@ pub struct Fragments {
     plain: Plain,
 }
 
+/// A [`Fragments::plain_expansion`]: the elements, or why the reference does not expand.
+pub type Expansion = Result<Arc<Vec<Element>>, ExpandError>;
+
 /// Expansions of references named without parameters, by kind, name and attributes.
 #[derive(Default)]
-struct Plain(Mutex<HashMap<String, Result<Arc<Vec<Element>>, ExpandError>>>);
+struct Plain(Mutex<HashMap<String, Expansion>>);
 
 /// A clone starts with no expansions (its references may be changed before it expands).
 impl Clone for Plain {
@@ -126,12 +129,7 @@ impl Fragments {
     /// plugged actions) expands to: translators compare a card's expanded elements with it
     /// to recognise a reference used plainly. Each is expanded once and then shared, so
     /// the public maps must not change after the first call (a clone starts afresh).
-    pub fn plain_expansion(
-        &self,
-        kind: &str,
-        name: &str,
-        attrs: &[(&str, &str)],
-    ) -> Result<Arc<Vec<Element>>, ExpandError> {
+    pub fn plain_expansion(&self, kind: &str, name: &str, attrs: &[(&str, &str)]) -> Expansion {
         let mut key = format!("{kind}\0{name}");
         for (k, v) in attrs {
             key.push('\0');
