@@ -3,9 +3,9 @@
 //! Words of `<idcards>`, `<properties>` and `<colors>` are checked against the aliases
 //! (an unknown one is a warning with its line: Magic Project's compiler reports and skips it).
 
-use crate::decode::{decode, Encoding};
 use std::collections::HashMap;
 
+use crate::decode::{decode, Encoding};
 use crate::expand::{expand_all_with, ExpandError};
 use crate::fragments::{ActionRef, Fragments};
 use crate::tree::{self, Element};

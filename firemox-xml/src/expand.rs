@@ -19,7 +19,6 @@
 //! recursive, with a depth limit that reports a cycle instead of looping.
 
 use std::borrow::Cow;
-
 use std::collections::HashMap;
 
 use crate::fragments::{ActionRef, Fragments};
