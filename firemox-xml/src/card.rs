@@ -3,8 +3,10 @@
 //! Words of `<idcards>`, `<properties>` and `<colors>` are checked against the aliases
 //! (an unknown one is a warning with its line: Magic Project's compiler reports and skips it).
 
+use std::collections::HashMap;
+
 use crate::decode::{decode, Encoding};
-use crate::expand::{expand_all, ExpandError};
+use crate::expand::{expand_all_with, ExpandError};
 use crate::fragments::{ActionRef, Fragments};
 use crate::tree::{self, Element};
 use crate::{Error, ErrorKind};
@@ -95,16 +97,14 @@ fn card_of(
             "the card has no `name`; add name=\"<card name>\"",
         ));
     };
-    let local;
-    let fragments = match root.child("actions") {
-        Some(decls) => {
-            local = with_local_actions(fragments, decls, file)?;
-            &local
-        }
-        None => fragments,
+    let local = match root.child("actions") {
+        Some(decls) => local_actions(decls, file)?,
+        None => HashMap::new(),
     };
-    let expand =
-        |list: &[Element]| expand_all(fragments, list).map_err(|e| reference_error(file, e));
+    let refs = (fragments, &local);
+    let expand = |list: Vec<Element>| {
+        expand_all_with(fragments, &local, list).map_err(|e| reference_error(file, e))
+    };
     let mut card = Card {
         name: name.to_owned(),
         encoding,
@@ -120,14 +120,15 @@ fn card_of(
         line: root.line,
         warnings: Vec::new(),
     };
-    for top in &root.children {
+    // The card's elements move into the card (no copies).
+    for top in root.children {
         match top.name.as_str() {
-            "init" => init(file, top, fragments, &mut card)?,
-            "abilities" => card.abilities = expand(&top.children)?,
-            "modifiers" => card.modifiers = expand(&top.children)?,
-            "attachment" => card.attachment = expand(std::slice::from_ref(top))?.into_iter().next(),
+            "init" => init(file, &top, refs, &mut card)?,
+            "abilities" => card.abilities = expand(top.children)?,
+            "modifiers" => card.modifiers = expand(top.children)?,
+            "attachment" => card.attachment = expand(vec![top])?.into_iter().next(),
             "rules-author-comment" | "actions" => {}
-            _ => card.other.push(top.clone()),
+            _ => card.other.push(top),
         }
     }
     local_abilities(file, &card)?;
@@ -137,6 +138,19 @@ fn card_of(
 /// `<insert-ability ref>` / `<add-ability ref>` that are not shared references name one of
 /// the card's own abilities (`reference-name`), or `this`.
 fn local_abilities(file: &str, card: &Card) -> Result<(), Error> {
+    fn names_one(e: &Element) -> bool {
+        matches!(e.name.as_str(), "insert-ability" | "add-ability")
+            && e.attr("ref").is_some_and(|r| r != "this")
+            || e.children.iter().any(names_one)
+    }
+    let mut tops = card
+        .abilities
+        .iter()
+        .chain(&card.modifiers)
+        .chain(&card.attachment);
+    if !tops.any(names_one) {
+        return Ok(());
+    }
     let all: Vec<&Element> = card
         .abilities
         .iter()
@@ -158,13 +172,10 @@ fn local_abilities(file: &str, card: &Card) -> Result<(), Error> {
     Ok(())
 }
 
-/// The fragments plus the card's own `<actions><action reference-name>` declarations.
-fn with_local_actions(
-    fragments: &Fragments,
-    decls: &Element,
-    file: &str,
-) -> Result<Fragments, Error> {
-    let mut f = fragments.clone();
+/// The card's own `<actions><action reference-name>` declarations (in front of the
+/// fragments' action references while the card is expanded).
+fn local_actions(decls: &Element, file: &str) -> Result<HashMap<String, ActionRef>, Error> {
+    let mut local = HashMap::new();
     for a in &decls.children {
         let Some(name) = a.attr("reference-name") else {
             return Err(Error::at(
@@ -174,7 +185,7 @@ fn with_local_actions(
             ));
         };
         let takes_parameters = a.attr("macro") != Some("false");
-        f.actions.insert(
+        local.insert(
             name.to_owned(),
             ActionRef {
                 body: a.children.clone(),
@@ -182,7 +193,7 @@ fn with_local_actions(
             },
         );
     }
-    Ok(f)
+    Ok(local)
 }
 
 fn reference_error(file: &str, e: ExpandError) -> Error {
@@ -195,8 +206,15 @@ fn reference_error(file: &str, e: ExpandError) -> Error {
     }
 }
 
-/// `<init>`: registers, colours, card types and properties.
-fn init(file: &str, init: &Element, f: &Fragments, card: &mut Card) -> Result<(), Error> {
+/// `<init>`: registers, colours, card types and properties (`refs`: the fragments and the
+/// card's local actions).
+fn init(
+    file: &str,
+    init: &Element,
+    refs: (&Fragments, &HashMap<String, ActionRef>),
+    card: &mut Card,
+) -> Result<(), Error> {
+    let (f, local) = refs;
     for part in &init.children {
         match part.name.as_str() {
             "registers" => {
@@ -209,8 +227,9 @@ fn init(file: &str, init: &Element, f: &Fragments, card: &mut Card) -> Result<()
                         };
                         if let Some(v) = r.child("value") {
                             let mut v = v.clone();
-                            v.children =
-                                expand_all(f, &v.children).map_err(|e| reference_error(file, e))?;
+                            let children = std::mem::take(&mut v.children);
+                            v.children = expand_all_with(f, local, children)
+                                .map_err(|e| reference_error(file, e))?;
                             card.computed.push((index.to_owned(), v));
                         }
                         continue;

@@ -18,8 +18,11 @@
 //! The top elements of each expansion remember the reference (`from_ref`). Expansion is
 //! recursive, with a depth limit that reports a cycle instead of looping.
 
-use crate::fragments::Fragments;
-use crate::tree::Element;
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::fragments::{ActionRef, Fragments};
+use crate::tree::{Element, Str};
 
 /// How deep references may nest (the corpus needs fewer than 10).
 const MAX_DEPTH: u32 = 40;
@@ -47,7 +50,40 @@ pub struct ExpandError {
 /// written in the card).
 pub fn expand_all(f: &Fragments, children: &[Element]) -> Result<Vec<Element>, ExpandError> {
     BUDGET.with(|b| b.0.set(MAX_ELEMENTS));
-    expand_list(f, children, 0, None)
+    let local = HashMap::new();
+    expand_list(&Scope { f, local: &local }, children, 0, None)
+}
+
+/// [`expand_all`] of elements the caller gives up (they move into the result instead of
+/// being copied), with `local` action references (a card's own `<actions>` declarations)
+/// in front of the fragments' (a local name hides a shared one).
+pub fn expand_all_with(
+    f: &Fragments,
+    local: &HashMap<String, ActionRef>,
+    children: Vec<Element>,
+) -> Result<Vec<Element>, ExpandError> {
+    BUDGET.with(|b| b.0.set(MAX_ELEMENTS));
+    expand_owned(&Scope { f, local }, children, 0, None)
+}
+
+/// The references an expansion sees: the fragments, and a card's local actions.
+struct Scope<'a> {
+    f: &'a Fragments,
+    local: &'a HashMap<String, ActionRef>,
+}
+
+impl Scope<'_> {
+    fn action(&self, name: &str) -> Option<&ActionRef> {
+        self.local.get(name).or_else(|| self.f.actions.get(name))
+    }
+}
+
+impl std::ops::Deref for Scope<'_> {
+    type Target = Fragments;
+
+    fn deref(&self) -> &Fragments {
+        self.f
+    }
 }
 
 thread_local! {
@@ -55,38 +91,109 @@ thread_local! {
 }
 
 fn expand_list(
-    f: &Fragments,
+    f: &Scope<'_>,
     list: &[Element],
     depth: u32,
     site: Option<&Element>,
 ) -> Result<Vec<Element>, ExpandError> {
     let mut out = Vec::with_capacity(list.len());
     for e in list {
-        expand_one(f, e, depth, site, &mut out)?;
+        expand_one(f, Cow::Borrowed(e), depth, site, &mut out)?;
     }
     Ok(out)
 }
 
-/// `site` is the card element whose reference is being expanded (for error lines).
+/// [`expand_list`] of elements the expansion owns: they move into the result. Elements
+/// naming no reference are expanded where they are; from the first reference on, the
+/// list is rebuilt.
+fn expand_owned(
+    f: &Scope<'_>,
+    mut list: Vec<Element>,
+    depth: u32,
+    site: Option<&Element>,
+) -> Result<Vec<Element>, ExpandError> {
+    for i in 0..list.len() {
+        let Some(name) = reference(f, &list[i], depth, site)? else {
+            let children = std::mem::take(&mut list[i].children);
+            list[i].children = expand_owned(f, children, depth, site)?;
+            continue;
+        };
+        let mut rest = list.split_off(i).into_iter();
+        if let Some(first) = rest.next() {
+            expand_reference(f, &first, name, depth, site, &mut list)?;
+        }
+        for e in rest {
+            expand_one(f, Cow::Owned(e), depth, site, &mut list)?;
+        }
+        break;
+    }
+    Ok(list)
+}
+
+/// `e` without its children (which are expanded on their own).
+fn shell(e: &Element) -> Element {
+    Element {
+        name: e.name.clone(),
+        attrs: e.attrs.clone(),
+        children: Vec::new(),
+        text: e.text.clone(),
+        line: e.line,
+        from_ref: e.from_ref.clone(),
+    }
+}
+
+/// An attribute's value, shared.
+fn attr_str<'a>(e: &'a Element, name: &str) -> Option<&'a Str> {
+    e.attrs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+/// `e` expanded into `out`: a copy of it (children expanded) when it names no reference,
+/// else what the reference expands to. `site` is the card element whose reference is
+/// being expanded (for error lines). An owned `e` is moved, a borrowed one copied.
 fn expand_one(
-    f: &Fragments,
-    e: &Element,
+    f: &Scope<'_>,
+    e: Cow<'_, Element>,
     depth: u32,
     site: Option<&Element>,
     out: &mut Vec<Element>,
 ) -> Result<(), ExpandError> {
-    let here = site.unwrap_or(e);
+    let Some(name) = reference(f, &e, depth, site)? else {
+        match e {
+            Cow::Borrowed(e) => {
+                let mut copy = shell(e);
+                copy.children = expand_list(f, &e.children, depth, site)?;
+                out.push(copy);
+            }
+            Cow::Owned(mut e) => {
+                let children = std::mem::take(&mut e.children);
+                e.children = expand_owned(f, children, depth, site)?;
+                out.push(e);
+            }
+        }
+        return Ok(());
+    };
+    expand_reference(f, &e, name, depth, site, out)
+}
+
+/// The reference `e` names that expansion replaces (`None`: `e` stays, its children
+/// expanded), counting `e` against the budget and checking the depth.
+fn reference(
+    f: &Scope<'_>,
+    e: &Element,
+    depth: u32,
+    site: Option<&Element>,
+) -> Result<Option<Str>, ExpandError> {
     let left = BUDGET.with(|b| {
         let n = b.0.get().saturating_sub(1);
         b.0.set(n);
         n
     });
     if left == 0 {
-        return Err(err(here, &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
+        return Err(err(site.unwrap_or(e), &format!("references expand to more than {MAX_ELEMENTS} elements; a reference that names others many times over?")));
     }
     if depth > MAX_DEPTH {
         return Err(err(
-            here,
+            site.unwrap_or(e),
             "references nest too deeply (a reference that refers to itself?)",
         ));
     }
@@ -94,29 +201,48 @@ fn expand_one(
     let local_ability = |n: &str| {
         matches!(e.name.as_str(), "insert-ability" | "add-ability") && !f.abilities.contains_key(n)
     };
-    let Some(name) = e.attr("ref").filter(|n| !runtime(n) && !local_ability(n)) else {
-        let mut copy = Element {
-            children: Vec::new(),
-            ..e.clone()
-        };
-        copy.children = expand_list(f, &e.children, depth, site)?;
-        out.push(copy);
-        return Ok(());
-    };
-    let name = name.to_owned();
+    Ok(attr_str(e, "ref")
+        .filter(|n| !runtime(n) && !local_ability(n))
+        .cloned())
+}
+
+/// What `e`, naming the reference `name`, expands to, into `out`.
+fn expand_reference(
+    f: &Scope<'_>,
+    e: &Element,
+    name: Str,
+    depth: u32,
+    site: Option<&Element>,
+    out: &mut Vec<Element>,
+) -> Result<(), ExpandError> {
+    let here = site.unwrap_or(e);
     match e.name.as_str() {
         "action" => {
-            let r = f
-                .actions
-                .get(&name)
-                .ok_or_else(|| unknown(here, "action", &name, f.actions.keys()))?;
-            let plugged = plug_macros(&r.body, &macro_args(e));
-            for mut a in plugged {
-                if r.takes_parameters {
+            let r = f.action(&name).ok_or_else(|| {
+                unknown(
+                    here,
+                    "action",
+                    &name,
+                    f.local.keys().chain(f.actions.keys()),
+                )
+            })?;
+            let plugged: Vec<Cow<'_, Element>> = if has_macro(&r.body) {
+                let plugged = plug_macros(&r.body, &macro_args(e));
+                plugged.into_iter().map(Cow::Owned).collect()
+            } else {
+                r.body.iter().map(Cow::Borrowed).collect()
+            };
+            let takes = r.takes_parameters && has_parameters(e);
+            for a in plugged {
+                let a = if takes {
+                    let mut a = a.into_owned();
                     parameters(f, e, &mut a, depth, here)?;
-                }
+                    Cow::Owned(a)
+                } else {
+                    a
+                };
                 let before = out.len();
-                expand_one(f, &a, depth + 1, Some(here), out)?;
+                expand_one(f, a, depth + 1, Some(here), out)?;
                 for x in &mut out[before..] {
                     x.from_ref.get_or_insert_with(|| name.clone());
                 }
@@ -125,11 +251,17 @@ fn expand_one(
         "ability" | "add-ability" => {
             let r = f
                 .abilities
-                .get(&name)
+                .get(name.as_str())
                 .ok_or_else(|| unknown(here, "ability", &name, f.abilities.keys()))?;
-            let plugged = plug_macros(std::slice::from_ref(r), &macro_args(e));
             let before = out.len();
-            expand_list(f, &plugged, depth + 1, Some(here)).map(|v| out.extend(v))?;
+            let body = std::slice::from_ref(r);
+            if has_macro(body) {
+                for a in plug_macros(body, &macro_args(e)) {
+                    expand_one(f, Cow::Owned(a), depth + 1, Some(here), out)?;
+                }
+            } else {
+                expand_one(f, Cow::Borrowed(r), depth + 1, Some(here), out)?;
+            }
             for x in &mut out[before..] {
                 x.from_ref = Some(name.clone());
             }
@@ -137,12 +269,10 @@ fn expand_one(
         "attachment" => {
             let r = f
                 .attachments
-                .get(&name)
+                .get(name.as_str())
                 .ok_or_else(|| unknown(here, "attachment", &name, f.attachments.keys()))?;
-            let mut a = Element {
-                name: e.name.clone(),
-                ..r.clone()
-            };
+            let mut a = shell(r);
+            a.name = e.name.clone();
             a.attrs.retain(|(k, _)| k != "reference-name");
             a.children = expand_list(f, &r.children, depth + 1, Some(here))?;
             a.children.extend(expand_list(f, &e.children, depth, site)?);
@@ -152,11 +282,11 @@ fn expand_one(
         _ => {
             let r = f
                 .tests
-                .get(&name)
+                .get(name.as_str())
                 .ok_or_else(|| unknown(here, "test", &name, f.tests.keys()))?;
             let referenced = expand_list(f, &r.children, depth + 1, Some(here))?;
             let own = expand_list(f, &e.children, depth, site)?;
-            let mut copy = e.clone();
+            let mut copy = shell(e);
             copy.attrs.retain(|(k, _)| k != "ref");
             copy.children = and_of(e, referenced, own);
             copy.from_ref = Some(name);
@@ -164,6 +294,21 @@ fn expand_one(
         }
     }
     Ok(())
+}
+
+/// Whether a `<macro>` is anywhere in `list` (else plugging changes nothing).
+fn has_macro(list: &[Element]) -> bool {
+    list.iter()
+        .any(|e| e.name == "macro" || has_macro(&e.children))
+}
+
+/// Whether the site gives a referenced action MACRO parameters ([`parameters`]).
+fn has_parameters(site: &Element) -> bool {
+    site.attr("value").is_some()
+        || site
+            .children
+            .iter()
+            .any(|c| matches!(c.name.as_str(), "value" | "test" | "counter-test"))
 }
 
 /// The `<actions>` children of a reference site: what its `<macro>` nodes take.
@@ -195,10 +340,7 @@ fn plug_list(list: &[Element], args: &[&Element], next: &mut usize) -> Vec<Eleme
             }
             *next += 1;
         } else {
-            let mut c = Element {
-                children: Vec::new(),
-                ..e.clone()
-            };
+            let mut c = shell(e);
             c.children = plug_list(&e.children, args, next);
             out.push(c);
         }
@@ -208,15 +350,18 @@ fn plug_list(list: &[Element], args: &[&Element], next: &mut usize) -> Vec<Eleme
 
 /// The MACRO value and test parameters of the site applied to one referenced action.
 fn parameters(
-    f: &Fragments,
+    f: &Scope<'_>,
     site: &Element,
     a: &mut Element,
     depth: u32,
     here: &Element,
 ) -> Result<(), ExpandError> {
     if a.attr("value").is_none() && a.child("value").is_none() {
-        if let Some(v) = site.attr("value") {
-            a.set_attr("value", v);
+        if let Some(v) = attr_str(site, "value") {
+            match a.attrs.iter_mut().find(|(k, _)| k == "value") {
+                Some(x) => x.1 = v.clone(),
+                None => a.attrs.insert(0, ("value".into(), v.clone())),
+            }
         } else if let Some(v) = site.child("value") {
             a.children.insert(0, v.clone());
         }
@@ -227,13 +372,13 @@ fn parameters(
         match a.children.iter().position(|c| c.name == "test") {
             Some(i) => {
                 let old = a.children.remove(i);
-                let old = expand_list(f, std::slice::from_ref(&old), depth + 1, Some(here))?;
+                let old = expand_owned(f, vec![old], depth + 1, Some(here))?;
                 let old: Vec<Element> = old.into_iter().flat_map(|t| t.children).collect();
                 a.children.insert(
                     0,
                     Element {
                         children: and_of(t, old, given),
-                        ..t.clone()
+                        ..shell(t)
                     },
                 );
             }
@@ -242,7 +387,7 @@ fn parameters(
                 Element {
                     children: given,
                     attrs: Vec::new(),
-                    ..t.clone()
+                    ..shell(t)
                 },
             ),
         }
@@ -252,7 +397,6 @@ fn parameters(
     }
     Ok(())
 }
-
 /// Every `<counter>` in the subtree gets the counter-test (ANDed with its own test).
 fn give_counter_test(e: &mut Element, ct: &Element) {
     for c in &mut e.children {
@@ -268,7 +412,7 @@ fn give_counter_test(e: &mut Element, ct: &Element) {
                 name: "test".into(),
                 attrs: Vec::new(),
                 children: and_of(ct, own, ct.children.clone()),
-                text: String::new(),
+                text: Str::default(),
                 line: ct.line,
                 from_ref: None,
             };
@@ -292,7 +436,7 @@ fn and_of(at: &Element, a: Vec<Element>, b: Vec<Element>) -> Vec<Element> {
         name: "and".into(),
         attrs: Vec::new(),
         children,
-        text: String::new(),
+        text: Str::default(),
         line: at.line,
         from_ref: None,
     }]
@@ -432,6 +576,20 @@ mod tests {
         let site = crate::tree::parse("<x><action ref=\"r29\"/></x>").unwrap();
         let e = expand_all(&f, &site.children).unwrap_err();
         assert!(e.message.contains("more than"), "{}", e.message);
+        // A plain expansion is computed once, then shared.
+        let f = fragments();
+        let plain = f
+            .plain_expansion("action", "hit", &[("value", "2")])
+            .unwrap();
+        assert_eq!(
+            *plain,
+            expand(r#"<x><action ref="hit" value="2"/></x>"#).unwrap()
+        );
+        let again = f
+            .plain_expansion("action", "hit", &[("value", "2")])
+            .unwrap();
+        assert!(std::sync::Arc::ptr_eq(&plain, &again));
+        assert!(f.plain_expansion("action", "hitt", &[]).is_err());
         // Runtime references stay as written.
         let v = expand(r#"<x><add-ability ref="this"/></x>"#).unwrap();
         assert_eq!(v[0].attr("ref"), Some("this"));

@@ -4,7 +4,9 @@
 //! by every card's expansion ([`crate::expand`]).
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
+use crate::expand::{expand_all, ExpandError};
 use crate::tree::{self, Element};
 use crate::Error;
 
@@ -30,6 +32,28 @@ pub struct Fragments {
     pub attachments: HashMap<String, Element>,
     /// `<alias name value>`.
     pub aliases: HashMap<String, i64>,
+    /// [`Fragments::plain_expansion`]s computed so far.
+    plain: Plain,
+}
+
+/// A [`Fragments::plain_expansion`]: the elements, or why the reference does not expand.
+pub type Expansion = Result<Arc<Vec<Element>>, ExpandError>;
+
+/// Expansions of references named without parameters, by kind, name and attributes.
+#[derive(Default)]
+struct Plain(Mutex<HashMap<String, Expansion>>);
+
+/// A clone starts with no expansions (its references may be changed before it expands).
+impl Clone for Plain {
+    fn clone(&self) -> Plain {
+        Plain::default()
+    }
+}
+
+impl std::fmt::Debug for Plain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Plain(..)")
+    }
 }
 
 impl Fragments {
@@ -99,6 +123,44 @@ impl Fragments {
             f.aliases.insert(name.to_owned(), v);
         }
         Ok(f)
+    }
+
+    /// What `<kind ref="name" attrs…/>` with nothing else (no MACRO test, counter-test or
+    /// plugged actions) expands to: translators compare a card's expanded elements with it
+    /// to recognise a reference used plainly. Each is expanded once and then shared, so
+    /// the public maps must not change after the first call (a clone starts afresh).
+    pub fn plain_expansion(&self, kind: &str, name: &str, attrs: &[(&str, &str)]) -> Expansion {
+        let mut key = format!("{kind}\0{name}");
+        for (k, v) in attrs {
+            key.push('\0');
+            key.push_str(k);
+            key.push('\0');
+            key.push_str(v);
+        }
+        let known = self
+            .plain
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some(known) = known {
+            return known;
+        }
+        let mut all = vec![("ref".into(), name.into())];
+        all.extend(attrs.iter().map(|&(k, v)| (k.into(), v.into())));
+        let site = Element {
+            name: kind.into(),
+            attrs: all,
+            ..Element::default()
+        };
+        let expanded = expand_all(self, &[site]).map(Arc::new);
+        self.plain
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, expanded.clone());
+        expanded
     }
 
     /// A number written as digits or as an alias (`manacost` → 255).

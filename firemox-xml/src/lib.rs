@@ -32,11 +32,13 @@ pub mod card;
 pub mod decode;
 pub mod expand;
 pub mod fragments;
+pub mod shared;
 pub mod tree;
 
 pub use card::{parse_card, Card};
 pub use decode::{decode, Encoding};
 pub use fragments::Fragments;
+pub use shared::Str;
 pub use tree::Element;
 
 /// What kind of problem an [`Error`] is.

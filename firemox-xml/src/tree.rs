@@ -4,24 +4,27 @@
 //! trimmed (card XML uses text only in `<idcards>`, `<properties>`, `<colors>` and
 //! `<rules-author-comment>`).
 
+pub use crate::shared::Str;
+
 /// One element: its local name (the Firemox namespace dropped), attributes in order,
-/// children, trimmed text, and its 1-based line in the file it came from.
+/// children, trimmed text, and its 1-based line in the file it came from. Its strings are
+/// [`Str`]s: copies of an element (reference expansion makes many) share their text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Element {
     /// The local name (`activated-ability`).
-    pub name: String,
+    pub name: Str,
     /// Attributes in document order (local names).
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<(Str, Str)>,
     /// Child elements.
     pub children: Vec<Element>,
     /// The element's own text, trimmed (empty when none).
-    pub text: String,
+    pub text: Str,
     /// 1-based line of the start tag (in the file it came from: a card's, or the
     /// references file's for an expanded reference).
     pub line: u32,
     /// The reference this element was expanded from (`cast-spell`, `target-creature`),
     /// set on the top elements of an expansion.
-    pub from_ref: Option<String>,
+    pub from_ref: Option<Str>,
 }
 
 impl Element {
@@ -36,8 +39,8 @@ impl Element {
     /// Sets (or adds, first) an attribute.
     pub fn set_attr(&mut self, name: &str, value: &str) {
         match self.attrs.iter_mut().find(|(k, _)| k == name) {
-            Some(a) => a.1 = value.to_owned(),
-            None => self.attrs.insert(0, (name.to_owned(), value.to_owned())),
+            Some(a) => a.1 = value.into(),
+            None => self.attrs.insert(0, (name.into(), value.into())),
         }
     }
 
@@ -65,9 +68,10 @@ impl Element {
 
     /// `<name a="v" ...>` as written, for error messages.
     pub fn start_tag(&self) -> String {
+        use std::fmt::Write;
         let mut s = format!("<{}", self.name);
         for (k, v) in &self.attrs {
-            s.push_str(&format!(" {k}=\"{v}\""));
+            let _ = write!(s, " {k}=\"{v}\"");
         }
         s.push('>');
         s
@@ -125,24 +129,44 @@ impl LineIndex {
 }
 
 fn convert(node: roxmltree::Node<'_, '_>, lines: &LineIndex) -> Element {
-    let mut text = String::new();
-    let mut children = Vec::new();
+    // Most elements have no text but whitespace, or one text node: only several text
+    // nodes (text around child elements) are joined in a new string.
+    let (mut elements, mut texts, mut only_text) = (0, 0, "");
     for c in node.children() {
         if c.is_element() {
-            children.push(convert(c, lines));
+            elements += 1;
         } else if c.is_text() {
-            text.push_str(c.text().unwrap_or(""));
+            let t = c.text().unwrap_or("");
+            if !t.trim().is_empty() {
+                texts += 1;
+                only_text = t;
+            }
         }
     }
+    let text = match texts {
+        0 => Str::default(),
+        1 => only_text.trim().into(),
+        _ => {
+            let mut text = String::new();
+            for c in node.children().filter(|c| c.is_text()) {
+                text.push_str(c.text().unwrap_or(""));
+            }
+            text.trim().into()
+        }
+    };
+    let mut children = Vec::with_capacity(elements);
+    for c in node.children().filter(|c| c.is_element()) {
+        children.push(convert(c, lines));
+    }
     Element {
-        name: node.tag_name().name().to_owned(),
+        name: node.tag_name().name().into(),
         attrs: node
             .attributes()
             .filter(|a| a.namespace().is_none())
-            .map(|a| (a.name().to_owned(), a.value().to_owned()))
+            .map(|a| (a.name().into(), a.value().into()))
             .collect(),
         children,
-        text: text.trim().to_owned(),
+        text,
         line: lines.line(node.range().start),
         from_ref: None,
     }
@@ -156,11 +180,15 @@ mod tests {
     fn elements_know_their_lines_and_drop_the_namespace() {
         let e = parse("<?xml version=\"1.0\"?>\n<card xmlns=\"http://x\" xmlns:xsi=\"y\" xsi:s=\"z\" name=\"A\">\n <!-- c -->\n <init>\n  <colors> red </colors>\n </init>\n</card>").unwrap();
         assert_eq!(e.name, "card");
-        assert_eq!(e.attrs, [("name".to_owned(), "A".to_owned())]);
+        assert_eq!(e.attrs, [("name".into(), "A".into())]);
         let init = e.child("init").unwrap();
         assert_eq!(init.line, 4);
         assert_eq!(init.child("colors").unwrap().text, "red");
         assert_eq!(e.descendants().len(), 3);
+        // Text around child elements is joined, then trimmed.
+        let e = parse("<a>\n x <b/>\n <c> z </c> y \n</a>").unwrap();
+        assert_eq!(e.text, "x \n  y");
+        assert_eq!(e.children[1].text, "z");
     }
 
     #[test]

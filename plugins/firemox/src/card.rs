@@ -162,9 +162,20 @@ pub fn translate(card: &Xml, f: &Fragments) -> Card {
         tags.push("untranslated".into());
         props.insert("missing".into(), json!(missing.join("; ")));
     }
-    let mut seen = std::collections::HashSet::new();
-    tags.retain(|t| seen.insert(t.clone()));
-    let mut def = json!({ "properties": Value::Object(props), "tags": tags });
+    // The first of each tag, in order (a card has a few: no set of copies).
+    let mut i = 0;
+    while i < tags.len() {
+        if tags[..i].contains(&tags[i]) {
+            tags.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    // Moved in, not `json!`'s deep copy of the properties.
+    let mut def = Map::new();
+    def.insert("properties".into(), Value::Object(props));
+    def.insert("tags".into(), tags.into());
+    let mut def = Value::Object(def);
     if missing.is_empty() && !parts.triggers.is_empty() {
         def["trigger"] = Value::Array(parts.triggers);
     }
@@ -402,18 +413,8 @@ pub fn expands_to(
     attrs: &[(&str, &str)],
     list: &[Element],
 ) -> bool {
-    let mut all = vec![("ref".to_owned(), name.to_owned())];
-    all.extend(
-        attrs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned())),
-    );
-    let site = Element {
-        name: kind.into(),
-        attrs: all,
-        ..Element::default()
-    };
-    firemox_xml::expand::expand_all(f, &[site]).is_ok_and(|v| v == list)
+    f.plain_expansion(kind, name, attrs)
+        .is_ok_and(|v| v.as_slice() == list)
 }
 
 /// A card name as a class name: lowercase letters and digits, `_` between words

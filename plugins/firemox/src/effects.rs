@@ -110,12 +110,7 @@ pub fn filtered_target(
     if plain_list(f, "action", n, g.elems) {
         return Ok((tags, None));
     }
-    let site = Element {
-        name: "action".into(),
-        attrs: vec![("ref".into(), (*n).into())],
-        ..Element::default()
-    };
-    let plain = firemox_xml::expand::expand_all(f, &[site]).map_err(|e| e.message)?;
+    let plain = f.plain_expansion("action", n, &[]).map_err(|e| e.message)?;
     let with_test = format!("{n} with a test");
     let ([p], [c]) = (plain.as_slice(), g.elems) else {
         return Err(with_test);

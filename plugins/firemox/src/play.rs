@@ -370,20 +370,25 @@ pub fn ability_class(
             })
             .collect();
         on_create.push(json!({ "type": "link", "key": "chosen", "object": { "from": from, "pick": { "chosen": 1, "prompt": "Select a target" } } }));
-        vec![
-            json!({ "type": "if", "condition": { "type": "compare", "left": { "count": crate::effects::chosen_ref(targets) }, "op": "==", "right": 0 },
+        let mut fizzle = json!({ "type": "if", "condition": { "type": "compare", "left": { "count": crate::effects::chosen_ref(targets) }, "op": "==", "right": 0 },
             "then": [{ "type": "emit", "event": "mtg:event/fizzled", "to": "self" }],
-            "else": effect }),
-        ]
+            "else": null });
+        fizzle["else"] = Value::Array(effect);
+        vec![fizzle]
     };
     let mut resolve = resolve;
     resolve.push(json!({ "type": "move", "zone": "resolved", "to": "self" }));
-    json!({
-        "properties": Value::Object(props),
+    let mut class = json!({
+        "properties": null,
         "tags": ["ability"],
         "trigger": [
-            { "when": { "event": "core:event/created", "target": { "type": "is_self" } }, "do": on_create },
-            { "when": { "event": "mtg:event/resolve", "target": { "type": "is_self" } }, "zones": ["stack"], "do": resolve },
+            { "when": { "event": "core:event/created", "target": { "type": "is_self" } }, "do": null },
+            { "when": { "event": "mtg:event/resolve", "target": { "type": "is_self" } }, "zones": ["stack"], "do": null },
         ],
-    })
+    });
+    // Moved into their places, not deep-copied by `json!`.
+    class["properties"] = Value::Object(props);
+    class["trigger"][0]["do"] = Value::Array(on_create);
+    class["trigger"][1]["do"] = Value::Array(resolve);
+    class
 }

@@ -30,7 +30,7 @@ pub fn shape(e: &Element) -> String {
         .collect();
     let mut s = match &e.from_ref {
         Some(r) => format!("@{r}:{}", e.name),
-        None => e.name.clone(),
+        None => e.name.to_string(),
     };
     if !attrs.is_empty() {
         s += &format!("({})", attrs.join(" "));

@@ -393,7 +393,7 @@ fn upkeep_of(f: &Fragments, t: &Element) -> Result<&'static str, String> {
                 .is_some_and(|r| same_test(f, r, x)))
             || (x.name == "is-this"
                 && x.children.is_empty()
-                && x.attrs.as_slice() == [("player".to_owned(), "controller".to_owned())])
+                && x.attrs.as_slice() == [("player".into(), "controller".into())])
             || crate::upkeep::is_controllers_turn(x)
     };
     let mut player = None;
