@@ -376,24 +376,7 @@ fn read_content(
     reads: &[PathBuf],
 ) -> Result<Vec<ContentSource>, Box<Diagnostic>> {
     let readable = Readable::of(m, reads);
-    let mut files = Vec::new();
-    for p in &m.manifest.content_paths {
-        let path = m.dir.join(p);
-        confine(m, &path, &readable, "`[content] paths`")?;
-        if path.is_file() {
-            files.push(path);
-        } else if path.is_dir() {
-            walk(&path, &mut files);
-        }
-    }
-    // A symlink inside the folder may still point out of it. Each file's real path
-    // gives its path relative to the mod's folder, for its loader.
-    let mut real = HashMap::new();
-    for f in &files {
-        if let Some(r) = confine(m, f, &readable, "a content file")? {
-            real.insert(f.clone(), r);
-        }
-    }
+    let (mut files, real) = content_files(m, &readable)?;
     // A file named in `[content] loaders` is read by that loader (as its name or path
     // was written: `"card_defs.json"` or `"data/card_defs.json"`, or a glob matching the
     // end of its path: `"cardsfolder/**/*.txt"`, `"*.focs.txt"`).
@@ -472,6 +455,35 @@ fn read_content(
         out.push(src);
     }
     Ok(out)
+}
+
+/// Files' paths as found, and as they are with symlinks resolved.
+type RealPaths = HashMap<PathBuf, PathBuf>;
+
+/// Every file under the mod's `[content] paths`, and each one's path with symlinks
+/// resolved (for its path relative to the mod's folder, which its loader is given).
+fn content_files(
+    m: &ResolvedMod,
+    readable: &Readable,
+) -> Result<(Vec<PathBuf>, RealPaths), Box<Diagnostic>> {
+    let mut files = Vec::new();
+    for p in &m.manifest.content_paths {
+        let path = m.dir.join(p);
+        confine(m, &path, readable, "`[content] paths`")?;
+        if path.is_file() {
+            files.push(path);
+        } else if path.is_dir() {
+            walk(&path, &mut files);
+        }
+    }
+    // A symlink inside the folder may still point out of it.
+    let mut real = HashMap::new();
+    for f in &files {
+        if let Some(r) = confine(m, f, readable, "a content file")? {
+            real.insert(f.clone(), r);
+        }
+    }
+    Ok((files, real))
 }
 
 /// The folders a mod may read, symlinks resolved once: its own, and those the operator
