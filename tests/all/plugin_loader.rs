@@ -143,19 +143,20 @@ fn loader_replies_are_kept_until_the_plugin_the_file_or_an_include_changes() {
             .to_owned()
     };
     assert_eq!(max_health(true), "max_health = 5");
-    let entries: Vec<_> = walk_files(&cache.join("loads"));
+    let packs: Vec<_> = walk_files(&cache.join("loads"));
     assert_eq!(
-        entries.len(),
+        packs.len(),
         1,
-        "one reply kept for starter.deck: {entries:?}"
+        "one pack for the plugin's build; the cache holds {:?}",
+        walk_files(&cache)
     );
-    let stored = std::fs::read_to_string(&entries[0]).unwrap();
+    let stored = std::fs::read_to_string(&packs[0]).unwrap();
     assert!(
         stored.contains("content/shared/basics.list"),
-        "the entry names the file the loader included: {stored}"
+        "the reply names the file the loader included: {stored}"
     );
     std::fs::write(
-        &entries[0],
+        &packs[0],
         stored.replace("\"max_health\":5", "\"max_health\":9"),
     )
     .unwrap();

@@ -53,7 +53,9 @@ fn build(stack_bytes: usize, pooled: bool) -> Result<Engine, String> {
     }
     if let Some(dir) = cache_dir() {
         let mut cc = CacheConfig::new();
-        cc.with_directory(dir);
+        // A folder of wasmtime's own: its cleanup removes whatever it does not recognise
+        // under the folder it is given (the load cache beside it, once).
+        cc.with_directory(dir.join("wasmtime"));
         match Cache::new(cc) {
             Ok(cache) => {
                 config.cache(Some(cache));
