@@ -36,6 +36,7 @@
 use semver::Version;
 
 mod checks;
+mod content_files;
 mod discovery;
 mod files;
 mod load;
