@@ -285,10 +285,12 @@ pub(crate) struct PluginLoader {
 
 impl PluginLoader {
     /// Runs `tessera_load` on an idle instance (a new one when all are busy): the reply's
-    /// bytes and every file that instance has read besides the ones it loaded.
+    /// bytes and, when `with_reads` (for the load cache), every file that instance has
+    /// read besides the ones it loaded.
     fn translate(
         &self,
         input: &crate::rules::registry::LoadInput<'_>,
+        with_reads: bool,
     ) -> Result<(Vec<u8>, Option<super::load_cache::Reads>), super::CallError> {
         let plugin = &self.plugin;
         let idle = plugin
@@ -305,7 +307,7 @@ impl PluginLoader {
             files: input.files.cloned(),
         };
         let r = inst.load_content(plugin, self.id.as_str(), input.text, cx);
-        let reads = inst.load_reads().cloned();
+        let reads = inst.load_reads().filter(|_| with_reads).cloned();
         // A faulted instance is dropped; the next call makes a fresh one.
         if !r.as_ref().is_err_and(super::CallError::is_fault) {
             plugin
@@ -343,7 +345,9 @@ impl crate::rules::registry::LoaderKind for PluginLoader {
             .and_then(|(c, k)| c.get(k, input.files));
         let (bytes, reads) = match cached {
             Some(bytes) => (bytes, None),
-            None => self.translate(input).map_err(|e| what(e.into_message()))?,
+            None => self
+                .translate(input, cache.is_some())
+                .map_err(|e| what(e.into_message()))?,
         };
         let reply: tessera_plugin_api::abi::LoadReply = serde_json::from_slice(&bytes)
             .map_err(|e| what(format!("its reply is not a load reply: {e}")))?;

@@ -32,10 +32,11 @@ impl HostState {
     /// The bytes of `path` (relative to the mod's folder) for the running loader, or
     /// `UNREADABLE`/`OUTSIDE`; the reason goes to the host's error for the call.
     fn load_read(&mut self, path: Option<Vec<u8>>) -> Result<Vec<u8>, i64> {
-        let Some(load) = self.load.clone() else {
-            return Err(self.fail("load_read: no loader is running", UNREADABLE));
-        };
-        let Some(files) = load.files else {
+        let running = self
+            .load
+            .as_ref()
+            .and_then(|l| Some((l.files.clone()?, l.path.clone())));
+        let Some((files, loading)) = running else {
             return Err(self.fail("load_read: no loader is running", UNREADABLE));
         };
         let Some(path) = path.and_then(|p| String::from_utf8(p).ok()) else {
@@ -43,7 +44,7 @@ impl HostState {
         };
         let read = files.read(&path);
         // The file being loaded is its text, already part of the reply's cache key.
-        if path != load.path {
+        if path != loading {
             let d = read.as_ref().ok().map(|b| super::load_cache::digest(b));
             self.load_reads.insert(path.clone(), d);
         }
