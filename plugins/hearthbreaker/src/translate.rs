@@ -463,7 +463,27 @@ pub fn action(v: &Value, out: &mut Out<'_>) -> Result<Vec<Value>, Fail> {
             m.insert(k.clone(), param(k, x, out)?);
         }
     }
-    Ok(vec![Value::Object(m)])
+    let action = Value::Object(m);
+    if picks_from_collection(&action) {
+        // The collection is made the first time an action picks from it.
+        let made = json!({ "ref": format!("hearthbreaker:ref/{COLLECTION_REF}") });
+        return Ok(vec![made, action]);
+    }
+    Ok(vec![action])
+}
+
+/// The action `[ref.*]` that creates the collection (`card_collection`'s objects) when
+/// it does not exist yet.
+pub const COLLECTION_REF: &str = "collection";
+
+/// Whether a translated action selects from the collection anywhere in its parameters.
+fn picks_from_collection(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s == "hearthbreaker:selector/card_collection",
+        Value::Array(a) => a.iter().any(picks_from_collection),
+        Value::Object(m) => m.values().any(picks_from_collection),
+        _ => false,
+    }
 }
 
 /// A permanent keyword buff is the keyword's tag (silence or a broken shield removes it);
