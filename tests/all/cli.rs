@@ -219,3 +219,29 @@ fn debug_logs_commands_and_triggers_with_their_mod_and_trace_adds_events() {
     assert!(trace.lines().any(|l| l.contains(" action")));
     assert!(run_log("warn").is_empty());
 }
+
+/// `tessera run | head -1`: when the reader goes away, the command stops quietly with
+/// success; it panicked ("failed printing to stdout: Broken pipe").
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .current_dir(repo())
+        .args(["run", "--games", "200", "--agents", "random,random"])
+        .env_remove("RUST_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tessera runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("its stdout"))
+        .read_line(&mut first)
+        .expect("a line");
+    // The reader is dropped here: every later write fails with a broken pipe.
+    assert!(first.starts_with("== game 1"), "{first}");
+    let out = child.wait_with_output().expect("tessera ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -183,7 +183,7 @@ pub fn check(
                 "diagnostics": all.iter().map(|d| d.to_json()).collect::<Vec<_>>(),
                 "unsupported": unsupported(&all),
             });
-            println!(
+            outln!(
                 "{}",
                 serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?
             );
@@ -201,7 +201,7 @@ pub fn check(
             }
             let _ = err.flush();
             drop(err);
-            println!(
+            outln!(
                 "checked {}: {} loaded{}, {} disabled; {}, {}",
                 mods_count(loaded.resolution.order.len() + loaded.resolution.disabled.len()),
                 loaded.loaded.len(),
@@ -261,7 +261,7 @@ pub fn watch(args: &ModArgs, format: Format, lock_path: &Path) -> Result<ExitCod
         tessera_host::reload::ModWatcher::new(&dirs, std::time::Duration::from_millis(200))
             .map_err(|e| e.to_string())?;
     let mut last = check(args, format, lock_path, LockMode::Compare)?;
-    println!(
+    outln!(
         "watching {} for changes (Ctrl-C to stop)",
         dirs.iter()
             .map(|d| d.display().to_string())
@@ -273,7 +273,7 @@ pub fn watch(args: &ModArgs, format: Format, lock_path: &Path) -> Result<ExitCod
         if changed.is_empty() {
             continue;
         }
-        println!(
+        outln!(
             "changed: {}",
             changed
                 .iter()
@@ -290,11 +290,11 @@ pub fn watch(args: &ModArgs, format: Format, lock_path: &Path) -> Result<ExitCod
 pub fn mods(args: &ModArgs) -> Result<ExitCode, String> {
     let registry = Arc::new(Registry::with_core());
     let loaded = load(args, registry)?;
-    print!("{}", loaded.resolution.summary());
+    out!("{}", loaded.resolution.summary());
     for (id, why) in &loaded.content_disabled {
-        println!("  {id}: disabled because {why}");
+        outln!("  {id}: disabled because {why}");
     }
-    println!("dependencies:");
+    outln!("dependencies:");
     for m in &loaded.resolution.order {
         let deps: Vec<String> = m
             .manifest
@@ -314,7 +314,7 @@ pub fn mods(args: &ModArgs) -> Result<ExitCode, String> {
         } else {
             deps.join(", ")
         };
-        println!("  {} depends on {deps}", m.id);
+        outln!("  {} depends on {deps}", m.id);
     }
     if loaded.has_errors() {
         eprintln!("{}", render_all(&loaded));
@@ -357,10 +357,10 @@ fn explain_entry(registry: &Registry, id: Id) -> bool {
     ];
     for (kind, entry) in found {
         if let Some((provider, doc, params)) = entry {
-            println!("{id}: {kind}, {provider}\n  {doc}");
+            outln!("{id}: {kind}, {provider}\n  {doc}");
             for p in params {
                 let req = if p.required { "required" } else { "optional" };
-                println!("  {} ({req}): {} — {}", p.name, p.ty.describe(), p.doc);
+                outln!("  {} ({req}): {} — {}", p.name, p.ty.describe(), p.doc);
             }
             return true;
         }
@@ -431,14 +431,14 @@ pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
             .unwrap_or_default();
         return Err(format!("`{id}` is not defined by any loaded mod{hint}"));
     };
-    println!("{id}");
+    outln!("{id}");
     for t in touches {
         let what = if t.op == "defined" {
             "defined".to_owned()
         } else {
             format!("patched ({})", t.op)
         };
-        println!(
+        outln!(
             "  {what} by `{}` at {}:{}",
             t.mod_id,
             t.file.display(),
@@ -449,7 +449,7 @@ pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
         Some(def) => {
             let text = toml::to_string_pretty(def)
                 .unwrap_or_else(|_| serde_json::to_string_pretty(def).unwrap_or_default());
-            println!(
+            outln!(
                 "final definition:\n{}",
                 text.lines()
                     .map(|l| format!("  {l}"))
@@ -457,7 +457,7 @@ pub fn explain(id: &str, args: &ModArgs) -> Result<ExitCode, String> {
                     .join("\n")
             );
         }
-        None => println!("final definition: removed"),
+        None => outln!("final definition: removed"),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,17 @@
 //! The `tessera` commands: argument parsing and printing only; the work is done by the
 //! library.
 
+/// Prints a line to stdout, like `outln!`, through [`write_stdout`].
+macro_rules! outln {
+    () => { $crate::cli::write_stdout(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Prints to stdout, like `print!`, through [`write_stdout`].
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*)) };
+}
+
 mod check;
 mod new;
 mod pack;
@@ -216,9 +227,9 @@ fn build(paths: Vec<PathBuf>, native: bool) -> Result<ExitCode, String> {
     let built = build_for(&paths, target).map_err(|e| e.to_string())?;
     for b in built {
         for n in &b.notes {
-            println!("note: {n}");
+            outln!("note: {n}");
         }
-        println!(
+        outln!(
             "built {} -> {} ({} KB in {:.1} s)",
             b.name,
             b.wasm.display(),
@@ -255,4 +266,18 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .with_ansi(check::color())
         .try_init();
+}
+
+/// Writes to stdout. When the reader has gone (`tessera run | head`), the command stops
+/// quietly with success, as Unix tools do; `outln!` would panic. Any other write error
+/// ends it with a message.
+pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write as _;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: writing to stdout failed: {e}");
+        std::process::exit(2);
+    }
 }

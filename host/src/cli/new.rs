@@ -44,7 +44,7 @@ pub fn new(cmd: &NewCommand) -> Result<ExitCode, String> {
             if *plugin {
                 new_plugin(name, &dir, &Path::new("plugins").join(name))?;
             }
-            println!("next: `tessera check` validates it, `tessera test` runs its tests");
+            outln!("next: `tessera check` validates it, `tessera test` runs its tests");
         }
         NewCommand::Plugin {
             name,
@@ -107,7 +107,7 @@ fn write_files(dir: &Path, files: &[(&str, String)]) -> Result<(), String> {
         }
         std::fs::write(&path, text)
             .map_err(|e| format!("failed to write {}: {e}", path.display()))?;
-        println!("    created {}", path.display());
+        outln!("    created {}", path.display());
     }
     Ok(())
 }
@@ -117,7 +117,7 @@ pub fn new_mod(id: &str, dir: &Path) -> Result<(), String> {
     tessera_host::validate_namespace(id).map_err(|e| {
         format!("`{id}` cannot be a mod id: {e}; use lowercase letters, digits, `_`, `.` and `-`")
     })?;
-    println!("creating mod `{id}` in {}", dir.display());
+    outln!("creating mod `{id}` in {}", dir.display());
     write_files(
         dir,
         &[
@@ -166,7 +166,7 @@ pub fn new_plugin(name: &str, mod_dir: &Path, crate_dir: &Path) -> Result<(), St
         ("{sdk}", relative(&abs_crate, &sdk)),
         ("{mod_dir}", relative(&abs_crate, &absolute(mod_dir)?)),
     ];
-    println!("creating plugin `{name}` in {}", crate_dir.display());
+    outln!("creating plugin `{name}` in {}", crate_dir.display());
     let cargo = fill(include_str!("templates/plugin_cargo.toml"), name, &extra);
     let lib = fill(include_str!("templates/plugin_lib.rs"), &id, &extra);
     write_files(crate_dir, &[("Cargo.toml", cargo), ("src/lib.rs", lib)])?;
@@ -197,7 +197,7 @@ fn append(path: &Path, text: &str) -> Result<(), String> {
     let old = std::fs::read_to_string(path).unwrap_or_default();
     std::fs::write(path, format!("{old}{text}"))
         .map_err(|e| format!("failed to write {}: {e}", path.display()))?;
-    println!("    updated {}", path.display());
+    outln!("    updated {}", path.display());
     Ok(())
 }
 

@@ -45,14 +45,14 @@ pub fn pack(args: &PackArgs) -> Result<ExitCode, String> {
         }
     };
     let packed = mods::pack(&args.dir, &out).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "packed {} {} ({} files) into {}",
         packed.locked.id,
         packed.locked.version,
         packed.files.len(),
         out.display()
     );
-    print!("{}", packed.lock_text());
+    out!("{}", packed.lock_text());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -63,7 +63,7 @@ pub fn install(args: &InstallArgs) -> Result<ExitCode, String> {
         expect_hash: args.hash.clone(),
     };
     let packed = mods::install(&args.file, &args.mods, &options).map_err(|e| e.to_string())?;
-    println!(
+    outln!(
         "installed {} {} ({} files, {}) into {}",
         packed.locked.id,
         packed.locked.version,
@@ -71,7 +71,7 @@ pub fn install(args: &InstallArgs) -> Result<ExitCode, String> {
         packed.locked.hash,
         args.mods.join(&packed.locked.id).display()
     );
-    println!(
+    outln!(
         "next: `tessera check --mods {}` validates and locks it",
         args.mods.display()
     );

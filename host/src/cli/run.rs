@@ -197,7 +197,7 @@ pub fn run(args: &RunArgs) -> Result<ExitCode, String> {
             .enumerate()
             .map(|(i, w)| format!("Player {} ({}) {w}", i + 1, names[i].trim()))
             .collect();
-        println!(
+        outln!(
             "{} games in {:.2} s ({:.1} games/s): {}, draws {}, errors {}",
             tally.played,
             secs,
@@ -255,7 +255,7 @@ impl Live {
                 gen.number + 1,
             )
             .map_err(|e| e.to_string())?;
-            println!("watching the mod folders; save a file to reload it into the running game");
+            outln!("watching the mod folders; save a file to reload it into the running game");
             Some(r)
         } else {
             None
@@ -267,7 +267,7 @@ impl Live {
             let r =
                 tessera_host::reload::PluginRebuilder::new(plugins_dir, Duration::from_millis(200))
                     .map_err(|e| e.to_string())?;
-            println!("watching plugin sources in ./plugins; saving one rebuilds it");
+            outln!("watching plugin sources in ./plugins; saving one rebuilds it");
             Some(r)
         } else {
             None
@@ -284,13 +284,13 @@ impl Live {
     /// Between two steps of a game: reports plugin rebuilds and applies a staged reload.
     fn poll(&mut self, m: &mut Match) -> Result<(), String> {
         if let Some(line) = self.rebuilder.as_mut().and_then(|r| r.poll()) {
-            println!("{line}");
+            outln!("{line}");
         }
         let Some(staged) = self.reload.as_mut().and_then(|r| r.poll()) else {
             return Ok(());
         };
         let (line, report) = m.apply_reload(&staged);
-        println!("{line}");
+        outln!("{line}");
         if report.is_some() {
             print_reload_warnings(&staged);
             self.gen = m.game().generation().clone();
@@ -322,7 +322,7 @@ fn play_game(
     let quiet = args.quiet;
     let mut out = |line: &str| {
         if !quiet {
-            println!("{line}");
+            outln!("{line}");
         }
     };
     if !quiet {
@@ -331,7 +331,7 @@ fn play_game(
             .enumerate()
             .map(|(i, a)| format!("Player {} {}", i + 1, a.trim()))
             .collect();
-        println!("== game {n} (seed {seed}): {} ==", seats.join(", "));
+        outln!("== game {n} (seed {seed}): {} ==", seats.join(", "));
     }
     let mut m = match Match::new(
         live.gen.clone(),
@@ -374,7 +374,7 @@ fn play_game(
                 // A draw, or an ending this CLI does not know (counted as one).
                 _ => tally.draws += 1,
             }
-            println!(
+            outln!(
                 "game {n} (seed {seed}): {} after {} turns, {} moves, {} events, {} ms (checksum {:016x})",
                 s.ending,
                 s.turns,
@@ -392,7 +392,7 @@ fn play_game(
         }
         Err(e) => {
             tally.failures += 1;
-            println!("game {n} (seed {seed}): error: {e}");
+            outln!("game {n} (seed {seed}): error: {e}");
         }
     }
     Ok(())
@@ -400,7 +400,7 @@ fn play_game(
 
 fn print_profile(split: &tessera_host::plugins::TimeSplit, agents: Duration, total: Duration) {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!(
+    outln!(
         "time per mod (content excludes the plugin calls it makes; both include AI look-ahead):"
     );
     let mut mods: Vec<&String> = split.content.keys().chain(split.plugins.keys()).collect();
@@ -409,7 +409,7 @@ fn print_profile(split: &tessera_host::plugins::TimeSplit, agents: Duration, tot
     for m in mods {
         let c = split.content.get(m).copied().unwrap_or_default();
         let p = split.plugins.get(m).copied().unwrap_or_default();
-        println!(
+        outln!(
             "  {m:<16} content {:>9.1} ms ({:>4.1}%)   plugins {:>9.1} ms ({:>4.1}%)",
             ms(c),
             100.0 * c.as_secs_f64() / total.as_secs_f64().max(1e-9),
@@ -417,7 +417,7 @@ fn print_profile(split: &tessera_host::plugins::TimeSplit, agents: Duration, tot
             100.0 * p.as_secs_f64() / total.as_secs_f64().max(1e-9)
         );
     }
-    println!(
+    outln!(
         "  agents choosing moves (look-ahead included): {:.1} ms of {:.1} ms in all",
         ms(agents),
         ms(total)
@@ -456,7 +456,7 @@ pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, Stri
         .collect();
     let mut out = |line: &str| {
         if !quiet {
-            println!("{line}");
+            outln!("{line}");
         }
     };
     let mut m = Match::new(gen, rec.seed, agents, translator(&loaded), &mut out)
@@ -465,20 +465,20 @@ pub fn replay(file: &Path, mods: &ModArgs, quiet: bool) -> Result<ExitCode, Stri
     let checksum = format!("{:016x}", summary.checksum);
     let unused = inputs.borrow().len();
     if unused > 0 {
-        println!(
+        outln!(
             "replay diverged: the game ended with {unused} recorded input(s) not used (of {}); the recording does not match the game",
             rec.inputs.len()
         );
         return Ok(ExitCode::FAILURE);
     }
     if checksum != rec.checksum {
-        println!(
+        outln!(
             "replay diverged: the final checksum is {checksum}, the recording says {}",
             rec.checksum
         );
         return Ok(ExitCode::FAILURE);
     }
-    println!(
+    outln!(
         "replayed {}: {} after {} turns; checksum {checksum} matches",
         file.display(),
         summary.ending,

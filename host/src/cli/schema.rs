@@ -70,18 +70,18 @@ fn text(which: Which, args: &SchemaArgs) -> Result<String, String> {
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("failed to write {}: {e}", path.display()))?;
-    println!("wrote {}", path.display());
+    outln!("wrote {}", path.display());
     Ok(())
 }
 
 /// `tessera schema`.
 pub fn schema(args: &SchemaArgs) -> Result<ExitCode, String> {
     if args.markdown {
-        print!("{}", schema::markdown(registry(args)?.as_ref()));
+        out!("{}", schema::markdown(registry(args)?.as_ref()));
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(which) = args.which {
-        println!("{}", text(which, args)?);
+        outln!("{}", text(which, args)?);
         return Ok(ExitCode::SUCCESS);
     }
     std::fs::create_dir_all(&args.out)
@@ -93,7 +93,7 @@ pub fn schema(args: &SchemaArgs) -> Result<ExitCode, String> {
     ] {
         write(&args.out.join(file), &text(which, args)?)?;
     }
-    println!(
+    outln!(
         "point your editor at them: see the README's \"Editor support\" (a .taplo.toml for Even Better TOML)"
     );
     Ok(ExitCode::SUCCESS)

@@ -88,12 +88,10 @@ pub fn serve(args: &ServeArgs) -> Result<ExitCode, String> {
         for e in errors {
             eprintln!("error: {e}");
         }
-        println!(
-            "serving on http://{addr} (clients: ws://{addr}/ws); POST /drain or Ctrl-C to stop"
-        );
+        outln!("serving on http://{addr} (clients: ws://{addr}/ws); POST /drain or Ctrl-C to stop");
     })
     .map_err(|e| e.to_string())?;
-    println!("drained: {} match(es) saved", report.saved.len());
+    outln!("drained: {} match(es) saved", report.saved.len());
     for e in &report.errors {
         eprintln!("error: {e}");
     }

@@ -93,7 +93,7 @@ pub fn test(args: &TestArgs) -> Result<ExitCode, String> {
         })
         .collect();
     bar.finish_and_clear();
-    print!("{}", style::test_report(&scenario::report(&results)));
+    out!("{}", style::test_report(&scenario::report(&results)));
     let failed = results.iter().any(|r| !r.passed());
     Ok(if failed || results.is_empty() {
         ExitCode::FAILURE
@@ -111,7 +111,7 @@ pub fn explain(
     mods: &ModArgs,
 ) -> Result<ExitCode, String> {
     let (registry, shared, _) = setup(mods)?;
-    print!(
+    out!(
         "{}",
         scenario::explain(file, &registry, &shared, steps, what).map_err(|e| e.to_string())?
     );
