@@ -504,10 +504,18 @@ impl Action for Located {
             tracing::trace_span!("action", def = %self.origin.def, mod_id = %self.origin.mod_id)
                 .entered();
         let r = match &self.to {
+            // An action sent `to` a selection that selects nothing does nothing: without
+            // targets, actions fall back to their holder (`if` tests it, `emit` raises
+            // one untargeted event), which is what an action with no `to` means.
             Some(sel) => {
                 let mut own = Vec::new();
-                sel.select(&ax.cx(), &mut own)
-                    .and_then(|()| self.action.run(ax, &own))
+                sel.select(&ax.cx(), &mut own).and_then(|()| {
+                    if own.is_empty() {
+                        Ok(())
+                    } else {
+                        self.action.run(ax, &own)
+                    }
+                })
             }
             None => self.action.run(ax, targets),
         };
