@@ -507,3 +507,40 @@ fn a_reload_that_leaves_no_playable_game_is_refused() {
     assert!(m.step(&mut out).is_ok(), "the game goes on");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `--quiet` makes no log lines at all (`Match::set_log`), and plays the same games: the
+/// same turns, moves, events and checksums as a run that logs every move.
+#[test]
+fn a_quiet_run_plays_the_same_games() {
+    ensure_built();
+    let games = |quiet: bool| {
+        let mut c = tessera(&repo());
+        c.args(["run", "--games", "3", "--seed", "7"]);
+        if quiet {
+            c.arg("--quiet");
+        }
+        let out = c.output().expect("tessera runs");
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{stdout}");
+        // `game 1 (seed 7): Player 2 wins after 9 turns, 30 moves, 301 events, 4 ms
+        // (checksum …)`, without the time.
+        let lines: Vec<String> = stdout
+            .lines()
+            .filter(|l| l.starts_with("game "))
+            .map(|l| {
+                let (head, rest) = l.split_once(" events, ").expect("events");
+                let checksum = rest.split_once("(checksum").expect("checksum").1;
+                format!("{head} events{checksum}")
+            })
+            .collect();
+        (lines, stdout.lines().count())
+    };
+    let (logged, logged_lines) = games(false);
+    let (quiet, quiet_lines) = games(true);
+    assert_eq!(logged.len(), 3, "{logged:?}");
+    assert_eq!(logged, quiet);
+    assert!(
+        quiet_lines < 6 && logged_lines > 30,
+        "{quiet_lines} vs {logged_lines}"
+    );
+}

@@ -343,6 +343,7 @@ fn play_game(
         Ok(m) => m,
         Err(e) => return Err(format!("game {n} could not start: {e}")),
     };
+    m.set_log(!quiet);
     m.set_profiling(args.profile);
     if let Some(t) = args.turns {
         m.set_turn_limit(t);

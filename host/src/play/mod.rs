@@ -123,6 +123,8 @@ pub struct Match {
     agent_time: Duration,
     /// A turn limit in place of the game's (`tessera run --turns`).
     turn_limit: Option<u32>,
+    /// Whether [`Match::step`] makes log lines ([`Match::set_log`]).
+    log: bool,
 }
 
 impl std::fmt::Debug for Match {
@@ -193,6 +195,7 @@ impl Match {
             announced_turn: None,
             agent_time: Duration::ZERO,
             turn_limit: None,
+            log: true,
         };
         let before = m.game.world().clone();
         let outcome = m
@@ -202,6 +205,7 @@ impl Match {
                 "the start event `{}` failed",
                 def.start
             )))?;
+        m.events += outcome.events.len();
         m.report(&before, &outcome.events, out);
         Ok(m)
     }
@@ -284,7 +288,9 @@ impl Match {
         let me = self.players[seat];
         if self.announced_turn != Some(self.turns) {
             self.announced_turn = Some(self.turns);
-            out(&self.turn_header(seat));
+            if self.log {
+                out(&self.turn_header(seat));
+            }
         }
         let ends = |m: &MoveOption| gen.moves.iter().any(|d| d.id == m.id && d.ends_turn);
         let thinking = Instant::now();
@@ -305,8 +311,11 @@ impl Match {
             )))
         })?;
         self.inputs.borrow_mut().push(Input::Move(pick));
-        let before = self.game.world().clone();
-        out(&format!("  {}", self.namer.move_line(&gen, &before, &mv)));
+        // The world before the move, for the report of what it changed.
+        let before = self.log.then(|| self.game.world().clone());
+        if let Some(before) = &before {
+            out(&format!("  {}", self.namer.move_line(&gen, before, &mv)));
+        }
         self.moves += 1;
         self.moves_this_turn += 1;
         // `mv` is one of the legal moves of the active player, listed on this world.
@@ -322,11 +331,16 @@ impl Match {
                             .find(|&i| self.game.world().has_tag(self.players[i], def.active_tag))
                         {
                             self.announced_turn = Some(self.turns);
-                            out(&self.turn_header(next));
+                            if self.log {
+                                out(&self.turn_header(next));
+                            }
                         }
                     }
                 }
-                self.report(&before, &outcome.events, out);
+                self.events += outcome.events.len();
+                if let Some(before) = &before {
+                    self.report(before, &outcome.events, out);
+                }
             }
             Err(e) => {
                 out(&format!("    (refused: {e})"));
@@ -407,7 +421,6 @@ impl Match {
         events: &[Event],
         out: &mut dyn FnMut(&str),
     ) {
-        self.events += events.len();
         let gen = self.game.generation().clone();
         let Some(def) = gen.game.as_ref() else { return };
         let after = self.game.world();
@@ -422,6 +435,14 @@ impl Match {
         {
             out(&format!("    {line}"));
         }
+    }
+
+    /// Whether [`Match::step`] writes log lines (turn headers, moves, events, watched
+    /// numbers that changed) to its `out`; on by default. Off, it does not make them: a
+    /// caller that throws them away (`tessera run --quiet`, many games in a row) does
+    /// not pay for naming objects or for keeping the world before each move.
+    pub fn set_log(&mut self, on: bool) {
+        self.log = on;
     }
 
     /// Plays until the game ends.

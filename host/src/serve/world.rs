@@ -138,6 +138,14 @@ impl HostedWorld {
 
     /// Repeats saved inputs (restoring a save) until none are left.
     fn repeat_saved(&mut self) -> Result<(), String> {
+        // Nobody reads the log of moves already played.
+        self.m.set_log(false);
+        let repeated = self.repeat_saved_quietly();
+        self.m.set_log(true);
+        repeated
+    }
+
+    fn repeat_saved_quietly(&mut self) -> Result<(), String> {
         while !self.inputs.borrow().replay.is_empty() {
             if self
                 .m
