@@ -7,7 +7,8 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::translate::{self, slug, Fail, Out, COLLECTION_REF, KEYWORDS};
+use crate::action::COLLECTION_REF;
+use crate::translate::{self, slug, Fail, Out, KEYWORDS};
 
 /// A card that could not be translated.
 pub struct CardError {
@@ -62,7 +63,7 @@ pub fn translate_all(defs: &Value) -> Result<Value, CardError> {
     // card in the hidden zone `collection`, unowned, created quietly (no `created` event
     // per card: no rule hears of the catalog) by the action `ref.collection` the first
     // time it runs. The actions that pick from the collection run it first (see
-    // `translate::action`), so a game whose cards never do creates none of it (creating
+    // `action::action`), so a game whose cards never do creates none of it (creating
     // it at every game's start was an eighth of the time of a game).
     let catalog: Vec<Value> = list
         .iter()

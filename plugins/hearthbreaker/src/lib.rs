@@ -19,6 +19,7 @@
 //! the card — so "zero unknown names" is checked by loading. The semantics of each id live
 //! in the mod's content (`mods/hearthbreaker/content`).
 
+mod action;
 mod card;
 mod translate;
 
