@@ -1,7 +1,7 @@
 //! The `tessera` commands: argument parsing and printing only; the work is done by the
 //! library.
 
-/// Prints a line to stdout, like `outln!`, through [`write_stdout`].
+/// Prints a line to stdout, like `println!`, through [`write_stdout`].
 macro_rules! outln {
     () => { $crate::cli::write_stdout(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!("{}\n", format_args!($($arg)*))) };
@@ -269,7 +269,7 @@ fn init_logging() {
 }
 
 /// Writes to stdout. When the reader has gone (`tessera run | head`), the command stops
-/// quietly with success, as Unix tools do; `outln!` would panic. Any other write error
+/// quietly with success, as Unix tools do; `println!` would panic. Any other write error
 /// ends it with a message.
 pub(crate) fn write_stdout(args: std::fmt::Arguments<'_>) {
     use std::io::Write as _;
