@@ -4,7 +4,7 @@
 //! (falling back to the class's name), players are `Player N`. Core events have fixed
 //! lines; a mod's own events are logged when its `[event.NAME]` has a `log` template.
 
-use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::bus::Event;
 use crate::game::MoveOption;
@@ -15,41 +15,53 @@ use crate::state::{ObjId, Value, World};
 /// Looks up the display text of a translation key (a locale), if there is one.
 pub type Translate = std::rc::Rc<dyn Fn(&str) -> Option<String>>;
 
-/// Gives objects their display names.
-#[derive(Debug, Clone)]
+/// Gives objects their display names. A class's name is looked up when an object of it
+/// is named, not ahead: a match whose log is off (many games in a row) never pays for
+/// naming the generation's classes.
+#[derive(Clone)]
 pub struct Namer {
-    classes: HashMap<Id, String>,
+    gen: Arc<Generation>,
+    translate: Translate,
     players: Vec<ObjId>,
+}
+
+impl std::fmt::Debug for Namer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Namer")
+            .field("generation", &self.gen.number)
+            .field("players", &self.players)
+            .finish()
+    }
 }
 
 impl Namer {
     /// Names for a generation's classes, translated by `translate` (a locale lookup), else
     /// a class's `title` text property, else its id's name.
-    pub fn new(
-        gen: &Generation,
-        players: Vec<ObjId>,
-        translate: &dyn Fn(&str) -> Option<String>,
-    ) -> Namer {
-        let classes = gen
-            .classes
-            .values()
-            .map(|c| {
-                // A translated name; else a `title` text property (content read from
-                // another program's files carries its display names that way); else the id.
-                let title = c.props.iter().find_map(|(k, v)| match v {
-                    crate::state::Value::Text(t) if k.as_str() == "title" => Some(t.to_string()),
-                    _ => None,
-                });
-                let name = c
-                    .name
-                    .as_deref()
-                    .and_then(translate)
-                    .or(title)
-                    .unwrap_or_else(|| c.id.name().replace('_', " "));
-                (c.id, name)
+    pub fn new(gen: Arc<Generation>, players: Vec<ObjId>, translate: Translate) -> Namer {
+        Namer {
+            gen,
+            translate,
+            players,
+        }
+    }
+
+    /// A class's display name: translated, else its `title` (content read from another
+    /// program's files carries its display names that way), else its id's name.
+    fn class_name(&self, class: Id) -> String {
+        let Some(c) = self.gen.classes.get(&class) else {
+            return class.to_string();
+        };
+        let title = || {
+            c.props.iter().find_map(|(k, v)| match v {
+                Value::Text(t) if k.as_str() == "title" => Some(t.to_string()),
+                _ => None,
             })
-            .collect();
-        Namer { classes, players }
+        };
+        c.name
+            .as_deref()
+            .and_then(|n| (self.translate)(n))
+            .or_else(title)
+            .unwrap_or_else(|| c.id.name().replace('_', " "))
     }
 
     /// An object's display name (`Player 2`, `Ember Whelp`).
@@ -58,11 +70,7 @@ impl Namer {
             return format!("Player {}", i + 1);
         }
         match world.object(id) {
-            Ok(o) => self
-                .classes
-                .get(&o.class)
-                .cloned()
-                .unwrap_or_else(|| o.class.to_string()),
+            Ok(o) => self.class_name(o.class),
             Err(_) => format!("{id}"),
         }
     }

@@ -176,7 +176,7 @@ impl Match {
             agents: agents.clone(),
             inputs: inputs.clone(),
         }));
-        let namer = Namer::new(&gen, players.clone(), &*translate);
+        let namer = Namer::new(gen.clone(), players.clone(), translate.clone());
         let mut m = Match {
             game,
             players,
@@ -493,9 +493,9 @@ impl Match {
             self.reloads += 1;
             self.events += r.outcome.events.len();
             self.namer = Namer::new(
-                self.game.generation(),
+                self.game.generation().clone(),
                 self.players.clone(),
-                &*self.translate,
+                self.translate.clone(),
             );
         }
         (line, report)
@@ -503,7 +503,11 @@ impl Match {
 
     /// Replaces the display-name lookup (after a reload changed translations).
     pub fn set_translate(&mut self, translate: Translate) {
-        self.namer = Namer::new(self.game.generation(), self.players.clone(), &*translate);
+        self.namer = Namer::new(
+            self.game.generation().clone(),
+            self.players.clone(),
+            translate.clone(),
+        );
         self.translate = translate;
     }
 

@@ -45,6 +45,9 @@ pub struct PassDef {
     pub reset: Vec<(Sym, f64)>,
     /// Bounds applied after the effects.
     pub clamps: Vec<PassClamp>,
+    /// Whether every clamp's bounds read only the object clamped ([`reads_only_target`]),
+    /// so a run may skip the objects not edited since the last.
+    pub clamps_local: bool,
     /// Whether changes are recorded for `tessera explain`.
     pub accounting: bool,
     /// Where it is written.
@@ -326,16 +329,28 @@ fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId
     out
 }
 
+/// The step names of a pass's [`Mark`](crate::state::Mark)s.
+fn step_name(step: &str) -> Sym {
+    Sym::new(step)
+}
+
 /// Step 2: the reset properties back to their reset values, on the objects of the
 /// classes that declare them. Each object is read once; only the properties that differ
-/// from their reset value are written (most objects a pass leaves alone).
+/// from their reset value are written (most objects a pass leaves alone). After the first
+/// run under a generation, only objects edited since the last reset are looked at: the
+/// others still hold their reset values.
 fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
     if pass.reset.is_empty() {
         return;
     }
+    let step = step_name("reset");
+    let since = world.mark(pass.id, step, gen.number).map(|m| m.edits);
     let keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
     let mut stale: Vec<(Sym, f64)> = Vec::new();
     for id in objects_declaring(world, gen, &keys) {
+        if since.is_some_and(|e| !world.edited_since(id, e)) {
+            continue;
+        }
         let Ok(o) = world.object(id) else {
             continue;
         };
@@ -352,6 +367,7 @@ fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
             let _ = world.set(id, key, Value::float(to));
         }
     }
+    world.set_mark(pass.id, step, gen.number);
 }
 
 /// Step 3 for one matched group: its effects on each target it still may change.
@@ -425,17 +441,29 @@ fn apply(
     Ok(())
 }
 
-/// Step 4: the clamps, on the objects of the classes that declare the property.
+/// Step 4: the clamps, on the objects of the classes that declare the property. When
+/// every bound reads only the object it bounds (`target.max_troops`, a number), an object
+/// not edited since the clamps last ran under this generation is still within them and
+/// is not looked at again.
 fn clamp(
     ax: &mut ActCx<'_>,
     pass: &PassDef,
     mut book: Option<&mut Accounting>,
 ) -> Result<(), RuleError> {
     let label: Arc<str> = Arc::from("clamp");
+    let step = step_name("clamp");
+    let since = pass
+        .clamps_local
+        .then(|| ax.world.mark(pass.id, step, ax.gen.number))
+        .flatten()
+        .map(|m| m.edits);
     // Listed once for every clamp (after the effects: their actions may have created
     // objects); each clamp then skips the objects without its property.
     let keys: Vec<Sym> = pass.clamps.iter().map(|c| c.key).collect();
-    let holders = objects_declaring(ax.world, ax.gen, &keys);
+    let mut holders = objects_declaring(ax.world, ax.gen, &keys);
+    if let Some(e) = since {
+        holders.retain(|&id| ax.world.edited_since(id, e));
+    }
     for c in &pass.clamps {
         for &id in &holders {
             let Some(before) = ax.world.base(id, c.key).map(number) else {
@@ -469,5 +497,14 @@ fn clamp(
             }
         }
     }
+    ax.world.set_mark(pass.id, step, ax.gen.number);
     Ok(())
+}
+
+/// Whether an expression reads nothing but properties of the object it is evaluated on
+/// (`target.key`, numbers): its value for an object changes only when that object does.
+pub fn reads_only_target(e: &Expr) -> bool {
+    let mut d = crate::state::Deps::default();
+    e.deps(&mut d);
+    !d.everything && !d.scoped && !d.structural && d.nontarget.is_empty()
 }

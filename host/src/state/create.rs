@@ -142,6 +142,7 @@ impl World {
         tags: TagSet,
     ) -> ObjId {
         let timestamp = self.next_timestamp();
+        let touched = self.next_edit();
         let object = Arc::new(Object {
             class,
             owner,
@@ -157,6 +158,7 @@ impl World {
             slot.zone = zone;
             slot.owner = owner;
             slot.mods = None;
+            slot.touched = touched;
             slot.object = Some(object);
             ObjId {
                 index,
@@ -169,6 +171,7 @@ impl World {
                 zone,
                 owner,
                 mods: None,
+                touched,
                 object: Some(object),
             });
             ObjId {

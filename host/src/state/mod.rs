@@ -18,6 +18,7 @@ mod dirty;
 mod edits;
 mod effects;
 mod event;
+mod marks;
 mod modifier;
 mod queries;
 mod slots;
@@ -41,6 +42,7 @@ pub use deps::{Deps, ScopeReads};
 pub use dirty::Dirty;
 pub use effects::EffectInstance;
 pub use event::Event;
+pub use marks::Mark;
 pub use modifier::{apply, tag_in_effect, AppliedMod, AuraKey, HealthRule, Layer, MaxHealthDrop};
 pub use slots::slot_key;
 pub use value::{ObjId, Value};
@@ -77,6 +79,10 @@ struct Slot {
     /// The modifiers in effect on the object (kept in its slot: every effective read
     /// needs them, and a separate map cost a tree look-up per read).
     mods: Option<Arc<Vec<AppliedMod>>>,
+    /// The world's edit count when the object or its modifiers last changed (or it was
+    /// made): a step that keeps objects in some state need revisit only those edited
+    /// since it last ran ([`World::edited_since`]).
+    touched: u64,
     object: Option<Arc<Object>>,
 }
 
@@ -241,6 +247,8 @@ pub struct World {
     /// Current tick of the scheduler.
     pub(crate) tick: u64,
     clock: u64,
+    /// Edits made to objects so far (each stamps its slot's `touched`).
+    edits: u64,
     next_aura: u64,
     next_effect: u64,
     /// Delayed events by (due tick, sequence).
@@ -251,6 +259,8 @@ pub struct World {
     health: HealthRule,
     /// What the last effect pass changed, and why (not part of the checksum).
     accounting: Arc<Accounting>,
+    /// When steps that keep objects in a state last finished ([`Mark`]).
+    marks: OrdMap<(Id, Sym), Mark>,
 }
 
 impl World {
@@ -273,6 +283,7 @@ impl World {
             seed,
             tick: 0,
             clock: 0,
+            edits: 0,
             next_aura: 0,
             next_effect: 0,
             scheduled: OrdMap::new(),
@@ -280,6 +291,7 @@ impl World {
             changes: Changes::default(),
             health: HealthRule::default(),
             accounting: Arc::default(),
+            marks: OrdMap::new(),
         }
     }
 
@@ -409,13 +421,40 @@ impl World {
     }
 
     fn object_mut(&mut self, id: ObjId) -> Result<&mut Object, StateError> {
+        let edit = self.next_edit();
         match self.slots.get_mut(id.index as usize) {
             Some(Slot {
                 generation,
                 object: Some(o),
+                touched,
                 ..
-            }) if *generation == id.generation => Ok(Arc::make_mut(o)),
+            }) if *generation == id.generation => {
+                *touched = edit;
+                Ok(Arc::make_mut(o))
+            }
             _ => Err(StateError::NoObject(id)),
+        }
+    }
+
+    /// The next edit count, for a slot about to change.
+    fn next_edit(&mut self) -> u64 {
+        self.edits += 1;
+        self.edits
+    }
+
+    /// The world's edit count: every change to an object's properties, tags, zone,
+    /// owner, parent or modifiers, and every creation, raises it. Compare with
+    /// [`World::edited_since`].
+    pub fn edit_count(&self) -> u64 {
+        self.edits
+    }
+
+    /// Whether the living object `id` was made, or it or its modifiers changed, after the
+    /// edit count was `count` (a stale id: `false`, there is nothing to revisit).
+    pub fn edited_since(&self, id: ObjId, count: u64) -> bool {
+        match self.slots.get(id.index as usize) {
+            Some(s) if s.generation == id.generation && s.object.is_some() => s.touched > count,
+            _ => false,
         }
     }
 
@@ -452,8 +491,10 @@ impl World {
 
     /// Stores the modifiers in effect on a living object (`None`: none).
     pub(crate) fn store_applied(&mut self, id: ObjId, mods: Option<Arc<Vec<AppliedMod>>>) {
+        let edit = self.next_edit();
         if let Some(s) = self.slots.get_mut(id.index as usize) {
             if s.generation == id.generation && s.object.is_some() {
+                s.touched = edit;
                 s.mods = mods;
             }
         }

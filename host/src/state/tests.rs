@@ -135,3 +135,55 @@ fn adding_to_text_is_an_error_not_a_panic() {
         Err(StateError::NotANumber { .. })
     ));
 }
+
+#[test]
+fn edits_stamp_the_objects_they_touch() {
+    let mut w = World::new(1);
+    let zone = Sym::new("board");
+    let (a, b) = (w.create(class(), None, zone), w.create(class(), None, zone));
+    let made = w.edit_count();
+    assert!(w.edited_since(a, 0) && w.edited_since(b, 0), "made after 0");
+    assert!(!w.edited_since(a, made) && !w.edited_since(b, made));
+    w.set(a, Sym::new("power"), Value::Int(2)).expect("set");
+    assert!(w.edited_since(a, made), "a property write");
+    assert!(!w.edited_since(b, made), "the other object is untouched");
+    let before_tag = w.edit_count();
+    w.tag(b, Sym::new("soldier")).expect("tag");
+    assert!(w.edited_since(b, before_tag), "a tag");
+    let before_mods = w.edit_count();
+    let m = AppliedMod {
+        key: Sym::new("power"),
+        layer: Layer::Add,
+        rank: 0,
+        value: 1.0,
+        max: f64::INFINITY,
+        timestamp: 0,
+        aura: AuraKey::Instance(0),
+    };
+    w.set_modifiers(a, vec![m]);
+    assert!(w.edited_since(a, before_mods), "the modifiers in effect");
+    assert!(!w.edited_since(b, before_mods));
+    let snapshot = w.clone();
+    w.remove(b).expect("remove");
+    assert!(
+        !w.edited_since(b, 0),
+        "a removed object has nothing to revisit"
+    );
+    assert!(
+        snapshot.edited_since(b, before_tag),
+        "a snapshot keeps its stamps"
+    );
+}
+
+#[test]
+fn marks_hold_for_their_generation_only() {
+    let mut w = World::new(1);
+    let (pass, step) = (Id::parse("test:pass/effects").unwrap(), Sym::new("reset"));
+    assert_eq!(w.mark(pass, step, 1), None);
+    w.create(class(), None, Sym::new("board"));
+    w.set_mark(pass, step, 1);
+    let m = w.mark(pass, step, 1).expect("set under generation 1");
+    assert_eq!(m.edits, w.edit_count());
+    assert_eq!(w.mark(pass, step, 2), None, "another generation");
+    assert_eq!(w.mark(pass, Sym::new("clamp"), 1), None, "another step");
+}

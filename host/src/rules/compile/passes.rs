@@ -62,10 +62,17 @@ impl Compiler<'_> {
                     .transpose()?,
             });
         }
+        let clamps_local = clamps.iter().all(|c| {
+            [&c.min, &c.max]
+                .into_iter()
+                .flatten()
+                .all(crate::rules::pass::reads_only_target)
+        });
         Ok(PassDef {
             id,
             reset,
             clamps,
+            clamps_local,
             accounting: spec.accounting.unwrap_or(true),
             origin: self.origin(&path, format!("pass `{id}`")),
         })

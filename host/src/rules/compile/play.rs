@@ -50,6 +50,9 @@ pub struct DeckDef {
     pub copies: usize,
     /// The deck zone.
     pub zone: Sym,
+    /// The classes with `tag`, in id order: listed on the first deal, kept for every
+    /// match of the generation (whose classes never change).
+    pub pool: std::sync::OnceLock<Vec<Id>>,
 }
 
 /// `[move.NAME]`, compiled.
@@ -104,6 +107,7 @@ impl Compiler<'_> {
                     size: d.size,
                     copies: d.copies.unwrap_or(2).max(1),
                     zone: Sym::new(d.zone.as_deref().unwrap_or("deck")),
+                    pool: std::sync::OnceLock::new(),
                 })
             }
         };
