@@ -492,6 +492,10 @@ fn run_trigger_untimed(
         }
         t.targets(&cx, holder, event)?
     };
+    // A `select` that selects nothing leaves the actions nothing to act on: only those
+    // that pick their own targets (`to`) run; the rest do nothing, as an action whose
+    // `to` selects nothing does nothing (without targets they would act for the holder).
+    let no_one = t.select.is_some() && targets.is_empty();
     let _span =
         tracing::debug_span!("trigger", def = %t.origin.def, mod_id = %t.origin.mod_id).entered();
     tracing::debug!(
@@ -501,7 +505,11 @@ fn run_trigger_untimed(
         "trigger fires"
     );
     ax.scope = scope;
-    for a in &t.actions {
+    for a in t
+        .actions
+        .iter()
+        .filter(|a| !no_one || a.picks_own_targets())
+    {
         tracing::trace!(action = ?a, "action");
         a.run(ax, &targets)?;
         aura::recompute(ax.world, gen, ax.rt)?;

@@ -524,6 +524,9 @@ impl Action for Located {
             e => e.context(&self.origin),
         })
     }
+    fn picks_own_targets(&self) -> bool {
+        self.to.is_some()
+    }
 }
 
 pub(crate) fn with(path: &[PathSeg], key: &str) -> Vec<PathSeg> {

@@ -153,6 +153,12 @@ pub trait Action: Send + Sync + fmt::Debug {
     /// Runs on the targets. Every write goes through `ax.world` inside the command's
     /// transaction; an error rolls the whole command back.
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError>;
+    /// Whether it picks its own targets (an action with `to`) rather than acting on those
+    /// it is given. Such an action still runs when a trigger's `select` finds no one;
+    /// the others have no one to act on. By default, `false`.
+    fn picks_own_targets(&self) -> bool {
+        false
+    }
 }
 
 /// A prepared condition: a predicate over (context, object).
