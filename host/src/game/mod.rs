@@ -107,19 +107,17 @@ impl Game {
         created.ok_or_else(|| RuleError::internal("a spawn command succeeded but created nothing"))
     }
 
-    /// Setup: creates objects one after another in a single command, without raising
-    /// events: `next` names each (class, owner, zone) from the world as the objects
-    /// before it left it (it may draw from the world's RNG), and `None` ends the list.
-    /// The same world as a [`Game::spawn`] per object, for one snapshot and one aura
-    /// recompute in all (dealing two 30-card decks was 60 commands). On an error nothing
-    /// is created.
-    pub fn spawn_each(
+    /// Setup: creates each (class, owner, zone) of `objects`, in order, in a single
+    /// command and without raising events: the same world as a [`Game::spawn`] per
+    /// object, for one snapshot and one aura recompute in all (dealing two 30-card decks
+    /// was 60 commands). On an error nothing is created.
+    pub fn spawn_all(
         &mut self,
-        mut next: impl FnMut(&World) -> Option<(Id, Option<ObjId>, Sym)>,
+        objects: &[(Id, Option<ObjId>, Sym)],
     ) -> Result<Vec<ObjId>, RuleError> {
-        let mut created = Vec::new();
+        let mut created = Vec::with_capacity(objects.len());
         self.command("spawn", |ax| {
-            while let Some((class, owner, zone)) = next(ax.world) {
+            for &(class, owner, zone) in objects {
                 created.push(instantiate(ax.world, ax.gen, class, owner, zone)?);
             }
             Ok(())

@@ -45,6 +45,14 @@ impl Namer {
         }
     }
 
+    /// The same names for another generation's classes (after a reload).
+    pub(crate) fn for_generation(&self, gen: Arc<Generation>) -> Namer {
+        Namer {
+            gen,
+            ..self.clone()
+        }
+    }
+
     /// A class's display name: translated, else its `title` (content read from another
     /// program's files carries its display names that way), else its id's name.
     fn class_name(&self, class: Id) -> String {

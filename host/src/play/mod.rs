@@ -110,7 +110,6 @@ pub struct Match {
     agents: Rc<RefCell<Vec<Box<dyn Controller>>>>,
     inputs: Rc<RefCell<Vec<Input>>>,
     namer: Namer,
-    translate: Translate,
     seed: u64,
     turns: u32,
     moves_this_turn: usize,
@@ -176,14 +175,13 @@ impl Match {
             agents: agents.clone(),
             inputs: inputs.clone(),
         }));
-        let namer = Namer::new(gen.clone(), players.clone(), translate.clone());
+        let namer = Namer::new(gen.clone(), players.clone(), translate);
         let mut m = Match {
             game,
             players,
             agents,
             inputs,
             namer,
-            translate,
             seed,
             turns: 0,
             moves_this_turn: 0,
@@ -492,11 +490,7 @@ impl Match {
         if let Some(r) = &report {
             self.reloads += 1;
             self.events += r.outcome.events.len();
-            self.namer = Namer::new(
-                self.game.generation().clone(),
-                self.players.clone(),
-                self.translate.clone(),
-            );
+            self.namer = self.namer.for_generation(self.game.generation().clone());
         }
         (line, report)
     }
@@ -506,9 +500,8 @@ impl Match {
         self.namer = Namer::new(
             self.game.generation().clone(),
             self.players.clone(),
-            translate.clone(),
+            translate,
         );
-        self.translate = translate;
     }
 
     /// The recording of the game so far.

@@ -34,38 +34,35 @@ pub(super) fn deal_decks(
                 deck.tag
             )));
     }
-    // Both decks in one command; the draws come from the world's RNG in the same order
-    // as one spawn per card would take them.
-    let mut seats = players.iter();
-    let mut seat: Option<Dealing> = None;
-    let copies = deck.copies;
-    game.spawn_each(|world| loop {
-        if let Some(d) = seat
-            .as_mut()
-            .filter(|d| d.dealt < deck.size && !d.open.is_empty())
-        {
-            d.dealt += 1;
-            let hi = i64::try_from(d.open.len() - 1).unwrap_or(0);
-            let i = usize::try_from(world.random_range(0, hi)).unwrap_or(0);
-            let class = d.open[i];
-            let n = d.copies.entry(class).or_default();
-            *n += 1;
-            if *n >= copies {
-                d.open.remove(i);
+    // Every card is drawn first, then both decks are created in one command. Creating an
+    // object draws nothing from the RNG, so these are the draws one spawn per card took.
+    let mut cards = Vec::with_capacity(deck.size * players.len());
+    for &p in players {
+        // The classes still open (fewer copies dealt than the limit), in pool
+        // order; a class leaves when its last allowed copy is dealt.
+        let mut copies: HashMap<Id, usize> = HashMap::new();
+        let mut open: Vec<Id> = if deck.copies > 0 {
+            pool.clone()
+        } else {
+            Vec::new()
+        };
+        for _ in 0..deck.size {
+            if open.is_empty() {
+                break;
             }
-            return Some((class, Some(d.player), deck.zone));
+            let hi = i64::try_from(open.len() - 1).unwrap_or(0);
+            let i = usize::try_from(game.world().random_range(0, hi)).unwrap_or(0);
+            let class = open[i];
+            let dealt = copies.entry(class).or_default();
+            *dealt += 1;
+            if *dealt >= deck.copies {
+                open.remove(i);
+            }
+            cards.push((class, Some(p), deck.zone));
         }
-        let &player = seats.next()?;
-        seat = Some(Dealing {
-            player,
-            dealt: 0,
-            // The classes still open (fewer copies dealt than the limit), in pool
-            // order; a class leaves when its last allowed copy is dealt.
-            open: if copies > 0 { pool.clone() } else { Vec::new() },
-            copies: HashMap::new(),
-        });
-    })
-    .map_err(PlayError::rule("dealing the decks"))?;
+    }
+    game.spawn_all(&cards)
+        .map_err(PlayError::rule("dealing the decks"))?;
     Ok(())
 }
 
@@ -78,17 +75,6 @@ pub fn unplayable(staged: &crate::reload::Staged) -> Option<String> {
         .unplayable
         .get_or_init(|| trial_match(staged))
         .clone()
-}
-
-/// One player's deck being dealt.
-struct Dealing {
-    player: ObjId,
-    /// Cards dealt so far.
-    dealt: usize,
-    /// The classes that may still be dealt, in pool order.
-    open: Vec<Id>,
-    /// Copies dealt of each class.
-    copies: HashMap<Id, usize>,
 }
 
 /// Sets up a throwaway match under the staged generation; the error if it fails.

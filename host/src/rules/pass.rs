@@ -45,7 +45,7 @@ pub struct PassDef {
     pub reset: Vec<(Sym, f64)>,
     /// Bounds applied after the effects.
     pub clamps: Vec<PassClamp>,
-    /// Whether every clamp's bounds read only the object clamped ([`reads_only_target`]),
+    /// Whether every clamp's bounds read only the object clamped (`target.key`, numbers),
     /// so a run may skip the objects not edited since the last.
     pub clamps_local: bool,
     /// Whether changes are recorded for `tessera explain`.
@@ -329,11 +329,6 @@ fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId
     out
 }
 
-/// The step names of a pass's [`Mark`](crate::state::Mark)s.
-fn step_name(step: &str) -> Sym {
-    Sym::new(step)
-}
-
 /// Step 2: the reset properties back to their reset values, on the objects of the
 /// classes that declare them. Each object is read once; only the properties that differ
 /// from their reset value are written (most objects a pass leaves alone). After the first
@@ -343,7 +338,7 @@ fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
     if pass.reset.is_empty() {
         return;
     }
-    let step = step_name("reset");
+    let step = Sym::new("reset");
     let since = world.mark(pass.id, step, gen.number).map(|m| m.edits);
     let keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
     let mut stale: Vec<(Sym, f64)> = Vec::new();
@@ -451,7 +446,7 @@ fn clamp(
     mut book: Option<&mut Accounting>,
 ) -> Result<(), RuleError> {
     let label: Arc<str> = Arc::from("clamp");
-    let step = step_name("clamp");
+    let step = Sym::new("clamp");
     let since = pass
         .clamps_local
         .then(|| ax.world.mark(pass.id, step, ax.gen.number))
@@ -503,7 +498,7 @@ fn clamp(
 
 /// Whether an expression reads nothing but properties of the object it is evaluated on
 /// (`target.key`, numbers): its value for an object changes only when that object does.
-pub fn reads_only_target(e: &Expr) -> bool {
+pub(crate) fn reads_only_target(e: &Expr) -> bool {
     let mut d = crate::state::Deps::default();
     e.deps(&mut d);
     !d.everything && !d.scoped && !d.structural && d.nontarget.is_empty()
