@@ -42,11 +42,6 @@ use tessera_host::{
     Sym, Value, World,
 };
 
-/// The allocator the `tessera` binary ships with (`host/src/main.rs`): engine figures are
-/// those of the engine as it runs for players, and the native loop runs on it too.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const EVENTS: usize = 50;
 const TRIGGERS: usize = 1_000;
 const PER_EVENT: usize = TRIGGERS / EVENTS;

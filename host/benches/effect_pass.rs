@@ -38,11 +38,6 @@ use tessera_host::{
     Sym, Value,
 };
 
-/// The allocator the `tessera` binary ships with (`host/src/main.rs`): engine figures are
-/// those of the engine as it runs for players, and the native loop runs on it too.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const EMPIRES: usize = 10;
 const SYSTEMS: usize = 2_000;
 const PLANETS_PER_SYSTEM: usize = 10;

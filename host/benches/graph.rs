@@ -44,11 +44,6 @@ use tessera_host::{
     Value, World,
 };
 
-/// The allocator the `tessera` binary ships with (`host/src/main.rs`): engine figures are
-/// those of the engine as it runs for players, and the native loop runs on it too.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const SIDE: usize = 100;
 const SYSTEMS: usize = SIDE * SIDE;
 const PALACES: usize = 8;

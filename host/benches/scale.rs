@@ -42,11 +42,6 @@ use tessera_host::plugins::Runtime;
 use tessera_host::rules::aura;
 use tessera_host::{ContentSource, Generation, Id, ObjId, Registry, SourceText, Sym, Value, World};
 
-/// The allocator the `tessera` binary ships with (`host/src/main.rs`): engine figures are
-/// those of the engine as it runs for players, and the native loop runs on it too.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 const UNITS: usize = 100_000;
 const TAGS: usize = 200;
 const AURAS: usize = 2_000;
