@@ -8,36 +8,87 @@ use super::AuraResult;
 use crate::id::Sym;
 use crate::state::{AppliedMod, AuraKey, MaxHealthDrop, ObjId, World};
 
-/// The new modifiers of every change on the affected objects (sorted), grouped by
-/// object; a stable sort keeps each object's modifiers in change order. Each result is
-/// read front to back: reading them object by object instead jumps between results, a
-/// cache miss per modifier over a whole galaxy. A change whose old result was empty
-/// affects every object in its new one, so it needs no look-up in `affected`.
-fn new_modifiers(
-    world: &World,
-    changes: &[(AuraKey, Option<AuraResult>)],
-    affected: &[ObjId],
-) -> Vec<(ObjId, AppliedMod)> {
-    // Sized once: growing a galaxy's worth of modifiers step by step costs fresh pages.
-    let total = changes
-        .iter()
-        .map(|(_, n)| n.as_ref().map_or(0, |n| n.len()))
-        .sum();
-    let mut new_mods: Vec<(ObjId, AppliedMod)> = Vec::with_capacity(total);
-    for (key, new) in changes {
-        let new = new.as_deref().map_or(&[][..], |n| n.as_slice());
-        if world.aura_results.get(key).is_none_or(|o| o.is_empty()) {
-            new_mods.extend_from_slice(new);
-        } else {
-            new_mods.extend(
-                new.iter()
-                    .filter(|(o, _)| affected.binary_search(o).is_ok())
-                    .cloned(),
-            );
+/// Each affected object's new modifiers, in change order: those of `affected[k]` fill
+/// `mods[starts[k]..starts[k + 1]]`.
+struct NewModifiers {
+    mods: Vec<Option<AppliedMod>>,
+    starts: Vec<usize>,
+}
+
+impl NewModifiers {
+    /// The new modifiers of the changes on the affected objects. Each result is read front
+    /// to back, twice (count, then place): gathering them object by object instead jumps
+    /// between results (a cache miss per modifier over a galaxy), and sorting a galaxy's
+    /// modifiers by object cost more than everything else in placing them.
+    fn of(changes: &[(AuraKey, Option<AuraResult>)], affected: &[ObjId]) -> NewModifiers {
+        let at = Positions::new(affected);
+        let entries = || {
+            changes
+                .iter()
+                .flat_map(|(_, n)| n.as_deref().map_or(&[][..], |n| n.as_slice()))
+        };
+        // Where each modifier goes (`None`: its object's share did not change).
+        let places: Vec<Option<usize>> = entries().map(|(o, _)| at.find(*o)).collect();
+        let mut starts = vec![0usize; affected.len() + 1];
+        for k in places.iter().flatten() {
+            starts[k + 1] += 1;
+        }
+        for k in 0..affected.len() {
+            starts[k + 1] += starts[k];
+        }
+        let mut fill = starts.clone();
+        let mut mods = vec![None; starts[affected.len()]];
+        for (k, (_, m)) in places.iter().zip(entries()) {
+            if let Some(k) = *k {
+                mods[fill[k]] = Some(m.clone());
+                fill[k] += 1;
+            }
+        }
+        NewModifiers { mods, starts }
+    }
+
+    /// Takes the new modifiers of `affected[k]`.
+    fn take(&mut self, k: usize) -> impl Iterator<Item = AppliedMod> + '_ {
+        self.mods[self.starts[k]..self.starts[k + 1]]
+            .iter_mut()
+            .filter_map(Option::take)
+    }
+}
+
+/// Where each object stands in a sorted, deduplicated list of objects: read off a table
+/// by slot index when the list is dense enough for one (a full recompute touches most
+/// of a galaxy), by binary search otherwise.
+struct Positions<'a> {
+    sorted: &'a [ObjId],
+    /// `sorted`'s position of the object with each slot index (`u32::MAX`: none).
+    table: Vec<u32>,
+}
+
+impl<'a> Positions<'a> {
+    /// How many table entries an object of the list may cost before a table is not worth it.
+    const SPREAD: usize = 16;
+
+    fn new(sorted: &'a [ObjId]) -> Positions<'a> {
+        let span = sorted.last().map_or(0, |o| o.index as usize + 1);
+        let mut table = Vec::new();
+        if span <= sorted.len().saturating_mul(Self::SPREAD) {
+            table = vec![u32::MAX; span];
+            for (k, o) in sorted.iter().enumerate() {
+                table[o.index as usize] = u32::try_from(k).unwrap_or(u32::MAX);
+            }
+        }
+        Positions { sorted, table }
+    }
+
+    fn find(&self, o: ObjId) -> Option<usize> {
+        match self.table.get(o.index as usize) {
+            Some(&k) if self.sorted.get(k as usize) == Some(&o) => Some(k as usize),
+            // No object with its slot index is listed.
+            Some(&u32::MAX) => None,
+            // Not tabled, or the slot index is shared by an older object: search.
+            _ => self.sorted.binary_search(&o).ok(),
         }
     }
-    new_mods.sort_by_key(|(o, _)| *o);
-    new_mods
 }
 
 /// An aura result's modifiers grouped by object.
@@ -119,7 +170,7 @@ pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<Aur
     }
     affected.sort_unstable();
     affected.dedup();
-    let new_mods = new_modifiers(world, &changes, &affected);
+    let mut new_mods = NewModifiers::of(&changes, &affected);
     let rule = world.health_rule().clone();
     let old_max: Vec<(ObjId, Option<f64>)> = if rule.on_drop == MaxHealthDrop::Clamp {
         affected
@@ -133,8 +184,7 @@ pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<Aur
     // object's keys by symbol address, as `Dirty::touch` is fed below).
     let mut touched: Vec<(ObjId, Sym)> = Vec::new();
     let mut keys: Vec<Sym> = Vec::new();
-    let mut next = 0;
-    for &obj in &affected {
+    for (k, &obj) in affected.iter().enumerate() {
         keys.clear();
         let old = world.applied(obj).cloned();
         let mut list: Vec<AppliedMod> = Vec::new();
@@ -145,14 +195,9 @@ pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<Aur
                 list.push(m.clone());
             }
         }
-        // Both lists are in object order: the object's new modifiers start at `next`.
-        next += new_mods[next..]
-            .iter()
-            .take_while(|(o, _)| *o < obj)
-            .count();
-        for (_, m) in new_mods[next..].iter().take_while(|(o, _)| *o == obj) {
-            list.push(m.clone());
+        for m in new_mods.take(k) {
             keys.push(m.key);
+            list.push(m);
         }
         keys.sort_unstable_by_key(|k| k.as_str().as_ptr() as usize);
         keys.dedup();
@@ -192,5 +237,78 @@ pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<Aur
     // Values other auras may read have changed: they get another round.
     for (obj, k) in touched {
         world.dirty.touch(obj, k);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::state::Layer;
+
+    fn id(index: u32, generation: u32) -> ObjId {
+        ObjId { index, generation }
+    }
+
+    fn add(aura: u16, value: f64) -> AppliedMod {
+        AppliedMod {
+            key: Sym::new("attack"),
+            layer: Layer::Add,
+            rank: 1,
+            value,
+            max: f64::INFINITY,
+            timestamp: 0,
+            aura: AuraKey::Class {
+                holder: id(0, 0),
+                index: aura,
+            },
+        }
+    }
+
+    #[test]
+    fn positions_by_table_and_by_search_agree() {
+        // Dense (a table), sparse (searched), and a slot index shared by an old and a
+        // new object (the table holds one of them; the other is searched).
+        let dense: Vec<ObjId> = (0..40).map(|i| id(i, 0)).collect();
+        let sparse = vec![id(3, 0), id(90_000, 0)];
+        let shared = vec![id(1, 0), id(2, 0), id(2, 1), id(3, 0)];
+        for list in [&dense, &sparse, &shared] {
+            let at = Positions::new(list);
+            for (k, o) in list.iter().enumerate() {
+                assert_eq!(at.find(*o), Some(k), "{o:?} in {list:?}");
+            }
+            for absent in [id(7, 5), id(41, 0), id(90_001, 0), id(2, 2)] {
+                assert_eq!(at.find(absent), None, "{absent:?} in {list:?}");
+            }
+        }
+        assert!(!Positions::new(&dense).table.is_empty());
+        assert!(Positions::new(&sparse).table.is_empty());
+    }
+
+    #[test]
+    fn new_modifiers_are_grouped_by_object_in_change_order() {
+        let (a, b, c) = (id(5, 0), id(9, 0), id(12, 0));
+        let change = |aura: u16, on: &[ObjId]| {
+            let result: Vec<(ObjId, AppliedMod)> = on
+                .iter()
+                .map(|o| (*o, add(aura, f64::from(aura))))
+                .collect();
+            (
+                AuraKey::Class {
+                    holder: id(0, 0),
+                    index: aura,
+                },
+                Some(Arc::new(result)),
+            )
+        };
+        // `b` is not affected: its modifiers are left out.
+        let changes = vec![change(1, &[c, a]), change(2, &[a, b, c]), change(3, &[])];
+        let affected = [a, c];
+        let mut new = NewModifiers::of(&changes, &affected);
+        let values = |mods: Vec<AppliedMod>| -> Vec<f64> { mods.iter().map(|m| m.value).collect() };
+        assert_eq!(values(new.take(0).collect()), vec![1.0, 2.0]);
+        assert_eq!(values(new.take(1).collect()), vec![1.0, 2.0]);
+        assert_eq!(new.take(0).count(), 0, "taken once");
     }
 }
