@@ -163,15 +163,25 @@ impl World {
     pub(crate) fn leave_slot(&mut self, id: ObjId) -> Result<(), StateError> {
         let mine = self.slot(id);
         let key = self.group_key(id)?;
-        if let Some(mut group) = self.groups.get(&key).cloned() {
-            if let Some(at) = group.members.index_of(&id) {
-                group.members.remove(at);
-                if group.ordered {
-                    self.renumber(&group.members, at)?;
-                } else {
-                    self.shift_unordered(&group.members, id, -1, |s| s > mine)?;
+        // Taken out of the index while it changes (here and in `join_slot`): its members
+        // are then shared with no one but a snapshot, and change in place instead of
+        // copying the chunk they are in (a clone from the index copied it on every join:
+        // creating 100k objects in one zone took 22% longer).
+        if let Some(mut group) = self.groups.remove(&key) {
+            match group.members.index_of(&id) {
+                Some(at) => {
+                    group.members.remove(at);
+                    let shifted = if group.ordered {
+                        self.renumber(&group.members, at)
+                    } else {
+                        self.shift_unordered(&group.members, id, -1, |s| s > mine)
+                    };
+                    self.store_group(key, group);
+                    shifted?;
                 }
-                self.store_group(key, group);
+                None => {
+                    self.groups.insert(key, group);
+                }
             }
         }
         self.set(id, left_slot_key(), Value::Int(mine))?;
@@ -182,21 +192,32 @@ impl World {
     /// the objects from that slot on move one slot right.
     pub(crate) fn join_slot(&mut self, id: ObjId, at: Option<i64>) -> Result<(), StateError> {
         let key = self.group_key(id)?;
-        let mut group = self.groups.get(&key).cloned().unwrap_or_default();
+        let mut group = self.groups.remove(&key).unwrap_or_default();
+        let placed = self.place_in_group(&mut group, id, at);
+        self.store_group(key, group);
+        placed
+    }
+
+    /// [`World::join_slot`] on a group taken out of the index.
+    fn place_in_group(
+        &mut self,
+        group: &mut Group,
+        id: ObjId,
+        at: Option<i64>,
+    ) -> Result<(), StateError> {
         let end = group.members.len();
         if group.ordered {
             let at = at.map_or(end, |a| usize::try_from(a.max(0)).unwrap_or(0).min(end));
             group.members.insert(at, id);
-            self.renumber(&group.members, at)?;
+            self.renumber(&group.members, at)
         } else {
             let end = i64::try_from(end).unwrap_or(i64::MAX);
             let at = at.map_or(end, |a| a.clamp(0, end));
             self.shift_unordered(&group.members, id, 1, |s| s >= at)?;
             self.put_slot(id, at)?;
             group.members.push_back(id);
+            Ok(())
         }
-        self.store_group(key, group);
-        Ok(())
     }
 
     /// Moves an object to a zone at a slot (`None`: the end); returns the zone it left.
