@@ -70,9 +70,10 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
         };
         // Without a structural change (other than tags) no aura switches on or off, so
         // only the stale ones need listing; with one, every active aura (the rest end).
-        let active = active_auras(world, gen, |key, def| moved || needs(key, def));
+        let mut active = active_auras(world, gen, |key, def| moved || needs(key, def));
+        sort_by_source(&mut active);
         let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
-        for a in by_source(&active) {
+        for a in &active {
             if !needs(a.key, &a.def) {
                 continue;
             }
@@ -116,16 +117,14 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
     Ok(())
 }
 
-/// The active auras in the order to evaluate them: those drawing their candidates from
+/// Puts the active auras in the order to evaluate them: those drawing their candidates from
 /// the same tag next to each other, so each tag's objects are read from memory once
 /// while its auras run, not once per aura (2,000 auras over 100,000 objects spent most of
 /// a full recompute waiting on memory). Each aura's result is its own, and they are
 /// combined in an order of their own ([`apply_changes`]), so the order changes nothing
 /// else.
-fn by_source(active: &[Active]) -> Vec<&Active> {
-    let mut order: Vec<&Active> = active.iter().collect();
-    order.sort_by_key(|a| a.def.select.as_ref().and_then(|s| s.source_tag()));
-    order
+fn sort_by_source(active: &mut [Active]) {
+    active.sort_by_key(|a| a.def.select.as_ref().and_then(|s| s.source_tag()));
 }
 
 /// Every tag (own or granted) of the objects whose keys changed, when only keys changed
