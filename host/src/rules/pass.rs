@@ -32,9 +32,9 @@ use std::sync::Arc;
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
-use crate::rules::select::Select;
+use crate::rules::select::{Select, SelectMemo};
 use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
-use crate::state::{AccountEntry, Accounting, ObjId, ScopeReads, Value, World};
+use crate::state::{AccountEntry, Accounting, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
 #[derive(Debug)]
@@ -75,7 +75,7 @@ pub struct EffectsGroupDef {
     /// Which objects it changes (`None`: the source).
     pub scope: Option<Select>,
     /// How a run may reuse its scope's selection for other groups (`None`: it may not).
-    pub scope_memo: Option<ScopeMemo>,
+    pub scope_memo: Option<SelectMemo>,
     /// A condition on the source.
     pub activation: Option<Box<dyn Condition>>,
     /// Zones the holder must be in (`None`: any).
@@ -94,17 +94,6 @@ pub struct EffectsGroupDef {
     pub origin: Origin,
 }
 
-/// What lets a run select a scope once for every group written the same: the scope's
-/// text (with the namespace that resolved it) and the parts of the evaluation's scope it
-/// reads. A scope reading the RNG, the event, a controller or a plugin has none.
-#[derive(Debug, Clone)]
-pub struct ScopeMemo {
-    /// The namespace and the scope's table as written.
-    pub text: Arc<str>,
-    /// The parts of the scope its selection reads.
-    pub reads: ScopeReads,
-}
-
 /// Scope selections made during one match step, by scope text and the values of the
 /// scope parts it reads (the world does not change while groups are matched). A
 /// galaxy's 1,000 techs, each selecting its empire's planets with one focus, select
@@ -121,7 +110,7 @@ impl ScopeCache {
         &mut self,
         cx: &Cx<'_>,
         sel: &Select,
-        memo: Option<&ScopeMemo>,
+        memo: Option<&SelectMemo>,
     ) -> Result<Option<Arc<[ObjId]>>, RuleError> {
         let fresh = |cx: &Cx<'_>| -> Result<Option<Arc<[ObjId]>>, RuleError> {
             let mut targets = Vec::new();
@@ -130,14 +119,7 @@ impl ScopeCache {
         let Some(memo) = memo else {
             return fresh(cx);
         };
-        let part = |r: ScopeReads, v: Option<ObjId>| if memo.reads.contains(r) { v } else { None };
-        let s = cx.scope;
-        let key = [
-            part(ScopeReads::THIS, s.this),
-            part(ScopeReads::SOURCE, s.source),
-            part(ScopeReads::PLAYER, s.player),
-            part(ScopeReads::ACTING, crate::rules::core::acting_player(cx)),
-        ];
+        let key = memo.key(cx);
         if let Some(hit) = self.selected.get(&(memo.text.clone(), key)) {
             return Ok(hit.clone());
         }

@@ -1,11 +1,13 @@
 //! Selectors as content writes them: inclusive sources, then exclusive filters, then a
 //! picker; and the `all`/`any`/`not` condition combinators.
 
+use std::sync::Arc;
+
 use super::expr::Expr;
 use super::{Cx, RuleError};
 use crate::controller::ControllerError;
 use crate::rules::registry::{Condition, Deps, Selector};
-use crate::state::ObjId;
+use crate::state::{ObjId, ScopeReads};
 
 /// How a selection is narrowed to its final objects.
 #[derive(Debug)]
@@ -70,6 +72,49 @@ fn dedup_keep_first(out: &mut Vec<ObjId>, start: usize) {
         }
     }
     out.truncate(keep);
+}
+
+/// What lets one evaluation round make a selection once for everything written the same:
+/// its text (with the namespace that resolved its names) and the parts of the scope it
+/// reads. A selection reading the RNG, the event, a controller or a plugin has none.
+/// Only valid while the world does not change (a pass's match step, an aura round).
+#[derive(Debug, Clone)]
+pub struct SelectMemo {
+    /// The namespace and the selection's table as written.
+    pub text: Arc<str>,
+    /// The parts of the scope the selection reads.
+    pub reads: ScopeReads,
+    /// A hash of `text`, to order selections so that equal texts sit together without
+    /// comparing texts (equal hashes do not make texts equal).
+    pub hash: u64,
+}
+
+impl SelectMemo {
+    /// The memo of a selection written as `text`, reading `reads` of the scope.
+    pub fn new(text: String, reads: ScopeReads) -> SelectMemo {
+        use std::hash::{Hash, Hasher};
+        // Fixed keys: the same text hashes the same in every run.
+        let mut h = std::hash::DefaultHasher::new();
+        text.hash(&mut h);
+        SelectMemo {
+            text: Arc::from(text),
+            reads,
+            hash: h.finish(),
+        }
+    }
+
+    /// The scope parts this selection reads, as they are in `cx` (the rest `None`): two
+    /// evaluations with equal texts and keys select the same objects.
+    pub(crate) fn key(&self, cx: &Cx<'_>) -> [Option<ObjId>; 4] {
+        let part = |r: ScopeReads, v: Option<ObjId>| if self.reads.contains(r) { v } else { None };
+        let s = cx.scope;
+        [
+            part(ScopeReads::THIS, s.this),
+            part(ScopeReads::SOURCE, s.source),
+            part(ScopeReads::PLAYER, s.player),
+            part(ScopeReads::ACTING, crate::rules::core::acting_player(cx)),
+        ]
+    }
 }
 
 /// A compiled selector: the union of its sources (in order, without duplicates), filtered
@@ -149,10 +194,47 @@ impl Select {
     /// The candidates after sources and filters, before picking.
     pub fn candidates(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
         let start = out.len();
+        self.gather(cx, out)?;
+        self.narrow(cx, out, start)
+    }
+
+    /// The union of the sources' selections, in source order without repeats, appended
+    /// to `out`: the candidates before filters, order and picker.
+    pub fn gather(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>) -> Result<(), RuleError> {
+        let start = out.len();
         for s in &self.sources {
             s.select(cx, out)?;
         }
         dedup_keep_first(out, start);
+        Ok(())
+    }
+
+    /// The final selection from gathered candidates (`out[start..]`, as
+    /// [`Select::gather`] left them): filtered, ordered, then picked. With `gather`, the
+    /// same as [`Selector::select`]; it lets one gathering serve selections that differ
+    /// only after their sources.
+    pub fn select_gathered(
+        &self,
+        cx: &Cx<'_>,
+        out: &mut Vec<ObjId>,
+        start: usize,
+    ) -> Result<(), RuleError> {
+        self.narrow(cx, out, start)?;
+        self.pick(cx, out, start)
+    }
+
+    /// What the sources alone read of the scope, when that is known (see
+    /// [`Deps::known_scope_reads`]): the parts a gathering may be reused across.
+    pub fn sources_scope_reads(&self) -> Option<ScopeReads> {
+        let mut d = Deps::default();
+        for s in &self.sources {
+            s.deps(&mut d);
+        }
+        d.known_scope_reads()
+    }
+
+    /// Filters and orders the candidates in `out[start..]`.
+    fn narrow(&self, cx: &Cx<'_>, out: &mut Vec<ObjId>, start: usize) -> Result<(), RuleError> {
         // Each filter tests the survivors of the previous one in a single batch.
         let mut answers = Vec::new();
         for f in &self.filters {

@@ -47,6 +47,11 @@ impl NewModifiers {
         NewModifiers { mods, starts }
     }
 
+    /// How many new modifiers `affected[k]` has.
+    fn len(&self, k: usize) -> usize {
+        self.starts[k + 1] - self.starts[k]
+    }
+
     /// Takes the new modifiers of `affected[k]`.
     fn take(&mut self, k: usize) -> impl Iterator<Item = AppliedMod> + '_ {
         self.mods[self.starts[k]..self.starts[k + 1]]
@@ -89,6 +94,41 @@ impl<'a> Positions<'a> {
             _ => self.sorted.binary_search(&o).ok(),
         }
     }
+}
+
+/// Sorts and deduplicates `ids`. A full recompute lists most objects of a galaxy, each
+/// once per modifier: then they are marked in a table by slot index and read back in
+/// order (linear), unless two of them share a slot index (an object and its successor in
+/// the slot), which only a sort orders.
+fn sort_dedup(ids: &mut Vec<ObjId>) {
+    let span = ids.iter().map(|o| o.index as usize + 1).max().unwrap_or(0);
+    if ids.len() >= 64 && span <= ids.len().saturating_mul(Positions::SPREAD) {
+        // Each slot index's generation plus one (0: not listed).
+        let mut marks = vec![0u64; span];
+        let mut shared = false;
+        for o in ids.iter() {
+            let m = &mut marks[o.index as usize];
+            let g = u64::from(o.generation) + 1;
+            shared |= *m != 0 && *m != g;
+            *m = g;
+        }
+        if !shared {
+            ids.clear();
+            ids.extend(
+                marks
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| **g != 0)
+                    .map(|(i, g)| ObjId {
+                        index: u32::try_from(i).unwrap_or(u32::MAX),
+                        generation: u32::try_from(g - 1).unwrap_or(u32::MAX),
+                    }),
+            );
+            return;
+        }
+    }
+    ids.sort_unstable();
+    ids.dedup();
 }
 
 /// An aura result's modifiers grouped by object.
@@ -168,8 +208,7 @@ pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<Aur
         let new = new.as_deref().map_or(&[][..], |n| n.as_slice());
         differing(old, new, &mut affected);
     }
-    affected.sort_unstable();
-    affected.dedup();
+    sort_dedup(&mut affected);
     let mut new_mods = NewModifiers::of(&changes, &affected);
     let rule = world.health_rule().clone();
     let old_max: Vec<(ObjId, Option<f64>)> = if rule.on_drop == MaxHealthDrop::Clamp {
@@ -187,7 +226,8 @@ pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<Aur
     for (k, &obj) in affected.iter().enumerate() {
         keys.clear();
         let old = world.applied(obj).cloned();
-        let mut list: Vec<AppliedMod> = Vec::new();
+        let mut list: Vec<AppliedMod> =
+            Vec::with_capacity(old.as_ref().map_or(0, |l| l.len()) + new_mods.len(k));
         for m in old.iter().flat_map(|l| l.iter()) {
             if changed_keys.contains(&m.aura) {
                 keys.push(m.key);
@@ -284,6 +324,23 @@ mod tests {
         }
         assert!(!Positions::new(&dense).table.is_empty());
         assert!(Positions::new(&sparse).table.is_empty());
+    }
+
+    #[test]
+    fn sort_dedup_by_table_and_by_sort_agree() {
+        let mut dense: Vec<ObjId> = (0..200).rev().map(|i| id(i % 90, 0)).collect();
+        let mut shared = dense.clone();
+        shared.push(id(7, 3));
+        let mut small = vec![id(4, 0), id(1, 0), id(4, 0)];
+        for list in [&mut dense, &mut shared, &mut small] {
+            let mut sorted = list.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            sort_dedup(list);
+            assert_eq!(*list, sorted);
+        }
+        assert_eq!(dense.len(), 90);
+        assert_eq!(shared.len(), 91);
     }
 
     #[test]

@@ -17,6 +17,7 @@ use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Sandbox, Scope};
 use crate::id::Sym;
 use crate::rules::registry::Deps;
+use crate::rules::select::{Select, SelectMemo};
 use crate::state::{AppliedMod, AuraKey, Dirty, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
@@ -73,6 +74,7 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
         let mut active = active_auras(world, gen, |key, def| moved || needs(key, def));
         sort_by_source(&mut active);
         let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
+        let mut last = LastGathered::default();
         for a in &active {
             if !needs(a.key, &a.def) {
                 continue;
@@ -82,7 +84,7 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
             let mods = match incremental(world, gen, rt, a, &dirty) {
                 Some(Incremental::Unchanged) => continue,
                 Some(Incremental::Changed(mods)) => mods,
-                None => evaluate(world, gen, rt, a).unwrap_or_else(|e| {
+                None => evaluate(world, gen, rt, a, &mut last).unwrap_or_else(|e| {
                     tracing::warn!(error = %e, "aura switched off: it could not be evaluated");
                     Vec::new()
                 }),
@@ -123,8 +125,53 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
 /// a full recompute waiting on memory). Each aura's result is its own, and they are
 /// combined in an order of their own ([`apply_changes`]), so the order changes nothing
 /// else.
+///
+/// Within a tag, auras whose selections gather the same sources (equal texts, ordered by
+/// their hash, see [`SelectMemo`]) run back to back too, so one gathering serves them all
+/// ([`LastGathered`]).
 fn sort_by_source(active: &mut [Active]) {
-    active.sort_by_key(|a| a.def.select.as_ref().and_then(|s| s.source_tag()));
+    active.sort_by_key(|a| {
+        let tag = a.def.select.as_ref().and_then(|s| s.source_tag());
+        (tag, a.def.sources_memo.as_ref().map(|m| m.hash))
+    });
+}
+
+/// The sources an aura's selection gathered last in a round, and for which text and
+/// scope: the next aura gathering the same sources (most often the next one evaluated,
+/// see [`sort_by_source`]) filters a copy instead of gathering again. The world does not
+/// change while a round evaluates.
+#[derive(Default)]
+struct LastGathered {
+    of: Option<(Arc<str>, [Option<ObjId>; 4])>,
+    ids: Vec<ObjId>,
+}
+
+impl LastGathered {
+    /// Selects `sel`'s objects into `out`, through the last gathering when `memo` allows
+    /// and it gathered the same sources in the same scope.
+    fn select(
+        &mut self,
+        cx: &Cx<'_>,
+        sel: &Select,
+        memo: Option<&SelectMemo>,
+        out: &mut Vec<ObjId>,
+    ) -> Result<(), RuleError> {
+        use crate::rules::registry::Selector;
+        let Some(memo) = memo else {
+            return sel.select(cx, out);
+        };
+        let key = memo.key(cx);
+        let same = |(text, k): &(Arc<str>, [Option<ObjId>; 4])| *k == key && **text == *memo.text;
+        if !self.of.as_ref().is_some_and(same) {
+            self.of = None;
+            self.ids.clear();
+            sel.gather(cx, &mut self.ids)?;
+            self.of = Some((memo.text.clone(), key));
+        }
+        let start = out.len();
+        out.extend_from_slice(&self.ids);
+        sel.select_gathered(cx, out, start)
+    }
 }
 
 /// Every tag (own or granted) of the objects whose keys changed, when only keys changed
@@ -461,6 +508,7 @@ fn evaluate(
     gen: &Generation,
     rt: &Sandbox,
     a: &Active,
+    last: &mut LastGathered,
 ) -> Result<Vec<(ObjId, AppliedMod)>, RuleError> {
     let scope = holder_scope(a);
     let cx = aura_cx(world, gen, rt, &scope);
@@ -472,10 +520,9 @@ fn evaluate(
     }
     let mut targets = Vec::new();
     match &a.def.select {
-        Some(s) => {
-            use crate::rules::registry::Selector;
-            s.select(&cx, &mut targets).map_err(ctx)?;
-        }
+        Some(s) => last
+            .select(&cx, s, a.def.sources_memo.as_ref(), &mut targets)
+            .map_err(ctx)?,
         None => targets.push(a.holder),
     }
     let mut out = Vec::with_capacity(targets.len() * a.def.modifiers.len());

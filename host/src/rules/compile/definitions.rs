@@ -422,11 +422,16 @@ impl<'c> Compiler<'c> {
             None if class_aura => AuraZones::Listed(vec![Sym::new("board")]),
             None => AuraZones::WhereGiven,
         };
+        let sources_memo = match (&spec.select, &select) {
+            (Some(text), Some(sel)) => super::selectors::sources_memo(self.namespace(), text, sel),
+            _ => None,
+        };
         let deps = aura_deps(select.as_ref(), while_.as_deref(), &modifiers);
         let first_rank = modifiers.iter().map(|m| m.rank).min().unwrap_or(u16::MAX);
         Ok(AuraDef {
             id,
             select,
+            sources_memo,
             first_rank,
             modifiers,
             while_,

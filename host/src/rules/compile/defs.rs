@@ -9,7 +9,7 @@ use crate::bus::Binding;
 use crate::id::{Id, Sym};
 use crate::rules::expr::Expr;
 use crate::rules::registry::{Action, Condition, Deps};
-use crate::rules::select::Select;
+use crate::rules::select::{Select, SelectMemo};
 use crate::state::{Blueprint, HealthRule, Layer, Value};
 
 /// Where a definition is written: for messages and logs.
@@ -126,6 +126,9 @@ pub struct AuraDef {
     pub id: Id,
     /// Affected objects (`None`: the holder).
     pub select: Option<Select>,
+    /// How a recompute round may gather `select`'s sources once for every aura written
+    /// with the same sources (`None`: it may not).
+    pub sources_memo: Option<SelectMemo>,
     /// Modifiers.
     pub modifiers: Vec<ModifierDef>,
     /// Condition on the holder.

@@ -8,8 +8,9 @@ use super::Compiler;
 use crate::id::{Id, Sym};
 use crate::rules::content::{EffectsGroupSpec, PassSpec};
 use crate::rules::expr::ObjRef;
-use crate::rules::pass::{EffectsGroupDef, PassClamp, PassDef, ScopeMemo};
+use crate::rules::pass::{EffectsGroupDef, PassClamp, PassDef};
 use crate::rules::select::Select;
+use crate::rules::select::SelectMemo;
 use crate::rules::{ContentError, PathSeg};
 use crate::state::Deps;
 
@@ -166,15 +167,12 @@ impl Compiler<'_> {
     }
 }
 
-/// How a pass may reuse `sel`'s selection (see [`ScopeMemo`]): keyed by the namespace
+/// How a pass may reuse `sel`'s selection (see [`SelectMemo`]): keyed by the namespace
 /// that resolved its names and its table as written, when what it reads of the scope is
 /// known.
-fn scope_memo(ns: &str, text: &serde_json::Value, sel: &Select) -> Option<ScopeMemo> {
+fn scope_memo(ns: &str, text: &serde_json::Value, sel: &Select) -> Option<SelectMemo> {
     let mut d = Deps::default();
     sel.deps_of_targets(&mut d);
     let reads = d.known_scope_reads()?;
-    Some(ScopeMemo {
-        text: Arc::from(format!("{ns}\u{0}{text}")),
-        reads,
-    })
+    Some(SelectMemo::new(format!("{ns}\u{0}{text}"), reads))
 }

@@ -9,7 +9,7 @@ use crate::id::{Id, Sym};
 use crate::rules::expr::Expr;
 use crate::rules::params::{check_schema, json_type, Params, PathSeg};
 use crate::rules::registry::Selector;
-use crate::rules::select::{Pick, Select, SortBy};
+use crate::rules::select::{Pick, Select, SelectMemo, SortBy};
 use crate::rules::ContentError;
 
 impl Compiler<'_> {
@@ -228,4 +228,22 @@ fn sort_by(v: &Json, path: &[PathSeg]) -> Result<SortBy, ContentError> {
         key: Sym::new(key),
         descending: desc,
     })
+}
+
+/// How an evaluation round may gather `sel`'s sources once for every selection written
+/// with the same sources (see [`SelectMemo`]): keyed by the namespace that resolved its
+/// names and its text without `where`, `sort` and `pick` (the only keys that act after
+/// the sources), when what the sources read of the scope is known.
+pub(crate) fn sources_memo(ns: &str, text: &Json, sel: &Select) -> Option<SelectMemo> {
+    let reads = sel.sources_scope_reads()?;
+    let sources = match text {
+        Json::Object(m) => Json::Object(
+            m.iter()
+                .filter(|(k, _)| !matches!(k.as_str(), "where" | "sort" | "pick"))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    Some(SelectMemo::new(format!("{ns}\u{0}{sources}"), reads))
 }

@@ -41,17 +41,39 @@ struct Compare {
     op: Cmp,
     right: Expr,
 }
-impl Condition for Compare {
-    fn test(&self, cx: &Cx<'_>, _obj: ObjId) -> Result<bool, RuleError> {
-        let (l, r) = (self.left.eval(cx)?, self.right.eval(cx)?);
-        Ok(match self.op {
+impl Cmp {
+    fn holds(self, l: f64, r: f64) -> bool {
+        match self {
             Cmp::Lt => l < r,
             Cmp::Le => l <= r,
             Cmp::Eq => l == r,
             Cmp::Ne => l != r,
             Cmp::Ge => l >= r,
             Cmp::Gt => l > r,
-        })
+        }
+    }
+}
+
+impl Condition for Compare {
+    fn test(&self, cx: &Cx<'_>, _obj: ObjId) -> Result<bool, RuleError> {
+        Ok(self.op.holds(self.left.eval(cx)?, self.right.eval(cx)?))
+    }
+    /// A candidate's property against a number (`target.power >= 3`, the commonest
+    /// filter) reads each candidate's value directly, without a scope per candidate; the
+    /// answers are those of [`Compare::test`].
+    fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        let read = |key: Sym, o: ObjId| cx.world.get_number(o, key).unwrap_or(0.0);
+        if let (Some(key), Expr::Num(r)) = (self.left.target_key(), &self.right) {
+            out.extend(objs.iter().map(|&o| self.op.holds(read(key, o), *r)));
+        } else if let (Expr::Num(l), Some(key)) = (&self.left, self.right.target_key()) {
+            out.extend(objs.iter().map(|&o| self.op.holds(*l, read(key, o))));
+        } else {
+            for &o in objs {
+                let scope = cx.scope.with_target(o);
+                out.push(self.test(&cx.with_scope(&scope), o)?);
+            }
+        }
+        Ok(())
     }
     fn deps(&self, d: &mut Deps) {
         self.left.deps(d);

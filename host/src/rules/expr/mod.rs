@@ -170,6 +170,17 @@ impl Expr {
         Expr::Num(v)
     }
 
+    /// The key of `target.KEY` (a property of the object under test, no hops): the whole
+    /// expression, when it is just that read.
+    pub(crate) fn target_key(&self) -> Option<Sym> {
+        match self {
+            Expr::Prop { obj, key } if obj.base == Base::Target && obj.hops.is_empty() => {
+                Some(*key)
+            }
+            _ => None,
+        }
+    }
+
     /// Evaluates in a scope. No allocation.
     pub fn eval(&self, cx: &Cx<'_>) -> Result<f64, RuleError> {
         Ok(match self {
