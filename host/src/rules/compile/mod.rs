@@ -116,6 +116,9 @@ pub struct Generation {
     pub passes: HashMap<Id, Arc<crate::rules::pass::PassDef>>,
     /// Classes with effects groups, in load order (what a pass walks).
     pub effects_classes: Vec<Id>,
+    /// The passes whose effects may keep running values aside and write each changed
+    /// property once, with the keys their effects write (see `rules::pass`).
+    pub buffered_passes: HashMap<Id, Vec<Sym>>,
 }
 
 /// The extra action lists compiled by [`Generation::build_with`], in request order.
@@ -273,6 +276,7 @@ impl Generation {
             abilities: crate::rules::ability::AbilityBook::default(),
             passes: HashMap::new(),
             effects_classes: Vec::new(),
+            buffered_passes: HashMap::new(),
         }
     }
 
@@ -310,6 +314,7 @@ impl Generation {
             self.aura_deps.everything |= aura.deps.everything;
             self.aura_deps.keys.extend(aura.deps.keys.iter().copied());
         }
+        self.buffered_passes = crate::rules::pass::buffered_passes(self);
     }
 
     /// Compiles one extra action list: `None` when its source could not be read, empty

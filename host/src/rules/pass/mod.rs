@@ -26,15 +26,20 @@
 //! [`Accounting`](crate::state::Accounting) with the group's label. Values written are
 //! decimal (`Value::Float`). The pass owns nothing between runs but that accounting.
 
+mod running;
+
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+
+pub(crate) use running::buffered_passes;
+use running::Running;
 
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
 use crate::rules::select::{Select, SelectMemo};
 use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
-use crate::state::{AccountEntry, Accounting, ObjId, Value, World};
+use crate::state::{AccountEntry, Accounting, IdHash, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
 #[derive(Debug)]
@@ -156,32 +161,47 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     let mut matched = match_groups(ax, pass.id)?;
     matched.sort_by_key(|m| (m.priority, m.holder, m.index));
     reset(ax.world, ax.gen, pass);
-    let mut book = Accounting::default();
-    let mut report = PassReport {
-        groups: matched.len(),
-        ..PassReport::default()
+    let buffered = ax
+        .gen
+        .buffered_passes
+        .get(&pass.id)
+        .is_some_and(|keys| running::world_allows(ax.world, keys));
+    let mut st = Applying {
+        claimed: HashSet::default(),
+        running: buffered.then(Running::default),
+        book: pass.accounting.then(Accounting::default),
+        report: PassReport {
+            groups: matched.len(),
+            ..PassReport::default()
+        },
     };
-    let mut claimed: HashSet<(ObjId, Sym)> = HashSet::new();
     let saved = ax.scope.clone();
     for m in &matched {
-        let r = apply(
-            ax,
-            m,
-            &mut claimed,
-            pass.accounting.then_some(&mut book),
-            &mut report,
-        );
-        if let Err(e) = r {
+        if let Err(e) = apply(ax, m, &mut st) {
             ax.scope = saved;
             return Err(in_group(&m.group, e));
         }
     }
     ax.scope = saved;
-    clamp(ax, pass, pass.accounting.then_some(&mut book))?;
-    if pass.accounting {
+    if let Some(r) = st.running.take() {
+        r.flush(ax.world)?;
+    }
+    clamp(ax, pass, st.book.as_mut())?;
+    if let Some(book) = st.book {
         ax.world.set_accounting(book);
     }
-    Ok(report)
+    Ok(st.report)
+}
+
+/// What the apply step carries from one matched group to the next.
+struct Applying {
+    /// The (target, stacking group) pairs claimed so far.
+    claimed: HashSet<(ObjId, Sym), IdHash>,
+    /// The running values, when the pass keeps them aside ([`running`]).
+    running: Option<Running>,
+    /// The changes made, when the pass records them.
+    book: Option<Accounting>,
+    report: PassReport,
 }
 
 fn in_group(g: &EffectsGroupDef, e: RuleError) -> RuleError {
@@ -348,13 +368,7 @@ fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
 }
 
 /// Step 3 for one matched group: its effects on each target it still may change.
-fn apply(
-    ax: &mut ActCx<'_>,
-    m: &Matched,
-    claimed: &mut HashSet<(ObjId, Sym)>,
-    mut book: Option<&mut Accounting>,
-    report: &mut PassReport,
-) -> Result<(), RuleError> {
+fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleError> {
     let g = &m.group;
     let mut acted = Vec::with_capacity(m.targets.len());
     for &t in m.targets.iter() {
@@ -362,19 +376,25 @@ fn apply(
             continue;
         }
         if let Some(stack) = g.stacking {
-            if !claimed.insert((t, stack)) {
-                report.stacked += 1;
+            if !st.claimed.insert((t, stack)) {
+                st.report.stacked += 1;
                 continue;
             }
         }
-        report.applied += 1;
+        st.report.applied += 1;
         acted.push(t);
         for (key, expr) in &g.effects {
             // Absent counts as 0; a write is skipped only over an equal decimal (a
             // pass that changes nothing leaves nothing for aura recompute to look at).
-            let (before, decimal) = match ax.world.base(t, *key) {
-                Some(v) => (number(v), matches!(v, Value::Float(_))),
-                None => (0.0, false),
+            let (kept, before, decimal) = match st.running.as_mut() {
+                Some(r) => {
+                    let (at, v, decimal) = r.get(ax.world, t, *key);
+                    (Some(at), v, decimal)
+                }
+                None => match ax.world.base(t, *key) {
+                    Some(v) => (None, number(v), matches!(v, Value::Float(_))),
+                    None => (None, 0.0, false),
+                },
             };
             ax.scope = Scope {
                 this: Some(m.holder),
@@ -390,9 +410,14 @@ fn apply(
                 continue;
             };
             if !(decimal && after == before) {
-                ax.world.set(t, *key, Value::float(after))?;
+                match (kept, st.running.as_mut()) {
+                    (Some(at), Some(r)) => r.set(at, after),
+                    _ => {
+                        ax.world.set(t, *key, Value::float(after))?;
+                    }
+                }
             }
-            if let Some(b) = book.as_deref_mut() {
+            if let Some(b) = st.book.as_mut() {
                 if after != before {
                     let entry = AccountEntry {
                         source: m.source,

@@ -1,0 +1,190 @@
+//! Running values of an effect pass's properties, kept aside while its effects apply.
+//!
+//! Most of a pass's work is one property of one object changed many times over (a
+//! galaxy's 1,000 techs each add to the same planets' target meters). When nothing an
+//! effect reads is something an effect of the pass writes (but through `value`), the
+//! running values live here, and each changed property is written to the world once,
+//! before the clamps (which read them) — the world ends as if each effect had written it.
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
+
+use super::{number, EffectsGroupDef};
+use crate::id::{Id, Sym};
+use crate::rules::Generation;
+use crate::state::{Deps, IdHash, ObjId, StateError, Value, World};
+
+/// A property's running value during one pass.
+struct Slot {
+    obj: ObjId,
+    key: Sym,
+    value: f64,
+    /// Whether the world holds (or will hold) it as a decimal.
+    decimal: bool,
+    /// Whether an effect wrote it (the world must get `value`).
+    written: bool,
+}
+
+/// The running values of one pass run, in the order first touched.
+#[derive(Default)]
+pub(super) struct Running {
+    at: HashMap<(ObjId, Sym), usize, IdHash>,
+    slots: Vec<Slot>,
+}
+
+impl Running {
+    /// Where `key` of `obj` is kept, with its running value (absent or not a number: 0)
+    /// and whether it is a decimal.
+    pub(super) fn get(&mut self, world: &World, obj: ObjId, key: Sym) -> (usize, f64, bool) {
+        match self.at.entry((obj, key)) {
+            Entry::Occupied(e) => {
+                let s = &self.slots[*e.get()];
+                (*e.get(), s.value, s.decimal)
+            }
+            Entry::Vacant(e) => {
+                let (value, decimal) = match world.base(obj, key) {
+                    Some(v) => (number(v), matches!(v, Value::Float(_))),
+                    None => (0.0, false),
+                };
+                e.insert(self.slots.len());
+                self.slots.push(Slot {
+                    obj,
+                    key,
+                    value,
+                    decimal,
+                    written: false,
+                });
+                (self.slots.len() - 1, value, decimal)
+            }
+        }
+    }
+
+    /// An effect set the property kept at `at` to `value` (a decimal).
+    pub(super) fn set(&mut self, at: usize, value: f64) {
+        if let Some(s) = self.slots.get_mut(at) {
+            s.value = value;
+            s.decimal = true;
+            s.written = true;
+        }
+    }
+
+    /// Writes every property an effect set to the world, in the order first touched.
+    pub(super) fn flush(self, world: &mut World) -> Result<(), StateError> {
+        for s in self.slots.into_iter().filter(|s| s.written) {
+            world.set(s.obj, s.key, Value::float(s.value))?;
+        }
+        Ok(())
+    }
+}
+
+/// The passes whose effects may keep running values aside, with the keys their effects
+/// write: no effect's value reads (but through `value`) a key an effect of the pass
+/// writes, and no group runs actions (which may read anything).
+pub(crate) fn buffered_passes(gen: &Generation) -> HashMap<Id, Vec<Sym>> {
+    let mut writes: HashMap<Id, HashSet<Sym>> = HashMap::new();
+    let mut reads: HashMap<Id, Deps> = HashMap::new();
+    let mut refused: HashSet<Id> = HashSet::new();
+    let groups = gen
+        .effects_classes
+        .iter()
+        .filter_map(|c| gen.classes.get(c))
+        .flat_map(|c| c.effects.iter());
+    for g in groups {
+        note_group(g, &mut writes, &mut reads, &mut refused);
+    }
+    writes
+        .into_iter()
+        .filter(|(pass, w)| {
+            let r = reads.get(pass).cloned().unwrap_or_default();
+            !refused.contains(pass) && !r.everything && !r.keys.iter().any(|k| w.contains(k))
+        })
+        .map(|(pass, w)| {
+            let mut keys: Vec<Sym> = w.into_iter().collect();
+            keys.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+            (pass, keys)
+        })
+        .collect()
+}
+
+fn note_group(
+    g: &EffectsGroupDef,
+    writes: &mut HashMap<Id, HashSet<Sym>>,
+    reads: &mut HashMap<Id, Deps>,
+    refused: &mut HashSet<Id>,
+) {
+    if !g.actions.is_empty() {
+        refused.insert(g.pass);
+    }
+    let r = reads.entry(g.pass).or_default();
+    let w = writes.entry(g.pass).or_default();
+    for (key, expr) in &g.effects {
+        w.insert(*key);
+        expr.deps(r);
+    }
+}
+
+/// Whether the world's own rules make an intermediate write of one of `keys` matter (a
+/// falling maximum health takes damage with it; a slot write moves the object): then
+/// the effects write each value as they go.
+pub(super) fn world_allows(world: &World, keys: &[Sym]) -> bool {
+    let h = world.health_rule();
+    let special = [
+        h.health_key,
+        h.max_key,
+        h.damage_key,
+        crate::state::slot_key(),
+    ];
+    !keys.iter().any(|k| special.contains(k))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::{ContentSource, Generation, Id, Registry, SourceText};
+
+    const CONTENT: &str = r#"
+[pass.economy]
+[pass.upkeep]
+[pass.events]
+
+[class.colony]
+properties = { population = 3.0, output = 0.0, research = 0.0, upkeep = 0.0 }
+
+[class.lab]
+[[class.lab.effects]]
+pass = "economy"
+effects = [{ key = "output", value = "value + 2" }]
+[[class.lab.effects]]
+pass = "economy"
+effects = [{ key = "research", value = "value + target.output" }]
+[[class.lab.effects]]
+pass = "upkeep"
+effects = [{ key = "upkeep", value = "value + target.population" }]
+[[class.lab.effects]]
+pass = "events"
+effects = [{ key = "upkeep", value = "value + 1" }]
+do = [{ type = "tag", tag = "counted" }]
+"#;
+
+    #[test]
+    fn only_passes_reading_nothing_they_write_and_running_no_actions_are_buffered() {
+        let src = ContentSource::new("t", SourceText::new("t.toml", CONTENT));
+        let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        let pass = |n: &str| Id::parse(&format!("t:pass/{n}")).expect("id");
+        let upkeep = gen.buffered_passes.get(&pass("upkeep")).expect("buffered");
+        assert_eq!(
+            upkeep.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
+            ["upkeep"]
+        );
+        assert!(
+            !gen.buffered_passes.contains_key(&pass("economy")),
+            "reads output"
+        );
+        assert!(
+            !gen.buffered_passes.contains_key(&pass("events")),
+            "runs actions"
+        );
+    }
+}
