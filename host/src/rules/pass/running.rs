@@ -141,7 +141,10 @@ pub(super) fn world_allows(world: &World, keys: &[Sym]) -> bool {
 mod tests {
     use std::sync::Arc;
 
-    use crate::{ContentSource, Generation, Id, Registry, SourceText};
+    use crate::diag::SourceText;
+    use crate::id::Id;
+    use crate::rules::registry::Registry;
+    use crate::rules::{ContentSource, Generation};
 
     const CONTENT: &str = r#"
 [pass.economy]
