@@ -18,6 +18,7 @@ mod dirty;
 mod edits;
 mod effects;
 mod event;
+mod id_set;
 mod marks;
 mod modifier;
 mod queries;
@@ -126,6 +127,9 @@ pub enum StateError {
 /// An index from a key (class, zone, tag) to the living objects it names, in id order.
 type Index<K> = IdMap<K, OrdSet<ObjId>>;
 
+/// Objects by a key they have exactly one of (class, zone), in id order.
+type Members<K> = IdMap<K, id_set::IdSet>;
+
 /// A persistent hash map over engine keys, hashed with [`IdHash`].
 type IdMap<K, V> = imbl::GenericHashMap<K, V, IdHash, imbl::shared_ptr::DefaultSharedPtr>;
 
@@ -221,9 +225,9 @@ impl std::fmt::Debug for Snapshot {
 pub struct World {
     slots: trie::Trie<Slot>,
     free: Vector<u32>,
-    by_class: Index<Id>,
+    by_class: Members<Id>,
     /// Living objects by zone (an index: selections by zone need not scan every object).
-    by_zone: Index<Sym>,
+    by_zone: Members<Sym>,
     /// Living objects by their own tags.
     by_tag: Index<Sym>,
     /// Objects by the tags modifiers grant them (`op = "tag"`).

@@ -83,12 +83,12 @@ impl World {
 
     /// How many objects a zone holds.
     pub fn zone_len(&self, zone: Sym) -> usize {
-        self.by_zone.get(&zone).map_or(0, OrdSet::len)
+        self.by_zone.get(&zone).map_or(0, |s| s.len())
     }
 
     /// Number of living objects.
     pub fn len(&self) -> usize {
-        self.by_class.values().map(OrdSet::len).sum()
+        self.by_class.values().map(|s| s.len()).sum()
     }
 
     /// Whether the world has no objects.
