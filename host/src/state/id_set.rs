@@ -1,6 +1,6 @@
 //! `IdSet`: a persistent set of object ids in id order, stored as a sorted persistent
 //! vector. The world hands out slot indexes mostly in ascending order, so adding an object
-//! to its class and zone is most often an append (O(1) amortized, where an ordered tree
+//! to its class, zone and tags is most often an append (O(1) amortized, where an ordered tree
 //! walks and splits nodes: a third of creating a galaxy's 100,000 objects). Any other
 //! insert or removal finds its place by binary search and shifts within the vector's
 //! chunks (O(log n)). Iteration is in id order, as the tree's was.
@@ -47,6 +47,11 @@ impl IdSet {
     /// How many ids it holds.
     pub(crate) fn len(&self) -> usize {
         self.0.len()
+    }
+
+    /// Whether it holds no id.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// The lowest id.

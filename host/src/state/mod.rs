@@ -29,7 +29,7 @@ mod value;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use imbl::{OrdMap, OrdSet, Vector};
+use imbl::{OrdMap, Vector};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -125,10 +125,7 @@ pub enum StateError {
 }
 
 /// An index from a key (class, zone, tag) to the living objects it names, in id order.
-type Index<K> = IdMap<K, OrdSet<ObjId>>;
-
-/// Objects by a key they have exactly one of (class, zone), in id order.
-type Members<K> = IdMap<K, id_set::IdSet>;
+type Index<K> = IdMap<K, id_set::IdSet>;
 
 /// A persistent hash map over engine keys, hashed with [`IdHash`].
 type IdMap<K, V> = imbl::GenericHashMap<K, V, IdHash, imbl::shared_ptr::DefaultSharedPtr>;
@@ -225,9 +222,9 @@ impl std::fmt::Debug for Snapshot {
 pub struct World {
     slots: trie::Trie<Slot>,
     free: Vector<u32>,
-    by_class: Members<Id>,
+    by_class: Index<Id>,
     /// Living objects by zone (an index: selections by zone need not scan every object).
-    by_zone: Members<Sym>,
+    by_zone: Index<Sym>,
     /// Living objects by their own tags.
     by_tag: Index<Sym>,
     /// Objects by the tags modifiers grant them (`op = "tag"`).

@@ -77,8 +77,8 @@ impl World {
 
     /// How many objects a tag could name (own and granted; an upper bound, cheap).
     pub fn tagged_len(&self, tag: Sym) -> usize {
-        self.by_tag.get(&tag).map_or(0, OrdSet::len)
-            + self.by_granted_tag.get(&tag).map_or(0, OrdSet::len)
+        self.by_tag.get(&tag).map_or(0, |s| s.len())
+            + self.by_granted_tag.get(&tag).map_or(0, |s| s.len())
     }
 
     /// How many objects a zone holds.
