@@ -47,11 +47,6 @@ impl NewModifiers {
         NewModifiers { mods, starts }
     }
 
-    /// How many new modifiers `affected[k]` has.
-    fn len(&self, k: usize) -> usize {
-        self.starts[k + 1] - self.starts[k]
-    }
-
     /// Takes the new modifiers of `affected[k]`.
     fn take(&mut self, k: usize) -> impl Iterator<Item = AppliedMod> + '_ {
         self.mods[self.starts[k]..self.starts[k + 1]]
@@ -226,8 +221,7 @@ pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<Aur
     for (k, &obj) in affected.iter().enumerate() {
         keys.clear();
         let old = world.applied(obj).cloned();
-        let mut list: Vec<AppliedMod> =
-            Vec::with_capacity(old.as_ref().map_or(0, |l| l.len()) + new_mods.len(k));
+        let mut list: Vec<AppliedMod> = Vec::new();
         for m in old.iter().flat_map(|l| l.iter()) {
             if changed_keys.contains(&m.aura) {
                 keys.push(m.key);

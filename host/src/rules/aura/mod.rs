@@ -76,7 +76,8 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
         let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
         let mut last = LastGathered::default();
         for a in &active {
-            if !needs(a.key, &a.def) {
+            // Without a structural change, only the stale auras were listed.
+            if moved && !needs(a.key, &a.def) {
                 continue;
             }
             // An aura that cannot be evaluated (its holder's parent is gone, a division
@@ -131,8 +132,10 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
 /// ([`LastGathered`]).
 fn sort_by_source(active: &mut [Active]) {
     active.sort_by_key(|a| {
-        let tag = a.def.select.as_ref().and_then(|s| s.source_tag());
-        (tag, a.def.sources_memo.as_ref().map(|m| m.hash))
+        (
+            a.def.source_tag,
+            a.def.sources_memo.as_ref().map(|m| m.hash),
+        )
     });
 }
 
@@ -201,7 +204,7 @@ fn tags_of_changed(world: &World, dirty: &Dirty) -> Option<Vec<Sym>> {
 /// ([`incremental`]), and every object it selects has a tag none of the changed objects
 /// has, so none of them is or can become one of its targets.
 fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> bool {
-    let (Some(tags), Some(select)) = (changed_tags, &def.select) else {
+    let Some(tags) = changed_tags else {
         return false;
     };
     let deps = &def.deps;
@@ -209,7 +212,7 @@ fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> b
     // new holder, a swapped generation or a first recompute are structural changes).
     !deps.everything
         && !deps.nontarget.iter().any(|k| dirty.keys.contains(k))
-        && select.source_tag().is_some_and(|t| !tags.contains(&t))
+        && def.source_tag.is_some_and(|t| !tags.contains(&t))
 }
 
 /// Whether an aura's inputs changed (or it was never evaluated). `tags_only`: the

@@ -430,6 +430,7 @@ impl<'c> Compiler<'c> {
         let first_rank = modifiers.iter().map(|m| m.rank).min().unwrap_or(u16::MAX);
         Ok(AuraDef {
             id,
+            source_tag: select.as_ref().and_then(|s| s.source_tag()),
             select,
             sources_memo,
             first_rank,

@@ -129,6 +129,9 @@ pub struct AuraDef {
     /// How a recompute round may gather `select`'s sources once for every aura written
     /// with the same sources (`None`: it may not).
     pub sources_memo: Option<SelectMemo>,
+    /// A tag every object `select` selects has ([`Select::source_tag`]), read once here:
+    /// recompute asks it of every aura on every change.
+    pub source_tag: Option<Sym>,
     /// Modifiers.
     pub modifiers: Vec<ModifierDef>,
     /// Condition on the holder.
