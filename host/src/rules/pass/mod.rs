@@ -16,7 +16,9 @@
 //!    `effect_target` the target (also inside the expression's nested selections), so
 //!    `value * 2` at a later priority doubles what earlier groups added. A stacking group
 //!    claims a target for the first group of it that applies; later groups of the same
-//!    stacking group skip that target.
+//!    stacking group skip that target. When no effect of the pass reads a property its
+//!    effects set (but through `value`), the running values are kept aside and each
+//!    changed property is written once ([`running`]).
 //! 4. **Clamp** — the pass's clamps bound their properties (current ≤ maximum) on every
 //!    object whose class declares them.
 //!
