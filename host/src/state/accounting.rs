@@ -14,8 +14,9 @@ use crate::id::Sym;
 pub struct AccountEntry {
     /// The object the group acted for (`source`).
     pub source: ObjId,
-    /// The group's accounting label.
-    pub label: Arc<str>,
+    /// The group's accounting label (interned: a pass records one entry per change, and
+    /// copying a symbol costs nothing where sharing a string counted references).
+    pub label: Sym,
     /// The value before the group applied.
     pub before: f64,
     /// The value after.

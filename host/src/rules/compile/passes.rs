@@ -159,7 +159,7 @@ impl Compiler<'_> {
                 .map(|z| z.iter().map(|z| Sym::new(z)).collect()),
             stacking: spec.stacking.as_deref().map(Sym::new),
             priority: spec.priority,
-            label: Arc::from(label),
+            label: Sym::new(&label),
             effects,
             actions,
             origin: self.origin(p, format!("class `{class}` effects[{n}]")),

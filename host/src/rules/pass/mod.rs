@@ -92,7 +92,7 @@ pub struct EffectsGroupDef {
     /// Lower applies first.
     pub priority: i32,
     /// The accounting label.
-    pub label: Arc<str>,
+    pub label: Sym,
     /// The properties it sets, in order.
     pub effects: Vec<(Sym, Expr)>,
     /// Actions run on its targets after the properties.
@@ -423,7 +423,7 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
                 if after != before {
                     let entry = AccountEntry {
                         source: m.source,
-                        label: g.label.clone(),
+                        label: g.label,
                         before,
                         after,
                     };
@@ -454,7 +454,7 @@ fn clamp(
     pass: &PassDef,
     mut book: Option<&mut Accounting>,
 ) -> Result<(), RuleError> {
-    let label: Arc<str> = Arc::from("clamp");
+    let label = Sym::new("clamp");
     let step = Sym::new("clamp");
     let since = pass
         .clamps_local
@@ -492,7 +492,7 @@ fn clamp(
                 if let Some(b) = book.as_deref_mut() {
                     let entry = AccountEntry {
                         source: id,
-                        label: label.clone(),
+                        label,
                         before,
                         after: v,
                     };
