@@ -316,6 +316,15 @@ fn number(v: &Value) -> f64 {
     v.as_f64().unwrap_or(0.0)
 }
 
+/// A property's base value as an effect starts from it (absent: 0), and whether it is a
+/// decimal (a write over an equal decimal is skipped).
+fn base_number(world: &World, obj: ObjId, key: Sym) -> (f64, bool) {
+    match world.base(obj, key) {
+        Some(v) => (number(v), matches!(v, Value::Float(_))),
+        None => (0.0, false),
+    }
+}
+
 /// The objects of every class that declares one of `keys` (in class id order): a meter
 /// belongs to the classes that have it, so resets and clamps visit those objects only.
 fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId> {
@@ -393,10 +402,10 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
                     let (at, v, decimal) = r.get(ax.world, t, *key);
                     (Some(at), v, decimal)
                 }
-                None => match ax.world.base(t, *key) {
-                    Some(v) => (None, number(v), matches!(v, Value::Float(_))),
-                    None => (None, 0.0, false),
-                },
+                None => {
+                    let (v, decimal) = base_number(ax.world, t, *key);
+                    (None, v, decimal)
+                }
             };
             ax.scope = Scope {
                 this: Some(m.holder),

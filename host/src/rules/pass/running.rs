@@ -9,7 +9,7 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
-use super::{number, EffectsGroupDef};
+use super::{base_number, EffectsGroupDef};
 use crate::id::{Id, Sym};
 use crate::rules::Generation;
 use crate::state::{Deps, IdHash, ObjId, StateError, Value, World};
@@ -42,10 +42,7 @@ impl Running {
                 (*e.get(), s.value, s.decimal)
             }
             Entry::Vacant(e) => {
-                let (value, decimal) = match world.base(obj, key) {
-                    Some(v) => (number(v), matches!(v, Value::Float(_))),
-                    None => (0.0, false),
-                };
+                let (value, decimal) = base_number(world, obj, key);
                 e.insert(self.slots.len());
                 self.slots.push(Slot {
                     obj,
@@ -95,8 +92,8 @@ pub(crate) fn buffered_passes(gen: &Generation) -> HashMap<Id, Vec<Sym>> {
     writes
         .into_iter()
         .filter(|(pass, w)| {
-            let r = reads.get(pass).cloned().unwrap_or_default();
-            !refused.contains(pass) && !r.everything && !r.keys.iter().any(|k| w.contains(k))
+            let clash = |r: &Deps| r.everything || r.keys.iter().any(|k| w.contains(k));
+            !refused.contains(pass) && !reads.get(pass).is_some_and(clash)
         })
         .map(|(pass, w)| {
             let mut keys: Vec<Sym> = w.into_iter().collect();
