@@ -129,6 +129,16 @@ impl World {
         }
     }
 
+    /// The effective value `key` of `id` would have over the base value `base`: the
+    /// object's modifiers for it applied (`base` when the object is absent).
+    pub fn number_over(&self, id: ObjId, key: Sym, base: f64) -> f64 {
+        match self.living(id) {
+            Some((_, Some(mods))) => apply(base, key, mods),
+            _ if base.is_nan() => 0.0,
+            _ => base,
+        }
+    }
+
     /// Like [`World::get_number`], but integral (rounded down) and 0 when absent.
     pub fn get_int(&self, id: ObjId, key: Sym) -> i64 {
         self.get_number(id, key).map_or(0, |f| f.floor() as i64)

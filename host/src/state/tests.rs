@@ -186,4 +186,24 @@ fn marks_hold_for_their_generation_only() {
     assert_eq!(m.edits, w.edit_count());
     assert_eq!(w.mark(pass, step, 2), None, "another generation");
     assert_eq!(w.mark(pass, Sym::new("clamp"), 1), None, "another step");
+    assert!(m.held.is_empty());
+    let a = w.create(class(), None, Sym::new("board"));
+    w.hold(pass, step, vec![a]);
+    let held = w.mark(pass, step, 1).expect("still set");
+    assert_eq!(
+        (&*held.held, held.edits),
+        (&[a][..], m.edits),
+        "holding is no edit"
+    );
+    w.hold(pass, Sym::new("clamp"), vec![a]);
+    assert_eq!(
+        w.mark(pass, Sym::new("clamp"), 1),
+        None,
+        "no mark: nothing held"
+    );
+    w.set_mark(pass, step, 1);
+    assert!(
+        w.mark(pass, step, 1).expect("set").held.is_empty(),
+        "a new mark holds nothing"
+    );
 }

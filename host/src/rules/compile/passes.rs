@@ -7,7 +7,7 @@ use super::kinds::with;
 use super::Compiler;
 use crate::id::{Id, Sym};
 use crate::rules::content::{EffectsGroupSpec, PassSpec};
-use crate::rules::expr::ObjRef;
+use crate::rules::expr::{Flat, ObjRef};
 use crate::rules::pass::{EffectsGroupDef, PassClamp, PassDef};
 use crate::rules::select::Select;
 use crate::rules::select::SelectMemo;
@@ -160,6 +160,7 @@ impl Compiler<'_> {
             stacking: spec.stacking.as_deref().map(Sym::new),
             priority: spec.priority,
             label: Sym::new(&label),
+            flat: effects.iter().map(|(_, e)| Flat::compile(e)).collect(),
             effects,
             actions,
             origin: self.origin(p, format!("class `{class}` effects[{n}]")),

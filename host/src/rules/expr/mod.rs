@@ -181,6 +181,14 @@ impl Expr {
         }
     }
 
+    /// The number, when the expression is a literal.
+    pub(crate) fn number(&self) -> Option<f64> {
+        match self {
+            Expr::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+
     /// Evaluates in a scope. No allocation.
     pub fn eval(&self, cx: &Cx<'_>) -> Result<f64, RuleError> {
         Ok(match self {
@@ -431,9 +439,11 @@ pub(crate) fn check_ident(p: &str) -> Result<(), String> {
     Ok(())
 }
 
+mod flat;
 mod objref;
 mod parse;
 
+pub(crate) use flat::Flat;
 pub use objref::{Base, ObjRef};
 pub use parse::{parse, Names};
 

@@ -37,7 +37,7 @@ pub(crate) use running::buffered_passes;
 use running::Running;
 
 use crate::id::{Id, Sym};
-use crate::rules::expr::{Expr, ObjRef};
+use crate::rules::expr::{Expr, Flat, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
 use crate::rules::select::{Select, SelectMemo};
 use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
@@ -95,6 +95,9 @@ pub struct EffectsGroupDef {
     pub label: Sym,
     /// The properties it sets, in order.
     pub effects: Vec<(Sym, Expr)>,
+    /// Each effect's value as a flat program, where it compiles to one (`effects`'
+    /// order): applied to every target, it is the pass's most evaluated expression.
+    pub(crate) flat: Vec<Option<Flat>>,
     /// Actions run on its targets after the properties.
     pub actions: Vec<Box<dyn Action>>,
     /// Where it is written.
@@ -107,7 +110,23 @@ pub struct EffectsGroupDef {
 /// 20 distinct sets; FreeOrion caches condition results within its effects pass alike.
 #[derive(Default)]
 struct ScopeCache {
-    selected: HashMap<(Arc<str>, [Option<ObjId>; 4]), Option<Arc<[ObjId]>>>,
+    selected: HashMap<MemoKey, Option<Arc<[ObjId]>>>,
+}
+
+/// A selection's text and the scope parts it reads, hashed by the text's hash computed
+/// at load (a scope's text is long, and every group looks its selection up).
+#[derive(PartialEq, Eq)]
+struct MemoKey {
+    hash: u64,
+    scope: [Option<ObjId>; 4],
+    text: Arc<str>,
+}
+
+impl std::hash::Hash for MemoKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.hash.hash(h);
+        self.scope.hash(h);
+    }
 }
 
 impl ScopeCache {
@@ -126,12 +145,16 @@ impl ScopeCache {
         let Some(memo) = memo else {
             return fresh(cx);
         };
-        let key = memo.key(cx);
-        if let Some(hit) = self.selected.get(&(memo.text.clone(), key)) {
+        let key = MemoKey {
+            hash: memo.hash,
+            scope: memo.key(cx),
+            text: memo.text.clone(),
+        };
+        if let Some(hit) = self.selected.get(&key) {
             return Ok(hit.clone());
         }
         let made = fresh(cx)?;
-        self.selected.insert((memo.text.clone(), key), made.clone());
+        self.selected.insert(key, made.clone());
         Ok(made)
     }
 }
@@ -162,16 +185,18 @@ struct Matched {
 pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> {
     let mut matched = match_groups(ax, pass.id)?;
     matched.sort_by_key(|m| (m.priority, m.holder, m.index));
-    reset(ax.world, ax.gen, pass);
     let buffered = ax
         .gen
         .buffered_passes
         .get(&pass.id)
         .is_some_and(|keys| running::world_allows(ax.world, keys));
+    let mut running = buffered.then(Running::default);
+    reset(ax.world, ax.gen, pass, running.as_mut());
     let mut st = Applying {
         claimed: HashSet::default(),
-        running: buffered.then(Running::default),
+        running,
         book: pass.accounting.then(Accounting::default),
+        actions_ran: false,
         report: PassReport {
             groups: matched.len(),
             ..PassReport::default()
@@ -185,8 +210,10 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
         }
     }
     ax.scope = saved;
-    if let Some(r) = st.running.take() {
-        r.flush(ax.world)?;
+    if let Some(mut r) = st.running.take() {
+        r.clamp(ax.world, &pass.clamps, st.book.as_mut());
+        let held = r.flush(ax.world)?;
+        ax.world.hold(pass.id, reset_step(), held);
     }
     clamp(ax, pass, st.book.as_mut())?;
     if let Some(book) = st.book {
@@ -203,6 +230,8 @@ struct Applying {
     running: Option<Running>,
     /// The changes made, when the pass records them.
     book: Option<Accounting>,
+    /// Whether a group's actions have run (they may have destroyed targets).
+    actions_ran: bool,
     report: PassReport,
 }
 
@@ -342,23 +371,34 @@ fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId
     out
 }
 
+/// The name of a pass's reset step in the world's marks.
+fn reset_step() -> Sym {
+    Sym::new("reset")
+}
+
 /// Step 2: the reset properties back to their reset values, on the objects of the
-/// classes that declare them. Each object is read once; only the properties that differ
-/// from their reset value are written (most objects a pass leaves alone). After the first
-/// run under a generation, only objects edited since the last reset are looked at: the
-/// others still hold their reset values.
-fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
+/// classes that declare them — in the world, or into `running` when the pass keeps its
+/// values aside. Each object is read once; only the properties that differ from their
+/// reset value are set (most objects a pass leaves alone). After the first run under a
+/// generation, only objects edited since the last reset, or held by its mark, are looked
+/// at: the others still hold their reset values.
+fn reset(world: &mut World, gen: &Generation, pass: &PassDef, mut running: Option<&mut Running>) {
     if pass.reset.is_empty() {
         return;
     }
-    let step = Sym::new("reset");
-    let since = world.mark(pass.id, step, gen.number).map(|m| m.edits);
+    let step = reset_step();
     let keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
+    let mut ids = objects_declaring(world, gen, &keys);
+    if let Some(mark) = world.mark(pass.id, step, gen.number) {
+        ids.retain(|&id| world.edited_since(id, mark.edits));
+        let held = mark
+            .held
+            .iter()
+            .filter(|&&id| !world.edited_since(id, mark.edits));
+        ids.extend(held);
+    }
     let mut stale: Vec<(Sym, f64)> = Vec::new();
-    for id in objects_declaring(world, gen, &keys) {
-        if since.is_some_and(|e| !world.edited_since(id, e)) {
-            continue;
-        }
+    for id in ids {
         let Ok(o) = world.object(id) else {
             continue;
         };
@@ -371,8 +411,13 @@ fn reset(world: &mut World, gen: &Generation, pass: &PassDef) {
             }
         }
         for &(key, to) in &stale {
-            // The object was just read: the write cannot fail.
-            let _ = world.set(id, key, Value::float(to));
+            match running.as_deref_mut() {
+                Some(r) => r.seed(id, key, to),
+                None => {
+                    // The object was just read: the write cannot fail.
+                    let _ = world.set(id, key, Value::float(to));
+                }
+            }
         }
     }
     world.set_mark(pass.id, step, gen.number);
@@ -383,7 +428,8 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
     let g = &m.group;
     let mut acted = Vec::with_capacity(m.targets.len());
     for &t in m.targets.iter() {
-        if ax.world.object(t).is_err() {
+        // Effects only set properties: until an action runs, every matched target lives.
+        if st.actions_ran && ax.world.object(t).is_err() {
             continue;
         }
         if let Some(stack) = g.stacking {
@@ -394,19 +440,49 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
         }
         st.report.applied += 1;
         acted.push(t);
-        for (key, expr) in &g.effects {
-            // Absent counts as 0; a write is skipped only over an equal decimal (a
-            // pass that changes nothing leaves nothing for aura recompute to look at).
-            let (kept, before, decimal) = match st.running.as_mut() {
-                Some(r) => {
-                    let (at, v, decimal) = r.get(ax.world, t, *key);
-                    (Some(at), v, decimal)
-                }
-                None => {
-                    let (v, decimal) = base_number(ax.world, t, *key);
-                    (None, v, decimal)
-                }
-            };
+        for (n, (key, expr)) in g.effects.iter().enumerate() {
+            let flat = g.flat.get(n).and_then(Option::as_ref);
+            apply_effect(ax, m, t, (*key, expr, flat), st)?;
+        }
+    }
+    if !g.actions.is_empty() && !acted.is_empty() {
+        ax.scope = Scope {
+            this: Some(m.holder),
+            source: Some(m.source),
+            ..Scope::default()
+        };
+        st.actions_ran = true;
+        for a in &g.actions {
+            a.run(ax, &acted)?;
+        }
+    }
+    Ok(())
+}
+
+/// One effect of a matched group on target `t`: `key` set to `expr` (run as its flat
+/// program when it has one), with `value` the property's running value.
+fn apply_effect(
+    ax: &mut ActCx<'_>,
+    m: &Matched,
+    t: ObjId,
+    (key, expr, flat): (Sym, &Expr, Option<&Flat>),
+    st: &mut Applying,
+) -> Result<(), RuleError> {
+    // Absent counts as 0; a write is skipped only over an equal decimal (a pass that
+    // changes nothing leaves nothing for aura recompute to look at).
+    let (kept, before, decimal) = match st.running.as_mut() {
+        Some(r) => {
+            let (at, v, decimal) = r.get(ax.world, t, key);
+            (Some(at), v, decimal)
+        }
+        None => {
+            let (v, decimal) = base_number(ax.world, t, key);
+            (None, v, decimal)
+        }
+    };
+    let after = match flat.and_then(|f| f.eval(ax.world, t, before)) {
+        Some(after) => after,
+        None => {
             ax.scope = Scope {
                 this: Some(m.holder),
                 source: Some(m.source),
@@ -418,37 +494,28 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
             // A value naming no object leaves the property as it is (FreeOrion's
             // references to nothing read as nothing).
             let Some(after) = absent_is_none(expr.eval(&ax.cx()))? else {
-                continue;
+                return Ok(());
             };
-            if !(decimal && after == before) {
-                match (kept, st.running.as_mut()) {
-                    (Some(at), Some(r)) => r.set(at, after),
-                    _ => {
-                        ax.world.set(t, *key, Value::float(after))?;
-                    }
-                }
-            }
-            if let Some(b) = st.book.as_mut() {
-                if after != before {
-                    let entry = AccountEntry {
-                        source: m.source,
-                        label: g.label,
-                        before,
-                        after,
-                    };
-                    b.record(t, *key, entry);
-                }
+            after
+        }
+    };
+    if !(decimal && after == before) {
+        match (kept, st.running.as_mut()) {
+            (Some(at), Some(r)) => r.set(at, after),
+            _ => {
+                ax.world.set(t, key, Value::float(after))?;
             }
         }
     }
-    if !g.actions.is_empty() && !acted.is_empty() {
-        ax.scope = Scope {
-            this: Some(m.holder),
-            source: Some(m.source),
-            ..Scope::default()
-        };
-        for a in &g.actions {
-            a.run(ax, &acted)?;
+    if let Some(b) = st.book.as_mut() {
+        if after != before {
+            let entry = AccountEntry {
+                source: m.source,
+                label: m.group.label,
+                before,
+                after,
+            };
+            b.record(t, key, entry);
         }
     }
     Ok(())

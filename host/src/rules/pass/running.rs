@@ -3,16 +3,27 @@
 //! Most of a pass's work is one property of one object changed many times over (a
 //! galaxy's 1,000 techs each add to the same planets' target meters). When nothing an
 //! effect reads is something an effect of the pass writes (but through `value`), the
-//! running values live here, and each changed property is written to the world once,
-//! before the clamps (which read them) — the world ends as if each effect had written it.
+//! running values live here from the reset on:
+//! - the reset puts a meter's reset value here ([`Running::seed`]), not in the world;
+//! - the effects change the values here;
+//! - the clamps whose bounds are numbers or the object's own properties bound them here
+//!   ([`Running::clamp`]);
+//! - each property that ends different from what the world holds is written once
+//!   ([`Running::flush`]). The world ends as if each step had written it.
+//!
+//! A turn that brings every meter back to what it was writes nothing, so the world copies
+//! nothing and aura recompute has nothing to look at. The meters left that way are away
+//! from their reset values without an edit: the reset's mark holds them
+//! ([`World::hold`]), and the next reset visits them.
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
-use super::{base_number, EffectsGroupDef};
+use super::{base_number, EffectsGroupDef, PassClamp};
 use crate::id::{Id, Sym};
+use crate::rules::expr::Expr;
 use crate::rules::Generation;
-use crate::state::{Deps, IdHash, ObjId, StateError, Value, World};
+use crate::state::{AccountEntry, Accounting, Deps, IdHash, ObjId, StateError, Value, World};
 
 /// A property's running value during one pass.
 struct Slot {
@@ -21,8 +32,10 @@ struct Slot {
     value: f64,
     /// Whether the world holds (or will hold) it as a decimal.
     decimal: bool,
-    /// Whether an effect wrote it (the world must get `value`).
+    /// Whether the reset or an effect set it (the world must end with `value`).
     written: bool,
+    /// Whether the reset set it (the world held another value).
+    seeded: bool,
 }
 
 /// The running values of one pass run, in the order first touched.
@@ -33,6 +46,25 @@ pub(super) struct Running {
 }
 
 impl Running {
+    /// The reset put `key` of `obj` back to `value` (the world holds another value).
+    pub(super) fn seed(&mut self, obj: ObjId, key: Sym, value: f64) {
+        let slot = Slot {
+            obj,
+            key,
+            value,
+            decimal: true,
+            written: true,
+            seeded: true,
+        };
+        match self.at.entry((obj, key)) {
+            Entry::Occupied(e) => self.slots[*e.get()] = slot,
+            Entry::Vacant(e) => {
+                e.insert(self.slots.len());
+                self.slots.push(slot);
+            }
+        }
+    }
+
     /// Where `key` of `obj` is kept, with its running value (absent or not a number: 0)
     /// and whether it is a decimal.
     pub(super) fn get(&mut self, world: &World, obj: ObjId, key: Sym) -> (usize, f64, bool) {
@@ -50,28 +82,102 @@ impl Running {
                     value,
                     decimal,
                     written: false,
+                    seeded: false,
                 });
                 (self.slots.len() - 1, value, decimal)
             }
         }
     }
 
-    /// An effect set the property kept at `at` to `value` (a decimal).
+    /// An effect set the property kept at `at` to `value` (a decimal; not a number
+    /// reads 0 after, as the world would store it).
     pub(super) fn set(&mut self, at: usize, value: f64) {
         if let Some(s) = self.slots.get_mut(at) {
-            s.value = value;
+            s.value = if value.is_nan() { 0.0 } else { value };
             s.decimal = true;
             s.written = true;
         }
     }
 
-    /// Writes every property an effect set to the world, in the order first touched.
-    pub(super) fn flush(self, world: &mut World) -> Result<(), StateError> {
-        for s in self.slots.into_iter().filter(|s| s.written) {
-            world.set(s.obj, s.key, Value::float(s.value))?;
+    /// Bounds the set values of every clamp whose bounds are numbers or properties of
+    /// the object clamped (`target.max_troops`, read as the pass left it), recording each
+    /// change under the label `clamp`. The other clamps bound the world after the flush.
+    pub(super) fn clamp(
+        &mut self,
+        world: &World,
+        clamps: &[PassClamp],
+        mut book: Option<&mut Accounting>,
+    ) {
+        let label = Sym::new("clamp");
+        for c in clamps.iter().filter(|c| bounds_local(c)) {
+            for n in 0..self.slots.len() {
+                let s = &self.slots[n];
+                if s.key != c.key || !s.written {
+                    continue;
+                }
+                let (obj, before) = (s.obj, s.value);
+                let bound = |e: &Expr| self.bound(world, obj, e);
+                let mut v = before;
+                if let Some(max) = &c.max {
+                    v = v.min(bound(max));
+                }
+                if let Some(min) = &c.min {
+                    v = v.max(bound(min));
+                }
+                if v != before {
+                    self.slots[n].value = v;
+                    if let Some(b) = book.as_deref_mut() {
+                        let entry = AccountEntry {
+                            source: obj,
+                            label,
+                            before,
+                            after: v,
+                        };
+                        b.record(obj, c.key, entry);
+                    }
+                }
+            }
         }
-        Ok(())
     }
+
+    /// A local bound's value for `obj`: a number, or the object's property as the pass
+    /// left it (modifiers applied, as the world would read it).
+    fn bound(&self, world: &World, obj: ObjId, e: &Expr) -> f64 {
+        let Some(key) = e.target_key() else {
+            return e.number().unwrap_or(0.0);
+        };
+        match self.at.get(&(obj, key)).map(|&n| &self.slots[n]) {
+            Some(s) if s.written => world.number_over(obj, key, s.value),
+            _ => world.get_number(obj, key).unwrap_or(0.0),
+        }
+    }
+
+    /// Writes every property the reset or an effect set that ends different from what
+    /// the world holds, in the order first touched. Returns the objects the reset put
+    /// here that end as the world holds them (away from their reset values, unwritten).
+    pub(super) fn flush(self, world: &mut World) -> Result<Vec<ObjId>, StateError> {
+        let mut held: Vec<ObjId> = Vec::new();
+        for s in self.slots.into_iter().filter(|s| s.written) {
+            let same = matches!(world.base(s.obj, s.key),
+                Some(Value::Float(x)) if x.to_bits() == s.value.to_bits());
+            if !same {
+                world.set(s.obj, s.key, Value::float(s.value))?;
+            } else if s.seeded && held.last() != Some(&s.obj) {
+                // An object's reset values are seeded together: one entry an object.
+                held.push(s.obj);
+            }
+        }
+        Ok(held)
+    }
+}
+
+/// Whether a clamp's bounds are numbers or properties of the object clamped.
+fn bounds_local(c: &PassClamp) -> bool {
+    let local = |e: &Option<Expr>| {
+        e.as_ref()
+            .is_none_or(|e| e.number().is_some() || e.target_key().is_some())
+    };
+    local(&c.min) && local(&c.max)
 }
 
 /// The passes whose effects may keep running values aside, with the keys their effects

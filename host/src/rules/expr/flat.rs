@@ -1,0 +1,236 @@
+//! Flat programs: an expression over numbers, `value` and the target's own properties
+//! compiled to a list of stack operations, for the places that evaluate one expression
+//! many thousand times a run (an effect pass applies each effect to every target).
+//!
+//! [`Expr::eval`] walks the tree, and every node is a call returning a `Result` as large
+//! as the rule error. A flat program runs in one loop over a small stack of numbers and
+//! reads the world directly. It gives exactly what [`Expr::eval`] gives: the same reads,
+//! the same operations in the same order. Where that would be an error (dividing by
+//! zero, a power that is not finite) it answers nothing, and the caller evaluates the
+//! expression itself for the error.
+
+use super::{Base, BinOp, Expr};
+use crate::id::Sym;
+use crate::state::{ObjId, World};
+
+/// The deepest stack a flat program may need; deeper expressions stay trees.
+const DEPTH: usize = 16;
+
+/// One step of a flat program.
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    /// Push a number.
+    Num(f64),
+    /// Push the running value.
+    Running,
+    /// Push a property of the target (absent or not a number: 0).
+    Target(Sym),
+    /// Negate the top.
+    Neg,
+    /// Replace the top with its absolute value.
+    Abs,
+    /// Pop two, push the result.
+    Bin(BinOp),
+}
+
+/// An expression compiled to stack operations ([`Flat::compile`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Flat {
+    ops: Box<[Op]>,
+}
+
+impl Flat {
+    /// The flat program of `e`, when it reads nothing but numbers, `value` and
+    /// properties of the target (`target.KEY`, `effect_target.KEY`) and is at most
+    /// [`DEPTH`] deep.
+    pub(crate) fn compile(e: &Expr) -> Option<Flat> {
+        let mut ops = Vec::new();
+        let depth = push_ops(e, &mut ops)?;
+        (depth <= DEPTH).then(|| Flat { ops: ops.into() })
+    }
+
+    /// The value for target `target` with running value `value`; `None` where
+    /// [`Expr::eval`] would fail.
+    pub(crate) fn eval(&self, world: &World, target: ObjId, value: f64) -> Option<f64> {
+        let mut stack = [0.0f64; DEPTH];
+        let mut top = 0usize;
+        for op in self.ops.iter() {
+            match *op {
+                Op::Num(n) => {
+                    *stack.get_mut(top)? = n;
+                    top += 1;
+                }
+                Op::Running => {
+                    *stack.get_mut(top)? = value;
+                    top += 1;
+                }
+                Op::Target(key) => {
+                    *stack.get_mut(top)? = world.get_number(target, key).unwrap_or(0.0);
+                    top += 1;
+                }
+                Op::Neg => {
+                    let x = stack.get_mut(top.checked_sub(1)?)?;
+                    *x = -*x;
+                }
+                Op::Abs => {
+                    let x = stack.get_mut(top.checked_sub(1)?)?;
+                    *x = x.abs();
+                }
+                Op::Bin(op) => {
+                    top = top.checked_sub(1)?;
+                    let y = *stack.get(top)?;
+                    let x = stack.get_mut(top.checked_sub(1)?)?;
+                    *x = binary(op, *x, y)?;
+                }
+            }
+        }
+        (top == 1).then_some(stack[0])
+    }
+}
+
+/// `x op y` as [`Expr::eval`] computes it; `None` where it fails.
+fn binary(op: BinOp, x: f64, y: f64) -> Option<f64> {
+    Some(match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::Div if y == 0.0 => return None,
+        BinOp::Div => x / y,
+        BinOp::Min => x.min(y),
+        BinOp::Max => x.max(y),
+        BinOp::Pow => Some(x.powf(y)).filter(|v| v.is_finite())?,
+    })
+}
+
+/// Appends `e`'s operations (operands first); returns the stack depth it needs.
+fn push_ops(e: &Expr, ops: &mut Vec<Op>) -> Option<usize> {
+    Some(match e {
+        Expr::Num(n) => {
+            ops.push(Op::Num(*n));
+            1
+        }
+        Expr::Running => {
+            ops.push(Op::Running);
+            1
+        }
+        Expr::Prop { obj, key }
+            if obj.hops.is_empty() && matches!(obj.base, Base::Target | Base::EffectTarget) =>
+        {
+            ops.push(Op::Target(*key));
+            1
+        }
+        Expr::Neg(a) => {
+            let d = push_ops(a, ops)?;
+            ops.push(Op::Neg);
+            d
+        }
+        Expr::Abs(a) => {
+            let d = push_ops(a, ops)?;
+            ops.push(Op::Abs);
+            d
+        }
+        Expr::Bin(op, a, b) => {
+            let da = push_ops(a, ops)?;
+            let db = push_ops(b, ops)?;
+            ops.push(Op::Bin(*op));
+            da.max(db + 1)
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::id::Id;
+    use crate::rules::expr::{parse, NameError, Names};
+    use crate::rules::registry::{Registry, Selector};
+    use crate::rules::{Cx, Generation, RuleError, Scope};
+    use crate::state::Value;
+
+    struct NoNames;
+    impl Names for NoNames {
+        fn alias(&mut self, _: &str) -> Result<Option<Expr>, NameError> {
+            Ok(None)
+        }
+        fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, NameError> {
+            Err(NameError(format!("no selector `{name}`")))
+        }
+    }
+
+    fn expr(s: &str) -> Expr {
+        parse(s, &mut NoNames).unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    /// The tree's answer, for comparison: the value, or `None` for an error.
+    fn tree(e: &Expr, world: &World, target: ObjId, value: f64) -> Option<f64> {
+        let gen = Generation::build(Arc::new(Registry::with_core()), &[], 1).expect("no content");
+        let scope = Scope {
+            target: Some(target),
+            effect_target: Some(target),
+            value: Some(value),
+            ..Scope::default()
+        };
+        let cx = Cx {
+            world,
+            gen: &gen,
+            scope: &scope,
+            controller: None,
+            rt: &(),
+        };
+        let r: Result<f64, RuleError> = e.eval(&cx);
+        r.ok()
+    }
+
+    #[test]
+    fn a_flat_program_gives_what_the_tree_gives() {
+        let mut w = World::new(1);
+        let class = Id::parse("t:class/planet").expect("id");
+        let p = w.create(class, None, Sym::new("board"));
+        w.set(p, Sym::new("population"), Value::Float(7.5))
+            .expect("set");
+        w.set(p, Sym::new("zero"), Value::Float(0.0)).expect("set");
+        w.set(p, Sym::new("name"), Value::Text("x".into()))
+            .expect("set");
+        for text in [
+            "value + target.population * 0.01",
+            "value * 1.01 + 0.1",
+            "-(value - effect_target.population) / 4",
+            "max(min(1.0, value), target.population) - abs(-3)",
+            "value + target.absent + target.name",
+            "value / target.zero",
+            "(value - 2) ^ 0.5",
+            "2 ^ 3 ^ 2",
+            "((((((((((((((((1 + value))))))))))))))))",
+        ] {
+            let e = expr(text);
+            let flat = Flat::compile(&e).unwrap_or_else(|| panic!("{text}: not flat"));
+            for value in [0.0, 1.5, -4.0] {
+                let want = tree(&e, &w, p, value).map(f64::to_bits);
+                let got = flat.eval(&w, p, value).map(f64::to_bits);
+                assert_eq!(got, want, "{text} with value {value}");
+            }
+        }
+    }
+
+    #[test]
+    fn what_reads_beyond_the_target_stays_a_tree() {
+        for text in [
+            "source.population",
+            "target.owner.population",
+            "count(x) + 1",
+            "tick",
+        ] {
+            if let Ok(e) = parse(text, &mut NoNames) {
+                assert!(Flat::compile(&e).is_none(), "{text}");
+            }
+        }
+        let deep = (0..20).fold(String::from("1"), |s, _| format!("1 - ({s})"));
+        assert!(
+            Flat::compile(&expr(&deep)).is_none(),
+            "deeper than the stack"
+        );
+    }
+}
