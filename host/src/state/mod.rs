@@ -459,6 +459,15 @@ impl World {
         }
     }
 
+    /// The world's edit count when the living object `id` was made or it or its
+    /// modifiers last changed (`None`: no such object).
+    pub fn edit_stamp(&self, id: ObjId) -> Option<u64> {
+        match self.slots.get(id.index as usize) {
+            Some(s) if s.generation == id.generation && s.object.is_some() => Some(s.touched),
+            _ => None,
+        }
+    }
+
     /// An object's zone and owner, read without touching the object itself.
     pub fn zone_and_owner(&self, id: ObjId) -> Option<(Sym, Option<ObjId>)> {
         match self.slots.get(id.index as usize) {

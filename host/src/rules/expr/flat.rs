@@ -52,6 +52,12 @@ impl Flat {
     /// The value for target `target` with running value `value`; `None` where
     /// [`Expr::eval`] would fail.
     pub(crate) fn eval(&self, world: &World, target: ObjId, value: f64) -> Option<f64> {
+        self.eval_with(value, |key| world.get_number(target, key).unwrap_or(0.0))
+    }
+
+    /// Like [`Flat::eval`], with the target's properties read by `read` (a caller that
+    /// knows they cannot change may cache them).
+    pub(crate) fn eval_with(&self, value: f64, mut read: impl FnMut(Sym) -> f64) -> Option<f64> {
         let mut stack = [0.0f64; DEPTH];
         let mut top = 0usize;
         for op in self.ops.iter() {
@@ -65,7 +71,7 @@ impl Flat {
                     top += 1;
                 }
                 Op::Target(key) => {
-                    *stack.get_mut(top)? = world.get_number(target, key).unwrap_or(0.0);
+                    *stack.get_mut(top)? = read(key);
                     top += 1;
                 }
                 Op::Neg => {

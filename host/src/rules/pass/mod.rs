@@ -28,6 +28,7 @@
 //! [`Accounting`](crate::state::Accounting) with the group's label. Values written are
 //! decimal (`Value::Float`). The pass owns nothing between runs but that accounting.
 
+mod meters;
 mod running;
 
 use std::collections::{HashMap, HashSet};
@@ -40,7 +41,7 @@ use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, Flat, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
 use crate::rules::select::{Select, SelectMemo};
-use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
+use crate::rules::{ActCx, Cx, Origin, RuleError, Scope};
 use crate::state::{AccountEntry, Accounting, IdHash, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
@@ -191,7 +192,10 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
         .get(&pass.id)
         .is_some_and(|keys| running::world_allows(ax.world, keys));
     let mut running = buffered.then(Running::default);
-    reset(ax.world, ax.gen, pass, running.as_mut());
+    // A pass keeping its values aside runs no actions: its clamps' objects can be
+    // listed with the reset's, in one scan.
+    let visits = meters::visits(ax.world, ax.gen, pass, buffered);
+    meters::reset(ax.world, ax.gen, pass, &visits.reset, running.as_mut());
     let mut st = Applying {
         claimed: HashSet::default(),
         running,
@@ -210,12 +214,15 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
         }
     }
     ax.scope = saved;
+    let mut holders = visits.clamp;
     if let Some(mut r) = st.running.take() {
         r.clamp(ax.world, &pass.clamps, st.book.as_mut());
-        let held = r.flush(ax.world)?;
-        ax.world.hold(pass.id, reset_step(), held);
+        let flushed = r.flush(ax.world)?;
+        ax.world.hold(pass.id, meters::reset_step(), flushed.held);
+        holders =
+            holders.map(|h| meters::with_written(ax.gen, ax.world, pass, h, &flushed.written));
     }
-    clamp(ax, pass, st.book.as_mut())?;
+    meters::clamp(ax, pass, holders, st.book.as_mut())?;
     if let Some(book) = st.book {
         ax.world.set_accounting(book);
     }
@@ -354,75 +361,6 @@ fn base_number(world: &World, obj: ObjId, key: Sym) -> (f64, bool) {
     }
 }
 
-/// The objects of every class that declares one of `keys` (in class id order): a meter
-/// belongs to the classes that have it, so resets and clamps visit those objects only.
-fn objects_declaring(world: &World, gen: &Generation, keys: &[Sym]) -> Vec<ObjId> {
-    let mut classes: Vec<&Id> = gen
-        .classes
-        .iter()
-        .filter(|(_, c)| c.props.iter().any(|(k, _)| keys.contains(k)))
-        .map(|(id, _)| id)
-        .collect();
-    classes.sort_by_key(|id| id.as_str());
-    let mut out = Vec::new();
-    for c in classes {
-        world.objects_of_class_into(*c, &mut out);
-    }
-    out
-}
-
-/// The name of a pass's reset step in the world's marks.
-fn reset_step() -> Sym {
-    Sym::new("reset")
-}
-
-/// Step 2: the reset properties back to their reset values, on the objects of the
-/// classes that declare them — in the world, or into `running` when the pass keeps its
-/// values aside. Each object is read once; only the properties that differ from their
-/// reset value are set (most objects a pass leaves alone). After the first run under a
-/// generation, only objects edited since the last reset, or held by its mark, are looked
-/// at: the others still hold their reset values.
-fn reset(world: &mut World, gen: &Generation, pass: &PassDef, mut running: Option<&mut Running>) {
-    if pass.reset.is_empty() {
-        return;
-    }
-    let step = reset_step();
-    let keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
-    let mut ids = objects_declaring(world, gen, &keys);
-    if let Some(mark) = world.mark(pass.id, step, gen.number) {
-        ids.retain(|&id| world.edited_since(id, mark.edits));
-        let held = mark
-            .held
-            .iter()
-            .filter(|&&id| !world.edited_since(id, mark.edits));
-        ids.extend(held);
-    }
-    let mut stale: Vec<(Sym, f64)> = Vec::new();
-    for id in ids {
-        let Ok(o) = world.object(id) else {
-            continue;
-        };
-        stale.clear();
-        for &(key, to) in &pass.reset {
-            match o.props.get(&key) {
-                None => {}
-                Some(Value::Float(x)) if *x == to => {}
-                Some(_) => stale.push((key, to)),
-            }
-        }
-        for &(key, to) in &stale {
-            match running.as_deref_mut() {
-                Some(r) => r.seed(id, key, to),
-                None => {
-                    // The object was just read: the write cannot fail.
-                    let _ = world.set(id, key, Value::float(to));
-                }
-            }
-        }
-    }
-    world.set_mark(pass.id, step, gen.number);
-}
-
 /// Step 3 for one matched group: its effects on each target it still may change.
 fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleError> {
     let g = &m.group;
@@ -440,9 +378,11 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
         }
         st.report.applied += 1;
         acted.push(t);
+        // One look-up of the target's record for all the group's effects.
+        let record = st.running.as_mut().map(|r| r.record(t));
         for (n, (key, expr)) in g.effects.iter().enumerate() {
             let flat = g.flat.get(n).and_then(Option::as_ref);
-            apply_effect(ax, m, t, (*key, expr, flat), st)?;
+            apply_effect(ax, m, (t, record), (*key, expr, flat), st)?;
         }
     }
     if !g.actions.is_empty() && !acted.is_empty() {
@@ -459,28 +399,37 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
     Ok(())
 }
 
-/// One effect of a matched group on target `t`: `key` set to `expr` (run as its flat
-/// program when it has one), with `value` the property's running value.
+/// One effect of a matched group on target `t` (with its record when the pass keeps
+/// running values aside): `key` set to `expr` (run as its flat program when it has one),
+/// with `value` the property's running value.
 fn apply_effect(
     ax: &mut ActCx<'_>,
     m: &Matched,
-    t: ObjId,
+    (t, record): (ObjId, Option<usize>),
     (key, expr, flat): (Sym, &Expr, Option<&Flat>),
     st: &mut Applying,
 ) -> Result<(), RuleError> {
     // Absent counts as 0; a write is skipped only over an equal decimal (a pass that
     // changes nothing leaves nothing for aura recompute to look at).
-    let (kept, before, decimal) = match st.running.as_mut() {
-        Some(r) => {
-            let (at, v, decimal) = r.get(ax.world, t, key);
+    let (kept, before, decimal) = match (st.running.as_mut(), record) {
+        (Some(r), Some(record)) => {
+            let (at, v, decimal) = r.get(ax.world, record, key);
             (Some(at), v, decimal)
         }
-        None => {
+        _ => {
             let (v, decimal) = base_number(ax.world, t, key);
             (None, v, decimal)
         }
     };
-    let after = match flat.and_then(|f| f.eval(ax.world, t, before)) {
+    let fast = match (flat, st.running.as_mut(), record) {
+        (Some(f), Some(r), Some(record)) => {
+            let world = &*ax.world;
+            f.eval_with(before, |k| r.read(world, record, k))
+        }
+        (Some(f), _, _) => f.eval(ax.world, t, before),
+        (None, _, _) => None,
+    };
+    let after = match fast {
         Some(after) => after,
         None => {
             ax.scope = Scope {
@@ -518,66 +467,6 @@ fn apply_effect(
             b.record(t, key, entry);
         }
     }
-    Ok(())
-}
-
-/// Step 4: the clamps, on the objects of the classes that declare the property. When
-/// every bound reads only the object it bounds (`target.max_troops`, a number), an object
-/// not edited since the clamps last ran under this generation is still within them and
-/// is not looked at again.
-fn clamp(
-    ax: &mut ActCx<'_>,
-    pass: &PassDef,
-    mut book: Option<&mut Accounting>,
-) -> Result<(), RuleError> {
-    let label = Sym::new("clamp");
-    let step = Sym::new("clamp");
-    let since = pass
-        .clamps_local
-        .then(|| ax.world.mark(pass.id, step, ax.gen.number))
-        .flatten()
-        .map(|m| m.edits);
-    // Listed once for every clamp (after the effects: their actions may have created
-    // objects); each clamp then skips the objects without its property.
-    let keys: Vec<Sym> = pass.clamps.iter().map(|c| c.key).collect();
-    let mut holders = objects_declaring(ax.world, ax.gen, &keys);
-    if let Some(e) = since {
-        holders.retain(|&id| ax.world.edited_since(id, e));
-    }
-    for c in &pass.clamps {
-        for &id in &holders {
-            let Some(before) = ax.world.base(id, c.key).map(number) else {
-                continue;
-            };
-            let scope = Scope {
-                target: Some(id),
-                this: Some(id),
-                ..Scope::default()
-            };
-            let cx = ax.cx();
-            let cx = cx.with_scope(&scope);
-            let mut v = before;
-            if let Some(max) = &c.max {
-                v = v.min(max.eval(&cx)?);
-            }
-            if let Some(min) = &c.min {
-                v = v.max(min.eval(&cx)?);
-            }
-            if v != before {
-                ax.world.set(id, c.key, Value::float(v))?;
-                if let Some(b) = book.as_deref_mut() {
-                    let entry = AccountEntry {
-                        source: id,
-                        label,
-                        before,
-                        after: v,
-                    };
-                    b.record(id, c.key, entry);
-                }
-            }
-        }
-    }
-    ax.world.set_mark(pass.id, step, ax.gen.number);
     Ok(())
 }
 

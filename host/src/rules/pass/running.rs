@@ -25,11 +25,12 @@ use crate::rules::expr::Expr;
 use crate::rules::Generation;
 use crate::state::{AccountEntry, Accounting, Deps, IdHash, ObjId, StateError, Value, World};
 
-/// A property's running value during one pass.
-struct Slot {
-    obj: ObjId,
+/// A property's running value during one pass, or a value an effect read.
+struct Kept {
     key: Sym,
     value: f64,
+    /// Whether it is a value read (an effective value, cached), not a running value.
+    read: bool,
     /// Whether the world holds (or will hold) it as a decimal.
     decimal: bool,
     /// Whether the reset or an effect set it (the world must end with `value`).
@@ -38,65 +39,127 @@ struct Slot {
     seeded: bool,
 }
 
-/// The running values of one pass run, in the order first touched.
+/// What a run keeps of one object: its running values and the values its effects read.
+struct Record {
+    obj: ObjId,
+    kept: smallvec::SmallVec<[Kept; 4]>,
+}
+
+/// Where a running value is kept: its object's record and its place there.
+#[derive(Clone, Copy)]
+pub(super) struct At {
+    record: usize,
+    kept: usize,
+}
+
+/// The running values of one pass run, by object in the order first touched.
+///
+/// Reads are cached too: nothing an effect of such a pass reads changes while its
+/// effects apply (no effect writes it, no action runs), and each look-up in the world
+/// chases the object through its slot, so a target read by many groups is looked up
+/// once. An object is looked up here once for all the effects of a group.
 #[derive(Default)]
 pub(super) struct Running {
-    at: HashMap<(ObjId, Sym), usize, IdHash>,
-    slots: Vec<Slot>,
+    at: HashMap<ObjId, usize, IdHash>,
+    records: Vec<Record>,
 }
 
 impl Running {
+    /// The record of `obj` (made empty the first time).
+    pub(super) fn record(&mut self, obj: ObjId) -> usize {
+        match self.at.entry(obj) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                e.insert(self.records.len());
+                self.records.push(Record {
+                    obj,
+                    kept: smallvec::SmallVec::new(),
+                });
+                self.records.len() - 1
+            }
+        }
+    }
+
     /// The reset put `key` of `obj` back to `value` (the world holds another value).
     pub(super) fn seed(&mut self, obj: ObjId, key: Sym, value: f64) {
-        let slot = Slot {
-            obj,
+        let record = self.record(obj);
+        let kept = Kept {
             key,
             value,
+            read: false,
             decimal: true,
             written: true,
             seeded: true,
         };
-        match self.at.entry((obj, key)) {
-            Entry::Occupied(e) => self.slots[*e.get()] = slot,
-            Entry::Vacant(e) => {
-                e.insert(self.slots.len());
-                self.slots.push(slot);
-            }
+        let r = &mut self.records[record];
+        match r.kept.iter_mut().find(|k| k.key == key && !k.read) {
+            Some(k) => *k = kept,
+            None => r.kept.push(kept),
         }
     }
 
-    /// Where `key` of `obj` is kept, with its running value (absent or not a number: 0)
-    /// and whether it is a decimal.
-    pub(super) fn get(&mut self, world: &World, obj: ObjId, key: Sym) -> (usize, f64, bool) {
-        match self.at.entry((obj, key)) {
-            Entry::Occupied(e) => {
-                let s = &self.slots[*e.get()];
-                (*e.get(), s.value, s.decimal)
-            }
-            Entry::Vacant(e) => {
-                let (value, decimal) = base_number(world, obj, key);
-                e.insert(self.slots.len());
-                self.slots.push(Slot {
-                    obj,
-                    key,
-                    value,
-                    decimal,
-                    written: false,
-                    seeded: false,
-                });
-                (self.slots.len() - 1, value, decimal)
-            }
+    /// Where `key` of the object of `record` is kept, with its running value (absent or
+    /// not a number: 0) and whether it is a decimal.
+    pub(super) fn get(&mut self, world: &World, record: usize, key: Sym) -> (At, f64, bool) {
+        let r = &mut self.records[record];
+        if let Some(n) = r.kept.iter().position(|k| k.key == key && !k.read) {
+            let k = &r.kept[n];
+            return (At { record, kept: n }, k.value, k.decimal);
         }
+        let (value, decimal) = base_number(world, r.obj, key);
+        r.kept.push(Kept {
+            key,
+            value,
+            read: false,
+            decimal,
+            written: false,
+            seeded: false,
+        });
+        let at = At {
+            record,
+            kept: r.kept.len() - 1,
+        };
+        (at, value, decimal)
+    }
+
+    /// The effective value of `key` of the object of `record`, as an effect reads it
+    /// (absent: 0); read from the world once a run.
+    pub(super) fn read(&mut self, world: &World, record: usize, key: Sym) -> f64 {
+        let r = &mut self.records[record];
+        if let Some(k) = r.kept.iter().find(|k| k.key == key && k.read) {
+            return k.value;
+        }
+        let value = world.get_number(r.obj, key).unwrap_or(0.0);
+        r.kept.push(Kept {
+            key,
+            value,
+            read: true,
+            decimal: false,
+            written: false,
+            seeded: false,
+        });
+        value
     }
 
     /// An effect set the property kept at `at` to `value` (a decimal; not a number
     /// reads 0 after, as the world would store it).
-    pub(super) fn set(&mut self, at: usize, value: f64) {
-        if let Some(s) = self.slots.get_mut(at) {
-            s.value = if value.is_nan() { 0.0 } else { value };
-            s.decimal = true;
-            s.written = true;
+    pub(super) fn set(&mut self, at: At, value: f64) {
+        let kept = self
+            .records
+            .get_mut(at.record)
+            .and_then(|r| r.kept.get_mut(at.kept));
+        if let Some(k) = kept {
+            k.value = if value.is_nan() { 0.0 } else { value };
+            k.decimal = true;
+            k.written = true;
         }
+    }
+
+    /// The running value of `key` of `obj`, when the reset or an effect set it.
+    fn written(&self, obj: ObjId, key: Sym) -> Option<f64> {
+        let r = &self.records[*self.at.get(&obj)?];
+        let k = r.kept.iter().find(|k| k.key == key && !k.read)?;
+        k.written.then_some(k.value)
     }
 
     /// Bounds the set values of every clamp whose bounds are numbers or properties of
@@ -110,12 +173,13 @@ impl Running {
     ) {
         let label = Sym::new("clamp");
         for c in clamps.iter().filter(|c| bounds_local(c)) {
-            for n in 0..self.slots.len() {
-                let s = &self.slots[n];
-                if s.key != c.key || !s.written {
+            for record in 0..self.records.len() {
+                let r = &self.records[record];
+                let found = r.kept.iter().position(|k| k.key == c.key && !k.read);
+                let Some(n) = found.filter(|&n| r.kept[n].written) else {
                     continue;
-                }
-                let (obj, before) = (s.obj, s.value);
+                };
+                let (obj, before) = (r.obj, r.kept[n].value);
                 let bound = |e: &Expr| self.bound(world, obj, e);
                 let mut v = before;
                 if let Some(max) = &c.max {
@@ -125,7 +189,7 @@ impl Running {
                     v = v.max(bound(min));
                 }
                 if v != before {
-                    self.slots[n].value = v;
+                    self.records[record].kept[n].value = v;
                     if let Some(b) = book.as_deref_mut() {
                         let entry = AccountEntry {
                             source: obj,
@@ -146,29 +210,46 @@ impl Running {
         let Some(key) = e.target_key() else {
             return e.number().unwrap_or(0.0);
         };
-        match self.at.get(&(obj, key)).map(|&n| &self.slots[n]) {
-            Some(s) if s.written => world.number_over(obj, key, s.value),
-            _ => world.get_number(obj, key).unwrap_or(0.0),
+        match self.written(obj, key) {
+            Some(base) => world.number_over(obj, key, base),
+            None => world.get_number(obj, key).unwrap_or(0.0),
         }
     }
 
     /// Writes every property the reset or an effect set that ends different from what
-    /// the world holds, in the order first touched. Returns the objects the reset put
-    /// here that end as the world holds them (away from their reset values, unwritten).
-    pub(super) fn flush(self, world: &mut World) -> Result<Vec<ObjId>, StateError> {
-        let mut held: Vec<ObjId> = Vec::new();
-        for s in self.slots.into_iter().filter(|s| s.written) {
-            let same = matches!(world.base(s.obj, s.key),
-                Some(Value::Float(x)) if x.to_bits() == s.value.to_bits());
-            if !same {
-                world.set(s.obj, s.key, Value::float(s.value))?;
-            } else if s.seeded && held.last() != Some(&s.obj) {
-                // An object's reset values are seeded together: one entry an object.
-                held.push(s.obj);
+    /// the world holds, by object in the order first touched.
+    pub(super) fn flush(self, world: &mut World) -> Result<Flushed, StateError> {
+        let (mut held, mut written) = (Vec::new(), Vec::new());
+        for r in self.records {
+            let (mut holds, mut wrote) = (false, false);
+            for k in r.kept.iter().filter(|k| k.written) {
+                let same = matches!(world.base(r.obj, k.key),
+                    Some(Value::Float(x)) if x.to_bits() == k.value.to_bits());
+                if !same {
+                    world.set(r.obj, k.key, Value::float(k.value))?;
+                    wrote = true;
+                } else if k.seeded {
+                    holds = true;
+                }
+            }
+            if holds {
+                held.push(r.obj);
+            }
+            if wrote {
+                written.push(r.obj);
             }
         }
-        Ok(held)
+        Ok(Flushed { held, written })
     }
+}
+
+/// What a flush did.
+pub(super) struct Flushed {
+    /// The objects the reset put here with a value that ends as the world holds it
+    /// (away from its reset value, unwritten): the reset's mark holds them.
+    pub(super) held: Vec<ObjId>,
+    /// The objects written, in the order written.
+    pub(super) written: Vec<ObjId>,
 }
 
 /// Whether a clamp's bounds are numbers or properties of the object clamped.
