@@ -111,7 +111,9 @@ pub struct EffectsGroupDef {
 /// 20 distinct sets; FreeOrion caches condition results within its effects pass alike.
 #[derive(Default)]
 struct ScopeCache {
-    selected: HashMap<MemoKey, Option<Arc<[ObjId]>>>,
+    selected: HashMap<MemoKey, Option<Targets>>,
+    /// The list the last fresh selection was gathered in.
+    scratch: Vec<ObjId>,
 }
 
 /// A selection's text and the scope parts it reads, hashed by the text's hash computed
@@ -138,13 +140,9 @@ impl ScopeCache {
         cx: &Cx<'_>,
         sel: &Select,
         memo: Option<&SelectMemo>,
-    ) -> Result<Option<Arc<[ObjId]>>, RuleError> {
-        let fresh = |cx: &Cx<'_>| -> Result<Option<Arc<[ObjId]>>, RuleError> {
-            let mut targets = Vec::new();
-            Ok(absent_is_none(sel.select(cx, &mut targets))?.map(|()| Arc::from(targets)))
-        };
+    ) -> Result<Option<Targets>, RuleError> {
         let Some(memo) = memo else {
-            return fresh(cx);
+            return self.fresh(cx, sel);
         };
         let key = MemoKey {
             hash: memo.hash,
@@ -154,9 +152,38 @@ impl ScopeCache {
         if let Some(hit) = self.selected.get(&key) {
             return Ok(hit.clone());
         }
-        let made = fresh(cx)?;
+        let made = self.fresh(cx, sel)?;
         self.selected.insert(key, made.clone());
         Ok(made)
+    }
+
+    /// `sel`'s selection made now, gathered in a list kept for the next.
+    fn fresh(&mut self, cx: &Cx<'_>, sel: &Select) -> Result<Option<Targets>, RuleError> {
+        self.scratch.clear();
+        if absent_is_none(sel.select(cx, &mut self.scratch))?.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(match self.scratch.as_slice() {
+            [one] => Targets::One(*one),
+            all => Targets::Many(Arc::from(all)),
+        }))
+    }
+}
+
+/// A matched group's targets: one object (a group acting on its source, or on one named
+/// object: most of a galaxy's buildings) without an allocation, or a shared list.
+#[derive(Clone)]
+enum Targets {
+    One(ObjId),
+    Many(Arc<[ObjId]>),
+}
+
+impl Targets {
+    fn as_slice(&self) -> &[ObjId] {
+        match self {
+            Targets::One(o) => std::slice::from_ref(o),
+            Targets::Many(all) => all,
+        }
     }
 }
 
@@ -178,7 +205,7 @@ struct Matched {
     index: usize,
     group: Arc<EffectsGroupDef>,
     source: ObjId,
-    targets: Arc<[ObjId]>,
+    targets: Targets,
 }
 
 /// Runs `pass` once. Errors (an expression dividing by zero, a plugin fault) name the
@@ -199,7 +226,10 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     let mut st = Applying {
         claimed: HashSet::default(),
         running,
-        book: pass.accounting.then(Accounting::default),
+        // Sized as the last pass's: a turn records about as many changes as the last.
+        book: pass
+            .accounting
+            .then(|| Accounting::with_capacity(ax.world.accounting().changes())),
         actions_ran: false,
         report: PassReport {
             groups: matched.len(),
@@ -322,7 +352,7 @@ fn match_one(
             Some(t) => t,
             None => return Ok(None),
         },
-        None => Arc::from([source]),
+        None => Targets::One(source),
     };
     Ok(Some(Matched {
         priority: group.priority,
@@ -364,8 +394,9 @@ fn base_number(world: &World, obj: ObjId, key: Sym) -> (f64, bool) {
 /// Step 3 for one matched group: its effects on each target it still may change.
 fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleError> {
     let g = &m.group;
-    let mut acted = Vec::with_capacity(m.targets.len());
-    for &t in m.targets.iter() {
+    // The targets the group's actions get (listed only when it has actions).
+    let mut acted = Vec::new();
+    for &t in m.targets.as_slice() {
         // Effects only set properties: until an action runs, every matched target lives.
         if st.actions_ran && ax.world.object(t).is_err() {
             continue;
@@ -377,7 +408,9 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
             }
         }
         st.report.applied += 1;
-        acted.push(t);
+        if !g.actions.is_empty() {
+            acted.push(t);
+        }
         // One look-up of the target's record for all the group's effects.
         let record = st.running.as_mut().map(|r| r.record(t));
         for (n, (key, expr)) in g.effects.iter().enumerate() {
