@@ -86,6 +86,12 @@ impl World {
         self.by_zone.get(&zone).map_or(0, |s| s.len())
     }
 
+    /// How many object slots the world has (living objects and the slots of removed
+    /// ones): every object's slot index is below it.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Number of living objects.
     pub fn len(&self) -> usize {
         self.by_class.values().map(|s| s.len()).sum()

@@ -218,7 +218,7 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
         .buffered_passes
         .get(&pass.id)
         .is_some_and(|keys| running::world_allows(ax.world, keys));
-    let mut running = buffered.then(Running::default);
+    let mut running = buffered.then(|| Running::new(ax.world));
     // A pass keeping its values aside runs no actions: its clamps' objects can be
     // listed with the reset's, in one scan.
     let visits = meters::visits(ax.world, ax.gen, pass, buffered);

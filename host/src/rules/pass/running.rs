@@ -16,14 +16,13 @@
 //! from their reset values without an edit: the reset's mark holds them
 //! ([`World::hold`]), and the next reset visits them.
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 
 use super::{base_number, EffectsGroupDef, PassClamp};
 use crate::id::{Id, Sym};
 use crate::rules::expr::Expr;
 use crate::rules::Generation;
-use crate::state::{AccountEntry, Accounting, Deps, IdHash, ObjId, StateError, Value, World};
+use crate::state::{AccountEntry, Accounting, Deps, ObjId, StateError, Value, World};
 
 /// A property's running value during one pass, or a value an effect read.
 struct Kept {
@@ -58,26 +57,44 @@ pub(super) struct At {
 /// effects apply (no effect writes it, no action runs), and each look-up in the world
 /// chases the object through its slot, so a target read by many groups is looked up
 /// once. An object is looked up here once for all the effects of a group.
-#[derive(Default)]
 pub(super) struct Running {
-    at: HashMap<ObjId, usize, IdHash>,
+    /// Each object's record, by slot index (`NONE`: none yet).
+    at: Vec<u32>,
     records: Vec<Record>,
 }
 
+/// No record.
+const NONE: u32 = u32::MAX;
+
 impl Running {
+    /// Room for every object of `world` (indexed by slot: a pass touches many objects
+    /// many times over, and an index is cheaper than a hash).
+    pub(super) fn new(world: &World) -> Running {
+        Running {
+            at: vec![NONE; world.slot_count()],
+            records: Vec::new(),
+        }
+    }
+
     /// The record of `obj` (made empty the first time).
     pub(super) fn record(&mut self, obj: ObjId) -> usize {
-        match self.at.entry(obj) {
-            Entry::Occupied(e) => *e.get(),
-            Entry::Vacant(e) => {
-                e.insert(self.records.len());
-                self.records.push(Record {
-                    obj,
-                    kept: smallvec::SmallVec::new(),
-                });
-                self.records.len() - 1
+        let i = obj.index as usize;
+        if i >= self.at.len() {
+            self.at.resize(i + 1, NONE);
+        }
+        if let Some(r) = self.at.get(i).and_then(|&n| self.records.get(n as usize)) {
+            if r.obj == obj {
+                return self.at[i] as usize;
             }
         }
+        let n = self.records.len();
+        // Records number at most the world's slots, whose indexes are u32 too.
+        self.at[i] = u32::try_from(n).unwrap_or(NONE);
+        self.records.push(Record {
+            obj,
+            kept: smallvec::SmallVec::new(),
+        });
+        n
     }
 
     /// The reset put `key` of `obj` back to `value` (the world holds another value).
@@ -157,7 +174,8 @@ impl Running {
 
     /// The running value of `key` of `obj`, when the reset or an effect set it.
     fn written(&self, obj: ObjId, key: Sym) -> Option<f64> {
-        let r = &self.records[*self.at.get(&obj)?];
+        let n = *self.at.get(obj.index as usize)?;
+        let r = self.records.get(n as usize).filter(|r| r.obj == obj)?;
         let k = r.kept.iter().find(|k| k.key == key && !k.read)?;
         k.written.then_some(k.value)
     }
