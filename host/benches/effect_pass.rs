@@ -20,6 +20,13 @@
 //! recompute). `native_turn` does the same matching, resets, priority-ordered application
 //! with stacking and clamping over plain `Vec`s. The ratio of the two is the engine's cost.
 //!
+//! No effect here reads a property the pass writes (but through `value`), so the pass
+//! keeps its running values aside and a turn like the last writes nothing.
+//! `engine_turn_writing` is the same universe with one more group that runs an action
+//! (it tags the capital, which changes no meter): a pass running actions writes each
+//! effect's value to the world as it goes, as FreeOrion's own content does (its effects
+//! read meters other effects write, and some run actions).
+//!
 //! Run: `cargo bench -p tessera-host --bench effect_pass` (quick: append
 //! `-- --warm-up-time 1 --measurement-time 5`).
 
@@ -46,8 +53,9 @@ const TECHS: usize = 100;
 const BUILDING_KINDS: usize = 50;
 const PLAIN_BUILDINGS: usize = 77_000;
 
-/// The rules: the pass, the universe's classes, 100 techs and 50 building kinds.
-fn content() -> String {
+/// The rules: the pass, the universe's classes, 100 techs and 50 building kinds; with
+/// `writing`, a palace whose group runs an action (see the module docs).
+fn content(writing: bool) -> String {
     let mut s = String::from(
         r#"
 [pass.effects]
@@ -93,6 +101,16 @@ scope = {{ type = "objects", zone = "universe", tag = "planet", owner = "friendl
 effects = [{{ key = "{key}", value = "{value}" }}]
 "#,
             p = (t % 10) * 10
+        );
+    }
+    if writing {
+        s.push_str(
+            r#"
+[class.palace]
+[[class.palace.effects]]
+source = "self.owner.capital"
+do = [{ type = "tag", tag = "seat_of_power" }]
+"#,
         );
     }
     for k in 0..BUILDING_KINDS {
@@ -147,9 +165,10 @@ fn id(s: &str) -> Id {
     Id::parse(&format!("bench:class/{s}")).unwrap()
 }
 
-/// The engine's world for `u`; returns the game and a planet to check.
-fn engine(u: &Universe) -> (Game, ObjId) {
-    let text = content();
+/// The engine's world for `u` (see [`content`] for `writing`); returns the game and a
+/// planet to check.
+fn engine(u: &Universe, writing: bool) -> (Game, ObjId) {
+    let text = content(writing);
     let src = ContentSource::new("bench", SourceText::new("bench.toml", text.as_str()));
     let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).expect("content");
     let mut g = Game::new(Arc::new(gen), 1, Box::new(ScriptedController::default()));
@@ -192,6 +211,9 @@ fn engine(u: &Universe) -> (Game, ObjId) {
         for t in 1..TECHS {
             g.spawn(id(&format!("tech{t}")), Some(emp), "researched")
                 .unwrap();
+        }
+        if writing {
+            g.spawn(id("palace"), Some(emp), "researched").unwrap();
         }
     }
     for &(kind, p) in &u.buildings {
@@ -269,12 +291,31 @@ fn native_turn(u: &Universe, m: &mut [Meters], by_empire: &[Vec<usize>]) {
     }
 }
 
+/// Asserts that the engine and the native loop agree on the first planet's meters.
+fn check(g: &Game, planet: ObjId, m: &Meters) {
+    let read = |k: &str| g.world().get_number(planet, Sym::new(k)).unwrap_or(0.0);
+    for (k, v) in [
+        ("target_industry", m.target_industry),
+        ("target_research", m.target_research),
+        ("max_troops", m.max_troops),
+    ] {
+        assert!(
+            (read(k) - v).abs() < 1e-9,
+            "{k}: engine {} native {v}",
+            read(k)
+        );
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let u = universe();
-    let (mut g, planet) = engine(&u);
-    assert!(g.world().len() > 100_000, "{} objects", g.world().len());
     let turn = Id::parse("bench:event/turn").unwrap();
-    g.emit(Event::new(turn)).expect("turn");
+    let mut engines = [false, true].map(|writing| {
+        let (mut g, planet) = engine(&u, writing);
+        assert!(g.world().len() > 100_000, "{} objects", g.world().len());
+        g.emit(Event::new(turn)).expect("turn");
+        (g, planet)
+    });
     let mut m = vec![Meters::default(); u.planets.len()];
     let mut by_empire = vec![Vec::new(); EMPIRES];
     for (i, p) in u.planets.iter().enumerate() {
@@ -283,28 +324,26 @@ fn bench(c: &mut Criterion) {
         }
     }
     native_turn(&u, &mut m, &by_empire);
-    // The two agree on the first planet's meters.
-    let read = |k: &str| g.world().get_number(planet, Sym::new(k)).unwrap_or(0.0);
-    for (k, v) in [
-        ("target_industry", m[0].target_industry),
-        ("target_research", m[0].target_research),
-        ("max_troops", m[0].max_troops),
-    ] {
-        assert!(
-            (read(k) - v).abs() < 1e-9,
-            "{k}: engine {} native {v}",
-            read(k)
-        );
+    for (g, planet) in &engines {
+        check(g, *planet, &m[0]);
     }
     let mut group = c.benchmark_group("effects_pass_100k_objects_2000_groups");
     group.sample_size(10);
+    let [(kept, _), (writing, _)] = &mut engines;
     group.bench_function("engine_turn", |b| {
-        b.iter(|| black_box(g.emit(Event::new(turn)).expect("turn")));
+        b.iter(|| black_box(kept.emit(Event::new(turn)).expect("turn")));
+    });
+    group.bench_function("engine_turn_writing", |b| {
+        b.iter(|| black_box(writing.emit(Event::new(turn)).expect("turn")));
     });
     group.bench_function("native_turn", |b| {
         b.iter(|| native_turn(black_box(&u), black_box(&mut m), &by_empire));
     });
     group.finish();
+    // Still equal after every measured turn.
+    for (g, planet) in &engines {
+        check(g, *planet, &m[0]);
+    }
 }
 
 criterion_group!(benches, bench);

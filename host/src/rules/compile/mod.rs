@@ -116,9 +116,8 @@ pub struct Generation {
     pub passes: HashMap<Id, Arc<crate::rules::pass::PassDef>>,
     /// Classes with effects groups, in load order (what a pass walks).
     pub effects_classes: Vec<Id>,
-    /// The passes whose effects may keep running values aside and write each changed
-    /// property once, with the keys their effects write (see `rules::pass`).
-    pub buffered_passes: HashMap<Id, Vec<Sym>>,
+    /// What each pass's effects groups write (see `rules::pass`).
+    pub pass_writes: HashMap<Id, crate::rules::pass::PassWrites>,
 }
 
 /// The extra action lists compiled by [`Generation::build_with`], in request order.
@@ -276,7 +275,7 @@ impl Generation {
             abilities: crate::rules::ability::AbilityBook::default(),
             passes: HashMap::new(),
             effects_classes: Vec::new(),
-            buffered_passes: HashMap::new(),
+            pass_writes: HashMap::new(),
         }
     }
 
@@ -314,7 +313,7 @@ impl Generation {
             self.aura_deps.everything |= aura.deps.everything;
             self.aura_deps.keys.extend(aura.deps.keys.iter().copied());
         }
-        self.buffered_passes = crate::rules::pass::buffered_passes(self);
+        self.pass_writes = crate::rules::pass::pass_writes(self);
     }
 
     /// Compiles one extra action list: `None` when its source could not be read, empty

@@ -16,9 +16,10 @@
 //!    `effect_target` the target (also inside the expression's nested selections), so
 //!    `value * 2` at a later priority doubles what earlier groups added. A stacking group
 //!    claims a target for the first group of it that applies; later groups of the same
-//!    stacking group skip that target. When no effect of the pass reads a property its
-//!    effects set (but through `value`), the running values are kept aside and each
-//!    changed property is written once ([`running`]).
+//!    stacking group skip that target. The running values are kept aside and each
+//!    changed property is written once, unless the pass writes a property the world's
+//!    own rules act on (health, the slot); whatever reads the world itself (an action, a
+//!    value that is not a flat program) first gets the values set so far ([`running`]).
 //! 4. **Clamp** — the pass's clamps bound their properties (current ≤ maximum) on every
 //!    object whose class declares them.
 //!
@@ -30,12 +31,14 @@
 
 mod meters;
 mod running;
+mod writes;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-pub(crate) use running::buffered_passes;
 use running::Running;
+pub(crate) use writes::pass_writes;
+pub use writes::PassWrites;
 
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, Flat, ObjRef};
@@ -213,15 +216,13 @@ struct Matched {
 pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> {
     let mut matched = match_groups(ax, pass.id)?;
     matched.sort_by_key(|m| (m.priority, m.holder, m.index));
-    let buffered = ax
-        .gen
-        .buffered_passes
-        .get(&pass.id)
-        .is_some_and(|keys| running::world_allows(ax.world, keys));
+    let writes = ax.gen.pass_writes.get(&pass.id);
+    let buffered = writes.is_some_and(|w| writes::world_allows(ax.world, &w.keys));
     let mut running = buffered.then(|| Running::new(ax.world));
-    // A pass keeping its values aside runs no actions: its clamps' objects can be
-    // listed with the reset's, in one scan.
-    let visits = meters::visits(ax.world, ax.gen, pass, buffered);
+    // A pass whose groups run no actions makes no objects: its clamps' objects can be
+    // listed with the reset's, in one scan (with what its writes edit added).
+    let clamps_early = buffered && writes.is_some_and(|w| !w.actions);
+    let visits = meters::visits(ax.world, ax.gen, pass, clamps_early);
     meters::reset(ax.world, ax.gen, pass, &visits.reset, running.as_mut());
     let mut st = Applying {
         claimed: HashSet::default(),
@@ -425,6 +426,12 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
             ..Scope::default()
         };
         st.actions_ran = true;
+        // Actions read and change the world itself: it gets the values set so far, and
+        // what was kept may be stale after.
+        if let Some(r) = st.running.as_mut() {
+            r.write_back(ax.world)?;
+            r.forget();
+        }
         for a in &g.actions {
             a.run(ax, &acted)?;
         }
@@ -465,6 +472,11 @@ fn apply_effect(
     let after = match fast {
         Some(after) => after,
         None => {
+            // A value that is not a flat program reads the world itself: it gets the
+            // values set so far.
+            if let Some(r) = st.running.as_mut() {
+                r.write_back(ax.world)?;
+            }
             ax.scope = Scope {
                 this: Some(m.holder),
                 source: Some(m.source),

@@ -1,11 +1,15 @@
 //! Running values of an effect pass's properties, kept aside while its effects apply.
 //!
 //! Most of a pass's work is one property of one object changed many times over (a
-//! galaxy's 1,000 techs each add to the same planets' target meters). When nothing an
-//! effect reads is something an effect of the pass writes (but through `value`), the
-//! running values live here from the reset on:
+//! galaxy's 1,000 techs each add to the same planets' target meters). The running values
+//! live here from the reset on:
 //! - the reset puts a meter's reset value here ([`Running::seed`]), not in the world;
-//! - the effects change the values here;
+//! - the effects change the values here, and an effect's flat program reads the target's
+//!   properties here first ([`Running::read`]), so it sees what earlier effects set;
+//! - before anything else reads the world — an effect value that is not a flat program
+//!   (`source.output`, a count), a group's actions — the values set so far are written
+//!   ([`Running::write_back`]), and after actions everything kept is forgotten
+//!   ([`Running::forget`]): they may have changed anything;
 //! - the clamps whose bounds are numbers or the object's own properties bound them here
 //!   ([`Running::clamp`]);
 //! - each property that ends different from what the world holds is written once
@@ -16,13 +20,10 @@
 //! from their reset values without an edit: the reset's mark holds them
 //! ([`World::hold`]), and the next reset visits them.
 
-use std::collections::{HashMap, HashSet};
-
-use super::{base_number, EffectsGroupDef, PassClamp};
-use crate::id::{Id, Sym};
+use super::{base_number, PassClamp};
+use crate::id::Sym;
 use crate::rules::expr::Expr;
-use crate::rules::Generation;
-use crate::state::{AccountEntry, Accounting, Deps, ObjId, StateError, Value, World};
+use crate::state::{AccountEntry, Accounting, ObjId, StateError, Value, World};
 
 /// A property's running value during one pass, or a value an effect read.
 struct Kept {
@@ -42,6 +43,8 @@ struct Kept {
 struct Record {
     obj: ObjId,
     kept: smallvec::SmallVec<[Kept; 4]>,
+    /// Whether a value set here may differ from the world's (listed in `pending`).
+    pending: bool,
 }
 
 /// Where a running value is kept: its object's record and its place there.
@@ -53,14 +56,20 @@ pub(super) struct At {
 
 /// The running values of one pass run, by object in the order first touched.
 ///
-/// Reads are cached too: nothing an effect of such a pass reads changes while its
-/// effects apply (no effect writes it, no action runs), and each look-up in the world
+/// Reads of properties no effect has set are cached too: only the pass's own writes and
+/// actions change the world while its effects apply, and each look-up in the world
 /// chases the object through its slot, so a target read by many groups is looked up
 /// once. An object is looked up here once for all the effects of a group.
 pub(super) struct Running {
     /// Each object's record, by slot index (`NONE`: none yet).
     at: Vec<u32>,
     records: Vec<Record>,
+    /// The records with values set since the last write-back.
+    pending: Vec<usize>,
+    /// Objects written before the flush (by [`Running::write_back`]).
+    written: Vec<ObjId>,
+    /// Objects held when their records were forgotten (see [`Flushed::held`]).
+    held: Vec<ObjId>,
 }
 
 /// No record.
@@ -73,6 +82,9 @@ impl Running {
         Running {
             at: vec![NONE; world.slot_count()],
             records: Vec::new(),
+            pending: Vec::new(),
+            written: Vec::new(),
+            held: Vec::new(),
         }
     }
 
@@ -93,8 +105,19 @@ impl Running {
         self.records.push(Record {
             obj,
             kept: smallvec::SmallVec::new(),
+            pending: false,
         });
         n
+    }
+
+    /// Lists `record` for the next write-back.
+    fn touch(&mut self, record: usize) {
+        if let Some(r) = self.records.get_mut(record) {
+            if !r.pending {
+                r.pending = true;
+                self.pending.push(record);
+            }
+        }
     }
 
     /// The reset put `key` of `obj` back to `value` (the world holds another value).
@@ -113,6 +136,7 @@ impl Running {
             Some(k) => *k = kept,
             None => r.kept.push(kept),
         }
+        self.touch(record);
     }
 
     /// Where `key` of the object of `record` is kept, with its running value (absent or
@@ -140,9 +164,18 @@ impl Running {
     }
 
     /// The effective value of `key` of the object of `record`, as an effect reads it
-    /// (absent: 0); read from the world once a run.
+    /// (absent: 0): over its running value when an effect or the reset set it, else from
+    /// the world, once a run.
     pub(super) fn read(&mut self, world: &World, record: usize, key: Sym) -> f64 {
         let r = &mut self.records[record];
+        if let Some(k) = r.kept.iter().find(|k| k.key == key && !k.read) {
+            return if k.written {
+                world.number_over(r.obj, key, k.value)
+            } else {
+                // Kept but not set since the world last got it: the world is current.
+                world.get_number(r.obj, key).unwrap_or(0.0)
+            };
+        }
         if let Some(k) = r.kept.iter().find(|k| k.key == key && k.read) {
             return k.value;
         }
@@ -158,6 +191,44 @@ impl Running {
         value
     }
 
+    /// Writes every value set so far that differs from what the world holds, before
+    /// something reads the world itself. The values stay kept, as the world now holds them.
+    pub(super) fn write_back(&mut self, world: &mut World) -> Result<(), StateError> {
+        for n in std::mem::take(&mut self.pending) {
+            let Some(r) = self.records.get_mut(n) else {
+                continue;
+            };
+            r.pending = false;
+            let mut wrote = false;
+            for k in r.kept.iter_mut().filter(|k| k.written) {
+                if same_as_world(world, r.obj, k) {
+                    continue;
+                }
+                world.set(r.obj, k.key, Value::float(k.value))?;
+                (k.written, k.seeded, wrote) = (false, false, true);
+            }
+            if wrote {
+                self.written.push(r.obj);
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets everything kept, after [`Running::write_back`] (actions ran: any value
+    /// kept may be stale). Objects the reset put here that hold their old values stay
+    /// held.
+    pub(super) fn forget(&mut self) {
+        self.pending.clear();
+        for r in self.records.drain(..) {
+            if r.kept.iter().any(|k| k.seeded && k.written) {
+                self.held.push(r.obj);
+            }
+            if let Some(at) = self.at.get_mut(r.obj.index as usize) {
+                *at = NONE;
+            }
+        }
+    }
+
     /// An effect set the property kept at `at` to `value` (a decimal; not a number
     /// reads 0 after, as the world would store it).
     pub(super) fn set(&mut self, at: At, value: f64) {
@@ -169,6 +240,7 @@ impl Running {
             k.value = if value.is_nan() { 0.0 } else { value };
             k.decimal = true;
             k.written = true;
+            self.touch(at.record);
         }
     }
 
@@ -237,13 +309,11 @@ impl Running {
     /// Writes every property the reset or an effect set that ends different from what
     /// the world holds, by object in the order first touched.
     pub(super) fn flush(self, world: &mut World) -> Result<Flushed, StateError> {
-        let (mut held, mut written) = (Vec::new(), Vec::new());
+        let (mut held, mut written) = (self.held, self.written);
         for r in self.records {
             let (mut holds, mut wrote) = (false, false);
             for k in r.kept.iter().filter(|k| k.written) {
-                let same = matches!(world.base(r.obj, k.key),
-                    Some(Value::Float(x)) if x.to_bits() == k.value.to_bits());
-                if !same {
+                if !same_as_world(world, r.obj, k) {
                     world.set(r.obj, k.key, Value::float(k.value))?;
                     wrote = true;
                 } else if k.seeded {
@@ -257,8 +327,15 @@ impl Running {
                 written.push(r.obj);
             }
         }
+        held.sort_unstable();
+        held.dedup();
         Ok(Flushed { held, written })
     }
+}
+
+/// Whether the world holds `k`'s value for `obj` already (the same decimal, bit for bit).
+fn same_as_world(world: &World, obj: ObjId, k: &Kept) -> bool {
+    matches!(world.base(obj, k.key), Some(Value::Float(x)) if x.to_bits() == k.value.to_bits())
 }
 
 /// What a flush did.
@@ -277,119 +354,4 @@ fn bounds_local(c: &PassClamp) -> bool {
             .is_none_or(|e| e.number().is_some() || e.target_key().is_some())
     };
     local(&c.min) && local(&c.max)
-}
-
-/// The passes whose effects may keep running values aside, with the keys their effects
-/// write: no effect's value reads (but through `value`) a key an effect of the pass
-/// writes, and no group runs actions (which may read anything).
-pub(crate) fn buffered_passes(gen: &Generation) -> HashMap<Id, Vec<Sym>> {
-    let mut writes: HashMap<Id, HashSet<Sym>> = HashMap::new();
-    let mut reads: HashMap<Id, Deps> = HashMap::new();
-    let mut refused: HashSet<Id> = HashSet::new();
-    let groups = gen
-        .effects_classes
-        .iter()
-        .filter_map(|c| gen.classes.get(c))
-        .flat_map(|c| c.effects.iter());
-    for g in groups {
-        note_group(g, &mut writes, &mut reads, &mut refused);
-    }
-    writes
-        .into_iter()
-        .filter(|(pass, w)| {
-            let clash = |r: &Deps| r.everything || r.keys.iter().any(|k| w.contains(k));
-            !refused.contains(pass) && !reads.get(pass).is_some_and(clash)
-        })
-        .map(|(pass, w)| {
-            let mut keys: Vec<Sym> = w.into_iter().collect();
-            keys.sort_by(|a, b| a.as_str().cmp(b.as_str()));
-            (pass, keys)
-        })
-        .collect()
-}
-
-fn note_group(
-    g: &EffectsGroupDef,
-    writes: &mut HashMap<Id, HashSet<Sym>>,
-    reads: &mut HashMap<Id, Deps>,
-    refused: &mut HashSet<Id>,
-) {
-    if !g.actions.is_empty() {
-        refused.insert(g.pass);
-    }
-    let r = reads.entry(g.pass).or_default();
-    let w = writes.entry(g.pass).or_default();
-    for (key, expr) in &g.effects {
-        w.insert(*key);
-        expr.deps(r);
-    }
-}
-
-/// Whether the world's own rules make an intermediate write of one of `keys` matter (a
-/// falling maximum health takes damage with it; a slot write moves the object): then
-/// the effects write each value as they go.
-pub(super) fn world_allows(world: &World, keys: &[Sym]) -> bool {
-    let h = world.health_rule();
-    let special = [
-        h.health_key,
-        h.max_key,
-        h.damage_key,
-        crate::state::slot_key(),
-    ];
-    !keys.iter().any(|k| special.contains(k))
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use crate::diag::SourceText;
-    use crate::id::Id;
-    use crate::rules::registry::Registry;
-    use crate::rules::{ContentSource, Generation};
-
-    const CONTENT: &str = r#"
-[pass.economy]
-[pass.upkeep]
-[pass.events]
-
-[class.colony]
-properties = { population = 3.0, output = 0.0, research = 0.0, upkeep = 0.0 }
-
-[class.lab]
-[[class.lab.effects]]
-pass = "economy"
-effects = [{ key = "output", value = "value + 2" }]
-[[class.lab.effects]]
-pass = "economy"
-effects = [{ key = "research", value = "value + target.output" }]
-[[class.lab.effects]]
-pass = "upkeep"
-effects = [{ key = "upkeep", value = "value + target.population" }]
-[[class.lab.effects]]
-pass = "events"
-effects = [{ key = "upkeep", value = "value + 1" }]
-do = [{ type = "tag", tag = "counted" }]
-"#;
-
-    #[test]
-    fn only_passes_reading_nothing_they_write_and_running_no_actions_are_buffered() {
-        let src = ContentSource::new("t", SourceText::new("t.toml", CONTENT));
-        let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1)
-            .unwrap_or_else(|d| panic!("{d:?}"));
-        let pass = |n: &str| Id::parse(&format!("t:pass/{n}")).expect("id");
-        let upkeep = gen.buffered_passes.get(&pass("upkeep")).expect("buffered");
-        assert_eq!(
-            upkeep.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
-            ["upkeep"]
-        );
-        assert!(
-            !gen.buffered_passes.contains_key(&pass("economy")),
-            "reads output"
-        );
-        assert!(
-            !gen.buffered_passes.contains_key(&pass("events")),
-            "runs actions"
-        );
-    }
 }
