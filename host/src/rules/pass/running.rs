@@ -168,16 +168,19 @@ impl Running {
     /// the world, once a run.
     pub(super) fn read(&mut self, world: &World, record: usize, key: Sym) -> f64 {
         let r = &mut self.records[record];
-        if let Some(k) = r.kept.iter().find(|k| k.key == key && !k.read) {
-            return if k.written {
-                world.number_over(r.obj, key, k.value)
-            } else {
+        // A running value comes first; a cached read stands for none (kept only while
+        // no effect has set the key).
+        let mut cached = None;
+        for k in r.kept.iter().filter(|k| k.key == key) {
+            match (k.read, k.written) {
+                (true, _) => cached = Some(k.value),
+                (false, true) => return world.number_over(r.obj, key, k.value),
                 // Kept but not set since the world last got it: the world is current.
-                world.get_number(r.obj, key).unwrap_or(0.0)
-            };
+                (false, false) => return world.get_number(r.obj, key).unwrap_or(0.0),
+            }
         }
-        if let Some(k) = r.kept.iter().find(|k| k.key == key && k.read) {
-            return k.value;
+        if let Some(v) = cached {
+            return v;
         }
         let value = world.get_number(r.obj, key).unwrap_or(0.0);
         r.kept.push(Kept {
