@@ -9,8 +9,9 @@
 //! makes no objects).
 
 use super::running::Running;
-use super::{number, PassDef};
+use super::{number, PassClamp, PassDef};
 use crate::id::{Id, Sym};
+use crate::rules::expr::Expr;
 use crate::rules::{ActCx, Generation, RuleError, Scope};
 use crate::state::{AccountEntry, Accounting, ObjId, Value, World};
 
@@ -175,7 +176,6 @@ pub(super) fn clamp(
     if pass.clamps.is_empty() {
         return Ok(());
     }
-    let label = clamp_step();
     // Listed once for every clamp (after the effects: their actions may have created
     // objects); each clamp then skips the objects without its property.
     let holders = match holders {
@@ -194,29 +194,50 @@ pub(super) fn clamp(
             };
             let cx = ax.cx();
             let cx = cx.with_scope(&scope);
-            let mut v = before;
-            if let Some(max) = &c.max {
-                v = v.min(max.eval(&cx)?);
-            }
-            if let Some(min) = &c.min {
-                v = v.max(min.eval(&cx)?);
-            }
+            let v = clamped(c, before, |e| e.eval(&cx))?;
             if v != before {
                 ax.world.set(id, c.key, Value::float(v))?;
-                if let Some(b) = book.as_deref_mut() {
-                    let entry = AccountEntry {
-                        source: id,
-                        label,
-                        before,
-                        after: v,
-                    };
-                    b.record(id, c.key, entry);
-                }
+                record_clamp(book.as_deref_mut(), id, c.key, before, v);
             }
         }
     }
     ax.world.set_mark(pass.id, clamp_step(), ax.gen.number);
     Ok(())
+}
+
+/// `before` within clamp `c`'s bounds (each evaluated by `bound`), the maximum first.
+pub(super) fn clamped<E>(
+    c: &PassClamp,
+    before: f64,
+    mut bound: impl FnMut(&Expr) -> Result<f64, E>,
+) -> Result<f64, E> {
+    let mut v = before;
+    if let Some(max) = &c.max {
+        v = v.min(bound(max)?);
+    }
+    if let Some(min) = &c.min {
+        v = v.max(bound(min)?);
+    }
+    Ok(v)
+}
+
+/// Records a clamp's change of `key` of `obj` (its own source, labelled `clamp`).
+pub(super) fn record_clamp(
+    book: Option<&mut Accounting>,
+    obj: ObjId,
+    key: Sym,
+    before: f64,
+    after: f64,
+) {
+    if let Some(b) = book {
+        let entry = AccountEntry {
+            source: obj,
+            label: clamp_step(),
+            before,
+            after,
+        };
+        b.record(obj, key, entry);
+    }
 }
 
 /// The clamps' objects listed after the effects: those of the classes declaring the

@@ -20,10 +20,10 @@
 //! from their reset values without an edit: the reset's mark holds them
 //! ([`World::hold`]), and the next reset visits them.
 
-use super::{base_number, PassClamp};
+use super::{base_number, meters, PassClamp};
 use crate::id::Sym;
 use crate::rules::expr::Expr;
-use crate::state::{AccountEntry, Accounting, ObjId, StateError, Value, World};
+use crate::state::{Accounting, ObjId, StateError, Value, World};
 
 /// A property's running value during one pass, or a value an effect read.
 struct Kept {
@@ -264,7 +264,6 @@ impl Running {
         clamps: &[PassClamp],
         mut book: Option<&mut Accounting>,
     ) {
-        let label = Sym::new("clamp");
         for c in clamps.iter().filter(|c| bounds_local(c)) {
             for record in 0..self.records.len() {
                 let r = &self.records[record];
@@ -273,25 +272,11 @@ impl Running {
                     continue;
                 };
                 let (obj, before) = (r.obj, r.kept[n].value);
-                let bound = |e: &Expr| self.bound(world, obj, e);
-                let mut v = before;
-                if let Some(max) = &c.max {
-                    v = v.min(bound(max));
-                }
-                if let Some(min) = &c.min {
-                    v = v.max(bound(min));
-                }
+                let bound = |e: &Expr| Ok::<_, std::convert::Infallible>(self.bound(world, obj, e));
+                let Ok(v) = meters::clamped(c, before, bound);
                 if v != before {
                     self.records[record].kept[n].value = v;
-                    if let Some(b) = book.as_deref_mut() {
-                        let entry = AccountEntry {
-                            source: obj,
-                            label,
-                            before,
-                            after: v,
-                        };
-                        b.record(obj, c.key, entry);
-                    }
+                    meters::record_clamp(book.as_deref_mut(), obj, c.key, before, v);
                 }
             }
         }
