@@ -76,9 +76,14 @@ impl Accounting {
     }
 
     /// Records a change.
+    #[inline]
     pub fn record(&mut self, obj: ObjId, key: Sym, entry: AccountEntry) {
         self.entries.push((obj, key, entry));
-        self.index.take();
+        // A pass records many changes before anyone asks: the index is dropped only when
+        // one was built.
+        if self.index.get().is_some() {
+            self.index.take();
+        }
     }
 
     fn index(&self) -> &HashMap<(ObjId, Sym), smallvec::SmallVec<[u32; 1]>, IdHash> {

@@ -44,7 +44,7 @@ use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, Flat, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
 use crate::rules::select::{Select, SelectMemo};
-use crate::rules::{ActCx, Cx, Origin, RuleError, Scope};
+use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
 use crate::state::{AccountEntry, Accounting, IdHash, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
@@ -202,11 +202,11 @@ pub struct PassReport {
 }
 
 /// One matched group: what it will change, ordered by `(priority, holder, index)`.
-struct Matched {
+struct Matched<'g> {
     priority: i32,
     holder: ObjId,
     index: usize,
-    group: Arc<EffectsGroupDef>,
+    group: &'g EffectsGroupDef,
     source: ObjId,
     targets: Targets,
 }
@@ -214,7 +214,8 @@ struct Matched {
 /// Runs `pass` once. Errors (an expression dividing by zero, a plugin fault) name the
 /// group and roll back the whole command, like any action's.
 pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> {
-    let mut matched = match_groups(ax, pass.id)?;
+    let gen = ax.gen;
+    let mut matched = match_groups(ax, gen, pass.id)?;
     matched.sort_by_key(|m| (m.priority, m.holder, m.index));
     let writes = ax.gen.pass_writes.get(&pass.id);
     let buffered = writes.is_some_and(|w| writes::world_allows(ax.world, &w.keys));
@@ -241,7 +242,7 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     for m in &matched {
         if let Err(e) = apply(ax, m, &mut st) {
             ax.scope = saved;
-            return Err(in_group(&m.group, e));
+            return Err(in_group(m.group, e));
         }
     }
     ax.scope = saved;
@@ -281,12 +282,16 @@ fn in_group(g: &EffectsGroupDef, e: RuleError) -> RuleError {
 }
 
 /// Step 1: every group of the pass on every holder, matched against the world as it is.
-fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
+fn match_groups<'g>(
+    ax: &ActCx<'_>,
+    gen: &'g Generation,
+    pass: Id,
+) -> Result<Vec<Matched<'g>>, RuleError> {
     let mut out = Vec::new();
     let mut holders = Vec::new();
     let mut cache = ScopeCache::default();
-    for class in &ax.gen.effects_classes {
-        let Some(def) = ax.gen.classes.get(class) else {
+    for class in &gen.effects_classes {
+        let Some(def) = gen.classes.get(class) else {
             continue;
         };
         if !def.effects.iter().any(|g| g.pass == pass) {
@@ -311,13 +316,13 @@ fn match_groups(ax: &ActCx<'_>, pass: Id) -> Result<Vec<Matched>, RuleError> {
 }
 
 /// One group on one holder: `None` when it is off (zone, activation, no source).
-fn match_one(
+fn match_one<'g>(
     ax: &ActCx<'_>,
     cache: &mut ScopeCache,
     holder: ObjId,
     index: usize,
-    group: &Arc<EffectsGroupDef>,
-) -> Result<Option<Matched>, RuleError> {
+    group: &'g EffectsGroupDef,
+) -> Result<Option<Matched<'g>>, RuleError> {
     let world = &*ax.world;
     let Ok(h) = world.object(holder) else {
         return Ok(None);
@@ -359,7 +364,7 @@ fn match_one(
         priority: group.priority,
         holder,
         index,
-        group: group.clone(),
+        group,
         source,
         targets,
     }))
@@ -393,8 +398,8 @@ fn base_number(world: &World, obj: ObjId, key: Sym) -> (f64, bool) {
 }
 
 /// Step 3 for one matched group: its effects on each target it still may change.
-fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleError> {
-    let g = &m.group;
+fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), RuleError> {
+    let g = m.group;
     // The targets the group's actions get (listed only when it has actions).
     let mut acted = Vec::new();
     for &t in m.targets.as_slice() {
@@ -444,7 +449,7 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched, st: &mut Applying) -> Result<(), RuleE
 /// with `value` the property's running value.
 fn apply_effect(
     ax: &mut ActCx<'_>,
-    m: &Matched,
+    m: &Matched<'_>,
     (t, record): (ObjId, Option<usize>),
     (key, expr, flat): (Sym, &Expr, Option<&Flat>),
     st: &mut Applying,
