@@ -31,6 +31,8 @@ enum Op {
     Abs,
     /// Pop two, push the result.
     Bin(BinOp),
+    /// Replace the top `x` with `x op k` (a literal right operand, one step fewer).
+    BinK(BinOp, f64),
 }
 
 /// An expression compiled to stack operations ([`Flat::compile`]).
@@ -88,6 +90,10 @@ impl Flat {
                     let x = stack.get_mut(top.checked_sub(1)?)?;
                     *x = binary(op, *x, y)?;
                 }
+                Op::BinK(op, k) => {
+                    let x = stack.get_mut(top.checked_sub(1)?)?;
+                    *x = binary(op, *x, k)?;
+                }
             }
         }
         (top == 1).then_some(stack[0])
@@ -133,6 +139,11 @@ fn push_ops(e: &Expr, ops: &mut Vec<Op>) -> Option<usize> {
         Expr::Abs(a) => {
             let d = push_ops(a, ops)?;
             ops.push(Op::Abs);
+            d
+        }
+        Expr::Bin(op, a, b) if b.number().is_some() => {
+            let d = push_ops(a, ops)?;
+            ops.push(Op::BinK(*op, b.number()?));
             d
         }
         Expr::Bin(op, a, b) => {
@@ -209,6 +220,9 @@ mod tests {
             "value / target.zero",
             "(value - 2) ^ 0.5",
             "2 ^ 3 ^ 2",
+            "value / 0",
+            "(value - 8) ^ 0.5",
+            "2 ^ value - 3 * 0.5 / 2",
             "((((((((((((((((1 + value))))))))))))))))",
         ] {
             let e = expr(text);
