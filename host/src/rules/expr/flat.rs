@@ -235,6 +235,47 @@ mod tests {
         }
     }
 
+    /// Expression text over what flat programs read, with every operator.
+    fn text() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let leaf = prop_oneof![
+            (-4i32..9).prop_map(|n| format!("{n}")),
+            (0u8..4).prop_map(|n| format!("{}.5", n)),
+            Just("value".to_owned()),
+            Just("target.population".to_owned()),
+            Just("effect_target.zero".to_owned()),
+            Just("target.absent".to_owned()),
+        ];
+        leaf.prop_recursive(5, 40, 2, |inner| {
+            let ops = ["+", "-", "*", "/", "^"];
+            prop_oneof![
+                (inner.clone(), 0..ops.len(), inner.clone())
+                    .prop_map(move |(a, o, b)| format!("({a} {} {b})", ops[o])),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("max({a}, {b})")),
+                inner.clone().prop_map(|a| format!("abs({a})")),
+                inner.prop_map(|a| format!("-({a})")),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        /// Any expression a flat program takes gives what the tree gives, bit for bit,
+        /// or fails where the tree fails.
+        #[test]
+        fn generated_expressions_agree_with_the_tree(t in text(), value in -3.0f64..3.0) {
+            let mut w = World::new(1);
+            let p = w.create(Id::parse("t:class/planet").expect("id"), None, Sym::new("board"));
+            w.set(p, Sym::new("population"), Value::Float(7.5)).expect("set");
+            w.set(p, Sym::new("zero"), Value::Float(0.0)).expect("set");
+            let e = expr(&t);
+            if let Some(flat) = Flat::compile(&e) {
+                let want = tree(&e, &w, p, value).map(f64::to_bits);
+                proptest::prop_assert_eq!(flat.eval(&w, p, value).map(f64::to_bits), want, "{}", t);
+            }
+        }
+    }
+
     #[test]
     fn what_reads_beyond_the_target_stays_a_tree() {
         for text in [
