@@ -62,19 +62,6 @@ impl PartialEq for Accounting {
 }
 
 impl Accounting {
-    /// An empty record with room for `n` changes (a pass records about as many each run).
-    pub fn with_capacity(n: usize) -> Accounting {
-        Accounting {
-            entries: Vec::with_capacity(n),
-            index: OnceLock::new(),
-        }
-    }
-
-    /// How many changes are recorded.
-    pub fn changes(&self) -> usize {
-        self.entries.len()
-    }
-
     /// Records a change.
     #[inline]
     pub fn record(&mut self, obj: ObjId, key: Sym, entry: AccountEntry) {

@@ -453,10 +453,7 @@ impl World {
     /// Whether the living object `id` was made, or it or its modifiers changed, after the
     /// edit count was `count` (a stale id: `false`, there is nothing to revisit).
     pub fn edited_since(&self, id: ObjId, count: u64) -> bool {
-        match self.slots.get(id.index as usize) {
-            Some(s) if s.generation == id.generation && s.object.is_some() => s.touched > count,
-            _ => false,
-        }
+        self.edit_stamp(id).is_some_and(|stamp| stamp > count)
     }
 
     /// The world's edit count when the living object `id` was made or it or its

@@ -162,20 +162,11 @@ mod tests {
 
     use super::*;
     use crate::id::Id;
-    use crate::rules::expr::{parse, NameError, Names};
-    use crate::rules::registry::{Registry, Selector};
+    use crate::rules::expr::parse;
+    use crate::rules::expr::tests::NoNames;
+    use crate::rules::registry::Registry;
     use crate::rules::{Cx, Generation, RuleError, Scope};
     use crate::state::Value;
-
-    struct NoNames;
-    impl Names for NoNames {
-        fn alias(&mut self, _: &str) -> Result<Option<Expr>, NameError> {
-            Ok(None)
-        }
-        fn selector(&mut self, name: &str) -> Result<Arc<dyn Selector>, NameError> {
-            Err(NameError(format!("no selector `{name}`")))
-        }
-    }
 
     fn expr(s: &str) -> Expr {
         parse(s, &mut NoNames).unwrap_or_else(|e| panic!("{s}: {e}"))

@@ -451,7 +451,8 @@ pub use parse::{parse, Names};
 mod tests {
     use super::*;
 
-    struct NoNames;
+    /// Knows one alias (`big` = 10) and no selectors.
+    pub(super) struct NoNames;
     impl Names for NoNames {
         fn alias(&mut self, name: &str) -> Result<Option<Expr>, NameError> {
             Ok((name == "big").then_some(Expr::Num(10.0)))

@@ -5,8 +5,7 @@
 //! first run under a generation only those edited since the step last finished (its
 //! [`Mark`](crate::state::Mark)): the others are still as the step left them. One scan of
 //! those classes finds the objects for both steps when the clamps may be listed before
-//! the effects apply (a pass that keeps its running values aside runs no actions, so it
-//! makes no objects).
+//! the effects apply (a pass whose groups run no actions makes no objects).
 
 use super::running::Running;
 use super::{number, PassClamp, PassDef};
@@ -56,6 +55,29 @@ fn classes_where(gen: &Generation, wanted: impl Fn(&Id) -> bool) -> Vec<&Id> {
     classes
 }
 
+/// Lists, for each step, the objects of the classes declaring its properties (in class
+/// id order) edited since its `since`: one pass over those classes, each object's edit
+/// stamp read once.
+fn scan(world: &World, gen: &Generation, steps: &mut [Wanted<'_>]) {
+    let classes = classes_where(gen, |c| steps.iter().any(|w| w.declared_by(gen, c)));
+    let mut ids = Vec::new();
+    for class in classes {
+        let wants: Vec<bool> = steps.iter().map(|w| w.declared_by(gen, class)).collect();
+        ids.clear();
+        world.objects_of_class_into(*class, &mut ids);
+        for &id in &ids {
+            let Some(stamp) = world.edit_stamp(id) else {
+                continue;
+            };
+            for (w, _) in steps.iter_mut().zip(&wants).filter(|(_, on)| **on) {
+                if w.since.is_none_or(|e| stamp > e) {
+                    w.out.push(id);
+                }
+            }
+        }
+    }
+}
+
 /// The objects the reset visits and, when `clamps_early`, the clamps: one scan of the
 /// classes declaring their properties (in class id order), each object's edit stamp
 /// read once. The reset also visits the objects its mark holds.
@@ -66,7 +88,7 @@ pub(super) fn visits(
     clamps_early: bool,
 ) -> Visits {
     let reset_keys: Vec<Sym> = pass.reset.iter().map(|(k, _)| *k).collect();
-    let clamp_keys: Vec<Sym> = pass.clamps.iter().map(|c| c.key).collect();
+    let clamp_keys = clamp_keys(pass);
     let reset_mark = world.mark(pass.id, reset_step(), gen.number);
     let mut steps = [
         Wanted {
@@ -80,23 +102,7 @@ pub(super) fn visits(
             out: Vec::new(),
         },
     ];
-    let classes = classes_where(gen, |c| steps.iter().any(|w| w.declared_by(gen, c)));
-    let mut ids = Vec::new();
-    for class in classes {
-        let wants = steps.each_ref().map(|w| w.declared_by(gen, class));
-        ids.clear();
-        world.objects_of_class_into(*class, &mut ids);
-        for &id in &ids {
-            let Some(stamp) = world.edit_stamp(id) else {
-                continue;
-            };
-            for (w, _) in steps.iter_mut().zip(wants).filter(|(_, on)| *on) {
-                if w.since.is_none_or(|e| stamp > e) {
-                    w.out.push(id);
-                }
-            }
-        }
-    }
+    scan(world, gen, &mut steps);
     let [mut reset, clamp] = steps.map(|w| w.out);
     if let Some(m) = reset_mark {
         reset.extend(
@@ -109,6 +115,11 @@ pub(super) fn visits(
         reset,
         clamp: clamps_early.then_some(clamp),
     }
+}
+
+/// The properties a pass's clamps bound.
+fn clamp_keys(pass: &PassDef) -> Vec<Sym> {
+    pass.clamps.iter().map(|c| c.key).collect()
 }
 
 /// The edit count since which the clamps must look again (`None`: at every object,
@@ -243,19 +254,15 @@ pub(super) fn record_clamp(
 /// The clamps' objects listed after the effects: those of the classes declaring the
 /// clamped properties edited since the clamps last ran.
 fn visits_after_effects(world: &World, gen: &Generation, pass: &PassDef) -> Vec<ObjId> {
-    let keys: Vec<Sym> = pass.clamps.iter().map(|c| c.key).collect();
-    let mut steps = Wanted {
+    let keys = clamp_keys(pass);
+    let mut step = [Wanted {
         keys: &keys,
         since: clamp_since(world, gen, pass),
         out: Vec::new(),
-    };
-    for class in classes_where(gen, |c| steps.declared_by(gen, c)) {
-        world.objects_of_class_into(*class, &mut steps.out);
-    }
-    if let Some(e) = steps.since {
-        steps.out.retain(|&id| world.edited_since(id, e));
-    }
-    steps.out
+    }];
+    scan(world, gen, &mut step);
+    let [step] = step;
+    step.out
 }
 
 /// The clamps' objects of a pass that listed them before its effects, with the objects
@@ -268,14 +275,16 @@ pub(super) fn with_written(
     mut listed: Vec<ObjId>,
     written: &[ObjId],
 ) -> Vec<ObjId> {
+    let keys = clamp_keys(pass);
+    let clamped = Wanted {
+        keys: &keys,
+        since: None,
+        out: Vec::new(),
+    };
     let declares = |id: &ObjId| {
-        world.object(*id).is_ok_and(|o| {
-            gen.classes.get(&o.class).is_some_and(|c| {
-                c.props
-                    .iter()
-                    .any(|(k, _)| pass.clamps.iter().any(|cl| cl.key == *k))
-            })
-        })
+        world
+            .object(*id)
+            .is_ok_and(|o| clamped.declared_by(gen, &o.class))
     };
     listed.extend(written.iter().filter(|id| declares(id)));
     listed.sort_unstable();

@@ -228,10 +228,7 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     let mut st = Applying {
         claimed: HashSet::default(),
         running,
-        // Sized as the last pass's: a turn records about as many changes as the last.
-        book: pass
-            .accounting
-            .then(|| Accounting::with_capacity(ax.world.accounting().changes())),
+        book: pass.accounting.then(Accounting::default),
         actions_ran: false,
         report: PassReport {
             groups: matched.len(),
