@@ -8,6 +8,11 @@
 //! the same operations in the same order. Where that would be an error (dividing by
 //! zero, a power that is not finite) it answers nothing, and the caller evaluates the
 //! expression itself for the error.
+//!
+//! The shapes content writes most (`value + 2`, `value * 1.01 + 0.1`,
+//! `value + target.population * 0.01`) run as one step each ([`Shape`]) rather than a
+//! loop over their operations: the same operations in the same order, without the
+//! stack and a branch on every operation.
 
 use super::{Base, BinOp, Expr};
 use crate::id::Sym;
@@ -35,10 +40,38 @@ enum Op {
     BinK(BinOp, f64),
 }
 
+/// A common program as one step: each computes exactly what its operations compute.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    /// `value op k`.
+    RunK(BinOp, f64),
+    /// `(value op1 a) op2 b`.
+    RunKK(BinOp, f64, BinOp, f64),
+    /// `value op1 (target.key op2 k)`.
+    RunTargetK(BinOp, Sym, BinOp, f64),
+    /// Anything else: the operations, one by one.
+    Ops,
+}
+
+impl Shape {
+    /// The shape `ops` have.
+    fn of(ops: &[Op]) -> Shape {
+        match *ops {
+            [Op::Running, Op::BinK(o, k)] => Shape::RunK(o, k),
+            [Op::Running, Op::BinK(o1, a), Op::BinK(o2, b)] => Shape::RunKK(o1, a, o2, b),
+            [Op::Running, Op::Target(key), Op::BinK(o2, k), Op::Bin(o1)] => {
+                Shape::RunTargetK(o1, key, o2, k)
+            }
+            _ => Shape::Ops,
+        }
+    }
+}
+
 /// An expression compiled to stack operations ([`Flat::compile`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Flat {
     ops: Box<[Op]>,
+    shape: Shape,
 }
 
 impl Flat {
@@ -48,7 +81,10 @@ impl Flat {
     pub(crate) fn compile(e: &Expr) -> Option<Flat> {
         let mut ops = Vec::new();
         let depth = push_ops(e, &mut ops)?;
-        (depth <= DEPTH).then(|| Flat { ops: ops.into() })
+        (depth <= DEPTH).then(|| Flat {
+            shape: Shape::of(&ops),
+            ops: ops.into(),
+        })
     }
 
     /// The value for target `target` with running value `value`; `None` where
@@ -59,7 +95,18 @@ impl Flat {
 
     /// Like [`Flat::eval`], with the target's properties read by `read` (a caller that
     /// knows they cannot change may cache them).
+    #[inline]
     pub(crate) fn eval_with(&self, value: f64, mut read: impl FnMut(Sym) -> f64) -> Option<f64> {
+        match self.shape {
+            Shape::RunK(o, k) => binary(o, value, k),
+            Shape::RunKK(o1, a, o2, b) => binary(o2, binary(o1, value, a)?, b),
+            Shape::RunTargetK(o1, key, o2, k) => binary(o1, value, binary(o2, read(key), k)?),
+            Shape::Ops => self.run_ops(value, read),
+        }
+    }
+
+    /// The operations run one by one on a stack.
+    fn run_ops(&self, value: f64, mut read: impl FnMut(Sym) -> f64) -> Option<f64> {
         let mut stack = [0.0f64; DEPTH];
         let mut top = 0usize;
         for op in self.ops.iter() {
@@ -101,6 +148,7 @@ impl Flat {
 }
 
 /// `x op y` as [`Expr::eval`] computes it; `None` where it fails.
+#[inline]
 fn binary(op: BinOp, x: f64, y: f64) -> Option<f64> {
     Some(match op {
         BinOp::Add => x + y,
@@ -216,6 +264,9 @@ mod tests {
             "(value - 8) ^ 0.5",
             "2 ^ value - 3 * 0.5 / 2",
             "((((((((((((((((1 + value))))))))))))))))",
+            "value ^ 0.5",
+            "value - target.zero / 0",
+            "max(value, target.absent - 1)",
         ] {
             let e = expr(text);
             let flat = Flat::compile(&e).unwrap_or_else(|| panic!("{text}: not flat"));
@@ -225,6 +276,21 @@ mod tests {
                 assert_eq!(got, want, "{text} with value {value}");
             }
         }
+    }
+
+    #[test]
+    fn the_common_shapes_run_as_one_step() {
+        let shape = |text: &str| Flat::compile(&expr(text)).map(|f| f.shape);
+        assert!(matches!(shape("value + 2"), Some(Shape::RunK(BinOp::Add, _))));
+        assert!(matches!(
+            shape("value * 1.01 + 0.1"),
+            Some(Shape::RunKK(BinOp::Mul, _, BinOp::Add, _))
+        ));
+        assert!(matches!(
+            shape("value + target.population * 0.01"),
+            Some(Shape::RunTargetK(BinOp::Add, _, BinOp::Mul, _))
+        ));
+        assert!(matches!(shape("2 + value"), Some(Shape::Ops)));
     }
 
     /// Expression text over what flat programs read, with every operator.
