@@ -281,7 +281,10 @@ mod tests {
     #[test]
     fn the_common_shapes_run_as_one_step() {
         let shape = |text: &str| Flat::compile(&expr(text)).map(|f| f.shape);
-        assert!(matches!(shape("value + 2"), Some(Shape::RunK(BinOp::Add, _))));
+        assert!(matches!(
+            shape("value + 2"),
+            Some(Shape::RunK(BinOp::Add, _))
+        ));
         assert!(matches!(
             shape("value * 1.01 + 0.1"),
             Some(Shape::RunKK(BinOp::Mul, _, BinOp::Add, _))

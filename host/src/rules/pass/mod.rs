@@ -45,7 +45,7 @@ use crate::rules::expr::{Expr, Flat, ObjRef};
 use crate::rules::registry::{Action, Condition, Selector};
 use crate::rules::select::{Select, SelectMemo};
 use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
-use crate::state::{AccountEntry, Accounting, IdHash, ObjId, Value, World};
+use crate::state::{Accounting, IdHash, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
 #[derive(Debug)]
@@ -229,6 +229,7 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
         claimed: HashSet::default(),
         running,
         book: pass.accounting.then(Accounting::default),
+        group: 0,
         actions_ran: false,
         report: PassReport {
             groups: matched.len(),
@@ -266,6 +267,8 @@ struct Applying {
     running: Option<Running>,
     /// The changes made, when the pass records them.
     book: Option<Accounting>,
+    /// The matched group's (source, label) number in `book`.
+    group: u32,
     /// Whether a group's actions have run (they may have destroyed targets).
     actions_ran: bool,
     report: PassReport,
@@ -397,6 +400,9 @@ fn base_number(world: &World, obj: ObjId, key: Sym) -> (f64, bool) {
 /// Step 3 for one matched group: its effects on each target it still may change.
 fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), RuleError> {
     let g = m.group;
+    if let Some(b) = st.book.as_mut() {
+        st.group = b.group(m.source, g.label);
+    }
     // The targets the group's actions get (listed only when it has actions).
     let mut acted = Vec::new();
     for &t in m.targets.as_slice() {
@@ -505,13 +511,7 @@ fn apply_effect(
     }
     if let Some(b) = st.book.as_mut() {
         if after != before {
-            let entry = AccountEntry {
-                source: m.source,
-                label: m.group.label,
-                before,
-                after,
-            };
-            b.record(t, key, entry);
+            b.push(t, key, st.group, before, after);
         }
     }
     Ok(())
