@@ -219,7 +219,10 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     matched.sort_by_key(|m| (m.priority, m.holder, m.index));
     let writes = ax.gen.pass_writes.get(&pass.id);
     let buffered = writes.is_some_and(|w| writes::world_allows(ax.world, &w.keys));
-    let mut running = buffered.then(|| Running::new(ax.world));
+    let mut running = writes.filter(|_| buffered).map(|w| {
+        let reset = pass.reset.iter().map(|(k, _)| *k);
+        Running::new(ax.world, w.keys.iter().copied().chain(reset))
+    });
     // A pass whose groups run no actions makes no objects: its clamps' objects can be
     // listed with the reset's, in one scan (with what its writes edit added).
     let clamps_early = buffered && writes.is_some_and(|w| !w.actions);
@@ -405,6 +408,11 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
     }
     // The targets the group's actions get (listed only when it has actions).
     let mut acted = Vec::new();
+    // Each effect's column among the running values, found once for every target.
+    let columns: smallvec::SmallVec<[Option<usize>; 4]> = match st.running.as_ref() {
+        Some(r) => g.effects.iter().map(|(k, _)| r.column(*k)).collect(),
+        None => smallvec::SmallVec::new(),
+    };
     for &t in m.targets.as_slice() {
         // Effects only set properties: until an action runs, every matched target lives.
         if st.actions_ran && ax.world.object(t).is_err() {
@@ -424,7 +432,8 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
         let record = st.running.as_mut().map(|r| r.record(t));
         for (n, (key, expr)) in g.effects.iter().enumerate() {
             let flat = g.flat.get(n).and_then(Option::as_ref);
-            apply_effect(ax, m, (t, record), (*key, expr, flat), st)?;
+            let kept = record.zip(columns.get(n).copied().flatten());
+            apply_effect(ax, m, (t, kept), (*key, expr, flat), st)?;
         }
     }
     if !g.actions.is_empty() && !acted.is_empty() {
@@ -447,21 +456,22 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
     Ok(())
 }
 
-/// One effect of a matched group on target `t` (with its record when the pass keeps
-/// running values aside): `key` set to `expr` (run as its flat program when it has one),
-/// with `value` the property's running value.
+/// One effect of a matched group on target `t` (with its record and the key's column
+/// when the pass keeps running values aside): `key` set to `expr` (run as its flat
+/// program when it has one), with `value` the property's running value.
 fn apply_effect(
     ax: &mut ActCx<'_>,
     m: &Matched<'_>,
-    (t, record): (ObjId, Option<usize>),
+    (t, kept): (ObjId, Option<(usize, usize)>),
     (key, expr, flat): (Sym, &Expr, Option<&Flat>),
     st: &mut Applying,
 ) -> Result<(), RuleError> {
     // Absent counts as 0; a write is skipped only over an equal decimal (a pass that
     // changes nothing leaves nothing for aura recompute to look at).
-    let (kept, before, decimal) = match (st.running.as_mut(), record) {
-        (Some(r), Some(record)) => {
-            let (at, v, decimal) = r.get(ax.world, record, key);
+    let record = kept.map(|(record, _)| record);
+    let (kept, before, decimal) = match (st.running.as_mut(), kept) {
+        (Some(r), Some((record, col))) => {
+            let (at, v, decimal) = r.get(ax.world, record, col);
             (Some(at), v, decimal)
         }
         _ => {

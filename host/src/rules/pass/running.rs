@@ -25,45 +25,61 @@ use crate::id::Sym;
 use crate::rules::expr::Expr;
 use crate::state::{Accounting, ObjId, StateError, Value, World};
 
-/// A property's running value during one pass, or a value an effect read.
-struct Kept {
-    key: Sym,
+/// One property of one object in a run, by column: its running value, or the world's
+/// value once read, with what the flags say of it.
+#[derive(Clone, Copy, Default)]
+struct Cell {
     value: f64,
-    /// Whether it is a value read (an effective value, cached), not a running value.
-    read: bool,
-    /// Whether the world holds (or will hold) it as a decimal.
-    decimal: bool,
-    /// Whether the reset or an effect set it (the world must end with `value`).
-    written: bool,
-    /// Whether the reset set it (the world held another value).
-    seeded: bool,
+    flags: u8,
 }
 
-/// What a run keeps of one object: its running values and the values its effects read.
+/// The cell holds a value (the world's, when not [`WRITTEN`]).
+const KEPT: u8 = 1;
+/// The world holds (or will hold) the value as a decimal.
+const DECIMAL: u8 = 2;
+/// The reset or an effect set it: the world must end with the value.
+const WRITTEN: u8 = 4;
+/// The reset set it (the world held another value).
+const SEEDED: u8 = 8;
+
+impl Cell {
+    fn has(self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+}
+
+/// What a run keeps of one object besides its cells.
 struct Record {
     obj: ObjId,
-    kept: smallvec::SmallVec<[Kept; 4]>,
+    /// Values its effects read of properties the pass does not set, once a run.
+    reads: smallvec::SmallVec<[(Sym, f64); 2]>,
     /// Whether a value set here may differ from the world's (listed in `pending`).
     pending: bool,
 }
 
-/// Where a running value is kept: its object's record and its place there.
+/// Where a running value is kept: its object's record and its cell.
 #[derive(Clone, Copy)]
 pub(super) struct At {
     record: usize,
-    kept: usize,
+    cell: usize,
 }
 
-/// The running values of one pass run, by object in the order first touched.
+/// The running values of one pass run, by object in the order first touched, and by
+/// column: one for each property the pass resets or its effects set.
 ///
-/// Reads of properties no effect has set are cached too: only the pass's own writes and
-/// actions change the world while its effects apply, and each look-up in the world
-/// chases the object through its slot, so a target read by many groups is looked up
-/// once. An object is looked up here once for all the effects of a group.
+/// Reads of properties the pass does not set are cached too: only actions change them
+/// while its effects apply (and forget everything), and each look-up in the world chases
+/// the object through its slot, so a target read by many groups is looked up once. An
+/// object is looked up here once for all the effects of a group, and a group finds each
+/// effect's column once for all its targets ([`Running::column`]).
 pub(super) struct Running {
+    /// The columns' properties.
+    keys: Box<[Sym]>,
     /// Each object's record, by slot index (`NONE`: none yet).
     at: Vec<u32>,
     records: Vec<Record>,
+    /// `keys.len()` cells a record, in record order.
+    cells: Vec<Cell>,
     /// The records with values set since the last write-back.
     pending: Vec<usize>,
     /// Objects written before the flush (by [`Running::write_back`]).
@@ -77,15 +93,26 @@ const NONE: u32 = u32::MAX;
 
 impl Running {
     /// Room for every object of `world` (indexed by slot: a pass touches many objects
-    /// many times over, and an index is cheaper than a hash).
-    pub(super) fn new(world: &World) -> Running {
+    /// many times over, and an index is cheaper than a hash), with a column for each
+    /// of `keys` (every property the pass resets or sets).
+    pub(super) fn new(world: &World, keys: impl IntoIterator<Item = Sym>) -> Running {
+        let mut keys: Vec<Sym> = keys.into_iter().collect();
+        keys.sort_unstable();
+        keys.dedup();
         Running {
+            keys: keys.into(),
             at: vec![NONE; world.slot_count()],
             records: Vec::new(),
+            cells: Vec::new(),
             pending: Vec::new(),
             written: Vec::new(),
             held: Vec::new(),
         }
+    }
+
+    /// The column of `key` (`None`: the pass neither resets nor sets it).
+    pub(super) fn column(&self, key: Sym) -> Option<usize> {
+        self.keys.iter().position(|k| *k == key)
     }
 
     /// The record of `obj` (made empty the first time).
@@ -104,10 +131,18 @@ impl Running {
         self.at[i] = u32::try_from(n).unwrap_or(NONE);
         self.records.push(Record {
             obj,
-            kept: smallvec::SmallVec::new(),
+            reads: smallvec::SmallVec::new(),
             pending: false,
         });
+        self.cells
+            .resize(self.cells.len() + self.keys.len(), Cell::default());
         n
+    }
+
+    /// The cells of `record`.
+    fn cells_of(&mut self, record: usize) -> &mut [Cell] {
+        let k = self.keys.len();
+        &mut self.cells[record * k..(record + 1) * k]
     }
 
     /// Lists `record` for the next write-back.
@@ -122,93 +157,73 @@ impl Running {
 
     /// The reset put `key` of `obj` back to `value` (the world holds another value).
     pub(super) fn seed(&mut self, obj: ObjId, key: Sym, value: f64) {
-        let record = self.record(obj);
-        let kept = Kept {
-            key,
-            value,
-            read: false,
-            decimal: true,
-            written: true,
-            seeded: true,
+        let Some(col) = self.column(key) else {
+            return;
         };
-        let r = &mut self.records[record];
-        match r.kept.iter_mut().find(|k| k.key == key && !k.read) {
-            Some(k) => *k = kept,
-            None => r.kept.push(kept),
-        }
+        let record = self.record(obj);
+        self.cells_of(record)[col] = Cell {
+            value,
+            flags: KEPT | DECIMAL | WRITTEN | SEEDED,
+        };
         self.touch(record);
     }
 
-    /// Where `key` of the object of `record` is kept, with its running value (absent or
-    /// not a number: 0) and whether it is a decimal.
-    pub(super) fn get(&mut self, world: &World, record: usize, key: Sym) -> (At, f64, bool) {
-        let r = &mut self.records[record];
-        if let Some(n) = r.kept.iter().position(|k| k.key == key && !k.read) {
-            let k = &r.kept[n];
-            return (At { record, kept: n }, k.value, k.decimal);
+    /// Where column `col` of the object of `record` is kept, with its running value
+    /// (absent or not a number: 0) and whether it is a decimal.
+    #[inline]
+    pub(super) fn get(&mut self, world: &World, record: usize, col: usize) -> (At, f64, bool) {
+        let cell = record * self.keys.len() + col;
+        let c = self.cells[cell];
+        let at = At { record, cell };
+        if c.has(KEPT) {
+            return (at, c.value, c.has(DECIMAL));
         }
-        let (value, decimal) = base_number(world, r.obj, key);
-        r.kept.push(Kept {
-            key,
-            value,
-            read: false,
-            decimal,
-            written: false,
-            seeded: false,
-        });
-        let at = At {
-            record,
-            kept: r.kept.len() - 1,
-        };
+        let (value, decimal) = base_number(world, self.records[record].obj, self.keys[col]);
+        let flags = KEPT | if decimal { DECIMAL } else { 0 };
+        self.cells[cell] = Cell { value, flags };
         (at, value, decimal)
     }
 
     /// The effective value of `key` of the object of `record`, as an effect reads it
     /// (absent: 0): over its running value when an effect or the reset set it, else from
-    /// the world, once a run.
+    /// the world (once a run, for a property the pass does not set).
     pub(super) fn read(&mut self, world: &World, record: usize, key: Sym) -> f64 {
-        let r = &mut self.records[record];
-        // A running value comes first; a cached read stands for none (kept only while
-        // no effect has set the key).
-        let mut cached = None;
-        for k in r.kept.iter().filter(|k| k.key == key) {
-            match (k.read, k.written) {
-                (true, _) => cached = Some(k.value),
-                (false, true) => return world.number_over(r.obj, key, k.value),
-                // Kept but not set since the world last got it: the world is current.
-                (false, false) => return world.get_number(r.obj, key).unwrap_or(0.0),
-            }
+        let obj = self.records[record].obj;
+        if let Some(col) = self.column(key) {
+            let c = self.cells_of(record)[col];
+            return if c.has(WRITTEN) {
+                world.number_over(obj, key, c.value)
+            } else {
+                world.get_number(obj, key).unwrap_or(0.0)
+            };
         }
-        if let Some(v) = cached {
+        let r = &mut self.records[record];
+        if let Some(&(_, v)) = r.reads.iter().find(|(k, _)| *k == key) {
             return v;
         }
-        let value = world.get_number(r.obj, key).unwrap_or(0.0);
-        r.kept.push(Kept {
-            key,
-            value,
-            read: true,
-            decimal: false,
-            written: false,
-            seeded: false,
-        });
+        let value = world.get_number(obj, key).unwrap_or(0.0);
+        r.reads.push((key, value));
         value
     }
 
     /// Writes every value set so far that differs from what the world holds, before
     /// something reads the world itself. The values stay kept, as the world now holds them.
     pub(super) fn write_back(&mut self, world: &mut World) -> Result<(), StateError> {
+        let k = self.keys.len();
         for n in std::mem::take(&mut self.pending) {
             let Some(r) = self.records.get_mut(n) else {
                 continue;
             };
             r.pending = false;
             let mut wrote = false;
-            for k in r.kept.iter_mut().filter(|k| k.written) {
-                if same_as_world(world, r.obj, k) {
+            let cells = &mut self.cells[n * k..(n + 1) * k];
+            for (key, c) in self.keys.iter().zip(cells) {
+                if !c.has(WRITTEN) || same_as_world(world, r.obj, *key, c.value) {
                     continue;
                 }
-                world.set(r.obj, k.key, Value::float(k.value))?;
-                (k.written, k.seeded, wrote) = (false, false, true);
+                world.set(r.obj, *key, Value::float(c.value))?;
+                c.flags &= !(WRITTEN | SEEDED);
+                wrote = true;
             }
             if wrote {
                 self.written.push(r.obj);
@@ -222,37 +237,36 @@ impl Running {
     /// held.
     pub(super) fn forget(&mut self) {
         self.pending.clear();
-        for r in self.records.drain(..) {
-            if r.kept.iter().any(|k| k.seeded && k.written) {
+        let k = self.keys.len();
+        for (n, r) in self.records.drain(..).enumerate() {
+            let cells = &self.cells[n * k..(n + 1) * k];
+            if cells.iter().any(|c| c.has(SEEDED) && c.has(WRITTEN)) {
                 self.held.push(r.obj);
             }
             if let Some(at) = self.at.get_mut(r.obj.index as usize) {
                 *at = NONE;
             }
         }
+        self.cells.clear();
     }
 
     /// An effect set the property kept at `at` to `value` (a decimal; not a number
     /// reads 0 after, as the world would store it).
+    #[inline]
     pub(super) fn set(&mut self, at: At, value: f64) {
-        let kept = self
-            .records
-            .get_mut(at.record)
-            .and_then(|r| r.kept.get_mut(at.kept));
-        if let Some(k) = kept {
-            k.value = if value.is_nan() { 0.0 } else { value };
-            k.decimal = true;
-            k.written = true;
+        if let Some(c) = self.cells.get_mut(at.cell) {
+            c.value = if value.is_nan() { 0.0 } else { value };
+            c.flags |= KEPT | DECIMAL | WRITTEN;
             self.touch(at.record);
         }
     }
 
     /// The running value of `key` of `obj`, when the reset or an effect set it.
     fn written(&self, obj: ObjId, key: Sym) -> Option<f64> {
-        let n = *self.at.get(obj.index as usize)?;
-        let r = self.records.get(n as usize).filter(|r| r.obj == obj)?;
-        let k = r.kept.iter().find(|k| k.key == key && !k.read)?;
-        k.written.then_some(k.value)
+        let n = *self.at.get(obj.index as usize)? as usize;
+        self.records.get(n).filter(|r| r.obj == obj)?;
+        let c = self.cells.get(n * self.keys.len() + self.column(key)?)?;
+        c.has(WRITTEN).then_some(c.value)
     }
 
     /// Bounds the set values of every clamp whose bounds are numbers or properties of
@@ -264,18 +278,21 @@ impl Running {
         clamps: &[PassClamp],
         mut book: Option<&mut Accounting>,
     ) {
+        let k = self.keys.len();
         for c in clamps.iter().filter(|c| bounds_local(c)) {
+            let Some(col) = self.column(c.key) else {
+                continue;
+            };
             for record in 0..self.records.len() {
-                let r = &self.records[record];
-                let found = r.kept.iter().position(|k| k.key == c.key && !k.read);
-                let Some(n) = found.filter(|&n| r.kept[n].written) else {
+                let cell = self.cells[record * k + col];
+                if !cell.has(WRITTEN) {
                     continue;
-                };
-                let (obj, before) = (r.obj, r.kept[n].value);
+                }
+                let (obj, before) = (self.records[record].obj, cell.value);
                 let bound = |e: &Expr| Ok::<_, std::convert::Infallible>(self.bound(world, obj, e));
                 let Ok(v) = meters::clamped(c, before, bound);
                 if v != before {
-                    self.records[record].kept[n].value = v;
+                    self.cells[record * k + col].value = v;
                     meters::record_clamp(book.as_deref_mut(), obj, c.key, before, v);
                 }
             }
@@ -298,13 +315,15 @@ impl Running {
     /// the world holds, by object in the order first touched.
     pub(super) fn flush(self, world: &mut World) -> Result<Flushed, StateError> {
         let (mut held, mut written) = (self.held, self.written);
-        for r in self.records {
+        let k = self.keys.len();
+        for (n, r) in self.records.iter().enumerate() {
             let (mut holds, mut wrote) = (false, false);
-            for k in r.kept.iter().filter(|k| k.written) {
-                if !same_as_world(world, r.obj, k) {
-                    world.set(r.obj, k.key, Value::float(k.value))?;
+            let cells = &self.cells[n * k..(n + 1) * k];
+            for (key, c) in self.keys.iter().zip(cells).filter(|(_, c)| c.has(WRITTEN)) {
+                if !same_as_world(world, r.obj, *key, c.value) {
+                    world.set(r.obj, *key, Value::float(c.value))?;
                     wrote = true;
-                } else if k.seeded {
+                } else if c.has(SEEDED) {
                     holds = true;
                 }
             }
@@ -321,9 +340,10 @@ impl Running {
     }
 }
 
-/// Whether the world holds `k`'s value for `obj` already (the same decimal, bit for bit).
-fn same_as_world(world: &World, obj: ObjId, k: &Kept) -> bool {
-    matches!(world.base(obj, k.key), Some(Value::Float(x)) if x.to_bits() == k.value.to_bits())
+/// Whether the world holds `value` for `key` of `obj` already (the same decimal, bit for
+/// bit).
+fn same_as_world(world: &World, obj: ObjId, key: Sym, value: f64) -> bool {
+    matches!(world.base(obj, key), Some(Value::Float(x)) if x.to_bits() == value.to_bits())
 }
 
 /// What a flush did.
