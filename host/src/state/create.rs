@@ -160,6 +160,7 @@ impl World {
             slot.mods = None;
             slot.touched = touched;
             slot.object = Some(object);
+            super::stamps::stamp(&mut self.run_stamps, index, touched);
             ObjId {
                 index,
                 generation: slot.generation,
@@ -174,6 +175,7 @@ impl World {
                 touched,
                 object: Some(object),
             });
+            super::stamps::stamp(&mut self.run_stamps, index, touched);
             ObjId {
                 index,
                 generation: 0,

@@ -23,6 +23,7 @@ mod marks;
 mod modifier;
 mod queries;
 mod slots;
+mod stamps;
 mod trie;
 mod value;
 
@@ -221,6 +222,8 @@ impl std::fmt::Debug for Snapshot {
 #[derive(Debug, Clone)]
 pub struct World {
     slots: trie::Trie<Slot>,
+    /// The latest edit stamp of each run of 32 slots ([`stamps`]).
+    run_stamps: trie::Trie<u64>,
     free: Vector<u32>,
     by_class: Index<Id>,
     /// Living objects by zone (an index: selections by zone need not scan every object).
@@ -269,6 +272,7 @@ impl World {
     pub fn new(seed: u64) -> World {
         World {
             slots: trie::Trie::new(),
+            run_stamps: trie::Trie::new(),
             free: Vector::new(),
             by_class: IdMap::with_hasher(IdHash),
             by_zone: IdMap::with_hasher(IdHash),
@@ -431,6 +435,7 @@ impl World {
                 ..
             }) if *generation == id.generation => {
                 *touched = edit;
+                stamps::stamp(&mut self.run_stamps, id.index, edit);
                 Ok(Arc::make_mut(o))
             }
             _ => Err(StateError::NoObject(id)),
@@ -503,6 +508,7 @@ impl World {
             if s.generation == id.generation && s.object.is_some() {
                 s.touched = edit;
                 s.mods = mods;
+                stamps::stamp(&mut self.run_stamps, id.index, edit);
             }
         }
     }
