@@ -231,7 +231,9 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     let mut st = Applying {
         claimed: HashSet::default(),
         running,
-        book: pass.accounting.then(Accounting::default),
+        book: pass
+            .accounting
+            .then(|| Accounting::sized_like(ax.world.accounting())),
         group: 0,
         actions_ran: false,
         report: PassReport {
@@ -413,6 +415,11 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
         Some(r) => g.effects.iter().map(|(k, _)| r.column(*k)).collect(),
         None => smallvec::SmallVec::new(),
     };
+    // And its property's number in the accounting.
+    let keys: smallvec::SmallVec<[u32; 4]> = match st.book.as_mut() {
+        Some(b) => g.effects.iter().map(|(k, _)| b.key(*k)).collect(),
+        None => smallvec::SmallVec::new(),
+    };
     for &t in m.targets.as_slice() {
         // Effects only set properties: until an action runs, every matched target lives.
         if st.actions_ran && ax.world.object(t).is_err() {
@@ -433,7 +440,8 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
         for (n, (key, expr)) in g.effects.iter().enumerate() {
             let flat = g.flat.get(n).and_then(Option::as_ref);
             let kept = record.zip(columns.get(n).copied().flatten());
-            apply_effect(ax, m, (t, kept), (*key, expr, flat), st)?;
+            let numbered = keys.get(n).copied().unwrap_or(u32::MAX);
+            apply_effect(ax, m, (t, kept), (*key, numbered, expr, flat), st)?;
         }
     }
     if !g.actions.is_empty() && !acted.is_empty() {
@@ -457,13 +465,14 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
 }
 
 /// One effect of a matched group on target `t` (with its record and the key's column
-/// when the pass keeps running values aside): `key` set to `expr` (run as its flat
-/// program when it has one), with `value` the property's running value.
+/// when the pass keeps running values aside): `key` (numbered in the accounting)
+/// set to `expr` (run as its flat program when it has one), with `value` the property's
+/// running value.
 fn apply_effect(
     ax: &mut ActCx<'_>,
     m: &Matched<'_>,
     (t, kept): (ObjId, Option<(usize, usize)>),
-    (key, expr, flat): (Sym, &Expr, Option<&Flat>),
+    (key, numbered, expr, flat): (Sym, u32, &Expr, Option<&Flat>),
     st: &mut Applying,
 ) -> Result<(), RuleError> {
     // Absent counts as 0; a write is skipped only over an equal decimal (a pass that
@@ -521,7 +530,7 @@ fn apply_effect(
     }
     if let Some(b) = st.book.as_mut() {
         if after != before {
-            b.push(t, key, st.group, before, after);
+            b.push(t, numbered, st.group, before, after);
         }
     }
     Ok(())
