@@ -16,12 +16,15 @@ use crate::state::{AccountEntry, Accounting, ObjId, Value, World};
 
 /// The name of a pass's reset step in the world's marks.
 pub(super) fn reset_step() -> Sym {
-    Sym::new("reset")
+    static STEP: std::sync::OnceLock<Sym> = std::sync::OnceLock::new();
+    *STEP.get_or_init(|| Sym::new("reset"))
 }
 
 /// The name of a pass's clamp step in the world's marks.
 fn clamp_step() -> Sym {
-    Sym::new("clamp")
+    // Interned once: every clamped value is recorded under it.
+    static STEP: std::sync::OnceLock<Sym> = std::sync::OnceLock::new();
+    *STEP.get_or_init(|| Sym::new("clamp"))
 }
 
 /// The objects the reset and the clamps of one run visit.

@@ -420,7 +420,12 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
         Some(b) => g.effects.iter().map(|(k, _)| b.key(*k)).collect(),
         None => smallvec::SmallVec::new(),
     };
-    for &t in m.targets.as_slice() {
+    // The records of a shared list, looked up once for the groups that share it.
+    let listed = match (&m.targets, st.running.as_mut()) {
+        (Targets::Many(list), Some(r)) => Some(r.records_of(list)),
+        _ => None,
+    };
+    for (i, &t) in m.targets.as_slice().iter().enumerate() {
         // Effects only set properties: until an action runs, every matched target lives.
         if st.actions_ran && ax.world.object(t).is_err() {
             continue;
@@ -436,13 +441,20 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
             acted.push(t);
         }
         // One look-up of the target's record for all the group's effects.
-        let record = st.running.as_mut().map(|r| r.record(t));
+        let record = match &listed {
+            Some(records) => records.get(i).copied(),
+            None => st.running.as_mut().map(|r| r.record(t)),
+        };
         for (n, (key, expr)) in g.effects.iter().enumerate() {
             let flat = g.flat.get(n).and_then(Option::as_ref);
             let kept = record.zip(columns.get(n).copied().flatten());
             let numbered = keys.get(n).copied().unwrap_or(u32::MAX);
             apply_effect(ax, m, (t, kept), (*key, numbered, expr, flat), st)?;
         }
+    }
+    if let (Targets::Many(list), Some(records), Some(r)) = (&m.targets, listed, st.running.as_mut())
+    {
+        r.keep_records(list, records);
     }
     if !g.actions.is_empty() && !acted.is_empty() {
         ax.scope = Scope {

@@ -20,6 +20,8 @@
 //! from their reset values without an edit: the reset's mark holds them
 //! ([`World::hold`]), and the next reset visits them.
 
+use std::sync::Arc;
+
 use super::{base_number, meters, PassClamp};
 use crate::id::Sym;
 use crate::rules::expr::Expr;
@@ -86,6 +88,10 @@ pub(super) struct Running {
     written: Vec<ObjId>,
     /// Objects held when their records were forgotten (see [`Flushed::held`]).
     held: Vec<ObjId>,
+    /// The last shared target list whose records were looked up, and its records in
+    /// order: the groups of one scope sit together in priority order (an empire's techs
+    /// of one priority all target its planets with one focus).
+    last_list: Option<(Arc<[ObjId]>, Vec<usize>)>,
 }
 
 /// No record.
@@ -107,7 +113,25 @@ impl Running {
             pending: Vec::new(),
             written: Vec::new(),
             held: Vec::new(),
+            last_list: None,
         }
+    }
+
+    /// The records of every object of `list`, in order (made empty the first time): the
+    /// last list's again when it is the same list. Give them back with
+    /// [`Running::keep_records`].
+    pub(super) fn records_of(&mut self, list: &Arc<[ObjId]>) -> Vec<usize> {
+        if let Some((last, records)) = self.last_list.take() {
+            if Arc::ptr_eq(&last, list) {
+                return records;
+            }
+        }
+        list.iter().map(|&o| self.record(o)).collect()
+    }
+
+    /// Keeps `records`, the records of `list`, for the next group with the same list.
+    pub(super) fn keep_records(&mut self, list: &Arc<[ObjId]>, records: Vec<usize>) {
+        self.last_list = Some((list.clone(), records));
     }
 
     /// The column of `key` (`None`: the pass neither resets nor sets it).
@@ -237,6 +261,7 @@ impl Running {
     /// held.
     pub(super) fn forget(&mut self) {
         self.pending.clear();
+        self.last_list = None;
         let k = self.keys.len();
         for (n, r) in self.records.drain(..).enumerate() {
             let cells = &self.cells[n * k..(n + 1) * k];
