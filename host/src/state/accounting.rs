@@ -61,8 +61,11 @@ pub struct Accounting {
     /// The properties changes refer to, in the order first recorded.
     keys: Vec<Sym>,
     /// Positions in `changes` by (object, property), hashed by identity (engine keys).
-    index: OnceLock<HashMap<(ObjId, Sym), smallvec::SmallVec<[u32; 1]>, IdHash>>,
+    index: OnceLock<ChangeIndex>,
 }
+
+/// Positions of changes by (object, property).
+type ChangeIndex = HashMap<(ObjId, Sym), smallvec::SmallVec<[u32; 1]>, IdHash>;
 
 /// One recorded change: what [`AccountEntry`] says, with its source and label by number.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,9 +162,9 @@ impl Accounting {
         Some((c.obj, key, entry))
     }
 
-    fn index(&self) -> &HashMap<(ObjId, Sym), smallvec::SmallVec<[u32; 1]>, IdHash> {
+    fn index(&self) -> &ChangeIndex {
         self.index.get_or_init(|| {
-            let mut index: HashMap<_, smallvec::SmallVec<[u32; 1]>, IdHash> = HashMap::default();
+            let mut index = ChangeIndex::default();
             for (n, c) in self.changes.iter().enumerate() {
                 // A pass records far fewer than 2^32 changes; more would be dropped here
                 // rather than mis-indexed.
