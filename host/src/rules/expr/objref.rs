@@ -137,11 +137,16 @@ impl ObjRef {
 }
 
 fn hop_from(cx: &Cx<'_>, obj: ObjId, hop: Sym) -> Option<ObjId> {
+    // Symbols compare by identity: no text is compared on a hop.
+    static NAMES: std::sync::OnceLock<(Sym, Sym)> = std::sync::OnceLock::new();
+    let &(owner, parent) = NAMES.get_or_init(|| (Sym::new("owner"), Sym::new("parent")));
     let o = cx.world.object(obj).ok()?;
-    match hop.as_str() {
-        "owner" => o.owner,
-        "parent" => o.parent,
-        _ => o.props.get(&hop)?.as_obj(),
+    if hop == owner {
+        o.owner
+    } else if hop == parent {
+        o.parent
+    } else {
+        o.props.get(&hop)?.as_obj()
     }
 }
 

@@ -114,25 +114,18 @@ pub struct EffectsGroupDef {
 /// 20 distinct sets; FreeOrion caches condition results within its effects pass alike.
 #[derive(Default)]
 struct ScopeCache {
-    selected: HashMap<MemoKey, Option<Targets>>,
+    /// Selections by the text's hash computed at load and the scope parts read, each
+    /// with its text (equal hashes do not make texts equal). Looking one up copies
+    /// nothing: a scope's text is long, and every group looks its selection up.
+    selected: HashMap<(u64, [Option<ObjId>; 4]), smallvec::SmallVec<[Made; 1]>>,
     /// The list the last fresh selection was gathered in.
     scratch: Vec<ObjId>,
 }
 
-/// A selection's text and the scope parts it reads, hashed by the text's hash computed
-/// at load (a scope's text is long, and every group looks its selection up).
-#[derive(PartialEq, Eq)]
-struct MemoKey {
-    hash: u64,
-    scope: [Option<ObjId>; 4],
+/// A selection made, by the text it was made from.
+struct Made {
     text: Arc<str>,
-}
-
-impl std::hash::Hash for MemoKey {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.hash.hash(h);
-        self.scope.hash(h);
-    }
+    targets: Option<Targets>,
 }
 
 impl ScopeCache {
@@ -147,16 +140,16 @@ impl ScopeCache {
         let Some(memo) = memo else {
             return self.fresh(cx, sel);
         };
-        let key = MemoKey {
-            hash: memo.hash,
-            scope: memo.key(cx),
-            text: memo.text.clone(),
-        };
-        if let Some(hit) = self.selected.get(&key) {
-            return Ok(hit.clone());
+        let key = (memo.hash, memo.key(cx));
+        let same = |m: &&Made| Arc::ptr_eq(&m.text, &memo.text) || m.text == memo.text;
+        if let Some(hit) = self.selected.get(&key).and_then(|b| b.iter().find(same)) {
+            return Ok(hit.targets.clone());
         }
         let made = self.fresh(cx, sel)?;
-        self.selected.insert(key, made.clone());
+        self.selected.entry(key).or_default().push(Made {
+            text: memo.text.clone(),
+            targets: made.clone(),
+        });
         Ok(made)
     }
 
@@ -216,7 +209,9 @@ struct Matched<'g> {
 pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> {
     let gen = ax.gen;
     let mut matched = match_groups(ax, gen, pass.id)?;
-    matched.sort_by_key(|m| (m.priority, m.holder, m.index));
+    // No two matched groups share a holder and an index: an unstable sort orders them
+    // as a stable one would, without its buffer.
+    matched.sort_unstable_by_key(|m| (m.priority, m.holder, m.index));
     let writes = ax.gen.pass_writes.get(&pass.id);
     let buffered = writes.is_some_and(|w| writes::world_allows(ax.world, &w.keys));
     let mut running = writes.filter(|_| buffered).map(|w| {

@@ -344,8 +344,12 @@ impl Running {
         for (n, r) in self.records.iter().enumerate() {
             let (mut holds, mut wrote) = (false, false);
             let cells = &self.cells[n * k..(n + 1) * k];
-            for (key, c) in self.keys.iter().zip(cells).filter(|(_, c)| c.has(WRITTEN)) {
-                if !same_as_world(world, r.obj, *key, c.value) {
+            let same = same_as_world_all(world, r.obj, &self.keys, cells);
+            for ((key, c), same) in self.keys.iter().zip(cells).zip(same) {
+                if !c.has(WRITTEN) {
+                    continue;
+                }
+                if !same {
                     world.set(r.obj, *key, Value::float(c.value))?;
                     wrote = true;
                 } else if c.has(SEEDED) {
@@ -363,6 +367,21 @@ impl Running {
         held.dedup();
         Ok(Flushed { held, written })
     }
+}
+
+/// For each of `cells` (the values of `keys`), whether the world holds it for `obj`
+/// already (the same decimal, bit for bit): the object is looked up once.
+fn same_as_world_all(
+    world: &World,
+    obj: ObjId,
+    keys: &[Sym],
+    cells: &[Cell],
+) -> smallvec::SmallVec<[bool; 8]> {
+    let Ok(o) = world.object(obj) else {
+        return smallvec::smallvec![false; cells.len()];
+    };
+    let same = |(key, c): (&Sym, &Cell)| matches!(o.props.get(key), Some(Value::Float(x)) if x.to_bits() == c.value.to_bits());
+    keys.iter().zip(cells).map(same).collect()
 }
 
 /// Whether the world holds `value` for `key` of `obj` already (the same decimal, bit for
