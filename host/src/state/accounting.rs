@@ -51,8 +51,8 @@ pub fn decimal(x: f64) -> String {
 ///
 /// A group changes many objects for one source under one label, and a pass sets few
 /// properties: each change refers to its (source, label) pair and its property by
-/// number, so a change takes 32 bytes where it took 72 (a galaxy's turn records ~50,000
-/// of them: writing them was a fifth of the pass).
+/// number, so a change takes 32 bytes where it took 72: a galaxy's turn records ~50,000
+/// of them, and the world keeps the last pass's until the next.
 #[derive(Debug, Clone, Default)]
 pub struct Accounting {
     changes: Vec<Change>,
