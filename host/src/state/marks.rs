@@ -44,6 +44,7 @@ impl World {
     /// holding nothing.
     pub fn set_mark(&mut self, owner: Id, step: Sym, generation: u64) {
         let edits = self.edit_count();
+        self.keep_run_stamps();
         let held = Arc::from([]);
         let mark = Mark {
             generation,

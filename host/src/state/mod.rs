@@ -222,8 +222,9 @@ impl std::fmt::Debug for Snapshot {
 #[derive(Debug, Clone)]
 pub struct World {
     slots: trie::Trie<Slot>,
-    /// The latest edit stamp of each run of 32 slots ([`stamps`]).
-    run_stamps: trie::Trie<u64>,
+    /// The latest edit stamp of each run of 32 slots, kept from the first mark on
+    /// ([`stamps`]).
+    run_stamps: Option<stamps::RunStamps>,
     free: Vector<u32>,
     by_class: Index<Id>,
     /// Living objects by zone (an index: selections by zone need not scan every object).
@@ -272,7 +273,7 @@ impl World {
     pub fn new(seed: u64) -> World {
         World {
             slots: trie::Trie::new(),
-            run_stamps: trie::Trie::new(),
+            run_stamps: None,
             free: Vector::new(),
             by_class: IdMap::with_hasher(IdHash),
             by_zone: IdMap::with_hasher(IdHash),

@@ -7,6 +7,10 @@
 //! time, where reading one stamp a run skips the runs nothing touched. The runs'
 //! stamps live in the same persistent [`Trie`](super::trie::Trie) as the slots, so a
 //! snapshot stays O(1) and a rolled-back command takes its stamps back with it.
+//!
+//! Only a world with marks asks, so the stamps are kept from the first mark on: a world
+//! without (a card game's) pays nothing on its edits. Asked about edits from before the
+//! stamps were kept, [`World::edited_after`] says it cannot answer.
 
 use super::trie::Trie;
 use super::{ObjId, World};
@@ -14,9 +18,19 @@ use super::{ObjId, World};
 /// Slots a run covers (a leaf of the slot trie).
 const RUN: usize = 32;
 
-/// Stamps slot `index` with edit count `edit` in the runs' stamps (edit counts only
-/// grow, so the run's stamp becomes `edit`).
-pub(super) fn stamp(runs: &mut Trie<u64>, index: u32, edit: u64) {
+/// The runs' stamps, and the edit count when they began to be kept.
+#[derive(Debug, Clone)]
+pub(super) struct RunStamps {
+    runs: Trie<u64>,
+    since: u64,
+}
+
+/// Stamps slot `index` with edit count `edit` in the runs' stamps, when kept (edit
+/// counts only grow, so the run's stamp becomes `edit`).
+pub(super) fn stamp(stamps: &mut Option<RunStamps>, index: u32, edit: u64) {
+    let Some(RunStamps { runs, .. }) = stamps else {
+        return;
+    };
     let run = index as usize / RUN;
     while runs.len() <= run {
         runs.push_back(0);
@@ -27,9 +41,24 @@ pub(super) fn stamp(runs: &mut Trie<u64>, index: u32, edit: u64) {
 }
 
 impl World {
-    /// The living objects made or edited after edit count `since`, in slot order.
-    pub fn edited_after(&self, since: u64, out: &mut Vec<ObjId>) {
-        for (run, &stamp) in self.run_stamps.iter().enumerate() {
+    /// Starts keeping the runs' stamps (a step marks where it finished).
+    pub(super) fn keep_run_stamps(&mut self) {
+        if self.run_stamps.is_none() {
+            self.run_stamps = Some(RunStamps {
+                runs: Trie::new(),
+                since: self.edits,
+            });
+        }
+    }
+
+    /// Lists the living objects made or edited after edit count `since`, in slot order;
+    /// `false` (nothing listed) when the world did not keep its stamps then (they are
+    /// kept from the first [`World::set_mark`] on).
+    pub fn edited_after(&self, since: u64, out: &mut Vec<ObjId>) -> bool {
+        let Some(stamps) = self.run_stamps.as_ref().filter(|s| s.since <= since) else {
+            return false;
+        };
+        for (run, &stamp) in stamps.runs.iter().enumerate() {
             if stamp <= since {
                 continue;
             }
@@ -48,6 +77,7 @@ impl World {
                 }
             }
         }
+        true
     }
 }
 
@@ -65,11 +95,19 @@ mod tests {
             .collect();
         let all = |w: &World, since| {
             let mut out = Vec::new();
-            w.edited_after(since, &mut out);
+            assert!(w.edited_after(since, &mut out), "kept since {since}");
             out
         };
-        assert_eq!(all(&w, 0), ids, "every object was made after 0");
+        assert!(
+            !w.edited_after(0, &mut Vec::new()),
+            "no mark: no stamps kept"
+        );
         let since = w.edit_count();
+        w.set_mark(class, Sym::new("reset"), 1);
+        assert!(
+            !w.edited_after(since - 1, &mut Vec::new()),
+            "not kept that far back"
+        );
         assert!(all(&w, since).is_empty(), "nothing since");
         let snapshot = w.clone();
         for i in [3, 40, 99] {

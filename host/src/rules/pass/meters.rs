@@ -68,8 +68,8 @@ fn scan(world: &World, gen: &Generation, steps: &mut [Wanted<'_>]) {
         .iter()
         .filter(|w| !w.keys.is_empty())
         .try_fold(u64::MAX, |earliest, w| w.since.map(|s| earliest.min(s)));
-    if let Some(since) = since {
-        return scan_edited(world, gen, &classes, steps, since);
+    if since.is_some_and(|since| scan_edited(world, gen, &classes, steps, since)) {
+        return;
     }
     let mut ids = Vec::new();
     for class in classes {
@@ -92,19 +92,22 @@ fn scan(world: &World, gen: &Generation, steps: &mut [Wanted<'_>]) {
 /// [`scan`] over the objects edited since `since` (the earliest step's), in the order
 /// the scan of `classes` gives (class, then id): a turn edits few of a galaxy's objects,
 /// and the world finds them without reading every stamp ([`World::edited_after`]).
+/// `false` (nothing listed) when the world cannot say what was edited since.
 fn scan_edited(
     world: &World,
     gen: &Generation,
     classes: &[&Id],
     steps: &mut [Wanted<'_>],
     since: u64,
-) {
+) -> bool {
     let wants: Vec<Vec<bool>> = classes
         .iter()
         .map(|c| steps.iter().map(|w| w.declared_by(gen, c)).collect())
         .collect();
     let mut edited = Vec::new();
-    world.edited_after(since, &mut edited);
+    if !world.edited_after(since, &mut edited) {
+        return false;
+    }
     let mut found: Vec<(usize, ObjId, u64)> = edited
         .into_iter()
         .filter_map(|id| {
@@ -121,6 +124,7 @@ fn scan_edited(
             }
         }
     }
+    true
 }
 
 /// The objects the reset visits and, when `clamps_early`, the clamps: one scan of the
