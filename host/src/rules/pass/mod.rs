@@ -117,10 +117,13 @@ struct ScopeCache {
     /// Selections by the text's hash computed at load and the scope parts read, each
     /// with its text (equal hashes do not make texts equal). Looking one up copies
     /// nothing: a scope's text is long, and every group looks its selection up.
-    selected: HashMap<(u64, [Option<ObjId>; 4]), smallvec::SmallVec<[Made; 1]>>,
+    selected: HashMap<MemoKey, smallvec::SmallVec<[Made; 1]>>,
     /// The list the last fresh selection was gathered in.
     scratch: Vec<ObjId>,
 }
+
+/// A selection's text hash (computed at load) and the scope parts it reads.
+type MemoKey = (u64, [Option<ObjId>; 4]);
 
 /// A selection made, by the text it was made from.
 struct Made {
