@@ -68,7 +68,7 @@ pub struct Accounting {
 type ChangeIndex = HashMap<(ObjId, Sym), smallvec::SmallVec<[u32; 1]>, IdHash>;
 
 /// One recorded change: what [`AccountEntry`] says, with its source and label by number.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 struct Change {
     obj: ObjId,
     key: u32,

@@ -100,14 +100,14 @@ fn scan_edited(
     steps: &mut [Wanted<'_>],
     since: u64,
 ) -> bool {
-    let wants: Vec<Vec<bool>> = classes
-        .iter()
-        .map(|c| steps.iter().map(|w| w.declared_by(gen, c)).collect())
-        .collect();
     let mut edited = Vec::new();
     if !world.edited_after(since, &mut edited) {
         return false;
     }
+    let wants: Vec<Vec<bool>> = classes
+        .iter()
+        .map(|c| steps.iter().map(|w| w.declared_by(gen, c)).collect())
+        .collect();
     let mut found: Vec<(usize, ObjId, u64)> = edited
         .into_iter()
         .filter_map(|id| {

@@ -241,8 +241,9 @@ impl Running {
             r.pending = false;
             let mut wrote = false;
             let cells = &mut self.cells[n * k..(n + 1) * k];
-            for (key, c) in self.keys.iter().zip(cells) {
-                if !c.has(WRITTEN) || same_as_world(world, r.obj, *key, c.value) {
+            let same = same_as_world(world, r.obj, &self.keys, cells);
+            for ((key, c), same) in self.keys.iter().zip(cells).zip(same) {
+                if !c.has(WRITTEN) || same {
                     continue;
                 }
                 world.set(r.obj, *key, Value::float(c.value))?;
@@ -344,7 +345,7 @@ impl Running {
         for (n, r) in self.records.iter().enumerate() {
             let (mut holds, mut wrote) = (false, false);
             let cells = &self.cells[n * k..(n + 1) * k];
-            let same = same_as_world_all(world, r.obj, &self.keys, cells);
+            let same = same_as_world(world, r.obj, &self.keys, cells);
             for ((key, c), same) in self.keys.iter().zip(cells).zip(same) {
                 if !c.has(WRITTEN) {
                     continue;
@@ -371,7 +372,7 @@ impl Running {
 
 /// For each of `cells` (the values of `keys`), whether the world holds it for `obj`
 /// already (the same decimal, bit for bit): the object is looked up once.
-fn same_as_world_all(
+fn same_as_world(
     world: &World,
     obj: ObjId,
     keys: &[Sym],
@@ -382,12 +383,6 @@ fn same_as_world_all(
     };
     let same = |(key, c): (&Sym, &Cell)| matches!(o.props.get(key), Some(Value::Float(x)) if x.to_bits() == c.value.to_bits());
     keys.iter().zip(cells).map(same).collect()
-}
-
-/// Whether the world holds `value` for `key` of `obj` already (the same decimal, bit for
-/// bit).
-fn same_as_world(world: &World, obj: ObjId, key: Sym, value: f64) -> bool {
-    matches!(world.base(obj, key), Some(Value::Float(x)) if x.to_bits() == value.to_bits())
 }
 
 /// What a flush did.
