@@ -130,8 +130,8 @@ impl Accounting {
             after,
         });
         // A pass records many changes before anyone asks: the index is dropped only when
-        // one was built.
-        if self.index.get().is_some() {
+        // one was built (`get_mut`: no atomic load on the pass's busiest path).
+        if self.index.get_mut().is_some() {
             self.index.take();
         }
     }
