@@ -87,6 +87,14 @@ impl Flat {
         })
     }
 
+    /// The target's properties the program reads (`target.KEY`), in order, with repeats.
+    pub(crate) fn target_keys(&self) -> impl Iterator<Item = Sym> + '_ {
+        self.ops.iter().filter_map(|op| match op {
+            Op::Target(key) => Some(*key),
+            _ => None,
+        })
+    }
+
     /// The value for target `target` with running value `value`; `None` where
     /// [`Expr::eval`] would fail.
     pub(crate) fn eval(&self, world: &World, target: ObjId, value: f64) -> Option<f64> {

@@ -247,7 +247,7 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
     let buffered = writes.is_some_and(|w| writes::world_allows(ax.world, &w.keys));
     let mut running = writes.filter(|_| buffered).map(|w| {
         let reset = pass.reset.iter().map(|(k, _)| *k);
-        Running::new(ax.world, w.keys.iter().copied().chain(reset))
+        Running::new(ax.world, w.keys.iter().copied().chain(reset), &w.reads)
     });
     // A pass whose groups run no actions makes no objects: its clamps' objects can be
     // listed with the reset's, in one scan (with what its writes edit added).
@@ -481,8 +481,17 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
     };
     // A shared list's targets in one call when every effect is a flat program on a
     // property kept aside; the general loop goes on from where that stopped.
-    let (from, first_effect) = match (&listed, plan(g, &columns, &keys)) {
-        (Some(records), Some(plan)) if g.stacking.is_none() && !st.actions_ran => {
+    let planned = st
+        .running
+        .as_ref()
+        .and_then(|r| plan(g, r, &columns, &keys));
+    // Effects only set properties: until an action runs, every matched target lives;
+    // after, a list is applied in one call when all of it does.
+    let all_live = |targets: &Targets| {
+        !st.actions_ran || targets.as_slice().iter().all(|&t| ax.world.exists(t))
+    };
+    let (from, first_effect) = match (&listed, planned) {
+        (Some(records), Some(plan)) if g.stacking.is_none() && all_live(&m.targets) => {
             let book = st.book.as_mut().map(|b| (b, st.group));
             let applied = match st.running.as_mut() {
                 Some(r) => r.apply_planned(ax.world, records, &plan, book),
@@ -547,10 +556,11 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
 }
 
 /// The plan of `g`'s effects for [`Running::apply_planned`] (`columns` and `keys` as
-/// [`apply`] found them), when every effect is a flat program on a property kept aside
-/// and the group runs no actions.
+/// [`apply`] found them in `running` and the accounting), when every effect is a flat
+/// program on a property kept aside and the group runs no actions.
 fn plan<'g>(
     g: &'g EffectsGroupDef,
+    running: &Running,
     columns: &[Option<usize>],
     keys: &[u32],
 ) -> Option<smallvec::SmallVec<[Planned<'g>; 4]>> {
@@ -559,10 +569,18 @@ fn plan<'g>(
     }
     let mut plan = smallvec::SmallVec::new();
     for n in 0..g.effects.len() {
+        let flat = g.flat.get(n)?.as_ref()?;
+        let mut reads = smallvec::SmallVec::new();
+        for key in flat.target_keys() {
+            if let Some(col) = running.column(key) {
+                reads.push((key, col));
+            }
+        }
         plan.push(Planned {
             column: (*columns.get(n)?)?,
             key: keys.get(n).copied().unwrap_or(u32::MAX),
-            flat: g.flat.get(n)?.as_ref()?,
+            flat,
+            reads,
         });
     }
     Some(plan)

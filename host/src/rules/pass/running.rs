@@ -5,7 +5,8 @@
 //! live here from the reset on:
 //! - the reset puts a meter's reset value here ([`Running::seed`]), not in the world;
 //! - the effects change the values here, and an effect's flat program reads the target's
-//!   properties here first ([`Running::read`]), so it sees what earlier effects set;
+//!   properties here first ([`Running::read`]), so it sees what earlier effects set; the
+//!   properties programs read that no effect sets are kept here too, once read;
 //! - before anything else reads the world — an effect value that is not a flat program
 //!   (`source.output`, a count), a group's actions — the values set so far are written
 //!   ([`Running::write_back`]), and after actions everything kept is forgotten
@@ -53,8 +54,6 @@ impl Cell {
 /// What a run keeps of one object besides its cells.
 struct Record {
     obj: ObjId,
-    /// Values its effects read of properties the pass does not set, once a run.
-    reads: smallvec::SmallVec<[(Sym, f64); 2]>,
     /// Whether a value set here may differ from the world's (listed in `pending`).
     pending: bool,
 }
@@ -67,16 +66,19 @@ pub(super) struct At {
 }
 
 /// The running values of one pass run, by object in the order first touched, and by
-/// column: one for each property the pass resets or its effects set.
+/// column: one for each property the pass resets or its effects set, then one for each
+/// property its effects' flat programs read that it does not set.
 ///
-/// Reads of properties the pass does not set are cached too: only actions change them
-/// while its effects apply (and forget everything), and each look-up in the world chases
-/// the object through its slot, so a target read by many groups is looked up once. An
-/// object is looked up here once for all the effects of a group, and a group finds each
-/// effect's column once for all its targets ([`Running::column`]).
+/// Those reads are kept because only actions change such properties while the effects
+/// apply (and actions make the run forget everything), and each look-up in the world
+/// chases the object through its slot: a target read by many groups is looked up once.
+/// An object is looked up here once for all the effects of a group, and a group finds
+/// each effect's column once for all its targets ([`Running::column`]).
 pub(super) struct Running {
-    /// The columns' properties.
+    /// The columns' properties: the ones set first (`..set`), then the ones only read.
     keys: Box<[Sym]>,
+    /// How many columns hold properties the pass sets.
+    set: usize,
     /// Each object's record, by slot index (`NONE`: none yet).
     at: Vec<u32>,
     records: Vec<Record>,
@@ -98,26 +100,40 @@ pub(super) struct Running {
 const NONE: u32 = u32::MAX;
 
 /// One effect of a group, planned for [`Running::apply_planned`]: the column of the
-/// property it sets, that property's number in the accounting, and its flat program.
+/// property it sets, that property's number in the accounting, its flat program, and
+/// the columns of the target's properties the program reads.
 pub(super) struct Planned<'g> {
     pub(super) column: usize,
     pub(super) key: u32,
     pub(super) flat: &'g Flat,
+    pub(super) reads: smallvec::SmallVec<[(Sym, usize); 2]>,
 }
 
 impl Running {
     /// Running values for objects of `world`, with a column for each of `keys` (every
-    /// property the pass resets or sets). Records are found by slot index (a pass
+    /// property the pass resets or sets) and each of `reads` (properties its programs
+    /// read and it does not set). Records are found by slot index (a pass
     /// touches many objects many times over, and an index is cheaper than a hash); the
     /// index has room for every slot but is filled only up to the highest slot touched
     /// (100,000 slots: 400 KB written each run, where a galaxy's effects touch its first
     /// 20,000).
-    pub(super) fn new(world: &World, keys: impl IntoIterator<Item = Sym>) -> Running {
+    pub(super) fn new(
+        world: &World,
+        keys: impl IntoIterator<Item = Sym>,
+        reads: &[Sym],
+    ) -> Running {
         let mut keys: Vec<Sym> = keys.into_iter().collect();
         keys.sort_unstable();
         keys.dedup();
+        let set = keys.len();
+        for k in reads {
+            if !keys.contains(k) {
+                keys.push(*k);
+            }
+        }
         Running {
             keys: keys.into(),
+            set,
             at: Vec::with_capacity(world.slot_count()),
             records: Vec::new(),
             cells: Vec::new(),
@@ -166,7 +182,6 @@ impl Running {
         self.at[i] = u32::try_from(n).unwrap_or(NONE);
         self.records.push(Record {
             obj,
-            reads: smallvec::SmallVec::new(),
             pending: false,
         });
         self.cells
@@ -213,32 +228,48 @@ impl Running {
         if c.has(KEPT) {
             return (at, c.value, c.has(DECIMAL));
         }
-        let (value, decimal) = base_number(world, self.records[record].obj, self.keys[col]);
-        let flags = KEPT | if decimal { DECIMAL } else { 0 };
-        self.cells[cell] = Cell { value, flags };
+        let (value, decimal) = self.load(world, cell, self.records[record].obj, col);
         (at, value, decimal)
     }
 
     /// The effective value of `key` of the object of `record`, as an effect reads it
     /// (absent: 0): over its running value when an effect or the reset set it, else from
     /// the world (once a run, for a property the pass does not set).
+    #[inline]
     pub(super) fn read(&mut self, world: &World, record: usize, key: Sym) -> f64 {
+        // The common case inline: a property only read, read before.
+        if let Some(col) = self.column(key).filter(|&col| col >= self.set) {
+            let cell = self.cells[record * self.keys.len() + col];
+            if cell.has(KEPT) {
+                return cell.value;
+            }
+        }
+        self.read_world(world, record, key)
+    }
+
+    /// [`Running::read`] from the world: a property set (over its running value when
+    /// written), or one only read, read for the first time (and kept).
+    #[cold]
+    #[inline(never)]
+    fn read_world(&mut self, world: &World, record: usize, key: Sym) -> f64 {
         let obj = self.records[record].obj;
-        if let Some(col) = self.column(key) {
-            let c = self.cells_of(record)[col];
-            return if c.has(WRITTEN) {
-                world.number_over(obj, key, c.value)
-            } else {
-                world.get_number(obj, key).unwrap_or(0.0)
+        let Some(col) = self.column(key) else {
+            // Not a property any program of the pass reads: not kept.
+            return world.get_number(obj, key).unwrap_or(0.0);
+        };
+        let cell = &mut self.cells[record * self.keys.len() + col];
+        if col >= self.set {
+            *cell = Cell {
+                value: world.get_number(obj, key).unwrap_or(0.0),
+                flags: KEPT,
             };
+            return cell.value;
         }
-        let r = &mut self.records[record];
-        if let Some(&(_, v)) = r.reads.iter().find(|(k, _)| *k == key) {
-            return v;
+        if cell.has(WRITTEN) {
+            world.number_over(obj, key, cell.value)
+        } else {
+            world.get_number(obj, key).unwrap_or(0.0)
         }
-        let value = world.get_number(obj, key).unwrap_or(0.0);
-        r.reads.push((key, value));
-        value
     }
 
     /// Writes every value set so far that differs from what the world holds, before
@@ -251,7 +282,7 @@ impl Running {
             };
             r.pending = false;
             let mut wrote = false;
-            let cells = &mut self.cells[n * k..(n + 1) * k];
+            let cells = &mut self.cells[n * k..n * k + self.set];
             let same = same_as_world(world, r.obj, &self.keys, cells);
             for ((key, c), same) in self.keys.iter().zip(cells).zip(same) {
                 if !c.has(WRITTEN) || same {
@@ -313,22 +344,81 @@ impl Running {
         plan: &[Planned<'_>],
         mut book: Option<(&mut Accounting, u32)>,
     ) -> Result<(), (usize, usize)> {
+        let k = self.keys.len();
         for (i, &record) in records.iter().enumerate() {
+            let obj = self.records.get(record).ok_or((i, 0))?.obj;
+            // Whether a value of this target was set (it is listed for write-back once).
+            let mut set = false;
             for (n, p) in plan.iter().enumerate() {
-                let (at, before, decimal) = self.get(world, record, p.column);
-                let read = |k| self.read(world, record, k);
-                let after = p.flat.eval_with(before, read).ok_or((i, n))?;
+                let cell = record * k + p.column;
+                let c = *self.cells.get(cell).ok_or((i, n))?;
+                let (before, decimal) = if c.has(KEPT) {
+                    (c.value, c.has(DECIMAL))
+                } else {
+                    self.load(world, cell, obj, p.column)
+                };
+                let read = |key| self.read_planned(world, record, &p.reads, key);
+                let Some(after) = p.flat.eval_with(before, read) else {
+                    if set {
+                        self.touch(record);
+                    }
+                    return Err((i, n));
+                };
                 // A write over an equal decimal is skipped; a change is recorded.
                 if !(decimal && after == before) {
-                    self.set(at, after);
+                    if let Some(c) = self.cells.get_mut(cell) {
+                        c.value = if after.is_nan() { 0.0 } else { after };
+                        c.flags |= KEPT | DECIMAL | WRITTEN;
+                    }
+                    set = true;
                 }
                 if let Some((b, group)) = book.as_mut().filter(|_| after != before) {
-                    let obj = self.records.get(record).map(|r| r.obj).ok_or((i, n))?;
                     b.push(obj, p.key, *group, before, after);
                 }
             }
+            if set {
+                self.touch(record);
+            }
         }
         Ok(())
+    }
+
+    /// Like [`Running::read`], with the columns of the keys an effect's program reads
+    /// found once for its group (`reads`).
+    #[inline]
+    fn read_planned(
+        &mut self,
+        world: &World,
+        record: usize,
+        reads: &[(Sym, usize)],
+        key: Sym,
+    ) -> f64 {
+        if let Some(&(_, col)) = reads.iter().find(|(k, _)| *k == key) {
+            if col >= self.set {
+                let cell = self.cells[record * self.keys.len() + col];
+                if cell.has(KEPT) {
+                    return cell.value;
+                }
+            }
+        }
+        self.read_world(world, record, key)
+    }
+
+    /// The base value of the property of column `col` of `obj` (kept at `cell`), first
+    /// read this run, kept: as [`Running::get`] reads it.
+    #[cold]
+    fn load(&mut self, world: &World, cell: usize, obj: ObjId, col: usize) -> (f64, bool) {
+        let Some(&key) = self.keys.get(col) else {
+            return (0.0, false);
+        };
+        let (value, decimal) = base_number(world, obj, key);
+        if let Some(c) = self.cells.get_mut(cell) {
+            *c = Cell {
+                value,
+                flags: KEPT | if decimal { DECIMAL } else { 0 },
+            };
+        }
+        (value, decimal)
     }
 
     /// The running value of `key` of `obj`, when the reset or an effect set it.
@@ -388,7 +478,7 @@ impl Running {
         let k = self.keys.len();
         for (n, r) in self.records.iter().enumerate() {
             let (mut holds, mut wrote) = (false, false);
-            let cells = &self.cells[n * k..(n + 1) * k];
+            let cells = &self.cells[n * k..n * k + self.set];
             let same = same_as_world(world, r.obj, &self.keys, cells);
             for ((key, c), same) in self.keys.iter().zip(cells).zip(same) {
                 if !c.has(WRITTEN) {
@@ -414,8 +504,8 @@ impl Running {
     }
 }
 
-/// For each of `cells` (the values of `keys`), whether the world holds it for `obj`
-/// already (the same decimal, bit for bit): the object is looked up once.
+/// For each of `cells` (the values of `keys`), whether it is written and the world holds
+/// it for `obj` already (the same decimal, bit for bit): the object is looked up once.
 fn same_as_world(
     world: &World,
     obj: ObjId,
@@ -425,7 +515,11 @@ fn same_as_world(
     let Ok(o) = world.object(obj) else {
         return smallvec::smallvec![false; cells.len()];
     };
-    let same = |(key, c): (&Sym, &Cell)| matches!(o.props.get(key), Some(Value::Float(x)) if x.to_bits() == c.value.to_bits());
+    // Only written values are compared: the callers skip the others.
+    let same = |(key, c): (&Sym, &Cell)| {
+        c.has(WRITTEN)
+            && matches!(o.props.get(key), Some(Value::Float(x)) if x.to_bits() == c.value.to_bits())
+    };
     keys.iter().zip(cells).map(same).collect()
 }
 

@@ -1,7 +1,8 @@
 //! What each pass's effects write, worked out once a generation is built
-//! ([`Generation::pass_writes`]): the properties its effects set and whether any of its
-//! groups runs actions. A run keeps its running values aside unless one of those
-//! properties is one the world's own rules act on when written ([`world_allows`]).
+//! ([`Generation::pass_writes`]): the properties its effects set, the other properties
+//! their flat programs read of their targets, and whether any of its groups runs
+//! actions. A run keeps its running values aside unless one of the properties set is
+//! one the world's own rules act on when written ([`world_allows`]).
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,6 +15,10 @@ use crate::state::World;
 pub struct PassWrites {
     /// The properties its effects set, sorted by name.
     pub keys: Vec<Sym>,
+    /// The properties its effects' flat programs read of their targets that no effect
+    /// of it sets (`target.population`), sorted by name: a run keeps each target's once
+    /// read, beside the running values.
+    pub reads: Vec<Sym>,
     /// Whether a group of it runs actions (they may make objects, and read anything).
     pub actions: bool,
 }
@@ -21,6 +26,7 @@ pub struct PassWrites {
 /// What each pass with effects groups writes.
 pub(crate) fn pass_writes(gen: &Generation) -> HashMap<Id, PassWrites> {
     let mut keys: HashMap<Id, HashSet<Sym>> = HashMap::new();
+    let mut reads: HashMap<Id, HashSet<Sym>> = HashMap::new();
     let mut actions: HashSet<Id> = HashSet::new();
     let groups = gen
         .effects_classes
@@ -34,13 +40,30 @@ pub(crate) fn pass_writes(gen: &Generation) -> HashMap<Id, PassWrites> {
         keys.entry(g.pass)
             .or_default()
             .extend(g.effects.iter().map(|(k, _)| *k));
+        reads
+            .entry(g.pass)
+            .or_default()
+            .extend(g.flat.iter().flatten().flat_map(|f| f.target_keys()));
     }
+    let by_name = |set: HashSet<Sym>| {
+        let mut v: Vec<Sym> = set.into_iter().collect();
+        v.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+        v
+    };
     keys.into_iter()
         .map(|(pass, w)| {
-            let mut keys: Vec<Sym> = w.into_iter().collect();
-            keys.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+            let mut read = reads.remove(&pass).unwrap_or_default();
+            read.retain(|k| !w.contains(k));
             let actions = actions.contains(&pass);
-            (pass, PassWrites { keys, actions })
+            let (keys, reads) = (by_name(w), by_name(read));
+            (
+                pass,
+                PassWrites {
+                    keys,
+                    reads,
+                    actions,
+                },
+            )
         })
         .collect()
 }
@@ -85,7 +108,7 @@ pass = "economy"
 effects = [{ key = "output", value = "value + 2" }]
 [[class.lab.effects]]
 pass = "events"
-effects = [{ key = "upkeep", value = "value + 1" }]
+effects = [{ key = "upkeep", value = "value + target.population / 10" }]
 do = [{ type = "tag", tag = "counted" }]
 "#;
 
@@ -98,9 +121,13 @@ do = [{ type = "tag", tag = "counted" }]
         let economy = gen.pass_writes.get(&pass("economy")).expect("economy");
         let names = |w: &super::PassWrites| w.keys.iter().map(|k| k.as_str()).collect::<Vec<_>>();
         assert_eq!(names(economy), ["output", "research"]);
+        // `target.output` is read, but `output` is set: nothing is only read.
+        assert!(economy.reads.is_empty());
         assert!(!economy.actions);
         let events = gen.pass_writes.get(&pass("events")).expect("events");
         assert_eq!((names(events), events.actions), (vec!["upkeep"], true));
+        let reads: Vec<&str> = events.reads.iter().map(|k| k.as_str()).collect();
+        assert_eq!(reads, ["population"]);
         assert!(!gen.pass_writes.contains_key(&pass("quiet")), "no groups");
     }
 }
