@@ -30,22 +30,25 @@
 //! decimal (`Value::Float`). The pass owns nothing between runs but that accounting.
 
 mod meters;
+mod order;
 mod running;
+mod scopes;
 mod writes;
 
-use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::collections::HashSet;
 
+use order::apply_order;
 use running::{Planned, Running};
+use scopes::{ScopeCache, Targets};
 pub(crate) use writes::pass_writes;
 pub use writes::PassWrites;
 
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, Flat, ObjRef};
-use crate::rules::registry::{Action, Condition, Selector};
+use crate::rules::registry::{Action, Condition};
 use crate::rules::select::{Select, SelectMemo};
-use crate::rules::{ActCx, Cx, Generation, Origin, RuleError, Scope};
-use crate::state::{Accounting, IdHash, ObjId, ScopeReads, Value, World};
+use crate::rules::{ActCx, Generation, Origin, RuleError, Scope};
+use crate::state::{Accounting, IdHash, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
 #[derive(Debug)]
@@ -106,114 +109,6 @@ pub struct EffectsGroupDef {
     pub actions: Vec<Box<dyn Action>>,
     /// Where it is written.
     pub origin: Origin,
-}
-
-/// Scope selections made during one match step, by scope text and the values of the
-/// scope parts it reads (the world does not change while groups are matched). A
-/// galaxy's 1,000 techs, each selecting its empire's planets with one focus, select
-/// 20 distinct sets; FreeOrion caches condition results within its effects pass alike.
-#[derive(Default)]
-struct ScopeCache {
-    /// Selections by the text's hash computed at load and the scope parts read, each
-    /// with its text (equal hashes do not make texts equal). Looking one up copies
-    /// nothing: a scope's text is long, and every group looks its selection up.
-    selected: HashMap<MemoKey, smallvec::SmallVec<[Made; 1]>, IdHash>,
-    /// Selections that read the holder (`self.parent`: a galaxy's 1,000 buildings each
-    /// select their planet), kept only while one holder's groups are matched: groups are
-    /// matched holder by holder, and no other holder's can reuse them. Keeping them with
-    /// the others would grow the map by one entry a holder for nothing.
-    of_holder: Vec<(MemoKey, Made)>,
-    /// The holder `of_holder` belongs to.
-    holder: Option<ObjId>,
-    /// The list the last fresh selection was gathered in.
-    scratch: Vec<ObjId>,
-}
-
-/// A selection's text hash (computed at load) and the scope parts it reads.
-type MemoKey = (u64, [Option<ObjId>; 4]);
-
-/// A selection made, by the text it was made from.
-struct Made {
-    text: Arc<str>,
-    targets: Option<Targets>,
-}
-
-impl ScopeCache {
-    /// The selection of `sel` in `cx` (`None`: it names no object), reused when `memo`
-    /// allows and an equal one was made.
-    fn select(
-        &mut self,
-        cx: &Cx<'_>,
-        sel: &Select,
-        memo: Option<&SelectMemo>,
-    ) -> Result<Option<Targets>, RuleError> {
-        let Some(memo) = memo else {
-            return self.fresh(cx, sel);
-        };
-        let key = (memo.hash, memo.key(cx));
-        let same = |m: &Made| Arc::ptr_eq(&m.text, &memo.text) || m.text == memo.text;
-        if memo.reads.contains(ScopeReads::THIS) {
-            if self.holder != cx.scope.this {
-                self.of_holder.clear();
-                self.holder = cx.scope.this;
-            }
-            if let Some((_, hit)) = self.of_holder.iter().find(|(k, m)| *k == key && same(m)) {
-                return Ok(hit.targets.clone());
-            }
-            let made = self.fresh(cx, sel)?;
-            let text = memo.text.clone();
-            self.of_holder.push((
-                key,
-                Made {
-                    text,
-                    targets: made.clone(),
-                },
-            ));
-            return Ok(made);
-        }
-        if let Some(hit) = self
-            .selected
-            .get(&key)
-            .and_then(|b| b.iter().find(|m| same(m)))
-        {
-            return Ok(hit.targets.clone());
-        }
-        let made = self.fresh(cx, sel)?;
-        self.selected.entry(key).or_default().push(Made {
-            text: memo.text.clone(),
-            targets: made.clone(),
-        });
-        Ok(made)
-    }
-
-    /// `sel`'s selection made now, gathered in a list kept for the next.
-    fn fresh(&mut self, cx: &Cx<'_>, sel: &Select) -> Result<Option<Targets>, RuleError> {
-        self.scratch.clear();
-        if absent_is_none(sel.select(cx, &mut self.scratch))?.is_none() {
-            return Ok(None);
-        }
-        Ok(Some(match self.scratch.as_slice() {
-            [one] => Targets::One(*one),
-            all => Targets::Many(Arc::from(all)),
-        }))
-    }
-}
-
-/// A matched group's targets: one object (a group acting on its source, or on one named
-/// object: most of a galaxy's buildings) without an allocation, or a shared list.
-#[derive(Clone)]
-enum Targets {
-    One(ObjId),
-    Many(Arc<[ObjId]>),
-}
-
-impl Targets {
-    fn as_slice(&self) -> &[ObjId] {
-        match self {
-            Targets::One(o) => std::slice::from_ref(o),
-            Targets::Many(all) => all,
-        }
-    }
 }
 
 /// What a run of a pass did.
@@ -288,31 +183,6 @@ pub fn run(ax: &mut ActCx<'_>, pass: &PassDef) -> Result<PassReport, RuleError> 
         ax.world.set_accounting(book);
     }
     Ok(st.report)
-}
-
-/// The positions of `matched` in the order they apply: by priority, holder, then index
-/// in the class. Each group's place is packed in one number and the numbers sorted (a
-/// galaxy's turn sorts 2,000 groups: comparing one number and moving 16 bytes, not a
-/// tuple of four fields and a group's whole match). No two matched groups share a holder
-/// and an index, so an unstable sort orders them as a stable one would.
-fn apply_order(matched: &[Matched<'_>]) -> Vec<u32> {
-    let mut keyed: Vec<(u128, u32)> = matched
-        .iter()
-        .enumerate()
-        .map(|(n, m)| {
-            // The priority offset to sort as unsigned; a class has fewer than 2^32 groups
-            // and a run matches fewer than 2^32.
-            let priority = u128::from(m.priority.wrapping_sub(i32::MIN) as u32);
-            let index = u128::from(u32::try_from(m.index).unwrap_or(u32::MAX));
-            let place = priority << 96
-                | u128::from(m.holder.index) << 64
-                | u128::from(m.holder.generation) << 32
-                | index;
-            (place, u32::try_from(n).unwrap_or(u32::MAX))
-        })
-        .collect();
-    keyed.sort_unstable_by_key(|&(place, _)| place);
-    keyed.into_iter().map(|(_, n)| n).collect()
 }
 
 /// What the apply step carries from one matched group to the next.
