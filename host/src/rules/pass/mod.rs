@@ -349,29 +349,11 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
         (Targets::Many(list), Some(r)) => Some(r.records_of(list)),
         _ => None,
     };
-    // A shared list's targets in one call when every effect is a flat program on a
-    // property kept aside; the general loop goes on from where that stopped.
-    let planned = st
-        .running
-        .as_ref()
-        .and_then(|r| plan(g, r, &columns, &keys));
-    // Effects only set properties: until an action runs, every matched target lives;
-    // after, a list is applied in one call when all of it does.
-    let all_live = |targets: &Targets| {
-        !st.actions_ran || targets.as_slice().iter().all(|&t| ax.world.exists(t))
-    };
-    let (from, first_effect) = match (&listed, planned) {
-        (Some(records), Some(plan)) if g.stacking.is_none() && all_live(&m.targets) => {
-            let book = st.book.as_mut().map(|b| (b, st.group));
-            let applied = match st.running.as_mut() {
-                Some(r) => r.apply_planned(ax.world, records, &plan, book),
-                None => Err((0, 0)),
-            };
-            let (from, first_effect) = applied.err().unwrap_or((records.len(), 0));
-            st.report.applied += from;
-            (from, first_effect)
-        }
-        _ => (0, 0),
+    // A shared list's targets in one call when it can; the general loop goes on from
+    // where that stopped.
+    let (from, first_effect) = match &listed {
+        Some(records) => apply_listed(ax.world, m, records, (&columns, &keys), st),
+        None => (0, 0),
     };
     for (i, &t) in m.targets.as_slice().iter().enumerate().skip(from) {
         // Effects only set properties: until an action runs, every matched target lives.
@@ -423,6 +405,37 @@ fn apply(ax: &mut ActCx<'_>, m: &Matched<'_>, st: &mut Applying) -> Result<(), R
         }
     }
     Ok(())
+}
+
+/// Step 3 for a matched group's shared list (`records`, its targets' records) in one
+/// call ([`Running::apply_planned`]), when every effect of the group is a flat program
+/// on a property kept aside (`columns`, `keys`: as [`apply`] found them), it claims no
+/// stacking group and every target lives. Returns the target and the effect the general
+/// step goes on from: `(records.len(), 0)` when all applied, `(0, 0)` when none did.
+fn apply_listed(
+    world: &World,
+    m: &Matched<'_>,
+    records: &[usize],
+    (columns, keys): (&[Option<usize>], &[u32]),
+    st: &mut Applying,
+) -> (usize, usize) {
+    let g = m.group;
+    let planned = st.running.as_ref().and_then(|r| plan(g, r, columns, keys));
+    // Effects only set properties: until an action runs, every matched target lives.
+    let live = || !st.actions_ran || m.targets.as_slice().iter().all(|&t| world.exists(t));
+    let (Some(plan), Some(r)) = (planned, st.running.as_mut()) else {
+        return (0, 0);
+    };
+    if g.stacking.is_some() || !live() {
+        return (0, 0);
+    }
+    let book = st.book.as_mut().map(|b| (b, st.group));
+    let (from, first_effect) = r
+        .apply_planned(world, records, &plan, book)
+        .err()
+        .unwrap_or((records.len(), 0));
+    st.report.applied += from;
+    (from, first_effect)
 }
 
 /// The plan of `g`'s effects for [`Running::apply_planned`] (`columns` and `keys` as
