@@ -117,6 +117,46 @@ impl SelectMemo {
     }
 }
 
+/// The sources a selection gathered last in an evaluation round (an aura round, a pass's
+/// match step), and for which text and scope: the next selection gathering the same
+/// sources (auras are ordered so that they sit together; a pass's groups are matched
+/// holder by holder) filters a copy instead of gathering again. Only valid while the
+/// world does not change.
+#[derive(Default)]
+pub(crate) struct LastGathered {
+    of: Option<(Arc<str>, [Option<ObjId>; 4])>,
+    ids: Vec<ObjId>,
+}
+
+impl LastGathered {
+    /// Selects `sel`'s objects into `out`, through the last gathering when `memo` (the
+    /// memo of its sources) allows and it gathered the same sources in the same scope.
+    pub(crate) fn select(
+        &mut self,
+        cx: &Cx<'_>,
+        sel: &Select,
+        memo: Option<&SelectMemo>,
+        out: &mut Vec<ObjId>,
+    ) -> Result<(), RuleError> {
+        let Some(memo) = memo else {
+            return sel.select(cx, out);
+        };
+        let key = memo.key(cx);
+        let same = |(text, k): &(Arc<str>, [Option<ObjId>; 4])| {
+            *k == key && (Arc::ptr_eq(text, &memo.text) || **text == *memo.text)
+        };
+        if !self.of.as_ref().is_some_and(same) {
+            self.of = None;
+            self.ids.clear();
+            sel.gather(cx, &mut self.ids)?;
+            self.of = Some((memo.text.clone(), key));
+        }
+        let start = out.len();
+        out.extend_from_slice(&self.ids);
+        sel.select_gathered(cx, out, start)
+    }
+}
+
 /// A compiled selector: the union of its sources (in order, without duplicates), filtered
 /// by every condition, then picked.
 #[derive(Debug)]

@@ -17,7 +17,7 @@ use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Sandbox, Scope};
 use crate::id::Sym;
 use crate::rules::registry::Deps;
-use crate::rules::select::{Select, SelectMemo};
+use crate::rules::select::LastGathered;
 use crate::state::{AppliedMod, AuraKey, Dirty, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
@@ -128,8 +128,8 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
 /// else.
 ///
 /// Within a tag, auras whose selections gather the same sources (equal texts, ordered by
-/// their hash, see [`SelectMemo`]) run back to back too, so one gathering serves them all
-/// ([`LastGathered`]).
+/// their hash, see [`SelectMemo`](crate::rules::select::SelectMemo)) run back to back
+/// too, so one gathering serves them all ([`LastGathered`]).
 fn sort_by_source(active: &mut [Active]) {
     active.sort_by_key(|a| {
         (
@@ -137,44 +137,6 @@ fn sort_by_source(active: &mut [Active]) {
             a.def.sources_memo.as_ref().map(|m| m.hash),
         )
     });
-}
-
-/// The sources an aura's selection gathered last in a round, and for which text and
-/// scope: the next aura gathering the same sources (most often the next one evaluated,
-/// see [`sort_by_source`]) filters a copy instead of gathering again. The world does not
-/// change while a round evaluates.
-#[derive(Default)]
-struct LastGathered {
-    of: Option<(Arc<str>, [Option<ObjId>; 4])>,
-    ids: Vec<ObjId>,
-}
-
-impl LastGathered {
-    /// Selects `sel`'s objects into `out`, through the last gathering when `memo` allows
-    /// and it gathered the same sources in the same scope.
-    fn select(
-        &mut self,
-        cx: &Cx<'_>,
-        sel: &Select,
-        memo: Option<&SelectMemo>,
-        out: &mut Vec<ObjId>,
-    ) -> Result<(), RuleError> {
-        use crate::rules::registry::Selector;
-        let Some(memo) = memo else {
-            return sel.select(cx, out);
-        };
-        let key = memo.key(cx);
-        let same = |(text, k): &(Arc<str>, [Option<ObjId>; 4])| *k == key && **text == *memo.text;
-        if !self.of.as_ref().is_some_and(same) {
-            self.of = None;
-            self.ids.clear();
-            sel.gather(cx, &mut self.ids)?;
-            self.of = Some((memo.text.clone(), key));
-        }
-        let start = out.len();
-        out.extend_from_slice(&self.ids);
-        sel.select_gathered(cx, out, start)
-    }
 }
 
 /// Every tag (own or granted) of the objects whose keys changed, when only keys changed

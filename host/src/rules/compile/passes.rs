@@ -119,9 +119,12 @@ impl Compiler<'_> {
             .as_ref()
             .map(|s| self.selector(s, &with(p, "scope")))
             .transpose()?;
-        let scope_memo = match (&spec.scope, &scope) {
-            (Some(text), Some(sel)) => scope_memo(self.namespace(), text, sel),
-            _ => None,
+        let (scope_memo, sources_memo) = match (&spec.scope, &scope) {
+            (Some(text), Some(sel)) => (
+                scope_memo(self.namespace(), text, sel),
+                super::selectors::sources_memo(self.namespace(), text, sel),
+            ),
+            _ => (None, None),
         };
         let activation = spec
             .activation
@@ -152,6 +155,7 @@ impl Compiler<'_> {
             source,
             scope,
             scope_memo,
+            sources_memo,
             activation,
             zones: spec
                 .zones

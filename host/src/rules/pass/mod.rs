@@ -90,6 +90,9 @@ pub struct EffectsGroupDef {
     pub scope: Option<Select>,
     /// How a run may reuse its scope's selection for other groups (`None`: it may not).
     pub scope_memo: Option<SelectMemo>,
+    /// How a run may reuse its scope's gathered sources for a group selecting the same
+    /// sources with another `where` (an empire's planets by focus).
+    pub sources_memo: Option<SelectMemo>,
     /// A condition on the source.
     pub activation: Option<Box<dyn Condition>>,
     /// Zones the holder must be in (`None`: any).
@@ -280,7 +283,7 @@ fn match_one<'g>(
         }
     }
     let targets = match &group.scope {
-        Some(sel) => match cache.select(&cx, sel, group.scope_memo.as_ref())? {
+        Some(sel) => match cache.select(&cx, sel, (&group.scope_memo, &group.sources_memo))? {
             Some(t) => t,
             None => return Ok(None),
         },

@@ -5,8 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::absent_is_none;
-use crate::rules::registry::Selector;
-use crate::rules::select::{Select, SelectMemo};
+use crate::rules::select::{LastGathered, Select, SelectMemo};
 use crate::rules::{Cx, RuleError};
 use crate::state::{IdHash, ObjId, ScopeReads};
 
@@ -27,8 +26,11 @@ pub(super) struct ScopeCache {
     of_holder: Vec<(MemoKey, Made)>,
     /// The holder `of_holder` belongs to.
     holder: Option<ObjId>,
-    /// The list the last fresh selection was gathered in.
+    /// The list the last fresh selection was made in.
     scratch: Vec<ObjId>,
+    /// The sources the last fresh selection gathered: a group selecting the same sources
+    /// with another `where` (the same empire's planets with the other focus) filters them.
+    last: LastGathered,
 }
 
 /// A selection's text hash (computed at load) and the scope parts it reads.
@@ -41,16 +43,18 @@ struct Made {
 }
 
 impl ScopeCache {
-    /// The selection of `sel` in `cx` (`None`: it names no object), reused when `memo`
-    /// allows and an equal one was made.
+    /// The selection of `sel` in `cx` (`None`: it names no object), reused when its
+    /// memo (the first of `memos`) allows and an equal one was made; made through the
+    /// last gathering of its sources when their memo (the second) allows.
     pub(super) fn select(
         &mut self,
         cx: &Cx<'_>,
         sel: &Select,
-        memo: Option<&SelectMemo>,
+        memos: (&Option<SelectMemo>, &Option<SelectMemo>),
     ) -> Result<Option<Targets>, RuleError> {
+        let (memo, sources) = (memos.0.as_ref(), memos.1.as_ref());
         let Some(memo) = memo else {
-            return self.fresh(cx, sel);
+            return self.fresh(cx, sel, sources);
         };
         let key = (memo.hash, memo.key(cx));
         let same = |m: &Made| Arc::ptr_eq(&m.text, &memo.text) || m.text == memo.text;
@@ -62,7 +66,7 @@ impl ScopeCache {
             if let Some((_, hit)) = self.of_holder.iter().find(|(k, m)| *k == key && same(m)) {
                 return Ok(hit.targets.clone());
             }
-            let made = self.fresh(cx, sel)?;
+            let made = self.fresh(cx, sel, sources)?;
             let text = memo.text.clone();
             self.of_holder.push((
                 key,
@@ -80,7 +84,7 @@ impl ScopeCache {
         {
             return Ok(hit.targets.clone());
         }
-        let made = self.fresh(cx, sel)?;
+        let made = self.fresh(cx, sel, sources)?;
         self.selected.entry(key).or_default().push(Made {
             text: memo.text.clone(),
             targets: made.clone(),
@@ -88,10 +92,17 @@ impl ScopeCache {
         Ok(made)
     }
 
-    /// `sel`'s selection made now, gathered in a list kept for the next.
-    fn fresh(&mut self, cx: &Cx<'_>, sel: &Select) -> Result<Option<Targets>, RuleError> {
+    /// `sel`'s selection made now (its sources gathered again unless `sources`, their
+    /// memo, matches the last gathering), in a list kept for the next.
+    fn fresh(
+        &mut self,
+        cx: &Cx<'_>,
+        sel: &Select,
+        sources: Option<&SelectMemo>,
+    ) -> Result<Option<Targets>, RuleError> {
         self.scratch.clear();
-        if absent_is_none(sel.select(cx, &mut self.scratch))?.is_none() {
+        let made = self.last.select(cx, sel, sources, &mut self.scratch);
+        if absent_is_none(made)?.is_none() {
             return Ok(None);
         }
         Ok(Some(match self.scratch.as_slice() {
