@@ -24,10 +24,12 @@ pub(super) fn apply_order(matched: &[Matched<'_>]) -> Vec<u32> {
 }
 
 /// `(priority, holder, index)` as one number that orders as the tuple does: the priority
-/// with its sign bit flipped (so negative priorities come first), the holder's slot
+/// offset by `i32::MIN` (so negative priorities come first), the holder's slot
 /// index and generation, and the index (a class has far fewer than 2^32 groups).
 fn place(priority: i32, holder: ObjId, index: usize) -> u128 {
-    let priority = u128::from(priority.cast_unsigned() ^ 0x8000_0000);
+    // `priority - i32::MIN` is always within u32.
+    let priority = u32::try_from(i64::from(priority) - i64::from(i32::MIN)).unwrap_or(0);
+    let priority = u128::from(priority);
     let index = u128::from(u32::try_from(index).unwrap_or(u32::MAX));
     priority << 96 | u128::from(holder.index) << 64 | u128::from(holder.generation) << 32 | index
 }
