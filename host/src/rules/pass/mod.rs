@@ -423,15 +423,14 @@ fn apply_listed(
     st: &mut Applying,
 ) -> (usize, usize) {
     let g = m.group;
-    let planned = st.running.as_ref().and_then(|r| plan(g, r, columns, keys));
-    // Effects only set properties: until an action runs, every matched target lives.
-    let live = || !st.actions_ran || m.targets.as_slice().iter().all(|&t| world.exists(t));
-    let (Some(plan), Some(r)) = (planned, st.running.as_mut()) else {
-        return (0, 0);
-    };
-    if g.stacking.is_some() || !live() {
+    if g.stacking.is_some() {
         return (0, 0);
     }
+    // Effects only set properties: until an action runs, every matched target lives.
+    let live = !st.actions_ran || m.targets.as_slice().iter().all(|&t| world.exists(t));
+    let (Some(plan), Some(r), true) = (plan(g, columns, keys), st.running.as_mut(), live) else {
+        return (0, 0);
+    };
     let book = st.book.as_mut().map(|b| (b, st.group));
     let (from, first_effect) = r
         .apply_planned(world, records, &plan, book)
@@ -442,11 +441,10 @@ fn apply_listed(
 }
 
 /// The plan of `g`'s effects for [`Running::apply_planned`] (`columns` and `keys` as
-/// [`apply`] found them in `running` and the accounting), when every effect is a flat
-/// program on a property kept aside and the group runs no actions.
+/// [`apply`] found them among the running values and in the accounting), when every
+/// effect is a flat program on a property kept aside and the group runs no actions.
 fn plan<'g>(
     g: &'g EffectsGroupDef,
-    running: &Running,
     columns: &[Option<usize>],
     keys: &[u32],
 ) -> Option<smallvec::SmallVec<[Planned<'g>; 4]>> {
@@ -455,18 +453,10 @@ fn plan<'g>(
     }
     let mut plan = smallvec::SmallVec::new();
     for n in 0..g.effects.len() {
-        let flat = g.flat.get(n)?.as_ref()?;
-        let mut reads = smallvec::SmallVec::new();
-        for key in flat.target_keys() {
-            if let Some(col) = running.column(key) {
-                reads.push((key, col));
-            }
-        }
         plan.push(Planned {
             column: (*columns.get(n)?)?,
             key: keys.get(n).copied().unwrap_or(u32::MAX),
-            flat,
-            reads,
+            flat: g.flat.get(n)?.as_ref()?,
         });
     }
     Some(plan)

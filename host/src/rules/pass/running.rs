@@ -100,13 +100,11 @@ pub(super) struct Running {
 const NONE: u32 = u32::MAX;
 
 /// One effect of a group, planned for [`Running::apply_planned`]: the column of the
-/// property it sets, that property's number in the accounting, its flat program, and
-/// the columns of the target's properties the program reads.
+/// property it sets, that property's number in the accounting, and its flat program.
 pub(super) struct Planned<'g> {
     pub(super) column: usize,
     pub(super) key: u32,
     pub(super) flat: &'g Flat,
-    pub(super) reads: smallvec::SmallVec<[(Sym, usize); 2]>,
 }
 
 impl Running {
@@ -357,7 +355,7 @@ impl Running {
                 } else {
                     self.load(world, cell, obj, p.column)
                 };
-                let read = |key| self.read_planned(world, record, &p.reads, key);
+                let read = |key| self.read(world, record, key);
                 let Some(after) = p.flat.eval_with(before, read) else {
                     if set {
                         self.touch(record);
@@ -381,27 +379,6 @@ impl Running {
             }
         }
         Ok(())
-    }
-
-    /// Like [`Running::read`], with the columns of the keys an effect's program reads
-    /// found once for its group (`reads`).
-    #[inline]
-    fn read_planned(
-        &mut self,
-        world: &World,
-        record: usize,
-        reads: &[(Sym, usize)],
-        key: Sym,
-    ) -> f64 {
-        if let Some(&(_, col)) = reads.iter().find(|(k, _)| *k == key) {
-            if col >= self.set {
-                let cell = self.cells[record * self.keys.len() + col];
-                if cell.has(KEPT) {
-                    return cell.value;
-                }
-            }
-        }
-        self.read_world(world, record, key)
     }
 
     /// The base value of the property of column `col` of `obj` (kept at `cell`), first
