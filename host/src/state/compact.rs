@@ -48,6 +48,12 @@ impl PropMap {
         None
     }
 
+    /// Makes room for exactly `extra` more entries (a map whose final size is known: a
+    /// fresh object's, whose `slot` is added to its starting properties).
+    pub fn reserve_exact(&mut self, extra: usize) {
+        self.entries.reserve_exact(extra);
+    }
+
     /// Removes `key`; returns its value.
     pub fn remove(&mut self, key: &Sym) -> Option<Value> {
         self.position(key).map(|i| self.entries.remove(i).1)

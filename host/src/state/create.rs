@@ -138,9 +138,17 @@ impl World {
         class: Id,
         owner: Option<ObjId>,
         zone: Sym,
-        props: PropMap,
+        mut props: PropMap,
         tags: TagSet,
     ) -> ObjId {
+        // A fresh object is the last of its owner's objects in its zone: in a group kept
+        // in order its slot is the group's size, written with the object (no second
+        // write through the slot array, no taking the group out of its index).
+        let end_slot = self.end_slot(zone, owner);
+        if let Some(slot) = end_slot {
+            props.reserve_exact(1);
+            props.insert(slots::slot_key(), Value::Int(slot));
+        }
         let timestamp = self.next_timestamp();
         let touched = self.next_edit();
         let object = Arc::new(Object {
@@ -184,8 +192,11 @@ impl World {
         self.by_class.entry(class).or_default().insert(id);
         self.by_zone.entry(zone).or_default().insert(id);
         self.dirty.structural_at(id, zone);
-        // A fresh object is the last of its owner's objects in its zone.
-        let _ = self.join_slot(id, None);
+        if end_slot.is_some() {
+            self.append_to_group(id, zone, owner);
+        } else {
+            let _ = self.join_slot(id, None);
+        }
         id
     }
 }

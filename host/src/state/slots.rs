@@ -188,6 +188,27 @@ impl World {
         Ok(())
     }
 
+    /// The slot an object joining (zone, owner) at the end takes, when the group is kept
+    /// in order (its size); `None` when content reordered it.
+    pub(super) fn end_slot(&self, zone: Sym, owner: Option<ObjId>) -> Option<i64> {
+        match self.groups.get(&(zone, owner)) {
+            None => Some(0),
+            Some(g) if g.ordered => Some(i64::try_from(g.members.len()).unwrap_or(i64::MAX)),
+            Some(_) => None,
+        }
+    }
+
+    /// Appends a fresh object whose `slot` already holds [`World::end_slot`] to its
+    /// ordered group: the same world as [`World::join_slot`] at the end.
+    pub(super) fn append_to_group(&mut self, id: ObjId, zone: Sym, owner: Option<ObjId>) {
+        self.groups
+            .entry((zone, owner))
+            .or_default()
+            .members
+            .push_back(id);
+        self.dirty.touch(id, slot_key());
+    }
+
     /// Puts `id` into its group's order at `at` (clamped to the end; `None` = the end);
     /// the objects from that slot on move one slot right.
     pub(crate) fn join_slot(&mut self, id: ObjId, at: Option<i64>) -> Result<(), StateError> {
