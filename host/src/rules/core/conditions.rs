@@ -40,6 +40,46 @@ struct Compare {
     left: Expr,
     op: Cmp,
     right: Expr,
+    /// Whether each side may differ between the objects of one batch
+    /// ([`Expr::reads_candidate`]); a side that cannot is evaluated once a batch.
+    varies: [bool; 2],
+}
+
+impl Compare {
+    fn new(left: Expr, op: Cmp, right: Expr) -> Compare {
+        let varies = [left.reads_candidate(), right.reads_candidate()];
+        Compare {
+            left,
+            op,
+            right,
+            varies,
+        }
+    }
+
+    /// One side's value for `obj`: a candidate's own property read directly, a side the
+    /// same for the whole batch evaluated on its first object and then remembered in
+    /// `fixed`, anything else evaluated with `obj` as `target`.
+    fn side(
+        &self,
+        which: usize,
+        cx: &Cx<'_>,
+        obj: ObjId,
+        fixed: &mut [Option<f64>; 2],
+    ) -> Result<f64, RuleError> {
+        let e = if which == 0 { &self.left } else { &self.right };
+        if let Some(key) = e.target_key() {
+            return Ok(cx.world.get_number(obj, key).unwrap_or(0.0));
+        }
+        if let Some(v) = fixed[which] {
+            return Ok(v);
+        }
+        let scope = cx.scope.with_target(obj);
+        let v = e.eval(&cx.with_scope(&scope))?;
+        if !self.varies[which] {
+            fixed[which] = Some(v);
+        }
+        Ok(v)
+    }
 }
 impl Cmp {
     fn holds(self, l: f64, r: f64) -> bool {
@@ -58,20 +98,16 @@ impl Condition for Compare {
     fn test(&self, cx: &Cx<'_>, _obj: ObjId) -> Result<bool, RuleError> {
         Ok(self.op.holds(self.left.eval(cx)?, self.right.eval(cx)?))
     }
-    /// A candidate's property against a number (`target.power >= 3`, the commonest
-    /// filter) reads each candidate's value directly, without a scope per candidate; the
-    /// answers are those of [`Compare::test`].
+    /// A candidate's property (`target.cost`) is read directly, without a scope per
+    /// candidate, and a side that reads nothing of the candidate (`self.mana`,
+    /// `count(my_minions)`) is evaluated once for the batch: the answers, and the first
+    /// error, are those of [`Compare::test`] on each object in turn.
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
-        let read = |key: Sym, o: ObjId| cx.world.get_number(o, key).unwrap_or(0.0);
-        if let (Some(key), Expr::Num(r)) = (self.left.target_key(), &self.right) {
-            out.extend(objs.iter().map(|&o| self.op.holds(read(key, o), *r)));
-        } else if let (Expr::Num(l), Some(key)) = (&self.left, self.right.target_key()) {
-            out.extend(objs.iter().map(|&o| self.op.holds(*l, read(key, o))));
-        } else {
-            for &o in objs {
-                let scope = cx.scope.with_target(o);
-                out.push(self.test(&cx.with_scope(&scope), o)?);
-            }
+        let mut fixed = [None, None];
+        for &o in objs {
+            let l = self.side(0, cx, o, &mut fixed)?;
+            let r = self.side(1, cx, o, &mut fixed)?;
+            out.push(self.op.holds(l, r));
         }
         Ok(())
     }
@@ -315,11 +351,11 @@ fn values(r: &mut Registry) {
                         .help("use one of `<`, `<=`, `==`, `!=`, `>=`, `>`"))
                 }
             };
-            Ok(Box::new(Compare {
-                left: p.expr("left")?,
+            Ok(Box::new(Compare::new(
+                p.expr("left")?,
                 op,
-                right: p.expr("right")?,
-            }))
+                p.expr("right")?,
+            )))
         }),
     );
 }
@@ -456,4 +492,127 @@ fn place(r: &mut Registry) {
             Ok(Box::new(OfClass(ids)))
         }),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::expr::{parse, Names};
+    use crate::rules::{Generation, Scope};
+    use crate::state::{Value, World};
+
+    /// No aliases, no selectors: expressions over properties, numbers and dice.
+    struct Plain;
+    impl Names for Plain {
+        fn alias(&mut self, _: &str) -> Result<Option<Expr>, crate::rules::expr::NameError> {
+            Ok(None)
+        }
+        fn selector(
+            &mut self,
+            name: &str,
+        ) -> Result<Arc<dyn Selector>, crate::rules::expr::NameError> {
+            Err(crate::rules::expr::NameError(format!(
+                "no selector `{name}`"
+            )))
+        }
+    }
+
+    fn compare(left: &str, op: Cmp, right: &str) -> Compare {
+        let e = |s: &str| parse(s, &mut Plain).unwrap_or_else(|err| panic!("{s}: {err}"));
+        Compare::new(e(left), op, e(right))
+    }
+
+    /// The answers (or the error) of a batch, and the next number the world's RNG draws
+    /// after it.
+    fn batch(c: &Compare, w: World, holder: ObjId, objs: &[ObjId]) -> (String, i64) {
+        let gen = Generation::build(Arc::new(Registry::with_core()), &[], 1).expect("no content");
+        let scope = Scope {
+            this: Some(holder),
+            ..Scope::default()
+        };
+        let cx = Cx {
+            world: &w,
+            gen: &gen,
+            scope: &scope,
+            controller: None,
+            rt: &(),
+        };
+        let mut out = Vec::new();
+        let answers = c.test_many(&cx, objs, &mut out).map(|()| out);
+        let next = w.random_range(0, 1_000_000);
+        (format!("{answers:?}"), next)
+    }
+
+    /// The same, one object at a time as `test` sees it.
+    fn one_by_one(c: &Compare, w: World, holder: ObjId, objs: &[ObjId]) -> (String, i64) {
+        let gen = Generation::build(Arc::new(Registry::with_core()), &[], 1).expect("no content");
+        let holder_scope = Scope {
+            this: Some(holder),
+            ..Scope::default()
+        };
+        let mut answers = Ok(Vec::new());
+        for &o in objs {
+            let scope = holder_scope.with_target(o);
+            let cx = Cx {
+                world: &w,
+                gen: &gen,
+                scope: &scope,
+                controller: None,
+                rt: &(),
+            };
+            match (c.test(&cx, o), &mut answers) {
+                (Ok(b), Ok(v)) => v.push(b),
+                (Err(e), _) => {
+                    answers = Err(e);
+                    break;
+                }
+                (Ok(_), Err(_)) => {}
+            }
+        }
+        let next = w.random_range(0, 1_000_000);
+        (format!("{answers:?}"), next)
+    }
+
+    #[test]
+    fn a_batch_answers_as_each_object_alone_with_sides_evaluated_once() {
+        let mut w = World::new(7);
+        let class = Id::parse("t:class/card").expect("id");
+        let holder = w.create(class, None, Sym::new("table"));
+        w.set(holder, Sym::new("mana"), Value::Int(3)).expect("set");
+        let cards: Vec<ObjId> = (0..6)
+            .map(|i| {
+                let c = w.create(class, Some(holder), Sym::new("hand"));
+                w.set(c, Sym::new("cost"), Value::Int(i)).expect("set");
+                c
+            })
+            .collect();
+        let cases = [
+            ("target.cost", Cmp::Le, "self.mana"),
+            ("self.mana", Cmp::Gt, "target.cost"),
+            ("self.mana", Cmp::Lt, "5"),
+            ("self.mana + 1", Cmp::Eq, "self.mana * 2 - 2"),
+            ("target.cost + self.mana", Cmp::Gt, "4"),
+            ("1d6", Cmp::Ge, "target.cost"),
+            ("target.cost", Cmp::Ne, "2d3"),
+            ("self.mana / self.absent", Cmp::Lt, "1"),
+            ("target.cost", Cmp::Lt, "self.mana / (target.cost - 2)"),
+        ];
+        for (l, op, r) in cases {
+            let c = compare(l, op, r);
+            let expected = one_by_one(&c, w.clone(), holder, &cards);
+            assert_eq!(
+                batch(&c, w.clone(), holder, &cards),
+                expected,
+                "{l} {op:?} {r}"
+            );
+        }
+        // Which sides count as the same for a whole batch.
+        let c = compare("self.mana", Cmp::Lt, "target.cost");
+        assert_eq!(c.varies, [false, true]);
+        assert_eq!(compare("1d6", Cmp::Lt, "3").varies, [true, false]);
+        assert_eq!(
+            compare("root.cost", Cmp::Lt, "player.mana").varies,
+            [true, false]
+        );
+    }
 }

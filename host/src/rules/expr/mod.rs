@@ -181,6 +181,30 @@ impl Expr {
         }
     }
 
+    /// Whether the value may differ between the objects one batch of a condition tests
+    /// (each tested as `target`): it reads `target` or `root`, draws from the RNG, reads
+    /// the running value, tests an `if`, or nests a selection whose reads of the scope are
+    /// not known to leave `target` alone. Conservative: `false` means every object of
+    /// the batch gets the same value, so it can be evaluated once.
+    pub(crate) fn reads_candidate(&self) -> bool {
+        let selection = |s: &Arc<dyn Selector>| {
+            let mut d = Deps::default();
+            s.deps(&mut d);
+            d.known_scope_reads()
+                .is_none_or(|r| r.contains(crate::state::ScopeReads::OTHER))
+        };
+        let varies = |r: &ObjRef| matches!(r.base, Base::Target | Base::Root);
+        match self {
+            Expr::Num(_) | Expr::EventField(_) | Expr::LastKnown(_) | Expr::Tick => false,
+            Expr::Dice { .. } | Expr::Running | Expr::If(..) => true,
+            Expr::Prop { obj, .. } => varies(obj),
+            Expr::Neg(e) | Expr::Abs(e) => e.reads_candidate(),
+            Expr::Bin(_, a, b) => a.reads_candidate() || b.reads_candidate(),
+            Expr::Count(s) | Expr::Sum(s, _) | Expr::Stat(_, s, _) => selection(s),
+            Expr::Jumps(a, b) | Expr::Distance(a, b) => varies(a) || varies(b),
+        }
+    }
+
     /// The number, when the expression is a literal.
     pub(crate) fn number(&self) -> Option<f64> {
         match self {
