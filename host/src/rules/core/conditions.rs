@@ -56,6 +56,49 @@ impl Compare {
         }
     }
 
+    /// The batch when each side is a candidate's own property or the same for every
+    /// candidate (`target.power >= 3`, `target.cost <= self.mana`): the fixed sides are
+    /// evaluated on the first object, left first (a property read cannot fail, so the
+    /// first error is the one `test` would give), then one tight loop reads the
+    /// properties. `false` (nothing written) when a side needs a scope per candidate.
+    fn batch_by_reads(
+        &self,
+        cx: &Cx<'_>,
+        objs: &[ObjId],
+        out: &mut Vec<bool>,
+    ) -> Result<bool, RuleError> {
+        let keys = [self.left.target_key(), self.right.target_key()];
+        let (Some(&first), false, false) = (
+            objs.first(),
+            self.varies[0] && keys[0].is_none(),
+            self.varies[1] && keys[1].is_none(),
+        ) else {
+            return Ok(false);
+        };
+        let scope = cx.scope.with_target(first);
+        let once = |e: &Expr, key: Option<Sym>| match key {
+            Some(_) => Ok(None),
+            None => e.eval(&cx.with_scope(&scope)).map(Some),
+        };
+        let (l, r) = (once(&self.left, keys[0])?, once(&self.right, keys[1])?);
+        let read = |key: Sym, o: ObjId| cx.world.get_number(o, key).unwrap_or(0.0);
+        let op = self.op;
+        match (l, keys[0], r, keys[1]) {
+            (Some(l), _, Some(r), _) => out.extend(objs.iter().map(|_| op.holds(l, r))),
+            (None, Some(k), Some(r), _) => {
+                out.extend(objs.iter().map(|&o| op.holds(read(k, o), r)))
+            }
+            (Some(l), _, None, Some(k)) => {
+                out.extend(objs.iter().map(|&o| op.holds(l, read(k, o))))
+            }
+            (None, Some(a), None, Some(b)) => {
+                out.extend(objs.iter().map(|&o| op.holds(read(a, o), read(b, o))));
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     /// One side's value for `obj`: a candidate's own property read directly, a side the
     /// same for the whole batch evaluated on its first object and then remembered in
     /// `fixed`, anything else evaluated with `obj` as `target`.
@@ -103,6 +146,9 @@ impl Condition for Compare {
     /// `count(my_minions)`) is evaluated once for the batch: the answers, and the first
     /// error, are those of [`Compare::test`] on each object in turn.
     fn test_many(&self, cx: &Cx<'_>, objs: &[ObjId], out: &mut Vec<bool>) -> Result<(), RuleError> {
+        if self.batch_by_reads(cx, objs, out)? {
+            return Ok(());
+        }
         let mut fixed = [None, None];
         for &o in objs {
             let l = self.side(0, cx, o, &mut fixed)?;
@@ -594,6 +640,7 @@ mod tests {
             ("target.cost + self.mana", Cmp::Gt, "4"),
             ("1d6", Cmp::Ge, "target.cost"),
             ("target.cost", Cmp::Ne, "2d3"),
+            ("target.cost", Cmp::Ge, "target.cost"),
             ("self.mana / self.absent", Cmp::Lt, "1"),
             ("target.cost", Cmp::Lt, "self.mana / (target.cost - 2)"),
         ];
