@@ -139,19 +139,23 @@ impl Objects {
         if let Some(c) = self.class {
             return Source::Class(c);
         }
-        // A friendly selection in one zone: the (zone, owner) group is usually far smaller
-        // than the zone or a tag (an empire's planets among a galaxy's objects).
-        if let (Relation::Friendly, [zone], Some(me)) = (self.owner, self.zones.as_slice(), me) {
-            let group = cx.world.group_len(*zone, Some(me));
-            if group < cx.world.zone_len(*zone) / 4 {
-                return Source::Group(*zone, me);
-            }
-        }
         let by_tag = self
             .tags
             .iter()
             .map(|t| (cx.world.tagged_len(*t), *t))
             .min_by_key(|(n, _)| *n);
+        // A friendly selection in one zone: the (zone, owner) group is usually smaller
+        // than the zone (a player's hand beside the opponent's; an empire's planets among
+        // a galaxy's objects), and its members need no zone or owner test. It is taken
+        // unless it holds most of the zone (the members are copied and sorted into id
+        // order) or a tag has fewer objects.
+        if let (Relation::Friendly, [zone], Some(me)) = (self.owner, self.zones.as_slice(), me) {
+            let group = cx.world.group_len(*zone, Some(me));
+            let fewer_tagged = by_tag.is_some_and(|(n, _)| n < group);
+            if group * 4 < cx.world.zone_len(*zone) * 3 && !fewer_tagged {
+                return Source::Group(*zone, me);
+            }
+        }
         let by_zone: Option<usize> = (!self.zones.is_empty())
             .then(|| self.zones.iter().map(|z| cx.world.zone_len(*z)).sum());
         match (by_zone, by_tag) {
