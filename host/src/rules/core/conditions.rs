@@ -568,55 +568,34 @@ mod tests {
         Compare::new(e(left), op, e(right))
     }
 
-    /// The answers (or the error) of a batch, and the next number the world's RNG draws
-    /// after it.
-    fn batch(c: &Compare, w: World, holder: ObjId, objs: &[ObjId]) -> (String, i64) {
+    fn cx<'a>(world: &'a World, gen: &'a Generation, scope: &'a Scope) -> Cx<'a> {
+        Cx {
+            world,
+            gen,
+            scope,
+            controller: None,
+            rt: &(),
+        }
+    }
+
+    /// The answers (or the first error) for `objs` held by `holder`: in one batch, or one
+    /// object at a time as `test` sees it; and the next number the world's RNG draws.
+    fn answers(c: &Compare, w: World, holder: ObjId, objs: &[ObjId], batch: bool) -> (String, i64) {
         let gen = Generation::build(Arc::new(Registry::with_core()), &[], 1).expect("no content");
         let scope = Scope {
             this: Some(holder),
             ..Scope::default()
         };
-        let cx = Cx {
-            world: &w,
-            gen: &gen,
-            scope: &scope,
-            controller: None,
-            rt: &(),
+        let answers: Result<Vec<bool>, RuleError> = if batch {
+            let mut out = Vec::new();
+            c.test_many(&cx(&w, &gen, &scope), objs, &mut out)
+                .map(|()| out)
+        } else {
+            objs.iter()
+                .map(|&o| c.test(&cx(&w, &gen, &scope.with_target(o)), o))
+                .collect()
         };
-        let mut out = Vec::new();
-        let answers = c.test_many(&cx, objs, &mut out).map(|()| out);
-        let next = w.random_range(0, 1_000_000);
-        (format!("{answers:?}"), next)
-    }
-
-    /// The same, one object at a time as `test` sees it.
-    fn one_by_one(c: &Compare, w: World, holder: ObjId, objs: &[ObjId]) -> (String, i64) {
-        let gen = Generation::build(Arc::new(Registry::with_core()), &[], 1).expect("no content");
-        let holder_scope = Scope {
-            this: Some(holder),
-            ..Scope::default()
-        };
-        let mut answers = Ok(Vec::new());
-        for &o in objs {
-            let scope = holder_scope.with_target(o);
-            let cx = Cx {
-                world: &w,
-                gen: &gen,
-                scope: &scope,
-                controller: None,
-                rt: &(),
-            };
-            match (c.test(&cx, o), &mut answers) {
-                (Ok(b), Ok(v)) => v.push(b),
-                (Err(e), _) => {
-                    answers = Err(e);
-                    break;
-                }
-                (Ok(_), Err(_)) => {}
-            }
-        }
-        let next = w.random_range(0, 1_000_000);
-        (format!("{answers:?}"), next)
+        (format!("{answers:?}"), w.random_range(0, 1_000_000))
     }
 
     #[test]
@@ -646,12 +625,9 @@ mod tests {
         ];
         for (l, op, r) in cases {
             let c = compare(l, op, r);
-            let expected = one_by_one(&c, w.clone(), holder, &cards);
-            assert_eq!(
-                batch(&c, w.clone(), holder, &cards),
-                expected,
-                "{l} {op:?} {r}"
-            );
+            let expected = answers(&c, w.clone(), holder, &cards, false);
+            let got = answers(&c, w.clone(), holder, &cards, true);
+            assert_eq!(got, expected, "{l} {op:?} {r}");
         }
         // Which sides count as the same for a whole batch.
         let c = compare("self.mana", Cmp::Lt, "target.cost");
