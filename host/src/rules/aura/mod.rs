@@ -16,7 +16,6 @@ use apply::apply_changes;
 use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Sandbox, Scope};
 use crate::id::Sym;
-use crate::rules::registry::Deps;
 use crate::rules::select::LastGathered;
 use crate::state::{AppliedMod, AuraKey, Dirty, ObjId, World};
 
@@ -66,18 +65,21 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
             world.aura_holders = Some(Arc::new(class_aura_holders(world, gen)));
         }
         let changed_tags = tags_of_changed(world, &dirty);
-        let needs = |key: AuraKey, def: &AuraDef| {
-            is_stale(world, key, def, &dirty, tags_only) && !untouched(def, &dirty, &changed_tags)
+        let needs = |key: AuraKey, holder: ObjId, def: &AuraDef| {
+            is_stale(world, key, holder, def, &dirty, tags_only)
+                && !untouched(def, &dirty, &changed_tags)
         };
         // Without a structural change (other than tags) no aura switches on or off, so
         // only the stale ones need listing; with one, every active aura (the rest end).
-        let mut active = active_auras(world, gen, |key, def| moved || needs(key, def));
+        let mut active = active_auras(world, gen, |key, holder, def| {
+            moved || needs(key, holder, def)
+        });
         sort_by_source(&mut active);
         let mut changes: Vec<(AuraKey, Option<AuraResult>)> = Vec::new();
         let mut last = LastGathered::default();
         for a in &active {
             // Without a structural change, only the stale auras were listed.
-            if moved && !needs(a.key, &a.def) {
+            if moved && !needs(a.key, a.holder, &a.def) {
                 continue;
             }
             // An aura that cannot be evaluated (its holder's parent is gone, a division
@@ -177,30 +179,24 @@ fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> b
         && def.source_tag.is_some_and(|t| !tags.contains(&t))
 }
 
-/// Whether an aura's inputs changed (or it was never evaluated). `tags_only`: the
-/// structural changes only (un)tagged objects, so only an aura reading one of those tags
-/// can be hit by them.
-fn is_stale(world: &World, key: AuraKey, def: &AuraDef, dirty: &Dirty, tags_only: bool) -> bool {
+/// Whether an aura held by `holder` had its inputs changed (or was never evaluated).
+/// `tags_only`: the structural changes only (un)tagged objects, so only an aura reading
+/// one of those tags can be hit by them. Structurally, it is hit when its holder changed
+/// or objects changed in the zones it reads (any zone, for an aura whose reads are not
+/// confined to zones).
+fn is_stale(
+    world: &World,
+    key: AuraKey,
+    holder: ObjId,
+    def: &AuraDef,
+    dirty: &Dirty,
+    tags_only: bool,
+) -> bool {
     let deps = &def.deps;
     deps.everything
-        || ((!tags_only || deps.reads_tag_of(&dirty.tags))
-            && structural_hit(world, key, deps, dirty))
+        || ((!tags_only || deps.reads_tag_of(&dirty.tags)) && dirty.structural_hits(deps, holder))
         || deps.keys.iter().any(|k| dirty.keys.contains(k))
         || !world.aura_results.contains_key(&key)
-}
-
-/// Whether the structural changes since the last recompute may change what the aura
-/// reads: its holder changed, or objects changed in the zones it reads (any zone, for an
-/// aura whose reads are not confined to zones).
-fn structural_hit(world: &World, key: AuraKey, deps: &Deps, dirty: &Dirty) -> bool {
-    let holder = match key {
-        AuraKey::Class { holder, .. } => Some(holder),
-        AuraKey::Instance(n) => world.auras.get(&n).map(|i| i.holder),
-    };
-    match holder {
-        Some(h) => dirty.structural_hits(deps, h),
-        None => dirty.structural && deps.structural,
-    }
 }
 
 /// Whether the objects holding class auras may differ from the cached list: objects
@@ -382,11 +378,11 @@ fn class_aura_holders(world: &World, gen: &Generation) -> Vec<(ObjId, u32)> {
     found.into_iter().map(|(r, h)| (h, r)).collect()
 }
 
-/// The active auras that `want` keeps (given their key and definition).
+/// The active auras that `want` keeps (given their key, holder and definition).
 fn active_auras(
     world: &World,
     gen: &Generation,
-    want: impl Fn(AuraKey, &AuraDef) -> bool,
+    want: impl Fn(AuraKey, ObjId, &AuraDef) -> bool,
 ) -> Vec<Active> {
     let mut out = Vec::new();
     let holders = world.aura_holders.clone().unwrap_or_default();
@@ -402,7 +398,7 @@ fn active_auras(
                 holder,
                 index: u16::try_from(i).unwrap_or(u16::MAX),
             };
-            if !want(key, aura) {
+            if !want(key, holder, aura) {
                 continue;
             }
             let Ok(o) = world.object(holder) else {
@@ -425,7 +421,7 @@ fn active_auras(
             tracing::warn!(aura = %inst.def, "aura instance refers to an aura this generation does not define; it has no effect");
             continue;
         };
-        if want(AuraKey::Instance(n), def)
+        if want(AuraKey::Instance(n), inst.holder, def)
             && zone_ok(
                 world,
                 def,
