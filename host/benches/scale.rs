@@ -40,15 +40,15 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use tessera_host::plugins::Runtime;
+use tessera_host::rules::aura;
+use tessera_host::{ContentSource, Generation, Id, ObjId, Registry, SourceText, Sym, Value, World};
 
 /// The `tessera` binary's allocator (`host/src/main.rs`): creating and dropping 100,000
 /// objects is bound by small allocations, and the system allocator's free-list upkeep
 /// grows with the heap where mimalloc's does not.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use tessera_host::plugins::Runtime;
-use tessera_host::rules::aura;
-use tessera_host::{ContentSource, Generation, Id, ObjId, Registry, SourceText, Sym, Value, World};
 
 const UNITS: usize = 100_000;
 const TAGS: usize = 200;

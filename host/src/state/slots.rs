@@ -271,6 +271,25 @@ mod tests {
     }
 
     #[test]
+    fn a_created_object_joins_the_end_of_a_group_content_reordered() {
+        let mut w = World::new(1);
+        let class = Id::parse("t:class/c").unwrap();
+        let p = w.create(class, None, Sym::new("table"));
+        let board = Sym::new("board");
+        let [a, b, c] = [0; 3].map(|_| w.create(class, Some(p), board));
+        // Content swaps the first two: the group is no longer known to be in order.
+        w.set(a, slot_key(), Value::Int(1)).unwrap();
+        w.set(b, slot_key(), Value::Int(0)).unwrap();
+        let d = w.create(class, Some(p), board);
+        assert_eq!(zone_order(&w, p, "board"), vec![b, a, c, d]);
+        assert_eq!(w.slot(d), 3);
+        // Its slots are dense again: the next one joins the end as well.
+        let e = w.create(class, Some(p), board);
+        assert_eq!(w.slot(e), 4);
+        assert_eq!(w.group_len(board, Some(p)), 5);
+    }
+
+    #[test]
     fn slots_stay_dense_and_ordered() {
         let mut w = World::new(1);
         let class = Id::parse("t:class/c").unwrap();
