@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::{Controller, Game, MoveOption, Outcome};
+use crate::rules::core::acting_player;
 use crate::rules::registry::Selector;
 use crate::rules::{Cx, RuleError, Scope};
 use crate::state::{ObjId, World};
@@ -31,6 +32,8 @@ impl Game {
             def.subject
                 .select(&cx, &mut subjects)
                 .map_err(|e| e.context(&def.origin))?;
+            // The last targets selected, and the acting player they were selected for.
+            let mut last: Option<(Option<ObjId>, Vec<ObjId>)> = None;
             for s in subjects {
                 let Some(tsel) = &def.target else {
                     out.push(MoveOption {
@@ -46,10 +49,17 @@ impl Game {
                     player: Some(player),
                     ..Scope::default()
                 };
-                let mut targets = Vec::new();
-                tsel.select(&cx.with_scope(&sscope), &mut targets)
-                    .map_err(|e| e.context(&def.origin))?;
-                out.extend(targets.into_iter().map(|t| MoveOption {
+                let scx = cx.with_scope(&sscope);
+                let acting = acting_player(&scx);
+                let reuse = def.targets_shared && last.as_ref().is_some_and(|(a, _)| *a == acting);
+                if !reuse {
+                    let mut targets = Vec::new();
+                    tsel.select(&scx, &mut targets)
+                        .map_err(|e| e.context(&def.origin))?;
+                    last = Some((acting, targets));
+                }
+                let targets = last.as_ref().map_or(&[][..], |(_, t)| t.as_slice());
+                out.extend(targets.iter().map(|&t| MoveOption {
                     id: def.id,
                     player,
                     subject: s,
@@ -158,5 +168,107 @@ impl Game {
             rt: &self.rt,
         };
         expr.eval(&cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::SourceText;
+    use crate::id::{Id, Sym};
+    use crate::rules::registry::Registry;
+    use crate::rules::{ContentSource, Generation};
+    use crate::state::Value;
+    use crate::ScriptedController;
+
+    const CONTENT: &str = r#"
+[class.player]
+tags = ["player"]
+[class.unit]
+properties = { power = 1 }
+
+# Targets read only the acting player: selected once for each acting player.
+[move.hit]
+subject = { type = "objects", zone = "board", owner = "friendly" }
+target = { type = "objects", zone = "board", owner = "enemy" }
+do = []
+
+# Targets read the subject (`self.power`): selected for each subject.
+[move.smaller]
+subject = { type = "objects", zone = "board", owner = "friendly" }
+target = { type = "objects", zone = "board", owner = "enemy", where = [
+  { type = "compare", left = "target.power", op = "<", right = "self.power" },
+] }
+do = []
+
+# Subjects of both players: each acting player has its own targets.
+[move.any_hit]
+subject = { type = "objects", zone = "board" }
+target = { type = "objects", zone = "board", owner = "enemy" }
+do = []
+"#;
+
+    /// (move name, subject, target) of every legal move.
+    fn listed(game: &Game, player: ObjId) -> Vec<(String, ObjId, Option<ObjId>)> {
+        let moves = game.legal_moves(player).expect("legal moves");
+        moves
+            .iter()
+            .map(|m| (m.id.name().to_owned(), m.subject, m.target))
+            .collect()
+    }
+
+    #[test]
+    fn subjects_share_targets_only_when_the_targets_read_nothing_of_them() {
+        let src = ContentSource::new("t", SourceText::new("t.toml", CONTENT));
+        let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1).expect("builds");
+        let shared: Vec<(&str, bool)> = gen
+            .moves
+            .iter()
+            .map(|m| (m.id.name(), m.targets_shared))
+            .collect();
+        for (name, want) in [("hit", true), ("smaller", false), ("any_hit", true)] {
+            assert!(shared.contains(&(name, want)), "{name}: {shared:?}");
+        }
+        let mut game = Game::new(Arc::new(gen), 1, Box::new(ScriptedController::default()));
+        let id = |s: &str| Id::parse(s).expect("id");
+        let (p1, p2) = (
+            game.spawn(id("t:class/player"), None, "table").expect("p1"),
+            game.spawn(id("t:class/player"), None, "table").expect("p2"),
+        );
+        // Interleaved owners, so the acting player changes from subject to subject.
+        let units: Vec<ObjId> = [(p1, 1), (p2, 2), (p1, 3), (p2, 0)]
+            .iter()
+            .map(|&(owner, power)| {
+                game.spawn_with(id("t:class/unit"), Some(owner), "board", |w, u| {
+                    w.set(u, Sym::new("power"), Value::Int(power))?;
+                    Ok(())
+                })
+                .expect("unit")
+            })
+            .collect();
+        let [a1, b2, c1, d2] = [units[0], units[1], units[2], units[3]];
+        let mv = |name: &str, s, t| (name.to_owned(), s, Some(t));
+        let mut got = listed(&game, p1);
+        got.sort();
+        let mut want = vec![
+            mv("hit", a1, b2),
+            mv("hit", a1, d2),
+            mv("hit", c1, b2),
+            mv("hit", c1, d2),
+            // a1 (power 1) is above d2 only; c1 (3) above both.
+            mv("smaller", a1, d2),
+            mv("smaller", c1, b2),
+            mv("smaller", c1, d2),
+            mv("any_hit", a1, b2),
+            mv("any_hit", a1, d2),
+            mv("any_hit", b2, a1),
+            mv("any_hit", b2, c1),
+            mv("any_hit", c1, b2),
+            mv("any_hit", c1, d2),
+            mv("any_hit", d2, a1),
+            mv("any_hit", d2, c1),
+        ];
+        want.sort();
+        assert_eq!(got, want);
     }
 }

@@ -64,6 +64,11 @@ pub struct MoveDef {
     pub subject: Select,
     /// What it acts on (selected with `self` = the subject).
     pub target: Option<Select>,
+    /// Whether the target selection reads nothing of its scope but the player and the
+    /// acting player (not `self`, nothing unkeyed such as the RNG): subjects with the
+    /// same acting player then have the same targets (every minion of a player attacking
+    /// the same enemy characters), selected once.
+    pub targets_shared: bool,
     /// What happens.
     pub actions: Vec<Box<dyn Action>>,
     /// Whether it ends the turn.
@@ -164,10 +169,19 @@ impl Compiler<'_> {
         if let Some(log) = &spec.log {
             check_template(log, &["player", "subject", "target"], &with(&path, "log"))?;
         }
+        let targets_shared = target.as_ref().is_some_and(|t| {
+            let mut d = crate::rules::registry::Deps::default();
+            crate::rules::registry::Selector::deps(t, &mut d);
+            d.known_scope_reads().is_some_and(|r| {
+                !r.contains(crate::state::ScopeReads::THIS)
+                    && !r.contains(crate::state::ScopeReads::OTHER)
+            })
+        });
         Ok(MoveDef {
             id,
             subject,
             target,
+            targets_shared,
             actions,
             ends_turn: spec.ends_turn,
             passes: spec.passes,
