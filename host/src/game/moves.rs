@@ -174,12 +174,12 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::controller::ScriptedController;
     use crate::diag::SourceText;
     use crate::id::{Id, Sym};
     use crate::rules::registry::Registry;
     use crate::rules::{ContentSource, Generation};
     use crate::state::Value;
-    use crate::ScriptedController;
 
     const CONTENT: &str = r#"
 [class.player]
