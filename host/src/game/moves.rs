@@ -50,7 +50,8 @@ impl Game {
                     ..Scope::default()
                 };
                 let scx = cx.with_scope(&sscope);
-                let acting = acting_player(&scx);
+                // Only a shared selection is keyed by the acting player.
+                let acting = def.targets_shared.then(|| acting_player(&scx)).flatten();
                 let reuse = def.targets_shared && last.as_ref().is_some_and(|(a, _)| *a == acting);
                 if !reuse {
                     let mut targets = Vec::new();

@@ -5,7 +5,7 @@ use super::kinds::with;
 use super::*;
 use crate::rules::content::{GameSpec, MoveSpec};
 use crate::rules::expr::Expr;
-use crate::rules::registry::Action;
+use crate::rules::registry::{scope_reads_of, Action, ScopeReads};
 use crate::rules::select::Select;
 
 /// `[game]`, compiled.
@@ -170,12 +170,8 @@ impl Compiler<'_> {
             check_template(log, &["player", "subject", "target"], &with(&path, "log"))?;
         }
         let targets_shared = target.as_ref().is_some_and(|t| {
-            let mut d = crate::rules::registry::Deps::default();
-            crate::rules::registry::Selector::deps(t, &mut d);
-            d.known_scope_reads().is_some_and(|r| {
-                !r.contains(crate::state::ScopeReads::THIS)
-                    && !r.contains(crate::state::ScopeReads::OTHER)
-            })
+            scope_reads_of(t)
+                .is_some_and(|r| !r.contains(ScopeReads::THIS) && !r.contains(ScopeReads::OTHER))
         });
         Ok(MoveDef {
             id,

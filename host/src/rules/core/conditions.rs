@@ -43,16 +43,20 @@ struct Compare {
     /// Whether each side may differ between the objects of one batch
     /// ([`Expr::reads_candidate`]); a side that cannot is evaluated once a batch.
     varies: [bool; 2],
+    /// Each side's key when it is the candidate's own property ([`Expr::target_key`]).
+    keys: [Option<Sym>; 2],
 }
 
 impl Compare {
     fn new(left: Expr, op: Cmp, right: Expr) -> Compare {
         let varies = [left.reads_candidate(), right.reads_candidate()];
+        let keys = [left.target_key(), right.target_key()];
         Compare {
             left,
             op,
             right,
             varies,
+            keys,
         }
     }
 
@@ -67,7 +71,7 @@ impl Compare {
         objs: &[ObjId],
         out: &mut Vec<bool>,
     ) -> Result<bool, RuleError> {
-        let keys = [self.left.target_key(), self.right.target_key()];
+        let keys = self.keys;
         let (Some(&first), false, false) = (
             objs.first(),
             self.varies[0] && keys[0].is_none(),
@@ -110,7 +114,7 @@ impl Compare {
         fixed: &mut [Option<f64>; 2],
     ) -> Result<f64, RuleError> {
         let e = if which == 0 { &self.left } else { &self.right };
-        if let Some(key) = e.target_key() {
+        if let Some(key) = self.keys[which] {
             return Ok(cx.world.get_number(obj, key).unwrap_or(0.0));
         }
         if let Some(v) = fixed[which] {

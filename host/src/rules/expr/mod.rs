@@ -28,7 +28,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use crate::id::Sym;
-use crate::rules::registry::{Condition, Deps, Selector};
+use crate::rules::registry::{scope_reads_of, Condition, Deps, ScopeReads, Selector};
 use crate::rules::{Cx, RuleError};
 use crate::state::ObjId;
 
@@ -188,10 +188,7 @@ impl Expr {
     /// the batch gets the same value, so it can be evaluated once.
     pub(crate) fn reads_candidate(&self) -> bool {
         let selection = |s: &Arc<dyn Selector>| {
-            let mut d = Deps::default();
-            s.deps(&mut d);
-            d.known_scope_reads()
-                .is_none_or(|r| r.contains(crate::state::ScopeReads::OTHER))
+            scope_reads_of(s.as_ref()).is_none_or(|r| r.contains(ScopeReads::OTHER))
         };
         let varies = |r: &ObjRef| matches!(r.base, Base::Target | Base::Root);
         match self {

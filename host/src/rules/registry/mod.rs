@@ -180,6 +180,15 @@ pub trait Condition: Send + Sync + fmt::Debug {
     }
 }
 
+/// What a selector reads of its evaluation's scope, when that is known (see
+/// [`Deps::known_scope_reads`]): which parts of the scope two evaluations must agree on
+/// to select the same objects.
+pub(crate) fn scope_reads_of(sel: &dyn Selector) -> Option<ScopeReads> {
+    let mut d = Deps::default();
+    sel.deps(&mut d);
+    d.known_scope_reads()
+}
+
 /// A prepared selector: produces an ordered set of objects.
 pub trait Selector: Send + Sync + fmt::Debug {
     /// Appends the selected objects to `out`, in a deterministic order.
