@@ -7,6 +7,8 @@
 //! every value it touched is back to what the remaining modifiers say.
 
 mod apply;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -487,6 +489,22 @@ fn evaluate(
         None => targets.push(a.holder),
     }
     let mut out = Vec::with_capacity(targets.len() * a.def.modifiers.len());
+    let mut targets = targets.into_iter();
+    if a.def.same_for_every_target {
+        // The first target's modifiers, evaluated once, are every target's.
+        let Some(first) = targets.next() else {
+            return Ok(out);
+        };
+        evaluate_target(&cx, a, first, &mut out)?;
+        let n = out.len();
+        for t in targets {
+            for k in 0..n {
+                let m = out[k].1.clone();
+                out.push((t, m));
+            }
+        }
+        return Ok(out);
+    }
     for t in targets {
         evaluate_target(&cx, a, t, &mut out)?;
     }

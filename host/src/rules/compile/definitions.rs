@@ -428,6 +428,9 @@ impl<'c> Compiler<'c> {
         };
         let deps = aura_deps(select.as_ref(), while_.as_deref(), &modifiers);
         let first_rank = modifiers.iter().map(|m| m.rank).min().unwrap_or(u16::MAX);
+        let same_for_every_target = modifiers.iter().all(|m| {
+            !m.value.reads_candidate() && m.max.as_ref().is_none_or(|x| !x.reads_candidate())
+        });
         Ok(AuraDef {
             id,
             source_tag: select.as_ref().and_then(|s| s.source_tag()),
@@ -435,6 +438,7 @@ impl<'c> Compiler<'c> {
             sources_memo,
             first_rank,
             modifiers,
+            same_for_every_target,
             while_,
             until,
             zones,

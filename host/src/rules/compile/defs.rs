@@ -134,6 +134,11 @@ pub struct AuraDef {
     pub source_tag: Option<Sym>,
     /// Modifiers.
     pub modifiers: Vec<ModifierDef>,
+    /// Whether every modifier's value (and clamp maximum) is the same for every target:
+    /// none reads `target` or `root`, draws dice, or nests a selection that may read the
+    /// target ([`Expr::reads_candidate`](crate::rules::expr::Expr)). Then one evaluation
+    /// serves all the aura's targets.
+    pub same_for_every_target: bool,
     /// Condition on the holder.
     pub while_: Option<Box<dyn Condition>>,
     /// Events that end given instances (whichever comes first; empty: none).
