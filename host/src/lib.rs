@@ -104,7 +104,7 @@ pub use game::{
     Answer, CastReport, Choice, Controller, ControllerError, Game, MoveOption, Outcome,
     RandomController, RandomDraw, ScriptedController, SwapReport,
 };
-pub use id::{closest, validate_namespace, Id, IdError, Sym};
+pub use id::{closest, validate_namespace, Id, IdError, IdHash, IdHasher, Sym};
 pub use rules::registry::Registry;
 pub use rules::{ability, registry};
 pub use rules::{ContentSource, ExtraActions};

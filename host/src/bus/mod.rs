@@ -6,7 +6,7 @@
 //! event costs in proportion to its listeners), and the cascade limit that stops trigger
 //! loops with the loop named. It does not evaluate triggers: `rules` does that.
 
-use crate::id::Id;
+use crate::id::{Id, IdHash};
 pub use crate::state::Event;
 use std::collections::{HashMap, VecDeque};
 
@@ -218,7 +218,7 @@ pub struct IndexEntry {
 /// bound objects in object-id order.
 #[derive(Debug, Clone, Default)]
 pub struct TriggerIndex {
-    by_event: HashMap<Id, Vec<IndexEntry>>,
+    by_event: HashMap<Id, Vec<IndexEntry>, IdHash>,
 }
 
 impl TriggerIndex {

@@ -1,7 +1,7 @@
 //! Ids and interned symbols.
 //!
-//! Owns [`Sym`] (any interned string: property keys, tags, zones) and [`Id`]
-//! (`namespace:category/name`, validated). Both are a `u32` underneath, so comparing and
+//! Owns [`Sym`] (any interned string: property keys, tags, zones), [`Id`]
+//! (`namespace:category/name`, validated) and [`IdHash`], the hasher of maps keyed by them. Both are a `u32` underneath, so comparing and
 //! hashing them costs an integer compare. This module knows nothing about mods, content
 //! or the world; it only says what a well-formed id is and why a malformed one is not.
 
@@ -10,6 +10,9 @@ use std::fmt;
 use std::sync::{OnceLock, RwLock};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+mod hash;
+pub use hash::{IdHash, IdHasher};
 
 /// Process-wide string interner. Interned strings are leaked on purpose: the set of ids
 /// and keys a process sees is bounded by the content it loads.

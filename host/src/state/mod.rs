@@ -49,6 +49,7 @@ pub use modifier::{apply, tag_in_effect, AppliedMod, AuraKey, HealthRule, Layer,
 pub use slots::slot_key;
 pub use value::{ObjId, Value};
 
+pub(crate) use crate::id::IdHash;
 use crate::id::{Id, Sym};
 
 /// One game thing: card, minion, player, planet, ability instance.
@@ -130,47 +131,6 @@ type Index<K> = IdMap<K, id_set::IdSet>;
 
 /// A persistent hash map over engine keys, hashed with [`IdHash`].
 type IdMap<K, V> = imbl::GenericHashMap<K, V, IdHash, imbl::shared_ptr::DefaultSharedPtr>;
-
-/// Hashes the world's index keys: interned symbols (hashed by address), object ids and
-/// small tuples of them. Keys come from the engine, never from players, so a fast
-/// multiply-fold beats SipHash's flood resistance (SipHash was ~5% of a game).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct IdHash;
-
-impl std::hash::BuildHasher for IdHash {
-    type Hasher = IdHasher;
-    fn build_hasher(&self) -> IdHasher {
-        IdHasher(0)
-    }
-}
-
-/// The hasher of [`IdHash`].
-#[derive(Debug, Default)]
-pub(crate) struct IdHasher(u64);
-
-impl std::hash::Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        // Fold, then mix so low bits (aligned addresses end in zeros) vary too.
-        let x = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = x ^ (x >> 29);
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
 
 /// The objects sharing an owner in a zone (a player's board, hand, deck), in slot order.
 type GroupKey = (Sym, Option<ObjId>);

@@ -46,7 +46,7 @@ use super::patch::{self, OrderedAfter, Provenance};
 use super::ContentError;
 use crate::bus::{IndexEntry, TriggerIndex};
 use crate::diag::{Diagnostic, Diagnostics, SourceText};
-use crate::id::{Id, Sym};
+use crate::id::{Id, IdHash, Sym};
 use crate::rules::registry::{Action, LoadInput, Node, Registry};
 use source::path_hash;
 
@@ -69,11 +69,11 @@ pub struct Generation {
     /// The kinds.
     pub registry: Arc<Registry>,
     /// Classes by id.
-    pub classes: HashMap<Id, Arc<ClassDef>>,
+    pub classes: HashMap<Id, Arc<ClassDef>, IdHash>,
     /// Classes with auras, in load order (what aura recompute walks).
     pub aura_classes: Vec<Id>,
     /// Where each class of `aura_classes` stands in it.
-    pub aura_class_rank: HashMap<Id, usize>,
+    pub aura_class_rank: HashMap<Id, usize, IdHash>,
     /// The definitions of `aura_classes`, in the same order.
     pub aura_class_defs: Vec<Arc<ClassDef>>,
     /// The zones class auras can be on in (`None`: some class aura is on in any zone),
@@ -89,7 +89,7 @@ pub struct Generation {
     /// Replacement effects by the event they replace, in the triggers' dispatch order.
     pub replacement_index: TriggerIndex,
     /// Named and inline auras by id.
-    pub auras: HashMap<Id, Arc<AuraDef>>,
+    pub auras: HashMap<Id, Arc<AuraDef>, IdHash>,
     /// Settle rules in load order.
     pub checks: Vec<Check>,
     /// World rules.
@@ -105,7 +105,7 @@ pub struct Generation {
     /// What players may do (`[move.NAME]`), in load order.
     pub moves: Vec<MoveDef>,
     /// Match log lines of declared events.
-    pub event_logs: HashMap<Id, String>,
+    pub event_logs: HashMap<Id, String, IdHash>,
     /// The mods whose content and plugins it holds, in load order (set by mod loading).
     pub mods: Vec<String>,
     /// Warnings found while building (errors fail the build).
@@ -113,11 +113,11 @@ pub struct Generation {
     /// Abilities by id.
     pub abilities: crate::rules::ability::AbilityBook,
     /// Effect passes by id (`[pass.NAME]`).
-    pub passes: HashMap<Id, Arc<crate::rules::pass::PassDef>>,
+    pub passes: HashMap<Id, Arc<crate::rules::pass::PassDef>, IdHash>,
     /// Classes with effects groups, in load order (what a pass walks).
     pub effects_classes: Vec<Id>,
     /// What each pass's effects groups write (see `rules::pass`).
-    pub pass_writes: HashMap<Id, crate::rules::pass::PassWrites>,
+    pub pass_writes: HashMap<Id, crate::rules::pass::PassWrites, IdHash>,
 }
 
 /// The extra action lists compiled by [`Generation::build_with`], in request order.
@@ -249,16 +249,16 @@ impl Generation {
         Generation {
             number,
             registry: registry.clone(),
-            classes: HashMap::new(),
+            classes: HashMap::default(),
             aura_classes: Vec::new(),
-            aura_class_rank: HashMap::new(),
+            aura_class_rank: HashMap::default(),
             aura_class_defs: Vec::new(),
             aura_class_zones: None,
             triggers: Vec::new(),
             index: TriggerIndex::default(),
             replacements: Vec::new(),
             replacement_index: TriggerIndex::default(),
-            auras: HashMap::new(),
+            auras: HashMap::default(),
             checks: Vec::new(),
             world: WorldConfig {
                 layers: defs.layers.clone(),
@@ -269,13 +269,13 @@ impl Generation {
             aura_deps: AuraDeps::default(),
             game: None,
             moves: Vec::new(),
-            event_logs: HashMap::new(),
+            event_logs: HashMap::default(),
             mods: Vec::new(),
             warnings: Diagnostics::default(),
             abilities: crate::rules::ability::AbilityBook::default(),
-            passes: HashMap::new(),
+            passes: HashMap::default(),
             effects_classes: Vec::new(),
-            pass_writes: HashMap::new(),
+            pass_writes: HashMap::default(),
         }
     }
 

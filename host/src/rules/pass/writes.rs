@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::id::{Id, Sym};
+use crate::id::{Id, IdHash, Sym};
 use crate::rules::Generation;
 use crate::state::World;
 
@@ -24,7 +24,7 @@ pub struct PassWrites {
 }
 
 /// What each pass with effects groups writes.
-pub(crate) fn pass_writes(gen: &Generation) -> HashMap<Id, PassWrites> {
+pub(crate) fn pass_writes(gen: &Generation) -> HashMap<Id, PassWrites, IdHash> {
     let mut keys: HashMap<Id, HashSet<Sym>> = HashMap::new();
     let mut reads: HashMap<Id, HashSet<Sym>> = HashMap::new();
     let mut actions: HashSet<Id> = HashSet::new();
