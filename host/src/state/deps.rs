@@ -39,6 +39,16 @@ pub struct Deps {
     /// the `player` tag). Zone, class, owner and existence reads are not tag reads: a
     /// change that only (un)tags objects reaches a reader only through one of these.
     pub tags: smallvec::SmallVec<[Sym; 4]>,
+    /// Where keys of `nontarget` are read from the objects of a selection confined to
+    /// zones (`sum(my_weapon, attack)` reads `attack` in `weapon` only): (key, zone)
+    /// pairs. A key read this way and no other ([`Deps::confined_zones_of`]) changes
+    /// what is read only when it changes on an object in one of its zones.
+    pub key_zones: smallvec::SmallVec<[(Sym, Sym); 2]>,
+    /// The keys of `nontarget` read from objects that may be anywhere (the holder, the
+    /// source, a selection not confined to zones).
+    pub loose: smallvec::SmallVec<[Sym; 4]>,
+    /// The keys of `keys` read from the object under test (`target.key`).
+    pub targeted: smallvec::SmallVec<[Sym; 4]>,
 }
 
 /// The parts of an evaluation's scope a rule reads, so a result computed for one scope
@@ -94,12 +104,45 @@ impl Deps {
 
     /// Records a property key, read from any object (the conservative choice).
     pub fn key(&mut self, k: Sym) {
-        if !self.keys.contains(&k) {
-            self.keys.push(k);
+        self.nontarget_key(k);
+        push_new(&mut self.loose, k);
+    }
+
+    /// Records a property key read from the objects a selection picks, the selection
+    /// reading `inner`: confined to its zones when the selection's reads are
+    /// ([`Deps::confined`]), otherwise read from any object.
+    pub fn key_of_selected(&mut self, k: Sym, inner: &Deps) {
+        if !inner.structural || !inner.confined() || inner.zones.is_empty() {
+            self.key(k);
+            return;
         }
-        if !self.nontarget.contains(&k) {
-            self.nontarget.push(k);
+        self.nontarget_key(k);
+        for z in &inner.zones {
+            if !self.key_zones.contains(&(k, *z)) {
+                self.key_zones.push((k, *z));
+            }
         }
+    }
+
+    fn nontarget_key(&mut self, k: Sym) {
+        push_new(&mut self.keys, k);
+        push_new(&mut self.nontarget, k);
+    }
+
+    /// The zones a key is read in, when it is read only from other objects and only
+    /// in these zones (see [`Deps::key_zones`]); `None` when a change to it anywhere
+    /// may matter.
+    pub fn confined_zones_of(&self, k: Sym) -> Option<smallvec::SmallVec<[Sym; 2]>> {
+        if self.everything || self.loose.contains(&k) || self.targeted.contains(&k) {
+            return None;
+        }
+        let zones: smallvec::SmallVec<[Sym; 2]> = self
+            .key_zones
+            .iter()
+            .filter(|(key, _)| *key == k)
+            .map(|(_, z)| *z)
+            .collect();
+        (!zones.is_empty()).then_some(zones)
     }
 
     /// Records a tag read.
@@ -116,9 +159,8 @@ impl Deps {
 
     /// Records a property key read only from the object under test (`target.key`).
     pub fn target_key(&mut self, k: Sym) {
-        if !self.keys.contains(&k) {
-            self.keys.push(k);
-        }
+        push_new(&mut self.keys, k);
+        push_new(&mut self.targeted, k);
     }
 
     /// Merges what a nested part reads (a selection inside a count, a condition on the
@@ -143,11 +185,20 @@ impl Deps {
     /// only from the target).
     pub fn merge(&mut self, other: &Deps) {
         for k in &other.keys {
-            self.target_key(*k);
+            push_new(&mut self.keys, *k);
+        }
+        for k in &other.targeted {
+            push_new(&mut self.targeted, *k);
         }
         for k in &other.nontarget {
-            if !self.nontarget.contains(k) {
-                self.nontarget.push(*k);
+            push_new(&mut self.nontarget, *k);
+        }
+        for k in &other.loose {
+            push_new(&mut self.loose, *k);
+        }
+        for kz in &other.key_zones {
+            if !self.key_zones.contains(kz) {
+                self.key_zones.push(*kz);
             }
         }
         self.structural |= other.structural;
@@ -202,9 +253,59 @@ impl Deps {
     }
 }
 
+/// Appends `k` unless `v` holds it.
+fn push_new<const N: usize>(v: &mut smallvec::SmallVec<[Sym; N]>, k: Sym)
+where
+    [Sym; N]: smallvec::Array<Item = Sym>,
+{
+    if !v.contains(&k) {
+        v.push(k);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{Deps, ScopeReads};
+    use crate::id::Sym;
+
+    #[test]
+    fn a_key_read_from_a_selection_confined_to_zones_is_confined_to_them() {
+        let (attack, weapon) = (Sym::new("attack"), Sym::new("weapon"));
+        let mut weapons = Deps::default();
+        weapons.structural_in(&[weapon]);
+        let mut d = Deps::default();
+        d.key_of_selected(attack, &weapons);
+        assert!(d.keys.contains(&attack) && d.nontarget.contains(&attack));
+        assert_eq!(d.confined_zones_of(attack).as_deref(), Some(&[weapon][..]));
+        let mut merged = Deps::default();
+        merged.merge(&d);
+        assert_eq!(
+            merged.confined_zones_of(attack),
+            d.confined_zones_of(attack)
+        );
+
+        // Read from any object as well (the holder), or from the object under test, or
+        // nested in a condition: anywhere.
+        let mut holder_too = d.clone();
+        holder_too.key(attack);
+        let mut target_too = d.clone();
+        target_too.target_key(attack);
+        let mut nested = Deps::default();
+        nested.nested(&d);
+        for (what, deps) in [
+            ("holder", holder_too),
+            ("target", target_too),
+            ("nested", nested),
+        ] {
+            assert_eq!(deps.confined_zones_of(attack), None, "{what}");
+        }
+        // A selection whose reads are not confined to zones.
+        let mut everywhere = Deps::default();
+        everywhere.structural_anywhere();
+        let mut loose = Deps::default();
+        loose.key_of_selected(attack, &everywhere);
+        assert_eq!(loose.confined_zones_of(attack), None);
+    }
 
     #[test]
     fn scope_reads_are_known_only_when_every_scoped_read_said_which() {

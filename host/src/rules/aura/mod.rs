@@ -19,7 +19,7 @@ use super::compile::{AuraDef, AuraZones};
 use super::{Cx, Generation, RuleError, Sandbox, Scope};
 use crate::id::Sym;
 use crate::rules::select::LastGathered;
-use crate::state::{AppliedMod, AuraKey, Dirty, ObjId, World};
+use crate::state::{AppliedMod, AuraKey, Deps, Dirty, ObjId, World};
 
 /// How many rounds auras get to settle (an aura reading a value another aura changes
 /// needs a second round); beyond this they are reported as oscillating.
@@ -69,7 +69,7 @@ pub fn recompute(world: &mut World, gen: &Generation, rt: &Sandbox) -> Result<()
         let changed_tags = tags_of_changed(world, &dirty);
         let needs = |key: AuraKey, holder: ObjId, def: &AuraDef| {
             is_stale(world, key, holder, def, &dirty, tags_only)
-                && !untouched(def, &dirty, &changed_tags)
+                && !untouched(world, holder, def, &dirty, &changed_tags)
         };
         // Without a structural change (other than tags) no aura switches on or off, so
         // only the stale ones need listing; with one, every active aura (the rest end).
@@ -169,7 +169,13 @@ fn tags_of_changed(world: &World, dirty: &Dirty) -> Option<Vec<Sym>> {
 /// Whether a stale aura is nevertheless unaffected: it would be updated object by object
 /// ([`incremental`]), and every object it selects has a tag none of the changed objects
 /// has, so none of them is or can become one of its targets.
-fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> bool {
+fn untouched(
+    world: &World,
+    holder: ObjId,
+    def: &AuraDef,
+    dirty: &Dirty,
+    changed_tags: &Option<Vec<Sym>>,
+) -> bool {
     let Some(tags) = changed_tags else {
         return false;
     };
@@ -177,7 +183,7 @@ fn untouched(def: &AuraDef, dirty: &Dirty, changed_tags: &Option<Vec<Sym>>) -> b
     // Only keys changed, so every active aura has a result from an earlier round (a
     // new holder, a swapped generation or a first recompute are structural changes).
     !deps.everything
-        && !deps.nontarget.iter().any(|k| dirty.keys.contains(k))
+        && !nontarget_changed(world, deps, holder, dirty)
         && def.source_tag.is_some_and(|t| !tags.contains(&t))
 }
 
@@ -197,8 +203,39 @@ fn is_stale(
     let deps = &def.deps;
     deps.everything
         || ((!tags_only || deps.reads_tag_of(&dirty.tags)) && dirty.structural_hits(deps, holder))
-        || deps.keys.iter().any(|k| dirty.keys.contains(k))
+        || deps
+            .keys
+            .iter()
+            .any(|k| dirty.keys.contains(k) && key_change_matters(world, deps, *k, holder, dirty))
         || !world.aura_results.contains_key(&key)
+}
+
+/// Whether the change of `k` recorded in `dirty` may change what an aura held by
+/// `holder` reads: always, unless `k` is read only from objects in some zones
+/// ([`Deps::confined_zones_of`](crate::state::Deps::confined_zones_of)) and every
+/// object whose `k` changed is elsewhere (and is not the holder). Which objects changed
+/// is known only between structural changes.
+fn key_change_matters(world: &World, deps: &Deps, k: Sym, holder: ObjId, dirty: &Dirty) -> bool {
+    let Some(zones) = deps.confined_zones_of(k) else {
+        return true;
+    };
+    dirty.structural
+        || dirty.too_many
+        || dirty.changed.iter().any(|&(o, key)| {
+            key == k
+                && (o == holder
+                    || world
+                        .zone_and_owner(o)
+                        .is_none_or(|(z, _)| zones.contains(&z)))
+        })
+}
+
+/// Whether a key the aura reads from objects other than its targets changed where it
+/// reads it (see [`key_change_matters`]).
+fn nontarget_changed(world: &World, deps: &Deps, holder: ObjId, dirty: &Dirty) -> bool {
+    deps.nontarget
+        .iter()
+        .any(|k| dirty.keys.contains(k) && key_change_matters(world, deps, *k, holder, dirty))
 }
 
 /// Whether the objects holding class auras may differ from the cached list: objects
@@ -236,7 +273,7 @@ fn incremental(
     if dirty.structural || dirty.too_many || deps.everything {
         return None;
     }
-    if deps.nontarget.iter().any(|k| dirty.keys.contains(k)) {
+    if nontarget_changed(world, deps, a.holder, dirty) {
         return None;
     }
     let select = a.def.select.as_ref()?;

@@ -324,7 +324,7 @@ impl Expr {
                 s.deps(&mut inner);
                 d.nested(&inner);
                 if let Some(k) = key {
-                    d.key(*k);
+                    d.key_of_selected(*k, &inner);
                 }
             }
             Expr::Prop { obj, key } => {
@@ -360,7 +360,7 @@ impl Expr {
                 let mut inner = Deps::default();
                 s.deps(&mut inner);
                 d.nested(&inner);
-                d.key(*key);
+                d.key_of_selected(*key, &inner);
             }
             Expr::Jumps(a, b) => super::core::graph::value_deps(true, [a, b], d),
             Expr::Distance(a, b) => super::core::graph::value_deps(false, [a, b], d),
