@@ -44,6 +44,10 @@ pub struct Deps {
     /// pairs. A key read this way and no other ([`Deps::confined_zones_of`]) changes
     /// what is read only when it changes on an object in one of its zones.
     pub key_zones: smallvec::SmallVec<[(Sym, Sym); 2]>,
+    /// Whether `key_zones` holds a pair: a flag beside the other flags, so the many
+    /// readers that confine no key are answered without reading the list (recompute
+    /// asks every aura on every change; a full galaxy's 2,000 auras felt the extra read).
+    pub confines_keys: bool,
     /// The keys of `nontarget` read from objects that may be anywhere (the holder, the
     /// source, a selection not confined to zones).
     pub loose: smallvec::SmallVec<[Sym; 4]>,
@@ -117,6 +121,7 @@ impl Deps {
             return;
         }
         self.nontarget_key(k);
+        self.confines_keys = true;
         for z in &inner.zones {
             if !self.key_zones.contains(&(k, *z)) {
                 self.key_zones.push((k, *z));
@@ -133,7 +138,12 @@ impl Deps {
     /// in these zones (see [`Deps::key_zones`]); `None` when a change to it anywhere
     /// may matter.
     pub fn confined_zones_of(&self, k: Sym) -> Option<smallvec::SmallVec<[Sym; 2]>> {
-        if self.everything || self.loose.contains(&k) || self.targeted.contains(&k) {
+        // Most readers confine no key: one test answers them.
+        if !self.confines_keys
+            || self.everything
+            || self.loose.contains(&k)
+            || self.targeted.contains(&k)
+        {
             return None;
         }
         let zones: smallvec::SmallVec<[Sym; 2]> = self
@@ -201,6 +211,7 @@ impl Deps {
                 self.key_zones.push(*kz);
             }
         }
+        self.confines_keys |= other.confines_keys;
         self.structural |= other.structural;
         self.everything |= other.everything;
         self.scoped |= other.scoped;

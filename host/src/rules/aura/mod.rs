@@ -216,6 +216,9 @@ fn is_stale(
 /// object whose `k` changed is elsewhere (and is not the holder). Which objects changed
 /// is known only between structural changes.
 fn key_change_matters(world: &World, deps: &Deps, k: Sym, holder: ObjId, dirty: &Dirty) -> bool {
+    if !deps.confines_keys {
+        return true;
+    }
     let Some(zones) = deps.confined_zones_of(k) else {
         return true;
     };
