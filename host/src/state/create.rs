@@ -190,6 +190,7 @@ impl World {
             }
         };
         self.by_class.entry(class).or_default().insert(id);
+        self.classes_seen.insert(class);
         self.by_zone.entry(zone).or_default().insert(id);
         self.dirty.structural_at(id, zone);
         if end_slot.is_some() {

@@ -128,6 +128,7 @@ impl World {
                 set.remove(&id);
             }
             self.by_class.entry(class).or_default().insert(id);
+            self.classes_seen.insert(class);
         }
         Ok(old)
     }

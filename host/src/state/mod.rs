@@ -10,6 +10,7 @@ mod accounting;
 mod auras;
 mod changes;
 mod checksum;
+mod class_filter;
 mod compact;
 mod coords;
 mod create;
@@ -187,6 +188,8 @@ pub struct World {
     run_stamps: Option<stamps::RunStamps>,
     free: Vector<u32>,
     by_class: Index<Id>,
+    /// The classes that have had objects here (dispatch skips the others unlooked-up).
+    classes_seen: class_filter::ClassFilter,
     /// Living objects by zone (an index: selections by zone need not scan every object).
     by_zone: Index<Sym>,
     /// Living objects by their own tags.
@@ -236,6 +239,7 @@ impl World {
             run_stamps: None,
             free: Vector::new(),
             by_class: IdMap::with_hasher(IdHash),
+            classes_seen: class_filter::ClassFilter::default(),
             by_zone: IdMap::with_hasher(IdHash),
             by_tag: IdMap::with_hasher(IdHash),
             by_granted_tag: IdMap::with_hasher(IdHash),

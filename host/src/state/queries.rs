@@ -23,6 +23,9 @@ impl World {
     /// Appends the objects of a class, in id order, to `out` (without an iterator over
     /// the index when the class has at most one object: the common case).
     pub fn objects_of_class_into(&self, class: Id, out: &mut impl Extend<ObjId>) {
+        if !self.classes_seen.may_contain(class) {
+            return;
+        }
         let Some(set) = self.by_class.get(&class) else {
             return;
         };
