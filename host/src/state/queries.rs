@@ -189,6 +189,23 @@ impl World {
         })
     }
 
+    /// `id` itself when it has `tag` (own or granted), else its owner; `None` when it does
+    /// not exist. One look-up for the side an object is on: a player (tagged as one) is
+    /// its own side, anything else its owner's.
+    pub(crate) fn tagged_or_owner(&self, id: ObjId, tag: Sym) -> Option<ObjId> {
+        let (o, mods) = self.living(id)?;
+        let own = o.tags.contains(&tag);
+        let tagged = match mods {
+            Some(mods) => modifier::tag_in_effect(own, tag, mods.iter()),
+            None => own,
+        };
+        if tagged {
+            Some(id)
+        } else {
+            o.owner
+        }
+    }
+
     /// Whether `o` (the object `id`) has `tag`: its own tags, or one granted by a
     /// modifier of an aura (`op = "tag"`), unless a modifier removes it (`op = "untag"`).
     pub fn object_has_tag(&self, id: ObjId, o: &Object, tag: Sym) -> bool {

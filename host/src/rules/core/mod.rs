@@ -84,18 +84,14 @@ pub(crate) fn player_tag() -> Sym {
 
 /// The player an object stands for: itself if it is a player, else its owner.
 pub(crate) fn side_of(world: &World, obj: ObjId) -> Option<ObjId> {
-    if world.has_tag(obj, player_tag()) {
-        return Some(obj);
-    }
-    world.object(obj).ok().and_then(|o| o.owner)
+    world.tagged_or_owner(obj, player_tag())
 }
 
 /// The player the holder acts for: the holder itself if it is a player, else its owner;
 /// without a holder, the event's player.
 pub fn acting_player(cx: &Cx<'_>) -> Option<ObjId> {
     match cx.scope.this {
-        Some(t) if cx.world.has_tag(t, player_tag()) => Some(t),
-        Some(t) => cx.world.object(t).ok().and_then(|o| o.owner),
+        Some(t) => side_of(cx.world, t),
         None => cx.scope.player,
     }
 }
