@@ -91,6 +91,12 @@ impl World {
                 .collect()
         };
         let old: &[AppliedMod] = self.applied(id).map_or(&[][..], |l| l.as_slice());
+        // Without a granted or removed tag before or after, the tag indexes and the
+        // layered-tag check have nothing to do (most lists: every galaxy object's).
+        if !old.iter().chain(&list).any(|m| m.layer.is_tag()) {
+            self.store_list(id, list);
+            return;
+        }
         let (before, removed_before) = (of(old, Layer::Tag), of(old, Layer::Untag));
         let (after, removed_after) = (of(&list, Layer::Tag), of(&list, Layer::Untag));
         // A tag granted or removed in a layer can switch auras off (ability removal):
@@ -120,6 +126,11 @@ impl World {
             &removed_before,
             &removed_after,
         );
+        self.store_list(id, list);
+    }
+
+    /// Stores an object's list of modifiers in effect (empty: none).
+    fn store_list(&mut self, id: ObjId, list: Vec<AppliedMod>) {
         if list.is_empty() {
             self.store_applied(id, None);
         } else {
