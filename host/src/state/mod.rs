@@ -50,7 +50,7 @@ pub use modifier::{apply, tag_in_effect, AppliedMod, AuraKey, HealthRule, Layer,
 pub use slots::slot_key;
 pub use value::{ObjId, Value};
 
-pub(crate) use crate::id::IdHash;
+use crate::id::IdHash;
 use crate::id::{Id, Sym};
 
 /// One game thing: card, minion, player, planet, ability instance.

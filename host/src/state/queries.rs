@@ -180,13 +180,8 @@ impl World {
     /// removals (`op = "untag"`) of the modifiers in effect on it
     /// ([`modifier::tag_in_effect`]).
     pub fn has_tag(&self, id: ObjId, tag: Sym) -> bool {
-        self.living(id).is_some_and(|(o, mods)| {
-            let own = o.tags.contains(&tag);
-            match mods {
-                Some(mods) => modifier::tag_in_effect(own, tag, mods.iter()),
-                None => own,
-            }
-        })
+        self.living(id)
+            .is_some_and(|(o, mods)| tag_with(o, mods, tag))
     }
 
     /// `id` itself when it has `tag` (own or granted), else its owner; `None` when it does
@@ -194,12 +189,7 @@ impl World {
     /// its own side, anything else its owner's.
     pub(crate) fn tagged_or_owner(&self, id: ObjId, tag: Sym) -> Option<ObjId> {
         let (o, mods) = self.living(id)?;
-        let own = o.tags.contains(&tag);
-        let tagged = match mods {
-            Some(mods) => modifier::tag_in_effect(own, tag, mods.iter()),
-            None => own,
-        };
-        if tagged {
+        if tag_with(o, mods, tag) {
             Some(id)
         } else {
             o.owner
@@ -209,10 +199,17 @@ impl World {
     /// Whether `o` (the object `id`) has `tag`: its own tags, or one granted by a
     /// modifier of an aura (`op = "tag"`), unless a modifier removes it (`op = "untag"`).
     pub fn object_has_tag(&self, id: ObjId, o: &Object, tag: Sym) -> bool {
-        let own = o.tags.contains(&tag);
-        match self.applied(id) {
-            Some(mods) => modifier::tag_in_effect(own, tag, mods.iter()),
-            None => own,
-        }
+        tag_with(o, self.applied(id), tag)
+    }
+}
+
+/// Whether `o`, with the modifiers `mods` in effect on it, has `tag`: its own tags with
+/// the modifiers' grants and removals ([`modifier::tag_in_effect`]).
+#[inline]
+fn tag_with(o: &Object, mods: Option<&Arc<Vec<AppliedMod>>>, tag: Sym) -> bool {
+    let own = o.tags.contains(&tag);
+    match mods {
+        Some(mods) => modifier::tag_in_effect(own, tag, mods.iter()),
+        None => own,
     }
 }

@@ -36,8 +36,8 @@ select = { type = "objects", tag = "unit", zone = "board" }
 modifiers = [{ key = "bounded", op = "clamp", min = 0, max = "target.power" }]
 "#;
 
-fn generation() -> Generation {
-    let src = ContentSource::new("t", SourceText::new("auras.toml", CONTENT.to_string()));
+fn generation(content: &str) -> Generation {
+    let src = ContentSource::new("t", SourceText::new("auras.toml", content.to_string()));
     Generation::build(Arc::new(Registry::with_core()), &[src], 1)
         .unwrap_or_else(|d| panic!("content does not compile: {d:?}"))
 }
@@ -48,7 +48,7 @@ fn class(name: &str) -> Id {
 
 #[test]
 fn only_modifiers_reading_nothing_of_the_target_are_shared_by_all_targets() {
-    let gen = generation();
+    let gen = generation(CONTENT);
     let holder_auras = &gen
         .aura_class_defs
         .iter()
@@ -121,9 +121,7 @@ modifiers = [{ key = "total", op = "add", value = "sum(weapons, attack)" }]
 
 #[test]
 fn a_key_summed_in_one_zone_makes_the_aura_stale_only_when_it_changes_there() {
-    let src = ContentSource::new("t", SourceText::new("sum.toml", SUM_CONTENT.to_string()));
-    let gen = Generation::build(Arc::new(Registry::with_core()), &[src], 1)
-        .unwrap_or_else(|d| panic!("content does not compile: {d:?}"));
+    let gen = generation(SUM_CONTENT);
     let def = gen
         .aura_class_defs
         .iter()

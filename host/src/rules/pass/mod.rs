@@ -43,12 +43,13 @@ use scopes::{ScopeCache, Targets};
 pub(crate) use writes::pass_writes;
 pub use writes::PassWrites;
 
+use crate::id::IdHash;
 use crate::id::{Id, Sym};
 use crate::rules::expr::{Expr, Flat, ObjRef};
 use crate::rules::registry::{Action, Condition};
 use crate::rules::select::{Select, SelectMemo};
 use crate::rules::{ActCx, Generation, Origin, RuleError, Scope};
-use crate::state::{Accounting, IdHash, ObjId, Value, World};
+use crate::state::{Accounting, ObjId, Value, World};
 
 /// A compiled `[pass.NAME]`.
 #[derive(Debug)]

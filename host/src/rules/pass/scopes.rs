@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::absent_is_none;
+use crate::id::IdHash;
 use crate::rules::select::{LastGathered, Select, SelectMemo};
 use crate::rules::{Cx, RuleError};
-use crate::state::{IdHash, ObjId, ScopeReads};
+use crate::state::{ObjId, ScopeReads};
 
 /// Scope selections made during one match step, by scope text and the values of the
 /// scope parts it reads (the world does not change while groups are matched). A
