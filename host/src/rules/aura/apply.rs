@@ -197,7 +197,14 @@ fn differing_sorted(
     }
 }
 
-pub(super) fn apply_changes(world: &mut World, changes: Vec<(AuraKey, Option<AuraResult>)>) {
+pub(super) fn apply_changes(world: &mut World, mut changes: Vec<(AuraKey, Option<AuraResult>)>) {
+    // Each object's new modifiers are taken in change order: in (timestamp, aura) order,
+    // the order its list is sorted in within a layer, they arrive nearly sorted (a
+    // galaxy's full recompute spent an eighth of its time sorting them).
+    changes.sort_by_key(|(key, new)| {
+        let first = new.as_deref().and_then(|n| n.first());
+        (first.map(|(_, m)| m.timestamp), *key)
+    });
     let changed_keys: BTreeSet<AuraKey> = changes.iter().map(|(k, _)| *k).collect();
     let mut affected: Vec<ObjId> = Vec::new();
     for (key, new) in &changes {
