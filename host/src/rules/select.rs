@@ -515,8 +515,11 @@ fn narrow(
     // Undecided objects hold for `all` (until a condition fails) and fail for `any`
     // (until one holds).
     out.extend(objs.iter().map(|_| all));
-    let mut open: Vec<usize> = (0..objs.len()).collect();
-    let (mut batch, mut answers) = (Vec::new(), Vec::new());
+    // Inline buffers: most batches are a handful of objects (a board), and this runs for
+    // every `all`/`any` condition a selection tests.
+    let mut open: smallvec::SmallVec<[usize; 16]> = (0..objs.len()).collect();
+    let mut batch: smallvec::SmallVec<[ObjId; 16]> = smallvec::SmallVec::new();
+    let mut answers = Vec::with_capacity(objs.len());
     for c in conditions {
         if open.is_empty() {
             break;
@@ -526,7 +529,8 @@ fn narrow(
         answers.clear();
         c.test_many(cx, &batch, &mut answers)?;
         let mut k = 0;
-        open.retain(|&i| {
+        open.retain(|i| {
+            let i = *i;
             let answer = answers.get(k).copied().unwrap_or(false);
             k += 1;
             if answer != all {
