@@ -9,6 +9,7 @@
 use crate::id::{Id, IdHash};
 pub use crate::state::Event;
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 
 /// Ids of the events the host itself defines (the `core` event vocabulary).
 pub mod core_events {
@@ -70,8 +71,8 @@ pub mod core_events {
 /// One queued event and what caused it (an index into the command's event log).
 #[derive(Debug, Clone)]
 pub struct Queued {
-    /// The event.
-    pub event: Event,
+    /// The event, shared by the log and its handling (logging it copies no fields).
+    pub event: Arc<Event>,
     /// Index of the event whose handling raised this one, if any.
     pub cause: Option<usize>,
 }
@@ -90,20 +91,20 @@ impl EventQueue {
     /// Raises an event: queued after everything already waiting (breadth-first).
     pub fn raise(&mut self, event: Event) {
         self.queue.push_back(Queued {
-            event,
+            event: Arc::new(event),
             cause: self.current,
         });
     }
 
-    /// Takes the next event; it becomes the current one.
-    pub fn next(&mut self, limit: usize) -> Option<Result<(usize, Event), CascadeError>> {
+    /// Takes the next event; it becomes the current one (and stays in the log).
+    pub fn next(&mut self, limit: usize) -> Option<Result<(usize, Arc<Event>), CascadeError>> {
         let q = self.queue.pop_front()?;
         if self.log.len() >= limit {
             let chain = self.chain_to(q.cause);
             return Some(Err(CascadeError::new(limit, chain, q.event.id)));
         }
         let i = self.log.len();
-        let event = q.event.clone();
+        let event = Arc::clone(&q.event);
         self.log.push(q);
         self.current = Some(i);
         Some(Ok((i, event)))

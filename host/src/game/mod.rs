@@ -233,7 +233,12 @@ impl Game {
         };
         match result {
             Ok(()) => Ok(Outcome {
-                events: queue.log.into_iter().map(|q| q.event).collect(),
+                // Handled: the log holds each event's last reference.
+                events: queue
+                    .log
+                    .into_iter()
+                    .map(|q| Arc::unwrap_or_clone(q.event))
+                    .collect(),
             }),
             Err(e) => {
                 tracing::debug!(error = %e, "command failed; world rolled back");
@@ -250,7 +255,6 @@ fn settle(ax: &mut ActCx<'_>) -> Result<(), RuleError> {
     let limit = ax.gen.world.cascade_limit;
     while let Some(next) = ax.queue.next(limit) {
         let (_, event) = next?;
-        let event = Arc::new(event);
         let _span = tracing::debug_span!("event", id = %event.id).entered();
         tracing::trace!(%event, "dispatch");
         let gen = ax.gen;
