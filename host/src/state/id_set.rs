@@ -60,7 +60,7 @@ impl IdSet {
     }
 
     /// The ids in order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = &ObjId> + '_ {
+    pub(crate) fn iter(&self) -> imbl::vector::Iter<'_, ObjId, imbl::shared_ptr::DefaultSharedPtr> {
         self.0.iter()
     }
 }

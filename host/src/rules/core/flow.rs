@@ -57,43 +57,48 @@ pub(super) struct Emit {
 }
 impl Action for Emit {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
-        let once = [None];
-        let each: Vec<Option<ObjId>> = if targets.is_empty() {
-            once.to_vec()
-        } else {
-            targets.iter().copied().map(Some).collect()
+        if targets.is_empty() {
+            return self.emit_for(ax, None);
+        }
+        for &t in targets {
+            self.emit_for(ax, Some(t))?;
+        }
+        Ok(())
+    }
+}
+
+impl Emit {
+    /// Raises (or schedules) the event for one target (`None`: the action had none).
+    fn emit_for(&self, ax: &mut ActCx<'_>, t: Option<ObjId>) -> Result<(), RuleError> {
+        let scope = match t {
+            Some(t) => ax.scope.with_target(t),
+            None => ax.scope.clone(),
         };
-        for t in each {
-            let scope = match t {
-                Some(t) => ax.scope.with_target(t),
-                None => ax.scope.clone(),
-            };
-            let cx = ax.cx();
-            let cx = cx.with_scope(&scope);
-            let mut e = Event::new(self.event);
-            e.source = match &self.source {
-                Some(r) => Some(r.resolve(&cx)?),
-                None => ax.scope.this,
-            };
-            e.target = t;
-            e.player = t.and_then(|t| owner_of(ax, t)).or(ax.scope.player);
-            e.amount = self.amount.eval_int(&cx)?;
-            e.extra = self.fields.clone();
-            let delay = match &self.delay {
-                Some(d) => Some(d.eval_int(&cx)?),
-                None => None,
-            };
-            let times = match &self.count {
-                Some(c) => c.eval_int(&cx)?.clamp(0, 1000),
-                None => 1,
-            };
-            for _ in 0..times {
-                match delay {
-                    Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e.clone()),
-                    _ => {
-                        if let Some(e) = would_happen(ax, e.clone())? {
-                            ax.raise(e);
-                        }
+        let cx = ax.cx();
+        let cx = cx.with_scope(&scope);
+        let mut e = Event::new(self.event);
+        e.source = match &self.source {
+            Some(r) => Some(r.resolve(&cx)?),
+            None => ax.scope.this,
+        };
+        e.target = t;
+        e.player = t.and_then(|t| owner_of(ax, t)).or(ax.scope.player);
+        e.amount = self.amount.eval_int(&cx)?;
+        e.extra = self.fields.clone();
+        let delay = match &self.delay {
+            Some(d) => Some(d.eval_int(&cx)?),
+            None => None,
+        };
+        let times = match &self.count {
+            Some(c) => c.eval_int(&cx)?.clamp(0, 1000),
+            None => 1,
+        };
+        for _ in 0..times {
+            match delay {
+                Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e.clone()),
+                _ => {
+                    if let Some(e) = would_happen(ax, e.clone())? {
+                        ax.raise(e);
                     }
                 }
             }
