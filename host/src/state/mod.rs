@@ -204,8 +204,9 @@ pub struct World {
     pub(crate) auras: OrdMap<u64, AuraInstance>,
     /// Runtime effect instances (given triggers) by instance number.
     pub(crate) effects: OrdMap<u64, EffectInstance>,
-    /// Modifiers each aura currently produces (cache of the last recompute).
-    pub(crate) aura_results: OrdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
+    /// Modifiers each aura currently produces (cache of the last recompute). Hashed:
+    /// every recompute looks up each aura it lists; nothing reads it in key order.
+    pub(crate) aura_results: IdMap<AuraKey, Arc<Vec<(ObjId, AppliedMod)>>>,
     /// The objects holding class auras, each with its class's place in the
     /// generation's list of classes with auras, as the last recompute after a
     /// structural change listed them; only a structural change alters it.
@@ -247,7 +248,7 @@ impl World {
             groups: IdMap::with_hasher(IdHash),
             auras: OrdMap::new(),
             effects: OrdMap::new(),
-            aura_results: OrdMap::new(),
+            aura_results: IdMap::with_hasher(IdHash),
             aura_holders: None,
             rng: RefCell::new(ChaCha8Rng::seed_from_u64(seed)),
             seed,

@@ -24,12 +24,13 @@ impl Action for If {
     fn run(&self, ax: &mut ActCx<'_>, targets: &[ObjId]) -> Result<(), RuleError> {
         // Without targets the condition is tested on the holder (world-level checks such
         // as `count(...)` comparisons still work).
-        let each: Vec<ObjId> = if targets.is_empty() {
-            ax.scope.this.into_iter().collect()
+        let holder = ax.scope.this;
+        let each = if targets.is_empty() {
+            holder.as_slice()
         } else {
-            targets.to_vec()
+            targets
         };
-        for t in each {
+        for &t in each {
             let holds = {
                 let scope = ax.scope.with_target(t);
                 self.condition.test(&ax.cx().with_scope(&scope), t)?
