@@ -357,6 +357,59 @@ mod tests {
     }
 
     #[test]
+    fn modifier_lists_do_not_depend_on_the_order_of_the_changes() {
+        // Three auras of different ages (one with two modifiers in two layers) over
+        // overlapping objects, applied in two orders: every list comes out the same,
+        // ordered by layer rank, then age, then aura.
+        let mut world = World::new(1);
+        let class = crate::id::Id::parse("test:class/thing").expect("id");
+        let objs: Vec<ObjId> = (0..3)
+            .map(|_| world.create(class, None, Sym::new("board")))
+            .collect();
+        let aura = |index: u16, timestamp: u64, on: &[ObjId], ranks: &[u16]| {
+            let key = AuraKey::Class {
+                holder: objs[0],
+                index,
+            };
+            let result: Vec<(ObjId, AppliedMod)> = on
+                .iter()
+                .flat_map(|o| {
+                    ranks.iter().map(move |&rank| {
+                        let mut m = add(index, f64::from(index));
+                        m.aura = key;
+                        m.rank = rank;
+                        m.timestamp = timestamp;
+                        (*o, m)
+                    })
+                })
+                .collect();
+            (key, Some(Arc::new(result)))
+        };
+        let changes = vec![
+            aura(1, 30, &objs, &[1]),
+            aura(2, 10, &objs[1..], &[2, 1]),
+            aura(3, 20, &objs[..2], &[1]),
+        ];
+        let mut forward = world.clone();
+        apply_changes(&mut forward, changes.clone());
+        let mut backward = world;
+        apply_changes(&mut backward, changes.into_iter().rev().collect());
+        let order = |w: &World, o: ObjId| -> Vec<(u16, u64)> {
+            w.applied(o)
+                .map(|l| l.iter().map(|m| (m.rank, m.timestamp)).collect())
+                .unwrap_or_default()
+        };
+        for &o in &objs {
+            assert_eq!(order(&forward, o), order(&backward, o), "{o:?}");
+        }
+        assert_eq!(
+            order(&forward, objs[1]),
+            vec![(1, 10), (1, 20), (1, 30), (2, 10)]
+        );
+        assert_eq!(order(&forward, objs[2]), vec![(1, 10), (1, 30), (2, 10)]);
+    }
+
+    #[test]
     fn new_modifiers_are_grouped_by_object_in_change_order() {
         let (a, b, c) = (id(5, 0), id(9, 0), id(12, 0));
         let change = |aura: u16, on: &[ObjId]| {
