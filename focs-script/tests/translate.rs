@@ -101,7 +101,7 @@ fn every_entry_translates_or_names_what_it_lacks_at_file_line() {
         }
     }
     let mut by_count: Vec<_> = histogram.into_iter().collect();
-    by_count.sort_by(|a, b| b.1.cmp(&a.1));
+    by_count.sort_by_key(|c| std::cmp::Reverse(c.1));
     let top: Vec<String> = by_count
         .iter()
         .take(40)

@@ -147,7 +147,7 @@ fn universe() -> Universe {
     for i in 0..SYSTEMS * PLANETS_PER_SYSTEM {
         // The first 1,000 planets are owned, 100 an empire, spread over the galaxy.
         let owner =
-            (i % 20 == 0 && i / 20 < EMPIRES * OWNED_PER_EMPIRE).then(|| (i / 20) % EMPIRES);
+            (i % 20 == 0 && i / 20 < EMPIRES * OWNED_PER_EMPIRE).then_some((i / 20) % EMPIRES);
         planets.push((owner, (i / 20) % 2 == 0, 3.0 + (i % 7) as f64));
     }
     let owned: Vec<usize> = (0..planets.len())

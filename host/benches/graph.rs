@@ -132,7 +132,7 @@ fn native_world_within(
     world: &World,
     palaces: &[ObjId],
     max: u32,
-    dist: &mut Vec<u32>,
+    dist: &mut [u32],
     queue: &mut VecDeque<ObjId>,
     out: &mut Vec<ObjId>,
 ) {
@@ -298,7 +298,7 @@ fn bench_within_jumps(c: &mut Criterion) {
             );
             native_world_within(cx.world, &palaces, n, &mut wdist, &mut wqueue, &mut wout);
             assert_eq!(wout, out, "native over the world: {trigger}");
-            group.bench_function(&format!("native_world_{n}"), |b| {
+            group.bench_function(format!("native_world_{n}"), |b| {
                 b.iter(|| {
                     native_world_within(
                         black_box(cx.world),
@@ -311,7 +311,7 @@ fn bench_within_jumps(c: &mut Criterion) {
                     black_box(wout.len())
                 })
             });
-            group.bench_function(&format!("native_{n}"), |b| {
+            group.bench_function(format!("native_{n}"), |b| {
                 b.iter(|| {
                     native_within(black_box(&g), n, &mut dist, &mut queue, &mut native);
                     black_box(native.len())

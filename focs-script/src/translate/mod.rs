@@ -223,9 +223,9 @@ pub fn translate(pre: &Preprocessed, entries: &[Node], rules: &Rules) -> Transla
                 .iter()
                 .map(|u| Json::String(u.construct.clone()))
                 .collect();
-            class["tags"]
-                .as_array_mut()
-                .map(|a| a.push(json!("untranslated")));
+            if let Some(tags) = class["tags"].as_array_mut() {
+                tags.push(json!("untranslated"));
+            }
             class["properties"]["missing"] = Json::Array(missing);
         }
         if let Some(o) = pre.origin(entry.line) {

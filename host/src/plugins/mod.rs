@@ -153,8 +153,10 @@ impl LoadedPlugin {
     fn load_cache(&self) -> Option<&load_cache::LoadCache> {
         self.load_cache
             .get_or_init(|| {
-                let PluginCode::Wasm { digest, .. } = &self.code else {
-                    return None;
+                let digest = match &self.code {
+                    PluginCode::Wasm { digest, .. } => *digest,
+                    #[cfg(feature = "native-plugins")]
+                    PluginCode::Native(_) => return None,
                 };
                 if std::env::var("TESSERA_LOAD_CACHE").is_ok_and(|v| v == "off") {
                     return None;
@@ -164,7 +166,7 @@ impl LoadedPlugin {
                     &root,
                     &self.mod_id,
                     &self.file,
-                    *digest,
+                    digest,
                 ))
             })
             .as_ref()

@@ -300,6 +300,13 @@ fn run(
     })
 }
 
+/// A started scenario game, the names of its objects, and its match when it plays one.
+type Started = (
+    Game,
+    BTreeMap<String, ObjId>,
+    Option<matches::ScenarioMatch>,
+);
+
 /// A game as the scenario starts it (and `new_game`/`new_match` start it again): a world
 /// from `seed`, the match set up from `spec`, the `[[object]]`s created; with the names
 /// they have.
@@ -310,14 +317,7 @@ fn start(
     gen: &Arc<Generation>,
     ns: &str,
     seed: u64,
-) -> Result<
-    (
-        Game,
-        BTreeMap<String, ObjId>,
-        Option<matches::ScenarioMatch>,
-    ),
-    String,
-> {
+) -> Result<Started, String> {
     let mut game = Game::new(gen.clone(), seed, Box::new(ScriptedController::default()));
     let mut names: BTreeMap<String, ObjId> = BTreeMap::new();
     let played = match spec {

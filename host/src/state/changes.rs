@@ -297,8 +297,10 @@ mod tests {
         c.fold(&moved("hand"), &h);
         assert!(!c.quiet(0, &anywhere, &none, &h));
         assert!(c.quiet(2, &confined, &none, &h));
-        let mut granted = Dirty::default();
-        granted.granted = true;
+        let granted = Dirty {
+            granted: true,
+            ..Dirty::default()
+        };
         assert!(!c.quiet(2, &confined, &granted, &h));
         c.fold(&granted, &h);
         assert!(!c.quiet(2, &confined, &none, &h));

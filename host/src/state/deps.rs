@@ -330,8 +330,10 @@ mod tests {
         assert!(known.contains(ScopeReads::ACTING) && known.contains(ScopeReads::SOURCE));
         assert!(!known.contains(ScopeReads::THIS));
 
-        let mut unsaid = Deps::default();
-        unsaid.scoped = true;
+        let unsaid = Deps {
+            scoped: true,
+            ..Deps::default()
+        };
         assert_eq!(
             unsaid.known_scope_reads(),
             None,
@@ -340,8 +342,10 @@ mod tests {
         let mut other = Deps::default();
         other.scope(ScopeReads::OTHER);
         assert_eq!(other.known_scope_reads(), None, "the event, the RNG, ...");
-        let mut plugin = Deps::default();
-        plugin.everything = true;
+        let plugin = Deps {
+            everything: true,
+            ..Deps::default()
+        };
         assert_eq!(plugin.known_scope_reads(), None, "untracked reads");
     }
 }

@@ -274,10 +274,10 @@ mod tests {
         let remove = m("flying", Layer::Untag, 1.0, 3);
         let other = m("reach", Layer::Untag, 1.0, 9);
         // No removal: own or granted.
-        assert!(tag_in_effect(true, flying, &[other.clone()]));
-        assert!(tag_in_effect(false, flying, &[grant.clone()]));
+        assert!(tag_in_effect(true, flying, std::slice::from_ref(&other)));
+        assert!(tag_in_effect(false, flying, std::slice::from_ref(&grant)));
         // Removed: an own tag is gone; a later grant gives it back, an earlier one not.
-        assert!(!tag_in_effect(true, flying, &[remove.clone()]));
+        assert!(!tag_in_effect(true, flying, std::slice::from_ref(&remove)));
         assert!(tag_in_effect(
             true,
             flying,

@@ -25,14 +25,13 @@ struct MoveTowards {
     point: Option<(Expr, Expr)>,
 }
 
+/// Where a move goes: a position, and the object standing there when it goes to one.
+type Goal = ((f64, f64), Option<ObjId>);
+
 impl MoveTowards {
     /// Where to go, seen from `t`: the point, or the first selected object and its
     /// position. `None` when there is nothing to go to.
-    fn goal(
-        &self,
-        ax: &ActCx<'_>,
-        t: ObjId,
-    ) -> Result<Option<((f64, f64), Option<ObjId>)>, RuleError> {
+    fn goal(&self, ax: &ActCx<'_>, t: ObjId) -> Result<Option<Goal>, RuleError> {
         let scope = ax.scope.with_target(t);
         let cx = ax.cx();
         let cx = cx.with_scope(&scope);

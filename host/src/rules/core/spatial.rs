@@ -69,6 +69,10 @@ fn eval_for(e: &Expr, cx: &Cx<'_>, obj: ObjId) -> Result<f64, RuleError> {
 }
 
 /// A jump bound: whole jumps, rounded down; `None` when negative (nothing is within).
+#[expect(
+    clippy::neg_cmp_op_on_partial_ord,
+    reason = "`!(j >= 0)` is meant: it refuses NaN too, where `j < 0` would not"
+)]
 fn bound(j: f64) -> Option<u32> {
     // `!(j >= 0)` also refuses NaN.
     if !(j >= 0.0) {
