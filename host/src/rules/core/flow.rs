@@ -94,18 +94,29 @@ impl Emit {
             Some(c) => c.eval_int(&cx)?.clamp(0, 1000),
             None => 1,
         };
-        for _ in 0..times {
-            match delay {
-                Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e.clone()),
-                _ => {
-                    if let Some(e) = would_happen(ax, e.clone())? {
-                        ax.raise(e);
-                    }
-                }
+        if times == 0 {
+            return Ok(());
+        }
+        // Copies for all but the last time; the last takes the event itself.
+        for _ in 1..times {
+            deliver(ax, delay, e.clone())?;
+        }
+        deliver(ax, delay, e)
+    }
+}
+
+/// Raises an event now (offered to replacement effects first), or schedules it `delay`
+/// ticks ahead when that is positive.
+fn deliver(ax: &mut ActCx<'_>, delay: Option<i64>, e: Event) -> Result<(), RuleError> {
+    match delay {
+        Some(d) if d > 0 => ax.world.schedule(u64::try_from(d).unwrap_or(0), e),
+        _ => {
+            if let Some(e) = would_happen(ax, e)? {
+                ax.raise(e);
             }
         }
-        Ok(())
     }
+    Ok(())
 }
 
 /// Offers an event about to be raised now to the replacement effects that listen to it:
