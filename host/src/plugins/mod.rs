@@ -16,7 +16,7 @@
 
 #![expect(
     unsafe_code,
-    reason = "host functions read the world through a call environment valid only during a guest call (see host.rs); native libraries are loaded and called through raw symbols (native.rs)"
+    reason = "host functions read the world through a call environment valid only during a guest call (see host/mod.rs); native libraries are loaded and called through raw symbols (native.rs)"
 )]
 
 pub mod build;
