@@ -459,17 +459,7 @@ fn condition_fault(fault: &'static str, expect: PluginFaultKind) -> PluginFault 
     assert_eq!(w.get(w.bystander, "calls"), 1);
     let err = w.poke_victim_fails();
     assert_names_everything(&err, "tessera_condition", "hostile:condition/bad", COND_USE);
-    assert_eq!(err.kind, expect, "{err}");
-    assert!(err.replaced, "the instance was replaced: {err}");
-    w.others_still_run();
-    // Reset the bystander's marks, then check the new instance counts from 1 again.
-    w.game
-        .setup(|world| {
-            world.set(w.bystander, Sym::new("marks"), tessera_host::Value::Int(0))?;
-            Ok(())
-        })
-        .unwrap();
-    w.fresh_instance_works(1);
+    assert_recovered(&mut w, &err, expect);
     err
 }
 
@@ -500,15 +490,23 @@ fn action_fault(fault: &'static str, expect: PluginFaultKind) -> PluginFault {
         (attack, calls, marks)
     );
     assert_names_everything(&err, "tessera_action", "hostile:action/bad", ACTION_USE);
+    assert_recovered(&mut w, &err, expect);
+    err
+}
+
+/// What every run-time fault leaves: the expected kind, the instance replaced, the other
+/// mods still running, and (once the bystander's marks are reset) a new instance that
+/// counts its calls from 1 again.
+fn assert_recovered(w: &mut Fixture, err: &PluginFault, expect: PluginFaultKind) {
     assert_eq!(err.kind, expect, "{err}");
     assert!(err.replaced, "the instance was replaced: {err}");
     w.others_still_run();
+    let bystander = w.bystander;
     w.game
         .setup(|world| {
-            world.set(w.bystander, Sym::new("marks"), tessera_host::Value::Int(0))?;
+            world.set(bystander, Sym::new("marks"), tessera_host::Value::Int(0))?;
             Ok(())
         })
         .unwrap();
     w.fresh_instance_works(1);
-    err
 }
