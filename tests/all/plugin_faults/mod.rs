@@ -445,18 +445,24 @@ fn assert_names_everything(fault: &PluginFault, export: &str, def: &str, use_lin
 const COND_USE: &str = "condition = { type = \"bad\" }";
 const ACTION_USE: &str = "{ type = \"bad\" },";
 
+/// A running fixture with `h` as the hostile plugin, after one harmless call (the
+/// instance's call counter is 1). The tree is returned too: it holds the mods' folder.
+fn poked_fixture(h: &Hostile) -> (Tree, Fixture) {
+    let t = tree(h, &["condition/bad", "action/bad"], &[]);
+    let loaded = load_tree(&t, None);
+    let mut w = Fixture::new(&loaded);
+    w.poke(w.bystander).expect("harmless poke");
+    assert_eq!(w.get(w.bystander, "calls"), 1);
+    (t, w)
+}
+
 /// The shared shape of a run-time fault test in the condition.
 fn condition_fault(fault: &'static str, expect: PluginFaultKind) -> PluginFault {
     let h = Hostile {
         cond_fault: fault,
         ..Hostile::default()
     };
-    let t = tree(&h, &["condition/bad", "action/bad"], &[]);
-    let loaded = load_tree(&t, None);
-    let mut w = Fixture::new(&loaded);
-    // A healthy call first: the instance's call counter is 1.
-    w.poke(w.bystander).expect("harmless poke");
-    assert_eq!(w.get(w.bystander, "calls"), 1);
+    let (_mods, mut w) = poked_fixture(&h);
     let err = w.poke_victim_fails();
     assert_names_everything(&err, "tessera_condition", "hostile:condition/bad", COND_USE);
     assert_recovered(&mut w, &err, expect);
@@ -469,11 +475,7 @@ fn action_fault(fault: &'static str, expect: PluginFaultKind) -> PluginFault {
         action_fault: fault,
         ..Hostile::default()
     };
-    let t = tree(&h, &["condition/bad", "action/bad"], &[]);
-    let loaded = load_tree(&t, None);
-    let mut w = Fixture::new(&loaded);
-    w.poke(w.bystander).expect("harmless poke");
-    assert_eq!(w.get(w.bystander, "calls"), 1);
+    let (_mods, mut w) = poked_fixture(&h);
     let (attack, calls, marks) = (
         w.get(w.victim, "attack"),
         w.get(w.victim, "calls"),
