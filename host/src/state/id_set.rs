@@ -9,6 +9,10 @@ use imbl::Vector;
 
 use super::ObjId;
 
+/// An [`IdSet`]'s ids, in order (a concrete type: callers keep it in their own iterators
+/// without boxing).
+pub(crate) type IdIter<'a> = imbl::vector::Iter<'a, ObjId, imbl::shared_ptr::DefaultSharedPtr>;
+
 /// A persistent, ordered set of object ids (see the module docs).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct IdSet(Vector<ObjId>);
@@ -60,7 +64,7 @@ impl IdSet {
     }
 
     /// The ids in order.
-    pub(crate) fn iter(&self) -> imbl::vector::Iter<'_, ObjId, imbl::shared_ptr::DefaultSharedPtr> {
+    pub(crate) fn iter(&self) -> IdIter<'_> {
         self.0.iter()
     }
 }

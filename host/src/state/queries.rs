@@ -217,7 +217,7 @@ fn tag_with(o: &Object, mods: Option<&Arc<Vec<AppliedMod>>>, tag: Sym) -> bool {
 /// modifiers grant), or both merged. An enum, not a boxed iterator: selections by tag ask
 /// for it tens of thousands of times a game.
 enum TaggedIds<'a> {
-    One(imbl::vector::Iter<'a, ObjId, imbl::shared_ptr::DefaultSharedPtr>),
+    One(super::id_set::IdIter<'a>),
     Merged(std::vec::IntoIter<ObjId>),
 }
 
